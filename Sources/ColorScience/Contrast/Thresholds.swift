@@ -1,0 +1,179 @@
+/// What a pair of colors is used for, which decides the WCAG success criterion that applies.
+public struct ContrastUsage: Hashable, Sendable, CustomStringConvertible {
+    /// The name used in palettes, the CLI and the API (`large-text`).
+    public let name: String
+
+    private init(_ name: String) {
+        self.name = name
+    }
+
+    /// Body text: SC 1.4.3 (AA 4.5:1) and 1.4.6 (AAA 7:1).
+    public static let text = ContrastUsage("text")
+    /// Large text (≥ 18 pt, or ≥ 14 pt bold): SC 1.4.3 (AA 3:1) and 1.4.6 (AAA 4.5:1).
+    public static let largeText = ContrastUsage("large-text")
+    /// User-interface components and graphical objects: SC 1.4.11 (3:1, an AA criterion only).
+    public static let nonText = ContrastUsage("non-text")
+    /// Pure decoration: WCAG sets no requirement; measured and reported, never failing.
+    public static let decorative = ContrastUsage("decorative")
+    /// Inactive (disabled) components: exempt by SC 1.4.3 and 1.4.11; reported, never failing.
+    public static let disabled = ContrastUsage("disabled")
+
+    public static let all: [ContrastUsage] = [.text, .largeText, .nonText, .decorative, .disabled]
+
+    /// The usage named `name`, or nil.
+    public init?(name: String) {
+        guard let known = ContrastUsage.all.first(where: { $0.name == name }) else { return nil }
+        self = known
+    }
+
+    /// Whether WCAG exempts this usage from contrast requirements.
+    public var isExempt: Bool { self == .decorative || self == .disabled }
+
+    public var description: String { name }
+}
+
+/// A WCAG conformance level a requirement asks for.
+public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let name: String
+    private let rank: Int
+
+    private init(_ name: String, _ rank: Int) {
+        self.name = name
+        self.rank = rank
+    }
+
+    public static let AA = WCAGLevel("AA", 1)
+    public static let AAA = WCAGLevel("AAA", 2)
+    public static let all: [WCAGLevel] = [.AA, .AAA]
+
+    public init?(name: String) {
+        guard let known = WCAGLevel.all.first(where: { $0.name == name.uppercased() }) else { return nil }
+        self = known
+    }
+
+    public static func < (lhs: WCAGLevel, rhs: WCAGLevel) -> Bool { lhs.rank < rhs.rank }
+    public var description: String { name }
+}
+
+/// The best WCAG 2.x level a contrast ratio reaches for text: `AAA` (≥ 7), `AA` (≥ 4.5),
+/// `AA-large` (≥ 3, enough for large text and non-text) or `none`.
+public struct AchievedLevel: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let name: String
+    private let rank: Int
+
+    private init(_ name: String, _ rank: Int) {
+        self.name = name
+        self.rank = rank
+    }
+
+    public static let none = AchievedLevel("none", 0)
+    public static let AALarge = AchievedLevel("AA-large", 1)
+    public static let AA = AchievedLevel("AA", 2)
+    public static let AAA = AchievedLevel("AAA", 3)
+    public static let all: [AchievedLevel] = [.AAA, .AA, .AALarge, .none]
+
+    public init?(name: String) {
+        guard let known = AchievedLevel.all.first(where: { $0.name == name }) else { return nil }
+        self = known
+    }
+
+    /// The best level `ratio` reaches, comparing the unrounded ratio with `>=`.
+    public init(ratio: Double) {
+        if ratio >= 7 {
+            self = .AAA
+        } else if ratio >= 4.5 {
+            self = .AA
+        } else if ratio >= 3 {
+            self = .AALarge
+        } else {
+            self = .none
+        }
+    }
+
+    public static func < (lhs: AchievedLevel, rhs: AchievedLevel) -> Bool { lhs.rank < rhs.rank }
+    public var description: String { name }
+}
+
+/// A contrast requirement: a usage at a level, and the minimum ratio WCAG 2.2 sets for it.
+public struct ContrastRequirement: Hashable, Sendable, CustomStringConvertible {
+    public var usage: ContrastUsage
+    public var level: WCAGLevel
+
+    public init(usage: ContrastUsage, level: WCAGLevel = .AA) {
+        self.usage = usage
+        self.level = level
+    }
+
+    /// The minimum ratio (`>=`), or nil for exempt usages. The thresholds of WCAG 2.2:
+    /// SC 1.4.3 (AA: 4.5 text, 3 large text), SC 1.4.6 (AAA: 7 text, 4.5 large text),
+    /// SC 1.4.11 (non-text: 3; WCAG has no AAA criterion for it, so AAA asks 3 too).
+    public var minimumRatio: Double? {
+        switch usage {
+        case .text: return level == .AAA ? 7 : 4.5
+        case .largeText: return level == .AAA ? 4.5 : 3
+        case .nonText: return 3
+        default: return nil
+        }
+    }
+
+    /// The success criterion the requirement comes from (`1.4.3`), or nil for exempt usages.
+    public var successCriterion: String? {
+        switch usage {
+        case .text, .largeText: return level == .AAA ? "1.4.6" : "1.4.3"
+        case .nonText: return "1.4.11"
+        default: return nil
+        }
+    }
+
+    /// Whether `ratio` meets the requirement (always true for exempt usages).
+    public func isMet(by ratio: Double) -> Bool {
+        guard let minimum = minimumRatio else { return true }
+        return ratio >= minimum
+    }
+
+    public var description: String { "\(usage) \(level)" }
+}
+
+/// A CSS font size, for deciding whether text is "large" in the WCAG sense.
+public struct FontSize: Hashable, Sendable, CustomStringConvertible {
+    /// The size in CSS points (1pt = 4/3 px).
+    public var points: Double
+
+    public init(points: Double) {
+        self.points = points
+    }
+
+    public init(pixels: Double) {
+        self.points = pixels * 0.75
+    }
+
+    public var pixels: Double { points / 0.75 }
+
+    /// Parses `16px`, `12pt` or a bare number of pixels. Returns nil for anything else.
+    public init?(parsing text: String) {
+        var body = Substring(text.lowercased())
+        body = body.drop(while: { $0 == " " })
+        while body.last == " " { body.removeLast() }
+        var unitIsPoints = false
+        if body.hasSuffix("px") {
+            body.removeLast(2)
+        } else if body.hasSuffix("pt") {
+            body.removeLast(2)
+            unitIsPoints = true
+        }
+        guard let value = Double(body), value.isFinite, value > 0 else { return nil }
+        self = unitIsPoints ? FontSize(points: value) : FontSize(pixels: value)
+    }
+
+    /// WCAG 2.2 "large scale" text: at least 18 point, or at least 14 point when bold
+    /// (weight 700 or more). In CSS pixels: 24 px, or 18.67 px bold.
+    public func isLargeText(weight: Int) -> Bool {
+        // 1e-9 absorbs binary rounding of px → pt (24px × 0.75 is exact; 18.67px is not).
+        points >= 18 - 1e-9 || (weight >= 700 && points >= 14 - 1e-9)
+    }
+
+    public var description: String {
+        let px = pixels
+        return px == px.rounded() ? "\(Int(px))px" : "\(points)pt"
+    }
+}

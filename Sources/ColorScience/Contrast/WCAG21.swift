@@ -1,0 +1,61 @@
+/// WCAG 2.x relative luminance and contrast ratio.
+///
+/// Relative luminance is defined in WCAG 2.2 (Understanding "relative luminance"): decode each
+/// sRGB channel (threshold 0.04045) and weight it 0.2126 / 0.7152 / 0.0722. The contrast ratio is
+/// `(L1 + 0.05) / (L2 + 0.05)` with L1 the lighter of the two, a number in `1...21`.
+/// Nothing is rounded here: pass/fail decisions compare the full-precision ratio.
+public enum WCAG {
+    /// Luminance weights of linear red, green and blue (ITU-R BT.709, as WCAG gives them).
+    public static let luminanceWeights = SIMD3<Double>(0.2126, 0.7152, 0.0722)
+
+    /// The relative luminance of linear-light components.
+    @inlinable
+    public static func relativeLuminance(linear: SIMD3<Double>) -> Double {
+        (linear * luminanceWeights).sum()
+    }
+
+    /// The relative luminance of 8-bit channels, through a table of decoded values.
+    @inlinable
+    public static func relativeLuminance(red8: UInt8, green8: UInt8, blue8: UInt8) -> Double {
+        let table = SRGBTransfer.linearTable
+        return 0.2126 * table[Int(red8)] + 0.7152 * table[Int(green8)] + 0.0722 * table[Int(blue8)]
+    }
+
+    /// The contrast ratio of two relative luminances, in either order.
+    @inlinable
+    public static func contrastRatio(luminance first: Double, _ second: Double) -> Double {
+        first > second ? (first + 0.05) / (second + 0.05) : (second + 0.05) / (first + 0.05)
+    }
+}
+
+extension SRGB {
+    /// The WCAG 2.x relative luminance of this color's channels, in `0...1` (alpha is ignored).
+    @inlinable
+    public var relativeLuminance: Double { WCAG.relativeLuminance(linear: linear) }
+
+    /// The WCAG 2.x contrast ratio between this color and `other`, in `1...21`, treating both as
+    /// opaque. The ratio is symmetric: `a.contrastRatio(with: b) == b.contrastRatio(with: a)`.
+    /// For translucent colors, use ``ContrastMeasurement`` which composites them first.
+    @inlinable
+    public func contrastRatio(with other: SRGB) -> Double {
+        WCAG.contrastRatio(luminance: relativeLuminance, other.relativeLuminance)
+    }
+}
+
+/// Displaying a contrast ratio without ever rounding a failure up into a pass.
+public enum RatioFormat {
+    /// The ratio floored to two decimals, `"4.49"` for 4.4989 (never `"4.50"`).
+    public static func floored(_ ratio: Double) -> String {
+        guard ratio.isFinite, ratio >= 0 else { return "0.00" }
+        // A tiny allowance keeps an exact 4.5 computed as 4.4999999999999991 from showing 4.49:
+        // 1e-9 is far below any difference a threshold comparison could be decided by.
+        let hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
+        let whole = hundredths / 100, fraction = hundredths % 100
+        return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
+    /// `"4.49:1"`.
+    public static func display(_ ratio: Double) -> String {
+        floored(ratio) + ":1"
+    }
+}

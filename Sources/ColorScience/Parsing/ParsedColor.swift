@@ -1,0 +1,26 @@
+/// The result of reading a CSS color: the sRGB color everything measures, and how it was written.
+public struct ParsedColor: Hashable, Sendable {
+    /// The color in sRGB, inside the gamut (mapped in when the text described a color outside it).
+    public var color: SRGB
+    /// The notation it was written in: `hex`, `named`, `rgb`, `hsl`, `hwb`, `lab`, `lch`,
+    /// `oklab`, `oklch`, or `color(<space>)`.
+    public var notation: String
+    /// Whether the written color lies outside sRGB and was gamut-mapped (CSS Color 4 §13.2).
+    public var wasOutOfGamut: Bool
+    /// For an out-of-gamut color, its sRGB components before mapping (outside `0...1`).
+    public var unmappedComponents: SIMD3<Double>?
+
+    public init(color: SRGB, notation: String, wasOutOfGamut: Bool = false, unmappedComponents: SIMD3<Double>? = nil) {
+        self.color = color
+        self.notation = notation
+        self.wasOutOfGamut = wasOutOfGamut
+        self.unmappedComponents = unmappedComponents
+    }
+}
+
+extension SRGB {
+    /// Reads any CSS Color 4 color (see ``CSSColor/parse(_:)``) into sRGB.
+    public init(css text: String) throws(ColorParseError) {
+        self = try CSSColor.parse(text).color
+    }
+}

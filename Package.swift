@@ -12,7 +12,9 @@ let package = Package(
     name: "contrast",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "contrast", targets: ["contrast"]),
         .library(name: "ColorScience", targets: ["ColorScience"]),
+        .library(name: "PaletteAudit", targets: ["PaletteAudit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
@@ -26,11 +28,34 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Palettes: the file format, the audit, baselines.
+        .target(
+            name: "PaletteAudit",
+            dependencies: ["ColorScience"],
+            swiftSettings: strictSettings
+        ),
+
+        // CLI
+        .executableTarget(
+            name: "contrast",
+            dependencies: [
+                "ColorScience",
+                "PaletteAudit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // Tests
         .testTarget(
             name: "ColorScienceTests",
             dependencies: ["ColorScience"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PaletteAuditTests",
+            dependencies: ["PaletteAudit", "ColorScience"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,31 @@
+# contrast: the two commands of the README, and a few more for developers.
+#   make run   — set up what is missing, build, and run the main job
+#   make test  — set up what is missing, build, and run every test
+
+SWIFT ?= swift
+RELEASE_BIN = .build/release/contrast
+
+.PHONY: run test deps deps-test build release unit integration clean
+
+run: deps release
+	$(RELEASE_BIN) audit palettes/ --baseline contrast-baseline.json
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+	python3 -m pytest tests/integration -q
+
+deps:
+	@scripts/ensure-deps.sh run
+
+deps-test:
+	@scripts/ensure-deps.sh test
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release --product contrast
+
+clean:
+	rm -rf .build

@@ -1,0 +1,193 @@
+public import ColorScience
+
+/// The outcome of one check: a closed set of three, encoded as a string.
+public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    private init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let pass = Verdict("pass")
+    public static let fail = Verdict("fail")
+    /// WCAG sets no requirement (decorative, disabled): measured and reported, never failing.
+    public static let exempt = Verdict("exempt")
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        self.init(text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// Counts over a set of results.
+public struct AuditSummary: Hashable, Sendable, Codable {
+    public var checks = 0
+    public var pass = 0
+    public var fail = 0
+    public var exempt = 0
+    /// Claims from the source documents that the measurement does not support.
+    public var falseClaims = 0
+    /// Palette problems (bad colors, unknown tokens…) that kept checks from running.
+    public var problems = 0
+    /// Values that are assumptions rather than documented colors.
+    public var assumptions = 0
+
+    public init() {}
+
+    mutating func add(_ result: CheckResult) {
+        checks += 1
+        switch result.verdict {
+        case .pass: pass += 1
+        case .fail: fail += 1
+        default: exempt += 1
+        }
+        if result.claim?.supported == false { falseClaims += 1 }
+    }
+
+    mutating func add(_ other: AuditSummary) {
+        checks += other.checks
+        pass += other.pass
+        fail += other.fail
+        exempt += other.exempt
+        falseClaims += other.falseClaims
+        problems += other.problems
+        assumptions += other.assumptions
+    }
+
+    /// "41 checks · 38 pass · 3 fail · 2 false claims"
+    public var line: String {
+        var parts = ["\(checks) check\(checks == 1 ? "" : "s")", "\(pass) pass", "\(fail) fail"]
+        if exempt > 0 { parts.append("\(exempt) exempt") }
+        if falseClaims > 0 { parts.append("\(falseClaims) false claim\(falseClaims == 1 ? "" : "s")") }
+        if problems > 0 { parts.append("\(problems) problem\(problems == 1 ? "" : "s")") }
+        if assumptions > 0 { parts.append("\(assumptions) assumption\(assumptions == 1 ? "" : "s")") }
+        return parts.joined(separator: " · ")
+    }
+}
+
+/// The whole audit: what the CLI's `--format json`, the HTTP API and `audit.json` emit.
+/// docs/audit-format.md and openapi.yaml describe it; its keys are stable.
+public struct AuditReport: Sendable, Codable {
+    public var schemaVersion = 1
+    public var summary: AuditSummary
+    public var palettes: [PaletteReport]
+    /// Present when the audit was compared with a baseline.
+    public var comparison: BaselineComparison?
+
+    public init(palettes: [PaletteReport], comparison: BaselineComparison? = nil) {
+        self.palettes = palettes
+        self.comparison = comparison
+        var summary = AuditSummary()
+        for palette in palettes { summary.add(palette.summary) }
+        self.summary = summary
+    }
+
+    /// Every result with its palette and theme, in order.
+    public var allResults: [(palette: PaletteReport, theme: ThemeReport, result: CheckResult)] {
+        palettes.flatMap { palette in palette.themes.flatMap { theme in theme.results.map { (palette, theme, $0) } } }
+    }
+
+    public var problems: [PaletteProblem] { palettes.flatMap(\.problems) }
+}
+
+/// The audit of one palette.
+public struct PaletteReport: Sendable, Codable {
+    public var name: String
+    public var file: String?
+    public var description: String?
+    public var source: String?
+    public var summary: AuditSummary
+    public var problems: [PaletteProblem]
+    /// Every value that is an assumption, with its reason: shown in every report.
+    public var assumptions: [Assumption]
+    public var themes: [ThemeReport]
+}
+
+/// The audit of one theme of a palette.
+public struct ThemeReport: Sendable, Codable {
+    public var name: String
+    public var summary: AuditSummary
+    public var results: [CheckResult]
+}
+
+/// A value the palette assumes rather than takes from its source, and why.
+public struct Assumption: Hashable, Sendable, Codable {
+    /// The token, or nil for a check's literal.
+    public var token: String?
+    /// The check, for assumptions written on a check.
+    public var check: String?
+    /// The themes where the assumed token is defined.
+    public var themes: [String]?
+    public var value: String?
+    public var reason: String
+    public var pointer: JSONPointer
+}
+
+/// The result of one check (or badge) in one theme.
+public struct CheckResult: Sendable, Codable {
+    /// The check's id (`badge:purple` for badges, `badge:purple:border` for their borders).
+    public var id: String
+    /// `check`, `badge` or `badge-border`.
+    public var kind: String
+    public var description: String?
+    /// The usage judged (text whose size is large counts as `large-text`).
+    public var usage: String
+    /// The level required.
+    public var level: String
+    /// The WCAG success criterion (`1.4.3`), absent for exempt usages.
+    public var criterion: String?
+    /// The minimum ratio required, absent for exempt usages.
+    public var required: Double?
+    public var fontSize: String?
+    public var fontWeight: Int?
+    public var foreground: ResolvedColor
+    public var background: ResolvedColor
+    public var backdrop: ResolvedColor?
+    /// The opaque colors actually seen after compositing, when either input is translucent.
+    public var composited: CompositedPair?
+    /// The WCAG ratio in full precision; with an unknown backdrop, the worst case.
+    public var ratio: Double
+    /// The ratio floored to two decimals, `"4.49:1"`: never rounded up into a pass.
+    public var display: String
+    /// With a translucent background and no backdrop: the range over every opaque backdrop.
+    public var range: RatioRange?
+    /// APCA Lc (signed: positive dark on light).
+    public var apca: Double
+    /// The minimum |Lc| the check asks for, if it asks for one.
+    public var apcaRequired: Double?
+    /// The best WCAG level the pair reaches: AAA, AA, AA-large or none.
+    public var achieved: String
+    public var verdict: Verdict
+    /// Why it fails, in words ("4.12:1 is below the 4.5:1 that 1.4.3 AA requires for text").
+    public var reasons: [String]?
+    public var claim: ClaimResult?
+    /// Assumptions this result rests on.
+    public var assumed: [String]?
+    /// Where the check is in the palette file.
+    public var pointer: JSONPointer
+    public var line: Int?
+}
+
+public struct CompositedPair: Hashable, Sendable, Codable {
+    public var foreground: String
+    public var background: String
+}
+
+public struct RatioRange: Hashable, Sendable, Codable {
+    public var worst: Double
+    public var best: Double
+    public var worstBackdrop: String
+    public var bestBackdrop: String
+}
+
+/// A claim from the source document, confirmed or refuted by the measurement.
+public struct ClaimResult: Hashable, Sendable, Codable {
+    public var claim: Claim
+    public var supported: Bool
+    /// "claimed 6.8:1 AAA; measured 6.40:1 — fails AAA (needs 7:1)"
+    public var message: String
+}

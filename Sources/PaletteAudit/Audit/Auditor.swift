@@ -1,0 +1,190 @@
+public import ColorScience
+
+/// Audits palettes: every theme × check (and badge), resolved, measured and judged.
+public struct Auditor: Sendable {
+    /// Only these themes (nil for all).
+    public var themeFilter: [String]?
+
+    public init(themeFilter: [String]? = nil) {
+        self.themeFilter = themeFilter
+    }
+
+    /// Audits a decoded palette. `problems` are those found while decoding it; resolution
+    /// problems found here are added to them.
+    public func audit(_ palette: Palette, problems decodeProblems: [PaletteProblem] = []) -> PaletteReport {
+        var problems = decodeProblems
+        var themes: [ThemeReport] = []
+        var summary = AuditSummary()
+        let selected = palette.themes.filter { themeFilter?.contains($0.name) ?? true }
+        for theme in selected {
+            var resolver = ThemeResolver(palette: palette, theme: theme)
+            var results: [CheckResult] = []
+            var themeSummary = AuditSummary()
+            for item in Auditor.items(of: palette) where item.applies(to: theme.name) {
+                switch evaluate(item, with: &resolver) {
+                case .success(let result):
+                    results.append(result)
+                    themeSummary.add(result)
+                case .failure(let problem):
+                    if !problems.contains(problem) { problems.append(problem) }
+                }
+            }
+            // Tokens no check uses must still be valid colors.
+            for problem in resolver.validateAll() where !problems.contains(problem) {
+                problems.append(problem)
+            }
+            themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results))
+            summary.add(themeSummary)
+        }
+        let assumptions = Auditor.assumptions(of: palette)
+        summary.problems = problems.count
+        summary.assumptions = assumptions.count
+        return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
+                             summary: summary, problems: problems, assumptions: assumptions, themes: themes)
+    }
+
+    /// A report for a file that could not be decoded at all.
+    public static func unreadable(name: String, file: String?, problems: [PaletteProblem]) -> PaletteReport {
+        var summary = AuditSummary()
+        summary.problems = problems.count
+        return PaletteReport(name: name, file: file, summary: summary, problems: problems, assumptions: [], themes: [])
+    }
+
+    // MARK: Items
+
+    /// A check or a badge's implied check, in one shape.
+    struct Item {
+        var id: String
+        var kind: String
+        var description: String?
+        var foreground: String
+        var background: String
+        var usage: ContrastUsage
+        var level: WCAGLevel
+        var apcaMinimum: Double?
+        var fontSize: FontSize?
+        var fontWeight: Int?
+        var backdrop: String?
+        var themes: [String]?
+        var assumed: String?
+        var claim: Claim?
+        var pointer: JSONPointer
+        var location: SourceLocation?
+
+        func applies(to theme: String) -> Bool { themes.map { $0.contains(theme) } ?? true }
+    }
+
+    static func items(of palette: Palette) -> [Item] {
+        var items = palette.checks.map { check in
+            Item(id: check.id, kind: "check", description: check.description, foreground: check.foreground,
+                 background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
+                 fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
+                 assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location)
+        }
+        for badge in palette.badges {
+            items.append(Item(id: "badge:\(badge.name)", kind: "badge", description: "Badge \"\(badge.name)\": its text on its background",
+                              foreground: badge.text, background: badge.background, usage: .text, level: badge.level,
+                              themes: badge.themes, claim: badge.claim, pointer: badge.pointer, location: badge.location))
+            if let border = badge.border {
+                items.append(Item(id: "badge:\(badge.name):border", kind: "badge-border",
+                                  description: "Badge \"\(badge.name)\": its border against its background",
+                                  foreground: border, background: badge.background,
+                                  usage: palette.badgeBordersCarryMeaning ? .nonText : .decorative, level: .AA,
+                                  themes: badge.themes, pointer: badge.pointer.appending("border"), location: badge.location))
+            }
+        }
+        return items
+    }
+
+    static func assumptions(of palette: Palette) -> [Assumption] {
+        var list: [Assumption] = []
+        var byToken: [String: Int] = [:]
+        for theme in palette.themes {
+            for token in theme.tokens {
+                guard let reason = token.assumed else { continue }
+                let key = "\(token.name)|\(token.value)|\(reason)"
+                if let index = byToken[key] {
+                    list[index].themes?.append(theme.name)
+                } else {
+                    byToken[key] = list.count
+                    list.append(Assumption(token: token.name, themes: [theme.name], value: token.value, reason: reason, pointer: token.pointer))
+                }
+            }
+        }
+        for check in palette.checks {
+            if let reason = check.assumed {
+                list.append(Assumption(check: check.id, reason: reason, pointer: check.pointer.appending("assumed")))
+            }
+        }
+        return list
+    }
+
+    // MARK: Evaluation
+
+    func evaluate(_ item: Item, with resolver: inout ThemeResolver) -> Result<CheckResult, PaletteProblem> {
+        let fg: ResolvedColor, bg: ResolvedColor
+        switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind == "check" ? "foreground" : item.kind == "badge" ? "text" : "border"), location: item.location) {
+        case .success(let c): fg = c
+        case .failure(let p): return .failure(p)
+        }
+        switch resolver.resolve(item.background, at: item.pointer.appending("background"), location: item.location) {
+        case .success(let c): bg = c
+        case .failure(let p): return .failure(p)
+        }
+        var backdrop: ResolvedColor?
+        if let reference = item.backdrop ?? (bg.color.isOpaque ? nil : resolver.theme.backdrop) {
+            switch resolver.resolve(reference, at: item.pointer.appending("backdrop"), location: item.location) {
+            case .success(let c): backdrop = c
+            case .failure(let p): return .failure(p)
+            }
+        }
+        let measurement = ContrastMeasurement(foreground: fg.color, background: bg.color, backdrop: backdrop?.color)
+        return .success(Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, measurement: measurement))
+    }
+
+    static func result(_ item: Item, fg: ResolvedColor, bg: ResolvedColor, backdrop: ResolvedColor?,
+                       measurement m: ContrastMeasurement) -> CheckResult {
+        let requirement = ContrastRequirement(usage: item.usage, level: item.level)
+        var reasons: [String] = []
+        var verdict = Verdict.exempt
+        if let minimum = requirement.minimumRatio {
+            verdict = .pass
+            if m.ratio < minimum {
+                verdict = .fail
+                let worst = m.isRange ? " (worst case over unknown backdrops)" : ""
+                reasons.append("\(RatioFormat.display(m.ratio))\(worst) is below the \(CSSNumber.format(minimum)):1 that SC \(requirement.successCriterion ?? "") \(item.level.name) requires for \(item.usage)")
+            }
+            if let lc = item.apcaMinimum, abs(m.apca) < lc {
+                verdict = .fail
+                reasons.append("APCA Lc \(formatLc(m.apca)) is below the required Lc \(CSSNumber.format(lc))")
+            }
+        }
+        var assumed: [String] = []
+        if let a = item.assumed { assumed.append(a) }
+        for color in [fg, bg] + (backdrop.map { [$0] } ?? []) {
+            if let a = color.assumed, !assumed.contains(a) { assumed.append(a) }
+        }
+        var composited: CompositedPair?
+        if let f = m.effectiveForeground, let b = m.effectiveBackground, !(fg.color.isOpaque && bg.color.isOpaque) {
+            composited = CompositedPair(foreground: f.hex, background: b.hex)
+        }
+        var range: RatioRange?
+        if m.isRange, let worst = m.worstBackdrop, let best = m.bestBackdrop {
+            range = RatioRange(worst: m.ratio, best: m.bestRatio, worstBackdrop: worst.hex, bestBackdrop: best.hex)
+        }
+        return CheckResult(
+            id: item.id, kind: item.kind, description: item.description, usage: item.usage.name, level: item.level.name,
+            criterion: requirement.successCriterion, required: requirement.minimumRatio,
+            fontSize: item.fontSize?.description, fontWeight: item.fontWeight,
+            foreground: fg, background: bg, backdrop: backdrop, composited: composited,
+            ratio: m.ratio, display: RatioFormat.display(m.ratio), range: range, apca: m.apca, apcaRequired: item.apcaMinimum,
+            achieved: AchievedLevel(ratio: m.ratio).name, verdict: verdict, reasons: reasons.isEmpty ? nil : reasons,
+            claim: item.claim.map { ClaimCheck.evaluate($0, ratio: m.ratio, usage: item.usage) },
+            assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
+    }
+
+    public static func formatLc(_ lc: Double) -> String {
+        let tenths = (lc * 10).rounded(.towardZero) / 10
+        return String(tenths)
+    }
+}

@@ -1,0 +1,132 @@
+public import ColorScience
+public import Foundation
+
+/// What a baseline remembers of one check: enough to tell a regression from an improvement.
+public struct BaselineEntry: Hashable, Sendable, Codable {
+    public var palette: String
+    public var theme: String
+    public var check: String
+    public var usage: String
+    public var level: String
+    public var verdict: Verdict
+    public var achieved: String
+    /// The ratio floored to two decimals (stable across tiny float differences).
+    public var ratio: Double
+
+    public init(_ palette: String, _ theme: String, _ result: CheckResult) {
+        self.palette = palette
+        self.theme = theme
+        self.check = result.id
+        self.usage = result.usage
+        self.level = result.level
+        self.verdict = result.verdict
+        self.achieved = result.achieved
+        self.ratio = (result.ratio * 100 + 1e-9).rounded(.down) / 100
+    }
+
+    /// `palette/theme/check`.
+    public var key: String { "\(palette)/\(theme)/\(check)" }
+}
+
+/// A committed snapshot of an audit (stable, sorted, diff-friendly JSON), so CI can fail on
+/// regressions while a team migrates gradually.
+public struct Baseline: Sendable, Codable {
+    public var schemaVersion = 1
+    /// Entries keyed `palette/theme/check`.
+    public var entries: [String: BaselineEntry]
+
+    public init(_ report: AuditReport) {
+        var entries: [String: BaselineEntry] = [:]
+        for (palette, theme, result) in report.allResults {
+            let entry = BaselineEntry(palette.name, theme.name, result)
+            entries[entry.key] = entry
+        }
+        self.entries = entries
+    }
+
+    /// The JSON to commit: sorted keys, two-space indents, a final newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads a baseline; errors say what is wrong with the file.
+    public static func decode(_ data: Data) throws -> Baseline {
+        do {
+            return try JSONDecoder().decode(Baseline.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw BaselineError("not valid JSON: \(context.debugDescription)")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw BaselineError("missing \"\(key.stringValue)\" at \(path(context.codingPath)); is this a baseline written by `contrast audit --write-baseline`?")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw BaselineError("wrong type at \(path(context.codingPath)): \(context.debugDescription)")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw BaselineError("missing value at \(path(context.codingPath))")
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        "/" + codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+    }
+
+    /// Compares a new audit with this baseline.
+    public func compare(with report: AuditReport) -> BaselineComparison {
+        let current = Baseline(report).entries
+        var comparison = BaselineComparison()
+        for key in current.keys.sorted() {
+            guard let after = current[key] else { continue }
+            guard let before = entries[key] else {
+                comparison.added.append(key)
+                continue
+            }
+            let beforeRank = AchievedLevel(name: before.achieved) ?? .none
+            let afterRank = AchievedLevel(name: after.achieved) ?? .none
+            let exempt = after.verdict == .exempt
+            if !exempt && ((before.verdict == .pass && after.verdict == .fail) || afterRank < beforeRank) {
+                comparison.regressions.append(BaselineChange(key: key, before: before, after: after))
+            } else if !exempt && ((before.verdict == .fail && after.verdict == .pass) || afterRank > beforeRank) {
+                comparison.improvements.append(BaselineChange(key: key, before: before, after: after))
+            } else {
+                comparison.unchanged += 1
+            }
+        }
+        comparison.removed = entries.keys.filter { current[$0] == nil }.sorted()
+        return comparison
+    }
+}
+
+public struct BaselineError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One check whose level changed against the baseline.
+public struct BaselineChange: Hashable, Sendable, Codable {
+    public var key: String
+    public var before: BaselineEntry
+    public var after: BaselineEntry
+
+    /// "peptide-fox › dark › body-text-on-page: AAA → AA (15.20:1 → 6.10:1)"
+    public var message: String {
+        let verdicts = before.verdict != after.verdict ? ", \(before.verdict) → \(after.verdict)" : ""
+        return "\(after.palette) › \(after.theme) › \(after.check): \(before.achieved) → \(after.achieved) (\(RatioFormat.floored(before.ratio)):1 → \(RatioFormat.floored(after.ratio)):1\(verdicts))"
+    }
+}
+
+/// How an audit differs from a baseline.
+public struct BaselineComparison: Hashable, Sendable, Codable {
+    /// Checks that met their level and no longer do, or fell to a lower WCAG level.
+    public var regressions: [BaselineChange] = []
+    /// Checks that now pass, or reach a higher level.
+    public var improvements: [BaselineChange] = []
+    /// Keys (`palette/theme/check`) new since the baseline.
+    public var added: [String] = []
+    /// Keys in the baseline that the audit no longer has.
+    public var removed: [String] = []
+    public var unchanged = 0
+
+    public init() {}
+}

@@ -1,0 +1,102 @@
+/// Where something is in a text: byte offset and 1-based line and column.
+public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+
+    public init(offset: Int, line: Int, column: Int) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A parsed JSON document that remembers where each value stood, so palette problems can name
+/// the line, column and JSON pointer.
+public indirect enum JSONValue: Sendable {
+    case null(SourceLocation)
+    case bool(Bool, SourceLocation)
+    case number(Double, SourceLocation)
+    case string(String, SourceLocation)
+    case array([JSONValue], SourceLocation)
+    /// Members in document order.
+    case object([JSONMember], SourceLocation)
+
+    public var location: SourceLocation {
+        switch self {
+        case .null(let l), .bool(_, let l), .number(_, let l), .string(_, let l), .array(_, let l), .object(_, let l): l
+        }
+    }
+
+    /// "a string", "an object"… for messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let s, _) = self { return s }
+        return nil
+    }
+
+    public var members: [JSONMember]? {
+        if case .object(let m, _) = self { return m }
+        return nil
+    }
+
+    /// The value of the first member named `key`, for objects.
+    public subscript(key: String) -> JSONValue? {
+        members?.first { $0.key == key }?.value
+    }
+}
+
+/// One `"key": value` of an object.
+public struct JSONMember: Sendable {
+    public var key: String
+    public var keyLocation: SourceLocation
+    public var value: JSONValue
+}
+
+/// A JSON pointer (RFC 6901), built segment by segment.
+public struct JSONPointer: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+    public private(set) var segments: [String]
+
+    public init(_ segments: [String] = []) {
+        self.segments = segments
+    }
+
+    public func appending(_ segment: String) -> JSONPointer {
+        JSONPointer(segments + [segment])
+    }
+
+    public func appending(_ index: Int) -> JSONPointer {
+        JSONPointer(segments + [String(index)])
+    }
+
+    /// `/themes/light/tokens/text.body` (with `~` and `/` escaped as `~0` and `~1`).
+    public var description: String {
+        segments.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            .map { String($0).replacing("~1", with: "/").replacing("~0", with: "~") }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public static func < (lhs: JSONPointer, rhs: JSONPointer) -> Bool { lhs.description < rhs.description }
+}
+

@@ -1,0 +1,199 @@
+public import ColorScience
+
+/// A design-system palette: named themes of color tokens, and the pairs that must contrast.
+/// See docs/palette-format.md for the file format.
+public struct Palette: Sendable {
+    public var name: String
+    public var description: String?
+    /// Where the values come from (a document, a Figma file…).
+    public var source: String?
+    /// The file it was read from, for messages.
+    public var file: String?
+    public var themes: [Theme]
+    public var checks: [Check]
+    public var badges: [Badge]
+    /// Whether badge borders carry meaning (then each border gets a non-text check).
+    public var badgeBordersCarryMeaning: Bool
+
+    public init(name: String, description: String? = nil, source: String? = nil, file: String? = nil,
+                themes: [Theme], checks: [Check] = [], badges: [Badge] = [], badgeBordersCarryMeaning: Bool = false) {
+        self.name = name
+        self.description = description
+        self.source = source
+        self.file = file
+        self.themes = themes
+        self.checks = checks
+        self.badges = badges
+        self.badgeBordersCarryMeaning = badgeBordersCarryMeaning
+    }
+
+    public func theme(named name: String) -> Theme? {
+        themes.first { $0.name == name }
+    }
+}
+
+/// A named set of color tokens (`light`, `dark`, `high-contrast`…), possibly extending another.
+public struct Theme: Sendable {
+    public var name: String
+    public var extends: String?
+    public var description: String?
+    /// The token that translucent backgrounds sit on, when checks do not name one.
+    public var backdrop: String?
+    /// This theme's own tokens, in document order (inherited ones are not repeated).
+    public var tokens: [Token]
+    public var pointer: JSONPointer
+
+    public init(name: String, extends: String? = nil, description: String? = nil, backdrop: String? = nil,
+                tokens: [Token], pointer: JSONPointer = JSONPointer()) {
+        self.name = name
+        self.extends = extends
+        self.description = description
+        self.backdrop = backdrop
+        self.tokens = tokens
+        self.pointer = pointer
+    }
+}
+
+/// One color token as written: a CSS color, or an alias `{other.token}`.
+public struct Token: Sendable {
+    /// The dotted name (`text.body`).
+    public var name: String
+    /// The CSS color text or the alias, as written (DTCG object values are turned into CSS).
+    public var value: String
+    public var description: String?
+    /// Why this value is an assumption rather than a documented color, if it is one.
+    public var assumed: String?
+    /// Where its value is in the file.
+    public var pointer: JSONPointer
+    public var location: SourceLocation?
+
+    public init(name: String, value: String, description: String? = nil, assumed: String? = nil,
+                pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil) {
+        self.name = name
+        self.value = value
+        self.description = description
+        self.assumed = assumed
+        self.pointer = pointer
+        self.location = location
+    }
+
+    /// The token an alias value points to (`{text.body}` → `text.body`), or nil.
+    public var aliasTarget: String? { Token.aliasTarget(of: value) }
+
+    static func aliasTarget(of value: String) -> String? {
+        let trimmed = value.trimmingSpaces
+        guard trimmed.hasPrefix("{"), trimmed.hasSuffix("}"), trimmed.count > 2 else { return nil }
+        return String(trimmed.dropFirst().dropLast())
+    }
+}
+
+/// A pair that must contrast, written once and applied to every theme (or to `themes`).
+public struct Check: Sendable {
+    public var id: String
+    public var description: String?
+    /// A token name, an alias `{token}` or a CSS color.
+    public var foreground: String
+    public var background: String
+    public var usage: ContrastUsage
+    public var level: WCAGLevel
+    /// A minimum APCA |Lc| required in addition to the WCAG ratio.
+    public var apcaMinimum: Double?
+    public var fontSize: FontSize?
+    public var fontWeight: Int?
+    /// What a translucent background sits on (a token or a color).
+    public var backdrop: String?
+    /// The themes the check applies to; nil for all.
+    public var themes: [String]?
+    public var assumed: String?
+    public var claim: Claim?
+    public var pointer: JSONPointer
+    public var location: SourceLocation?
+
+    public init(id: String, description: String? = nil, foreground: String, background: String,
+                usage: ContrastUsage = .text, level: WCAGLevel = .AA, apcaMinimum: Double? = nil,
+                fontSize: FontSize? = nil, fontWeight: Int? = nil, backdrop: String? = nil, themes: [String]? = nil,
+                assumed: String? = nil, claim: Claim? = nil, pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil) {
+        self.id = id
+        self.description = description
+        self.foreground = foreground
+        self.background = background
+        self.usage = usage
+        self.level = level
+        self.apcaMinimum = apcaMinimum
+        self.fontSize = fontSize
+        self.fontWeight = fontWeight
+        self.backdrop = backdrop
+        self.themes = themes
+        self.assumed = assumed
+        self.claim = claim
+        self.pointer = pointer
+        self.location = location
+    }
+
+    /// The usage actually judged: text whose size makes it large counts as large text.
+    public var effectiveUsage: ContrastUsage {
+        if usage == .text, let fontSize, fontSize.isLargeText(weight: fontWeight ?? 400) { return .largeText }
+        return usage
+    }
+
+    public func applies(to theme: String) -> Bool {
+        themes.map { $0.contains(theme) } ?? true
+    }
+}
+
+/// A named badge style: its text on its background (and its border, when borders carry meaning).
+public struct Badge: Sendable {
+    public var name: String
+    public var background: String
+    public var text: String
+    public var border: String?
+    public var level: WCAGLevel
+    public var themes: [String]?
+    public var claim: Claim?
+    public var pointer: JSONPointer
+    public var location: SourceLocation?
+
+    public init(name: String, background: String, text: String, border: String? = nil, level: WCAGLevel = .AA,
+                themes: [String]? = nil, claim: Claim? = nil, pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil) {
+        self.name = name
+        self.background = background
+        self.text = text
+        self.border = border
+        self.level = level
+        self.themes = themes
+        self.claim = claim
+        self.pointer = pointer
+        self.location = location
+    }
+}
+
+/// What a source document claims about a pair, kept so the audit can confirm or refute it.
+public struct Claim: Hashable, Sendable, Codable {
+    /// A ratio the document states the pair has (`6.8` for "6.8:1").
+    public var ratio: Double?
+    /// A ratio the document says the pair meets at least ("≥ 4.5:1").
+    public var minimumRatio: Double?
+    /// A level the document says the pair meets (`AA`, `AAA`).
+    public var level: String?
+    /// The document's own words.
+    public var quote: String?
+    /// Where the document says it.
+    public var `where`: String?
+
+    public init(ratio: Double? = nil, minimumRatio: Double? = nil, level: String? = nil, quote: String? = nil, where: String? = nil) {
+        self.ratio = ratio
+        self.minimumRatio = minimumRatio
+        self.level = level
+        self.quote = quote
+        self.where = `where`
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,571 @@
+public import ColorScience
+
+/// Turns a palette document into a ``Palette``, collecting every problem with its JSON pointer
+/// instead of stopping at the first.
+public struct PaletteDecoder {
+    /// Caps that keep a hostile palette cheap to refuse.
+    public struct Limits: Sendable {
+        public var maximumThemes = 1_000
+        public var maximumTokensPerTheme = 100_000
+        public var maximumChecks = 100_000
+        public var maximumNameBytes = 256
+
+        public init() {}
+    }
+
+    public var limits = Limits()
+    private var problems: [PaletteProblem] = []
+    private var file: String?
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Decodes palette text. Always returns what could be read; `problems` says what could not.
+    public static func decode(_ text: String, file: String? = nil, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+        decode(bytes: Array(text.utf8), file: file, limits: limits)
+    }
+
+    public static func decode(bytes: [UInt8], file: String? = nil, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            return (nil, [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
+        }
+        var decoder = PaletteDecoder(limits: limits)
+        decoder.file = file
+        let palette = decoder.palette(from: document, defaultName: file.map(PaletteDecoder.baseName))
+        return (palette, decoder.problems)
+    }
+
+    /// The file name without folders and `.json` / `.tokens.json`.
+    static func baseName(_ path: String) -> String {
+        var name = String(path.split(separator: "/").last ?? Substring(path))
+        for suffix in [".tokens.json", ".json"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        return name
+    }
+
+    // MARK: Problems
+
+    mutating func problem(_ code: PaletteProblem.Code, _ message: String, at pointer: JSONPointer, _ value: JSONValue?) {
+        problems.append(PaletteProblem(code, message, file: file, pointer: pointer, location: value?.location))
+    }
+
+    /// Reads an object's fields, reporting unknown ones (typos like "forground") at the end.
+    struct Fields {
+        let members: [JSONMember]
+        let pointer: JSONPointer
+        var used: Set<String> = []
+
+        init(_ members: [JSONMember], _ pointer: JSONPointer) {
+            self.members = members
+            self.pointer = pointer
+        }
+
+        mutating func value(_ key: String) -> JSONValue? {
+            used.insert(key)
+            return members.first { $0.key == key }?.value
+        }
+    }
+
+    mutating func finish(_ fields: Fields, allowed: [String], what: String) {
+        for member in fields.members where !fields.used.contains(member.key) && !member.key.hasPrefix("$") && !member.key.hasPrefix("x-") {
+            var message = "unknown field \"\(member.key)\" in \(what)"
+            if let close = allowed.first(where: { PaletteDecoder.similar($0, member.key) }) { message += " (did you mean \"\(close)\"?)" }
+            message += "; expected one of: \(allowed.joined(separator: ", "))"
+            problems.append(PaletteProblem(.unknownField, message, file: file, pointer: fields.pointer.appending(member.key), location: member.keyLocation))
+        }
+    }
+
+    static func similar(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased().utf8), y = Array(b.lowercased().utf8)
+        if abs(x.count - y.count) > 2 { return false }
+        var previous = Array(0...y.count)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...max(y.count, 1) where !y.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[y.count] <= 2
+    }
+
+    mutating func string(_ fields: inout Fields, _ key: String, required: Bool = false, what: String) -> String? {
+        guard let value = fields.value(key) else {
+            if required {
+                problems.append(PaletteProblem(.missingField, "\(what) needs a \"\(key)\"", file: file, pointer: fields.pointer, location: nil))
+            }
+            return nil
+        }
+        guard let text = value.stringValue else {
+            problem(.wrongType, "\"\(key)\" must be a string, found \(value.typeName)", at: fields.pointer.appending(key), value)
+            return nil
+        }
+        return text
+    }
+
+    mutating func name(_ text: String, at pointer: JSONPointer, _ value: JSONValue?, what: String) -> Bool {
+        if text.isEmpty {
+            problem(.invalidValue, "\(what) cannot be empty", at: pointer, value)
+            return false
+        }
+        if text.utf8.count > limits.maximumNameBytes {
+            problem(.limitExceeded, "\(what) is \(text.utf8.count) bytes long; the limit is \(limits.maximumNameBytes)", at: pointer, value)
+            return false
+        }
+        return true
+    }
+
+    // MARK: Palette
+
+    static let paletteFields = ["name", "description", "source", "themes", "checks", "badges", "badgeBordersCarryMeaning", "tokens"]
+
+    mutating func palette(from document: JSONValue, defaultName: String?) -> Palette? {
+        let root = JSONPointer()
+        guard let members = document.members else {
+            problem(.wrongType, "a palette must be a JSON object, found \(document.typeName)", at: root, document)
+            return nil
+        }
+        // A document without "themes" whose members are DTCG groups is a standalone token file.
+        if members.first(where: { $0.key == "themes" }) == nil && members.first(where: { $0.key == "tokens" }) == nil {
+            if PaletteDecoder.looksLikeDesignTokens(document) {
+                var tokens: [Token] = []
+                flattenTokens(document, prefix: "", pointer: root, into: &tokens, inherited: nil)
+                return Palette(name: defaultName ?? "tokens", file: file, themes: [Theme(name: "default", tokens: tokens, pointer: root)])
+            }
+        }
+        var fields = Fields(members, root)
+        var name = string(&fields, "name", what: "a palette") ?? defaultName ?? ""
+        if name.isEmpty {
+            problems.append(PaletteProblem(.missingField, "a palette needs a \"name\"", file: file, pointer: root))
+            name = "unnamed"
+        } else if !self.name(name, at: root.appending("name"), fields.value("name"), what: "the palette name") {
+            name = "unnamed"
+        }
+        var palette = Palette(name: name, file: file, themes: [])
+        palette.description = string(&fields, "description", what: "a palette")
+        palette.source = string(&fields, "source", what: "a palette")
+        if let flag = fields.value("badgeBordersCarryMeaning") {
+            if case .bool(let b, _) = flag { palette.badgeBordersCarryMeaning = b } else {
+                problem(.wrongType, "\"badgeBordersCarryMeaning\" must be true or false, found \(flag.typeName)", at: root.appending("badgeBordersCarryMeaning"), flag)
+            }
+        }
+        if let themes = fields.value("themes") {
+            palette.themes = decodeThemes(themes, at: root.appending("themes"))
+        } else if let tokens = fields.value("tokens") {
+            // A palette with one theme may give its tokens directly.
+            var list: [Token] = []
+            flattenTokens(tokens, prefix: "", pointer: root.appending("tokens"), into: &list, inherited: nil)
+            palette.themes = [Theme(name: "default", tokens: list, pointer: root)]
+        } else {
+            problems.append(PaletteProblem(.missingField, "a palette needs \"themes\" (an object of named themes, each with \"tokens\")", file: file, pointer: root))
+        }
+        if let checks = fields.value("checks") {
+            palette.checks = decodeChecks(checks, at: root.appending("checks"))
+        }
+        if let badges = fields.value("badges") {
+            palette.badges = decodeBadges(badges, at: root.appending("badges"))
+        }
+        finish(fields, allowed: PaletteDecoder.paletteFields, what: "a palette")
+        validateReferences(&palette)
+        return palette
+    }
+
+    /// Whether a document is a DTCG token tree (some nested object has a `$value`).
+    static func looksLikeDesignTokens(_ value: JSONValue) -> Bool {
+        var stack = [value]
+        var visited = 0
+        while let next = stack.popLast(), visited < 10_000 {
+            visited += 1
+            guard let members = next.members else { continue }
+            if members.contains(where: { $0.key == "$value" }) { return true }
+            stack.append(contentsOf: members.map(\.value))
+        }
+        return false
+    }
+
+    static let themeFields = ["extends", "description", "tokens", "backdrop"]
+
+    mutating func decodeThemes(_ value: JSONValue, at pointer: JSONPointer) -> [Theme] {
+        guard let members = value.members else {
+            problem(.wrongType, "\"themes\" must be an object of named themes, found \(value.typeName)", at: pointer, value)
+            return []
+        }
+        if members.isEmpty {
+            problem(.invalidValue, "\"themes\" is empty; a palette needs at least one theme", at: pointer, value)
+        }
+        if members.count > limits.maximumThemes {
+            problem(.limitExceeded, "the palette has \(members.count) themes; the limit is \(limits.maximumThemes)", at: pointer, value)
+            return []
+        }
+        var themes: [Theme] = []
+        for member in members {
+            let themePointer = pointer.appending(member.key)
+            guard name(member.key, at: themePointer, member.value, what: "a theme name") else { continue }
+            guard let themeMembers = member.value.members else {
+                problem(.wrongType, "theme \"\(member.key)\" must be an object with \"tokens\", found \(member.value.typeName)", at: themePointer, member.value)
+                continue
+            }
+            var fields = Fields(themeMembers, themePointer)
+            var theme = Theme(name: member.key, tokens: [], pointer: themePointer)
+            theme.extends = string(&fields, "extends", what: "a theme")
+            theme.description = string(&fields, "description", what: "a theme")
+            theme.backdrop = string(&fields, "backdrop", what: "a theme")
+            if let tokens = fields.value("tokens") {
+                flattenTokens(tokens, prefix: "", pointer: themePointer.appending("tokens"), into: &theme.tokens, inherited: nil)
+                if theme.tokens.count > limits.maximumTokensPerTheme {
+                    problem(.limitExceeded, "theme \"\(member.key)\" has \(theme.tokens.count) tokens; the limit is \(limits.maximumTokensPerTheme)", at: themePointer.appending("tokens"), tokens)
+                    theme.tokens = []
+                }
+            } else if theme.extends == nil {
+                problems.append(PaletteProblem(.missingField, "theme \"\(member.key)\" needs \"tokens\" (or \"extends\" another theme)", file: file, pointer: themePointer, location: member.value.location))
+            }
+            finish(fields, allowed: PaletteDecoder.themeFields, what: "a theme")
+            themes.append(theme)
+        }
+        return themes
+    }
+
+    /// Flattens flat (`"text.body": "#000"`) and nested DTCG groups into dotted token names.
+    /// `inherited` is the `$type` declared by an enclosing group.
+    mutating func flattenTokens(_ value: JSONValue, prefix: String, pointer: JSONPointer, into tokens: inout [Token], inherited: String?) {
+        guard let members = value.members else {
+            problem(.wrongType, "\"tokens\" must be an object, found \(value.typeName)", at: pointer, value)
+            return
+        }
+        let groupType = members.first { $0.key == "$type" }?.value.stringValue ?? inherited
+        var seen = Set(tokens.map(\.name))
+        for member in members {
+            let key = member.key
+            if key.hasPrefix("$") { continue }  // group metadata ($type, $description, $extensions)
+            let name = prefix.isEmpty ? key : prefix + "." + key
+            let memberPointer = pointer.appending(key)
+            if tokens.count > limits.maximumTokensPerTheme { return }
+            switch member.value {
+            case .string(let text, let location):
+                guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
+                if seen.contains(name) {
+                    problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
+                    continue
+                }
+                seen.insert(name)
+                tokens.append(Token(name: name, value: text, pointer: memberPointer, location: location))
+            case .object(let inner, _):
+                if inner.contains(where: { $0.key == "$value" }) {
+                    guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
+                    if seen.contains(name) {
+                        problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
+                        continue
+                    }
+                    if let token = designToken(inner, name: name, pointer: memberPointer, groupType: groupType) {
+                        seen.insert(name)
+                        tokens.append(token)
+                    }
+                } else {
+                    flattenTokens(member.value, prefix: name, pointer: memberPointer, into: &tokens, inherited: groupType)
+                    seen = Set(tokens.map(\.name))
+                }
+            default:
+                problem(.wrongType, "token \"\(name)\" must be a color string, an alias like \"{text.body}\", a DTCG token object with \"$value\", or a group; found \(member.value.typeName)", at: memberPointer, member.value)
+            }
+        }
+    }
+
+    /// A DTCG token object. Non-color tokens (dimensions, fonts…) are skipped: only colors contrast.
+    mutating func designToken(_ members: [JSONMember], name: String, pointer: JSONPointer, groupType: String?) -> Token? {
+        var fields = Fields(members, pointer)
+        let type = fields.value("$type")?.stringValue ?? groupType
+        guard let raw = fields.value("$value") else { return nil }
+        if let type, type != "color" { return nil }
+        let valuePointer = pointer.appending("$value")
+        var token = Token(name: name, value: "", pointer: valuePointer, location: raw.location)
+        token.description = fields.value("$description")?.stringValue
+        if let extensions = fields.value("$extensions"), let ours = extensions["org.contrast"] {
+            if let assumed = ours["assumed"] {
+                if let text = assumed.stringValue { token.assumed = text } else {
+                    problem(.wrongType, "\"assumed\" must be a string giving the assumption and its reason", at: pointer.appending("$extensions").appending("org.contrast").appending("assumed"), assumed)
+                }
+            }
+        }
+        switch raw {
+        case .string(let text, _):
+            token.value = text
+        case .object(let object, _):
+            guard let css = cssFromDesignTokenColor(object, pointer: valuePointer, raw) else { return nil }
+            token.value = css
+        default:
+            problem(.wrongType, "the \"$value\" of color token \"\(name)\" must be a color string, an alias or a DTCG color object {\"colorSpace\", \"components\", \"alpha\"}; found \(raw.typeName)", at: valuePointer, raw)
+            return nil
+        }
+        return token
+    }
+
+    /// The DTCG color object (`{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 1}`)
+    /// written as the equivalent CSS color.
+    mutating func cssFromDesignTokenColor(_ members: [JSONMember], pointer: JSONPointer, _ raw: JSONValue) -> String? {
+        let object = JSONValue.object(members, raw.location)
+        guard let space = object["colorSpace"]?.stringValue else {
+            problem(.missingField, "a DTCG color object needs \"colorSpace\" (srgb, display-p3, oklch…)", at: pointer, raw)
+            return nil
+        }
+        guard case .array(let items, _)? = object["components"], items.count == 3 else {
+            problem(.invalidValue, "a DTCG color object needs \"components\": an array of 3 numbers (or \"none\")", at: pointer.appending("components"), object["components"] ?? raw)
+            return nil
+        }
+        var parts: [String] = []
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .number(let v, _): parts.append(CSSNumber.format(v))
+            case .string("none", _): parts.append("none")
+            default:
+                problem(.wrongType, "component \(index) must be a number or \"none\", found \(item.typeName)", at: pointer.appending("components").appending(index), item)
+                return nil
+            }
+        }
+        var alpha = ""
+        if let a = object["alpha"] {
+            guard case .number(let v, _) = a else {
+                problem(.wrongType, "\"alpha\" must be a number from 0 to 1, found \(a.typeName)", at: pointer.appending("alpha"), a)
+                return nil
+            }
+            if v != 1 { alpha = " / " + CSSNumber.format(v) }
+        }
+        let joined = parts.joined(separator: " ")
+        switch space {
+        case "srgb", "srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50":
+            return "color(\(space) \(joined)\(alpha))"
+        case "hsl", "hwb":
+            return "\(space)(\(parts[0]) \(parts[1])% \(parts[2])%\(alpha))"
+        case "lab", "lch", "oklab", "oklch":
+            return "\(space)(\(joined)\(alpha))"
+        default:
+            problem(.invalidValue, "\"\(space)\" is not a DTCG color space; expected srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz-d65 or xyz-d50", at: pointer.appending("colorSpace"), object["colorSpace"])
+            return nil
+        }
+    }
+
+    // MARK: Checks and badges
+
+    static let checkFields = ["id", "description", "foreground", "background", "usage", "level", "apca", "fontSize",
+                              "fontWeight", "backdrop", "themes", "assumed", "claim"]
+
+    mutating func decodeChecks(_ value: JSONValue, at pointer: JSONPointer) -> [Check] {
+        guard case .array(let items, _) = value else {
+            problem(.wrongType, "\"checks\" must be an array of checks, found \(value.typeName)", at: pointer, value)
+            return []
+        }
+        if items.count > limits.maximumChecks {
+            problem(.limitExceeded, "there are \(items.count) checks; the limit is \(limits.maximumChecks)", at: pointer, value)
+            return []
+        }
+        var checks: [Check] = []
+        var ids: Set<String> = []
+        for (index, item) in items.enumerated() {
+            let itemPointer = pointer.appending(index)
+            guard let members = item.members else {
+                problem(.wrongType, "a check must be an object with \"foreground\" and \"background\", found \(item.typeName)", at: itemPointer, item)
+                continue
+            }
+            var fields = Fields(members, itemPointer)
+            let foreground = string(&fields, "foreground", required: true, what: "a check")
+            let background = string(&fields, "background", required: true, what: "a check")
+            var usage = ContrastUsage.text
+            if let text = string(&fields, "usage", what: "a check") {
+                if let known = ContrastUsage(name: text) { usage = known } else {
+                    problem(.invalidValue, "\"\(text)\" is not a usage; expected text, large-text, non-text, decorative or disabled", at: itemPointer.appending("usage"), fields.value("usage"))
+                }
+            }
+            let level = decodeLevel(&fields, at: itemPointer)
+            var check = Check(id: "", foreground: foreground ?? "", background: background ?? "", usage: usage, level: level,
+                              pointer: itemPointer, location: item.location)
+            check.description = string(&fields, "description", what: "a check")
+            check.backdrop = string(&fields, "backdrop", what: "a check")
+            check.assumed = string(&fields, "assumed", what: "a check")
+            if let apca = fields.value("apca") {
+                if case .number(let v, _) = apca, v > 0, v <= 110 { check.apcaMinimum = v } else {
+                    problem(.invalidValue, "\"apca\" must be the minimum |Lc|, a number from 1 to 110 (like 60), found \(apca.typeName)", at: itemPointer.appending("apca"), apca)
+                }
+            }
+            if let size = fields.value("fontSize") {
+                switch size {
+                case .string(let text, _) where FontSize(parsing: text) != nil: check.fontSize = FontSize(parsing: text)
+                case .number(let px, _) where px > 0: check.fontSize = FontSize(pixels: px)
+                default:
+                    problem(.invalidValue, "\"fontSize\" must be a size like \"16px\" or \"12pt\", found \(size.stringValue.map { "\"\($0)\"" } ?? size.typeName)", at: itemPointer.appending("fontSize"), size)
+                }
+            }
+            if let weight = fields.value("fontWeight") {
+                if case .number(let w, _) = weight, w >= 1, w <= 1000, w == w.rounded() { check.fontWeight = Int(w) } else {
+                    problem(.invalidValue, "\"fontWeight\" must be a number from 1 to 1000 (400 regular, 700 bold)", at: itemPointer.appending("fontWeight"), weight)
+                }
+            }
+            check.themes = decodeThemeList(&fields, at: itemPointer)
+            check.claim = decodeClaim(&fields, at: itemPointer)
+            let id = string(&fields, "id", what: "a check") ?? "\(check.foreground)-on-\(check.background)"
+            if ids.contains(id) {
+                problem(.duplicateName, "check id \"\(id)\" is used twice; give each check a unique \"id\"", at: itemPointer.appending("id"), fields.value("id") ?? item)
+            }
+            ids.insert(id)
+            check.id = id
+            finish(fields, allowed: PaletteDecoder.checkFields, what: "a check")
+            if foreground != nil && background != nil { checks.append(check) }
+        }
+        return checks
+    }
+
+    mutating func decodeLevel(_ fields: inout Fields, at pointer: JSONPointer) -> WCAGLevel {
+        guard let text = string(&fields, "level", what: "an entry") else { return .AA }
+        if let level = WCAGLevel(name: text) { return level }
+        problem(.invalidValue, "\"\(text)\" is not a level; expected AA or AAA", at: pointer.appending("level"), fields.value("level"))
+        return .AA
+    }
+
+    mutating func decodeThemeList(_ fields: inout Fields, at pointer: JSONPointer) -> [String]? {
+        guard let value = fields.value("themes") else { return nil }
+        guard case .array(let items, _) = value, items.allSatisfy({ $0.stringValue != nil }) else {
+            problem(.wrongType, "\"themes\" must be an array of theme names", at: pointer.appending("themes"), value)
+            return nil
+        }
+        return items.compactMap(\.stringValue)
+    }
+
+    static let claimFields = ["ratio", "minimumRatio", "level", "quote", "where"]
+
+    mutating func decodeClaim(_ fields: inout Fields, at pointer: JSONPointer) -> Claim? {
+        guard let value = fields.value("claim") else { return nil }
+        let claimPointer = pointer.appending("claim")
+        guard let members = value.members else {
+            problem(.wrongType, "\"claim\" must be an object like {\"ratio\": 6.8, \"level\": \"AAA\"}, found \(value.typeName)", at: claimPointer, value)
+            return nil
+        }
+        var claimFields = Fields(members, claimPointer)
+        var claim = Claim()
+        for key in ["ratio", "minimumRatio"] {
+            if let number = claimFields.value(key) {
+                if case .number(let v, _) = number, v >= 1, v <= 21 {
+                    if key == "ratio" { claim.ratio = v } else { claim.minimumRatio = v }
+                } else {
+                    problem(.invalidValue, "\"\(key)\" must be a contrast ratio from 1 to 21 (6.8 for \"6.8:1\")", at: claimPointer.appending(key), number)
+                }
+            }
+        }
+        if let level = string(&claimFields, "level", what: "a claim") {
+            if WCAGLevel(name: level) != nil { claim.level = level.uppercased() } else {
+                problem(.invalidValue, "\"\(level)\" is not a level; expected AA or AAA", at: claimPointer.appending("level"), claimFields.value("level"))
+            }
+        }
+        claim.quote = string(&claimFields, "quote", what: "a claim")
+        claim.where = string(&claimFields, "where", what: "a claim")
+        finish(claimFields, allowed: PaletteDecoder.claimFields, what: "a claim")
+        if claim.ratio == nil && claim.minimumRatio == nil && claim.level == nil {
+            problem(.invalidValue, "a claim must state a \"ratio\", a \"minimumRatio\" or a \"level\"", at: claimPointer, value)
+            return nil
+        }
+        return claim
+    }
+
+    static let badgeFields = ["name", "background", "text", "border", "level", "themes", "claim"]
+
+    mutating func decodeBadges(_ value: JSONValue, at pointer: JSONPointer) -> [Badge] {
+        guard case .array(let items, _) = value else {
+            problem(.wrongType, "\"badges\" must be an array of badges, found \(value.typeName)", at: pointer, value)
+            return []
+        }
+        var badges: [Badge] = []
+        var names: Set<String> = []
+        for (index, item) in items.enumerated() {
+            let itemPointer = pointer.appending(index)
+            guard let members = item.members else {
+                problem(.wrongType, "a badge must be an object with \"name\", \"background\" and \"text\", found \(item.typeName)", at: itemPointer, item)
+                continue
+            }
+            var fields = Fields(members, itemPointer)
+            let name = string(&fields, "name", required: true, what: "a badge")
+            let background = string(&fields, "background", required: true, what: "a badge")
+            let text = string(&fields, "text", required: true, what: "a badge")
+            var badge = Badge(name: name ?? "", background: background ?? "", text: text ?? "", pointer: itemPointer, location: item.location)
+            badge.border = string(&fields, "border", what: "a badge")
+            badge.level = decodeLevel(&fields, at: itemPointer)
+            badge.themes = decodeThemeList(&fields, at: itemPointer)
+            badge.claim = decodeClaim(&fields, at: itemPointer)
+            finish(fields, allowed: PaletteDecoder.badgeFields, what: "a badge")
+            if let name {
+                if names.contains(name) {
+                    problem(.duplicateName, "badge \"\(name)\" is defined twice", at: itemPointer.appending("name"), fields.value("name"))
+                    continue
+                }
+                names.insert(name)
+            }
+            if name != nil && background != nil && text != nil { badges.append(badge) }
+        }
+        return badges
+    }
+
+    // MARK: Checks documents
+
+    mutating func setFile(_ path: String?) { file = path }
+
+    var problemsSoFar: [PaletteProblem] { problems }
+
+    /// `{"checks": [...], "badges": [...]}`, the checks that go with a standalone token file.
+    public mutating func checksAndBadges(_ document: JSONValue, at pointer: JSONPointer = JSONPointer()) -> (checks: [Check], badges: [Badge]) {
+        guard let members = document.members else {
+            problem(.wrongType, "a checks document must be an object with \"checks\" (and optionally \"badges\"), found \(document.typeName)", at: pointer, document)
+            return ([], [])
+        }
+        var fields = Fields(members, pointer)
+        let checks = fields.value("checks").map { decodeChecks($0, at: pointer.appending("checks")) } ?? []
+        let badges = fields.value("badges").map { decodeBadges($0, at: pointer.appending("badges")) } ?? []
+        finish(fields, allowed: ["checks", "badges"], what: "a checks document")
+        return (checks, badges)
+    }
+
+    // MARK: Cross-references
+
+    /// Theme `extends` and check `themes` must name existing themes; `extends` must not loop.
+    mutating func validateReferences(_ palette: inout Palette) {
+        let names = Set(palette.themes.map(\.name))
+        for (index, theme) in palette.themes.enumerated() {
+            guard let base = theme.extends else { continue }
+            if !names.contains(base) {
+                problems.append(PaletteProblem(.unknownTheme, "theme \"\(theme.name)\" extends \"\(base)\", which is not a theme of this palette (themes: \(palette.themes.map(\.name).joined(separator: ", ")))", file: file, pointer: theme.pointer.appending("extends")))
+                palette.themes[index].extends = nil
+                continue
+            }
+            var seen: [String] = [theme.name]
+            var current: String? = base
+            while let next = current {
+                if seen.contains(next) {
+                    problems.append(PaletteProblem(.extendsCycle, "theme \"\(theme.name)\" extends itself through \(seen.joined(separator: " → ")) → \(next)", file: file, pointer: theme.pointer.appending("extends")))
+                    palette.themes[index].extends = nil
+                    break
+                }
+                seen.append(next)
+                current = palette.theme(named: next)?.extends
+            }
+        }
+        for check in palette.checks {
+            for name in check.themes ?? [] where !names.contains(name) {
+                problems.append(PaletteProblem(.unknownTheme, "check \"\(check.id)\" names theme \"\(name)\", which is not a theme of this palette", file: file, pointer: check.pointer.appending("themes"), location: check.location))
+            }
+        }
+        for badge in palette.badges {
+            for name in badge.themes ?? [] where !names.contains(name) {
+                problems.append(PaletteProblem(.unknownTheme, "badge \"\(badge.name)\" names theme \"\(name)\", which is not a theme of this palette", file: file, pointer: badge.pointer.appending("themes"), location: badge.location))
+            }
+        }
+    }
+}
+
+/// Numbers written the short way CSS accepts (`0.5`, `1`, `-0.25`).
+public enum CSSNumber {
+    public static func format(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,224 @@
+public import ColorScience
+
+/// A color as resolved in one theme: where it came from and what it is.
+public struct ResolvedColor: Hashable, Sendable, Codable {
+    /// The reference as written (a token name, `{alias}` or a CSS color).
+    public var reference: String
+    /// The token it names, when it names one.
+    public var token: String?
+    /// Tokens followed through aliases after the first, in order.
+    public var aliases: [String]?
+    /// The CSS text that was finally parsed.
+    public var css: String
+    /// Canonical hex (`#rrggbb`, or `#rrggbbaa` when translucent).
+    public var hex: String
+    /// Present when the text described a color outside sRGB, which was gamut-mapped.
+    public var outOfGamut: Bool?
+    /// Why the value is an assumption, when it is one.
+    public var assumed: String?
+    /// Where the parsed value is in the file.
+    public var pointer: JSONPointer?
+    /// Its line in the file.
+    public var line: Int?
+
+    /// The full-precision color (not encoded: `hex` is its display form).
+    public var color: SRGB
+
+    enum CodingKeys: String, CodingKey {
+        case reference, token, aliases, css, hex, outOfGamut, assumed, pointer, line
+    }
+
+    public init(reference: String, token: String?, aliases: [String]?, css: String, color: SRGB,
+                outOfGamut: Bool, assumed: String?, pointer: JSONPointer?, line: Int? = nil) {
+        self.reference = reference
+        self.token = token
+        self.aliases = aliases
+        self.css = css
+        self.color = color
+        self.hex = color.hex
+        self.outOfGamut = outOfGamut ? true : nil
+        self.assumed = assumed
+        self.pointer = pointer
+        self.line = line
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reference = try c.decode(String.self, forKey: .reference)
+        token = try c.decodeIfPresent(String.self, forKey: .token)
+        aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
+        css = try c.decode(String.self, forKey: .css)
+        hex = try c.decode(String.self, forKey: .hex)
+        outOfGamut = try c.decodeIfPresent(Bool.self, forKey: .outOfGamut)
+        assumed = try c.decodeIfPresent(String.self, forKey: .assumed)
+        pointer = try c.decodeIfPresent(JSONPointer.self, forKey: .pointer)
+        line = try c.decodeIfPresent(Int.self, forKey: .line)
+        color = (try? SRGB(css: hex)) ?? .black
+    }
+}
+
+/// The tokens of one theme with inheritance applied, resolving references to colors.
+public struct ThemeResolver: Sendable {
+    public let palette: String
+    public let theme: Theme
+    public let file: String?
+    /// Effective tokens by name (inherited ones included), and their order.
+    public let tokens: [String: Token]
+    public let tokenNames: [String]
+    private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
+
+    /// How many aliases may be followed before giving up (a chain longer than this is almost
+    /// certainly generated wrongly; cycles are reported as cycles before that).
+    public static let maximumAliasDepth = 10_000
+
+    public init(palette: Palette, theme: Theme) {
+        self.palette = palette.name
+        self.theme = theme
+        self.file = palette.file
+        var chain: [Theme] = [theme]
+        var seen: Set<String> = [theme.name]
+        while let base = chain.last?.extends, !seen.contains(base), let next = palette.theme(named: base) {
+            chain.append(next)
+            seen.insert(base)
+        }
+        var tokens: [String: Token] = [:]
+        var names: [String] = []
+        for layer in chain.reversed() {
+            for token in layer.tokens {
+                if tokens[token.name] == nil { names.append(token.name) }
+                tokens[token.name] = token
+            }
+        }
+        self.tokens = tokens
+        self.tokenNames = names
+    }
+
+    func problem(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer?, _ location: SourceLocation?) -> PaletteProblem {
+        PaletteProblem(code, message, file: file, pointer: pointer ?? JSONPointer(), location: location, theme: theme.name)
+    }
+
+    /// Resolves a token name, `{alias}` or CSS color. `at` locates the reference for messages.
+    public mutating func resolve(_ reference: String, at pointer: JSONPointer? = nil, location: SourceLocation? = nil) -> Result<ResolvedColor, PaletteProblem> {
+        if let cached = cache[reference] { return cached.mapError { error in
+            var e = error
+            if e.pointer.segments.isEmpty { e.pointer = pointer ?? e.pointer }
+            return e
+        } }
+        let result = resolveUncached(reference, at: pointer, location: location)
+        cache[reference] = result
+        return result
+    }
+
+    private func resolveUncached(_ reference: String, at pointer: JSONPointer?, location: SourceLocation?) -> Result<ResolvedColor, PaletteProblem> {
+        let explicitAlias = Token.aliasTarget(of: reference)
+        let firstName = explicitAlias ?? reference
+        guard var token = tokens[firstName] else {
+            if let explicitAlias {
+                return .failure(problem(.unknownToken, "\"{\(explicitAlias)}\" names no token of theme '\(theme.name)'\(suggestion(for: explicitAlias))", pointer, location))
+            }
+            // Not a token: a literal CSS color.
+            do {
+                let parsed = try CSSColor.parse(reference)
+                return .success(ResolvedColor(reference: reference, token: nil, aliases: nil, css: reference, color: parsed.color,
+                                              outOfGamut: parsed.wasOutOfGamut, assumed: nil, pointer: nil))
+            } catch {
+                let dotted = reference.contains(".")
+                let looksLikeName = dotted || error.code == .unknownName
+                let message = dotted
+                    ? "\"\(reference)\" is neither a token of theme '\(theme.name)'\(suggestion(for: reference)) nor a CSS color"
+                    : looksLikeName
+                    ? "\"\(reference)\" is neither a token of theme '\(theme.name)'\(suggestion(for: reference)) nor a CSS color (\(error.message))"
+                    : "\"\(reference)\" is not a valid color: \(error.message) (at byte \(error.offset))"
+                return .failure(problem(looksLikeName ? .unknownToken : .invalidColor, message, pointer, location))
+            }
+        }
+        var followed: [String] = []
+        var visited: Set<String> = [token.name]
+        while let target = token.aliasTarget {
+            guard let next = tokens[target] else {
+                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no token of theme '\(theme.name)'\(suggestion(for: target))", token.pointer, token.location))
+            }
+            if visited.contains(target) {
+                let path = [firstName] + followed
+                let start = path.firstIndex(of: target) ?? 0
+                return .failure(cycleProblem(Array(path[start...])))
+            }
+            if followed.count >= ThemeResolver.maximumAliasDepth {
+                return .failure(problem(.limitExceeded, "alias chain from \"\(firstName)\" is longer than \(ThemeResolver.maximumAliasDepth) tokens", token.pointer, token.location))
+            }
+            visited.insert(target)
+            followed.append(target)
+            token = next
+        }
+        do {
+            let parsed = try CSSColor.parse(token.value)
+            return .success(ResolvedColor(reference: reference, token: firstName, aliases: followed.isEmpty ? nil : followed,
+                                          css: token.value, color: parsed.color, outOfGamut: parsed.wasOutOfGamut,
+                                          assumed: token.assumed, pointer: token.pointer, line: token.location?.line))
+        } catch {
+            return .failure(problem(.invalidColor, "token \"\(token.name)\" has \"\(error.input)\", which is not a valid color: \(error.message) (at byte \(error.offset))", token.pointer, token.location))
+        }
+    }
+
+    /// One problem per cycle, however it was entered: listed from the member that comes first
+    /// in the file, located at the token whose alias closes the loop.
+    func cycleProblem(_ members: [String]) -> PaletteProblem {
+        let order = Dictionary(tokenNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let first = members.indices.min { (order[members[$0]] ?? .max) < (order[members[$1]] ?? .max) } ?? 0
+        let rotated = Array(members[first...] + members[..<first])
+        let closing = tokens[rotated.last ?? ""]
+        let shown = rotated.count > 12 ? Array(rotated.prefix(6)) + ["…"] + Array(rotated.suffix(5)) : rotated
+        return problem(.aliasCycle, "alias cycle: \((shown + [rotated[0]]).joined(separator: " → "))", closing?.pointer, closing?.location)
+    }
+
+    /// Checks that every token resolves to a color, in time linear in the number of tokens
+    /// (each alias chain is walked once), returning one problem per broken chain.
+    public func validateAll() -> [PaletteProblem] {
+        var state: [String: Bool] = [:]  // true: resolves; false: broken (already reported)
+        var problems: [PaletteProblem] = []
+        for name in tokenNames where state[name] == nil {
+            var path: [String] = []
+            var onPath: [String: Int] = [:]
+            var current = name
+            var outcome = true
+            while true {
+                if let known = state[current] {
+                    outcome = known
+                    break
+                }
+                if let index = onPath[current] {
+                    problems.append(cycleProblem(Array(path[index...])))
+                    outcome = false
+                    break
+                }
+                guard let token = tokens[current] else { break }
+                onPath[current] = path.count
+                path.append(current)
+                if let target = token.aliasTarget {
+                    if tokens[target] == nil {
+                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no token of theme '\(theme.name)'\(suggestion(for: target))", token.pointer, token.location))
+                        outcome = false
+                        break
+                    }
+                    current = target
+                    continue
+                }
+                do {
+                    _ = try CSSColor.parse(token.value)
+                } catch {
+                    problems.append(problem(.invalidColor, "token \"\(token.name)\" has \"\(error.input)\", which is not a valid color: \(error.message) (at byte \(error.offset))", token.pointer, token.location))
+                    outcome = false
+                }
+                break
+            }
+            for member in path { state[member] = outcome }
+        }
+        return problems
+    }
+
+    func suggestion(for name: String) -> String {
+        guard name.count < 200 else { return "" }
+        let close = tokenNames.filter { PaletteDecoder.similar($0, name) }.prefix(1)
+        return close.isEmpty ? "" : " (did you mean \"\(close[0])\"?)"
+    }
+}

@@ -1,0 +1,68 @@
+import ColorScience
+
+/// The audit as JUnit XML: one `<testsuite>` per palette and theme, one `<testcase>` per check,
+/// so every CI system shows contrast failures natively.
+public enum JUnitRenderer {
+    public static func render(_ report: AuditReport) -> String {
+        let regressions = Dictionary(grouping: report.comparison?.regressions ?? [], by: \.key)
+        let total = report.summary.checks + report.summary.problems
+        let failures = report.summary.fail
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"contrast\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(report.summary.problems)\">\n"
+        for palette in report.palettes {
+            if !palette.problems.isEmpty {
+                out += "  <testsuite name=\"\(xml(palette.name)) › problems\" tests=\"\(palette.problems.count)\" failures=\"0\" errors=\"\(palette.problems.count)\">\n"
+                for (index, problem) in palette.problems.enumerated() {
+                    out += "    <testcase classname=\"\(xml(palette.name)).problems\" name=\"\(xml(problem.pointer.description.isEmpty ? "problem \(index + 1)" : problem.pointer.description))\"\(palette.file.map { " file=\"\(xml($0))\"" } ?? "")>\n"
+                    out += "      <error type=\"\(xml(problem.code.rawValue))\" message=\"\(xml(problem.message))\">\(xml(problem.description))</error>\n"
+                    out += "    </testcase>\n"
+                }
+                out += "  </testsuite>\n"
+            }
+            for theme in palette.themes {
+                let s = theme.summary
+                out += "  <testsuite name=\"\(xml(palette.name)) › \(xml(theme.name))\" tests=\"\(s.checks)\" failures=\"\(s.fail)\" errors=\"0\" skipped=\"\(s.exempt)\">\n"
+                for r in theme.results {
+                    let key = "\(palette.name)/\(theme.name)/\(r.id)"
+                    out += "    <testcase classname=\"\(xml(palette.name)).\(xml(theme.name))\" name=\"\(xml(r.id))\"\(palette.file.map { " file=\"\(xml($0))\"" } ?? "")\(r.line.map { " line=\"\($0)\"" } ?? "")>\n"
+                    let detail = "\(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex): \(r.display), APCA Lc \(Auditor.formatLc(r.apca)), best level \(r.achieved)"
+                    if r.verdict == .fail {
+                        let required = r.required.map { "\(CSSNumber.format($0)):1" } ?? "?"
+                        out += "      <failure type=\"contrast\" message=\"\(xml("\(r.display) is below \(required) (\(r.usage) \(r.level), SC \(r.criterion ?? ""))"))\">\(xml(([detail] + (r.reasons ?? [])).joined(separator: "\n")))</failure>\n"
+                    } else if r.verdict == .exempt {
+                        out += "      <skipped message=\"\(xml("exempt (\(r.usage)): \(r.display)"))\"/>\n"
+                    }
+                    if let change = regressions[key]?.first {
+                        out += "      <system-err>\(xml("regressed against the baseline: " + change.message))</system-err>\n"
+                    }
+                    if let claim = r.claim, !claim.supported {
+                        out += "      <system-out>\(xml("false claim: " + claim.message))</system-out>\n"
+                    }
+                    out += "    </testcase>\n"
+                }
+                out += "  </testsuite>\n"
+            }
+        }
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot hold.
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t", "\r": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

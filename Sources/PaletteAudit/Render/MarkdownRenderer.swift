@@ -1,0 +1,63 @@
+import ColorScience
+
+/// The audit as Markdown, for pull-request comments and `$GITHUB_STEP_SUMMARY`.
+public enum MarkdownRenderer {
+    public static func render(_ report: AuditReport, title: String = "Contrast audit") -> String {
+        var out = "## \(title)\n\n**\(report.summary.line)**\n\n"
+        if let comparison = report.comparison {
+            out += "### Against the baseline\n\n"
+            out += "\(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s), \(comparison.added.count) added, \(comparison.removed.count) removed.\n\n"
+            for change in comparison.regressions { out += "- :x: **regressed** \(escape(change.message))\n" }
+            for change in comparison.improvements { out += "- :white_check_mark: improved \(escape(change.message))\n" }
+            out += "\n"
+        }
+        out += "| Palette | Theme | Checks | Pass | Fail | Exempt | False claims |\n|---|---|---:|---:|---:|---:|---:|\n"
+        for palette in report.palettes {
+            for theme in palette.themes {
+                let s = theme.summary
+                out += "| \(escape(palette.name)) | \(escape(theme.name)) | \(s.checks) | \(s.pass) | \(s.fail) | \(s.exempt) | \(s.falseClaims) |\n"
+            }
+        }
+        out += "\n"
+        for palette in report.palettes {
+            if !palette.problems.isEmpty {
+                out += "### Problems in \(escape(palette.name))\n\n"
+                for problem in palette.problems { out += "- `\(escape(problem.description))`\n" }
+                out += "\n"
+            }
+            let failing = palette.themes.flatMap { theme in theme.results.filter { $0.verdict == .fail || $0.claim?.supported == false }.map { (theme.name, $0) } }
+            if !failing.isEmpty {
+                out += "### \(escape(palette.name)): failures and false claims\n\n"
+                out += "| Theme | Check | Foreground | Background | Ratio | Needs | Verdict | Note |\n|---|---|---|---|---:|---:|---|---|\n"
+                for (theme, r) in failing {
+                    let need = r.required.map { "\(CSSNumber.format($0)):1" } ?? "exempt"
+                    let note = ([r.claim.flatMap { $0.supported ? nil : $0.message }] + (r.reasons ?? []).map { Optional($0) }).compactMap { $0 }.joined(separator: "; ")
+                    out += "| \(escape(theme)) | \(escape(r.id)) | `\(r.foreground.hex)` \(escape(r.foreground.reference)) | `\(r.background.hex)` \(escape(r.background.reference)) | \(r.display) | \(need) | \(r.verdict) | \(escape(note)) |\n"
+                }
+                out += "\n"
+            }
+            if !palette.assumptions.isEmpty {
+                out += "<details><summary>\(palette.assumptions.count) assumption(s) in \(escape(palette.name))</summary>\n\n"
+                for a in palette.assumptions {
+                    out += "- \(escape(a.token ?? a.check ?? "value"))\(a.value.map { " = `\($0)`" } ?? ""): \(escape(a.reason))\n"
+                }
+                out += "\n</details>\n\n"
+            }
+        }
+        return out
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            switch ch {
+            case "|": out += "\\|"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\n": out += " "
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

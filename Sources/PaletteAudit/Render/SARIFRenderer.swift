@@ -1,0 +1,68 @@
+public import Foundation
+
+/// The audit as SARIF 2.1.0, for code-scanning views: each failing check, false claim,
+/// regression and palette problem, located at the palette file and the line of its token.
+public enum SARIFRenderer {
+    public static func render(_ report: AuditReport, toolVersion: String) throws -> Data {
+        var rules: [[String: Any]] = []
+        func rule(_ id: String, _ name: String, _ text: String, _ help: String) {
+            rules.append(["id": id, "name": name, "shortDescription": ["text": text], "help": ["text": help],
+                          "helpUri": "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum.html"])
+        }
+        rule("contrast/insufficient", "InsufficientContrast", "A color pair does not reach the WCAG contrast it needs.",
+             "Raise the contrast: darken the darker color or lighten the lighter one until the ratio meets the requirement.")
+        rule("contrast/false-claim", "FalseClaim", "A documented contrast claim is not supported by the measurement.",
+             "Correct the documentation or the colors so that the claim holds.")
+        rule("contrast/regression", "ContrastRegression", "A check fell to a lower WCAG level than in the baseline.",
+             "Restore the previous contrast, or update the baseline deliberately.")
+        rule("contrast/palette-problem", "PaletteProblem", "The palette file has a problem that keeps a check from running.",
+             "Fix the value at the reported JSON pointer.")
+
+        var results: [[String: Any]] = []
+        func location(file: String?, line: Int?, pointer: String) -> [[String: Any]] {
+            guard let file else { return [] }
+            var physical: [String: Any] = ["artifactLocation": ["uri": file]]
+            if let line { physical["region"] = ["startLine": line] }
+            return [["physicalLocation": physical, "logicalLocations": [["fullyQualifiedName": pointer, "kind": "member"]]]]
+        }
+        for palette in report.palettes {
+            for problem in palette.problems {
+                results.append(["ruleId": "contrast/palette-problem", "level": "error",
+                                "message": ["text": problem.message],
+                                "locations": location(file: problem.file ?? palette.file, line: problem.location?.line, pointer: problem.pointer.description)])
+            }
+            for theme in palette.themes {
+                for r in theme.results {
+                    let line = r.foreground.line ?? r.background.line ?? r.line
+                    let where_ = location(file: palette.file, line: line, pointer: (r.foreground.pointer ?? r.pointer).description)
+                    if r.verdict == .fail {
+                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex) is \(r.display); \(r.usage) \(r.level) needs \(r.required.map { "\($0)" } ?? "?"):1. " + (r.reasons ?? []).joined(separator: " ")
+                        results.append(["ruleId": "contrast/insufficient", "level": "error", "message": ["text": text], "locations": where_,
+                                        "properties": ["ratio": r.ratio, "required": r.required ?? 0, "theme": theme.name, "check": r.id]])
+                    }
+                    if let claim = r.claim, !claim.supported {
+                        results.append(["ruleId": "contrast/false-claim", "level": "warning",
+                                        "message": ["text": "\(palette.name) › \(theme.name) › \(r.id): \(claim.message)"], "locations": where_])
+                    }
+                }
+            }
+        }
+        for change in report.comparison?.regressions ?? [] {
+            let file = report.palettes.first { $0.name == change.after.palette }?.file
+            results.append(["ruleId": "contrast/regression", "level": "error", "message": ["text": "regressed: " + change.message],
+                            "locations": location(file: file, line: nil, pointer: change.key)])
+        }
+        let document: [String: Any] = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [[
+                "tool": ["driver": ["name": "contrast", "version": toolVersion, "semanticVersion": toolVersion,
+                                    "informationUri": "https://www.w3.org/TR/WCAG22/", "rules": rules]],
+                "results": results,
+            ]],
+        ]
+        var data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        data.append(0x0A)
+        return data
+    }
+}

@@ -1,0 +1,105 @@
+public import ColorScience
+
+/// The audit as an aligned table for a terminal: failures first, then the rest, and a summary.
+public struct TextRenderer: Sendable {
+    /// Whether to draw color swatches and colored verdicts (true-color ANSI).
+    public var color: Bool
+
+    public init(color: Bool) {
+        self.color = color
+    }
+
+    public func render(_ report: AuditReport) -> String {
+        var out = ""
+        for palette in report.palettes {
+            out += heading(palette.name + (palette.file.map { "  (\($0))" } ?? "")) + "\n"
+            for problem in palette.problems {
+                out += "  " + paint("problem", ANSI.red) + "  \(problem)\n"
+            }
+            for assumption in palette.assumptions {
+                let subject = assumption.token.map { "token \($0)" } ?? assumption.check.map { "check \($0)" } ?? "value"
+                out += "  " + paint("assumed", ANSI.yellow) + "  \(subject)\(assumption.value.map { " = \($0)" } ?? ""): \(assumption.reason)\n"
+            }
+            for theme in palette.themes {
+                out += "\n  " + heading("theme \(theme.name)") + "  " + theme.summary.line + "\n"
+                let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
+                let rows = ordered.map { row($0) }
+                let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+                for (result, cells) in zip(ordered, rows) {
+                    var line = "    "
+                    line += pad(verdictLabel(result), plain: cells[0], to: widths[0]) + "  "
+                    if color { line += ANSI.swatch(foreground: displayForeground(result), background: displayBackground(result)) + " " }
+                    for column in 1..<5 {
+                        line += cells[column].padding(toLength: widths[column]) + "  "
+                    }
+                    out += line.trimmingTrailingSpaces() + "\n"
+                    for reason in result.reasons ?? [] { out += "        " + reason + "\n" }
+                    if let claim = result.claim, !claim.supported {
+                        out += "        " + paint("false claim", ANSI.yellow) + ": " + claim.message + "\n"
+                    }
+                    if let range = result.range {
+                        out += "        translucent background over an unknown backdrop: \(RatioFormat.display(range.worst)) (on \(range.worstBackdrop)) to \(RatioFormat.display(range.best)) (on \(range.bestBackdrop))\n"
+                    }
+                }
+            }
+            out += "\n"
+        }
+        if let comparison = report.comparison {
+            out += heading("against the baseline") + "  \(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") · \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s") · \(comparison.added.count) added · \(comparison.removed.count) removed\n"
+            for change in comparison.regressions { out += "  " + paint("regressed", ANSI.red) + "  " + change.message + "\n" }
+            for change in comparison.improvements { out += "  " + paint("improved", ANSI.green) + "   " + change.message + "\n" }
+            for key in comparison.added { out += "  added      \(key)\n" }
+            for key in comparison.removed { out += "  removed    \(key)\n" }
+            out += "\n"
+        }
+        out += report.summary.line + "\n"
+        return out
+    }
+
+    func row(_ r: CheckResult) -> [String] {
+        let pair = "\(r.foreground.reference) on \(r.background.reference)"
+        let colors = "\(r.foreground.hex) / \(r.background.hex)"
+        let need = r.required.map { "needs \(CSSNumber.format($0)):1 (\(r.usage) \(r.level))" } ?? "\(r.usage): exempt"
+        return [r.verdict.rawValue.uppercased(), r.id, pair + "  " + colors, "\(r.display)  Lc \(Auditor.formatLc(r.apca))  best \(r.achieved)", need]
+    }
+
+    func verdictLabel(_ r: CheckResult) -> String {
+        switch r.verdict {
+        case .fail: paint("FAIL", ANSI.red)
+        case .pass: paint("PASS", ANSI.green)
+        default: paint("EXEMPT", ANSI.dim)
+        }
+    }
+
+    func displayForeground(_ r: CheckResult) -> SRGB {
+        r.composited.flatMap { try? SRGB(css: $0.foreground) } ?? r.foreground.color.opaque
+    }
+
+    func displayBackground(_ r: CheckResult) -> SRGB {
+        r.composited.flatMap { try? SRGB(css: $0.background) } ?? r.background.color.opaque
+    }
+
+    func paint(_ text: String, _ code: String) -> String {
+        color ? code + text + ANSI.reset : text
+    }
+
+    func heading(_ text: String) -> String {
+        color ? ANSI.bold + text + ANSI.reset : text
+    }
+
+    func pad(_ painted: String, plain: String, to width: Int) -> String {
+        painted + String(repeating: " ", count: max(0, width - plain.count))
+    }
+}
+
+extension String {
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import ColorScience
+import Foundation
+import PaletteAudit
+
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Audit palettes: every check in every theme, against WCAG and a baseline.",
+        discussion: """
+            PATH is a palette file or a directory of them (every *.json inside). A broken palette is reported and the others are still audited.
+
+            Without --baseline the audit fails (exit 1) when any check fails. With --baseline it fails only on regressions against it (a check that met its level and no longer does, or fell to a lower WCAG level), so a team can migrate gradually; --fail-on changes that. Exit 2 means the input is broken (unreadable file, bad palette, bad baseline).
+
+            Examples:
+              contrast audit palettes/
+              contrast audit palettes/ --write-baseline contrast-baseline.json
+              contrast audit palettes/ --baseline contrast-baseline.json --format junit --output contrast.xml
+              contrast audit palettes/peptide-fox.json --theme dark --format markdown >> "$GITHUB_STEP_SUMMARY"
+            """
+    )
+
+    @Argument(help: "Palette files or directories.")
+    var paths: [String]
+
+    @Option(name: .customLong("theme"), help: "Only these themes (repeatable).")
+    var themes: [String] = []
+
+    @Option(help: "Output format: text, json, junit, markdown or sarif.")
+    var format: String?
+
+    @Option(help: "Write the report to FILE instead of standard output.")
+    var output: String?
+
+    @Option(help: "Compare with this baseline (written by --write-baseline).")
+    var baseline: String?
+
+    @Option(help: "Write the audit as a baseline to FILE (sorted, diff-friendly JSON to commit).")
+    var writeBaseline: String?
+
+    @Option(help: "What fails the run: failures, regressions or never. Default: regressions with --baseline, failures without.")
+    var failOn: String?
+
+    static let formats = ["text", "json", "junit", "markdown", "sarif"]
+
+    func validate() throws {
+        if let format, !Self.formats.contains(format) {
+            throw ValidationError("--format must be one of \(Self.formats.joined(separator: ", ")), not '\(format)'.")
+        }
+        if let failOn, !["failures", "regressions", "never"].contains(failOn) {
+            throw ValidationError("--fail-on must be failures, regressions or never, not '\(failOn)'.")
+        }
+        if failOn == "regressions" && baseline == nil {
+            throw ValidationError("--fail-on regressions needs a --baseline to compare with.")
+        }
+    }
+
+    func run() throws {
+        var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes)
+        let unknownThemes = themes.filter { name in !report.palettes.contains { $0.themes.contains { $0.name == name } } }
+        if !unknownThemes.isEmpty {
+            throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        if let baseline {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: baseline))
+            } catch {
+                throw InputError("\(baseline): cannot read the baseline: \(error.localizedDescription)")
+            }
+            do {
+                report.comparison = try Baseline.decode(data).compare(with: report)
+            } catch {
+                throw InputError("\(baseline): \(error)")
+            }
+        }
+        if let writeBaseline {
+            try Terminal.emit(try Baseline(report).encoded(), to: writeBaseline)
+        }
+        let format = format ?? "text"
+        switch format {
+        case "json": try Terminal.emit(try report.jsonData(), to: output)
+        case "junit": try Terminal.emit(JUnitRenderer.render(report), to: output)
+        case "markdown": try Terminal.emit(MarkdownRenderer.render(report), to: output)
+        case "sarif": try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)
+        default:
+            let color = output == nil && Terminal.stdoutWantsColor
+            try Terminal.emit(TextRenderer(color: color).render(report), to: output)
+        }
+        if !report.problems.isEmpty {
+            for problem in report.problems { Terminal.writeError("error: \(problem)") }
+            throw ExitCode(2)
+        }
+        let mode = failOn ?? (baseline == nil ? "failures" : "regressions")
+        switch mode {
+        case "failures" where report.summary.fail > 0:
+            throw ExitCode(1)
+        case "regressions" where !(report.comparison?.regressions.isEmpty ?? true):
+            throw ExitCode(1)
+        default:
+            return
+        }
+    }
+}
+
+/// Loading and auditing, shared by the subcommands.
+enum AuditRun {
+    static func audit(paths: [String], themes: [String]?) -> AuditReport {
+        let auditor = Auditor(themeFilter: themes)
+        let reports = PaletteLoader.load(paths: paths).map { loaded in
+            if let palette = loaded.palette {
+                return auditor.audit(palette, problems: loaded.problems)
+            }
+            return Auditor.unreadable(name: loaded.file, file: loaded.file, problems: loaded.problems)
+        }
+        return AuditReport(palettes: reports)
+    }
+}

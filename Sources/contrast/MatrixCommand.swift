@@ -1,0 +1,190 @@
+import ArgumentParser
+import ColorScience
+import Foundation
+import PaletteAudit
+
+struct MatrixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Every token of a theme against every other: which colors may go on which.",
+        discussion: """
+            text shows a grid of the level each foreground (row) reaches on each background (column); summary gives per token the counts per level and its best partners (the useful view past a few dozen tokens); csv and json stream every pair.
+
+            Examples:
+              contrast matrix palettes/peptide-fox.json --theme light
+              contrast matrix tokens.json --format summary
+              contrast matrix palettes/train.json --format csv --output pairs.csv
+            """
+    )
+
+    @Argument(help: "A palette file.")
+    var palette: String
+
+    @Option(help: "The theme (default: the first).")
+    var theme: String?
+
+    @Option(help: "Output format: text, summary, json or csv.")
+    var format: String = "text"
+
+    @Option(help: "Write to FILE instead of standard output.")
+    var output: String?
+
+    @Option(help: "Refuse matrices with more pairs than this (a guard against accidents).")
+    var maxPairs: Int = 1_000_000_000
+
+    func validate() throws {
+        guard ["text", "summary", "json", "csv"].contains(format) else {
+            throw ValidationError("--format must be text, summary, json or csv, not '\(format)'.")
+        }
+    }
+
+    func run() throws {
+        let loaded = PaletteLoader.loadFile(palette)
+        guard let decoded = loaded.palette, loaded.problems.isEmpty else {
+            for problem in loaded.problems { Terminal.writeError("error: \(problem)") }
+            throw ExitCode(2)
+        }
+        guard let chosen = theme.map({ name in decoded.theme(named: name) }) ?? decoded.themes.first else {
+            throw InputError("\(palette): no theme named '\(theme ?? "")'; themes: \(decoded.themes.map(\.name).joined(separator: ", "))")
+        }
+        var resolver = ThemeResolver(palette: decoded, theme: chosen)
+        var entries: [ContrastMatrix.Entry] = []
+        var problems: [PaletteProblem] = []
+        for name in resolver.tokenNames {
+            switch resolver.resolve(name) {
+            case .success(let color): entries.append(ContrastMatrix.Entry(name: name, color: color.color))
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        if !problems.isEmpty {
+            for problem in problems { Terminal.writeError("error: \(problem)") }
+            throw ExitCode(2)
+        }
+        var backdrop: SRGB?
+        if let name = chosen.backdrop, case .success(let color) = resolver.resolve(name) { backdrop = color.color }
+        let matrix = ContrastMatrix(entries: entries, backdrop: backdrop)
+        if matrix.pairCount > maxPairs {
+            throw InputError("\(palette): \(matrix.entries.count) tokens make \(matrix.pairCount) pairs, over the limit of \(maxPairs) (--max-pairs)")
+        }
+        for (token, reason) in matrix.skipped { Terminal.writeError("note: \(token) left out: \(reason)") }
+        let sink = try OutputSink(path: output)
+        switch format {
+        case "csv":
+            sink.write("foreground,background,foreground_hex,background_hex,ratio,level\n")
+            let names = matrix.entries.map { MatrixCommand.csvField($0.name) }
+            let hexes = matrix.entries.map { $0.color.hex }
+            matrix.forEachPair { i, j, ratio in
+                sink.write("\(names[i]),\(names[j]),\(hexes[i]),\(hexes[j]),\(ratio),\(AchievedLevel(ratio: ratio).name)\n")
+            }
+        case "json":
+            sink.write("{\"palette\":\(MatrixCommand.json(decoded.name)),\"theme\":\(MatrixCommand.json(chosen.name)),\"pairs\":[\n")
+            let names = matrix.entries.map { MatrixCommand.json($0.name) }
+            var first = true
+            matrix.forEachPair { i, j, ratio in
+                sink.write((first ? "" : ",\n") + "{\"foreground\":\(names[i]),\"background\":\(names[j]),\"ratio\":\(ratio),\"level\":\"\(AchievedLevel(ratio: ratio).name)\"}")
+                first = false
+            }
+            sink.write("\n]}\n")
+        case "summary":
+            sink.write(MatrixCommand.summaryText(matrix.summarize()))
+        default:
+            sink.write(MatrixCommand.grid(matrix))
+        }
+        sink.close()
+    }
+
+    static func summaryText(_ summaries: [ContrastMatrix.TokenSummary]) -> String {
+        let width = max(5, summaries.map(\.token.count).max() ?? 5)
+        var out = "token".padding(toLength: width) + "  hex       AAA    AA  AA-large  none  best partners\n"
+        for s in summaries {
+            let partners = s.bestPartners.map { "\($0.token) \(RatioFormat.display($0.ratio))" }.joined(separator: ", ")
+            out += s.token.padding(toLength: width) + "  " + s.hex.padding(toLength: 8)
+                + String(s.aaa).leftPadded(5) + String(s.aa).leftPadded(6) + String(s.aaLarge).leftPadded(10) + String(s.none).leftPadded(6)
+                + "  " + partners + "\n"
+        }
+        return out
+    }
+
+    static func grid(_ matrix: ContrastMatrix) -> String {
+        let names = matrix.entries.map(\.name)
+        let labels = names.enumerated().map { "\($0 + 1). \($1)" }
+        let width = max(24, labels.map(\.count).max() ?? 0)
+        let cell = 10
+        var out = "foreground \\ background".padding(toLength: width) + names.indices.map { String($0 + 1).leftPadded(cell) }.joined() + "\n"
+        var ratios = [[Double]](repeating: [Double](repeating: 1, count: names.count), count: names.count)
+        matrix.forEachPair { i, j, r in ratios[i][j] = r }
+        for (i, label) in labels.enumerated() {
+            out += label.padding(toLength: width)
+            for j in names.indices {
+                let level = AchievedLevel(ratio: ratios[i][j])
+                out += (i == j ? "—" : level == .none ? "·" : level.name).leftPadded(cell)
+            }
+            out += "\n"
+        }
+        out += "\nAAA ≥ 7:1, AA ≥ 4.5:1, AA-large ≥ 3:1 (also enough for non-text), · below 3:1\n"
+        return out
+    }
+
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    static func json(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Buffered streaming output to a file or standard output.
+final class OutputSink {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private let temporary: String?
+    private let destination: String?
+
+    init(path: String?) throws {
+        if let path, path != "-" {
+            let temp = path + ".partial"
+            guard FileManager.default.createFile(atPath: temp, contents: nil), let h = FileHandle(forWritingAtPath: temp) else {
+                throw InputError("cannot write \(path)")
+            }
+            handle = h
+            temporary = temp
+            destination = path
+        } else {
+            handle = FileHandle.standardOutput
+            temporary = nil
+            destination = nil
+        }
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        handle.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() {
+        flush()
+        if let temporary, let destination {
+            try? handle.close()
+            _ = try? FileManager.default.removeItem(atPath: destination)
+            try? FileManager.default.moveItem(atPath: temporary, toPath: destination)
+        }
+    }
+}
+
+extension String {
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+
+    func leftPadded(_ length: Int) -> String {
+        count >= length ? self : String(repeating: " ", count: length - count) + self
+    }
+}

@@ -1,0 +1,174 @@
+import ColorScience
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// The repository's palettes/, audited: what the seed documents claim and what is true.
+@Suite struct SeedPaletteAuditTests {
+    static let palettesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("palettes").path
+
+    func report() -> AuditReport {
+        let loaded = PaletteLoader.load(paths: [Self.palettesDirectory])
+        return AuditReport(palettes: loaded.map { item in
+            item.palette.map { Auditor().audit($0, problems: item.problems) } ?? Auditor.unreadable(name: item.file, file: item.file, problems: item.problems)
+        })
+    }
+
+    @Test func everyPaletteIsClean() {
+        let report = report()
+        #expect(report.palettes.count >= 2)
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        for palette in report.palettes {
+            #expect(palette.source?.isEmpty == false, "\(palette.name) must name its source")
+            #expect(!palette.themes.isEmpty)
+        }
+    }
+
+    /// The Peptide Fox badge table (seed 000, lines 492–498) against the measurement.
+    @Test(arguments: [
+        ("blue", 8.489743903584975, true, "claimed 7.2:1 AAA; measured 8.48:1 — not 7.2:1 (AAA holds)"),
+        ("purple", 6.405969418015705, false, "claimed 6.8:1 AAA; measured 6.40:1 — not 6.8:1, fails AAA (needs 7:1)"),
+        ("slate", 11.866432560279284, true, "claimed 11.3:1 AAA; measured 11.86:1 — not 11.3:1 (AAA holds)"),
+        ("teal", 8.40873921807544, true, "claimed 8.1:1 AAA; measured 8.40:1 — not 8.1:1 (AAA holds)"),
+        ("red", 6.802728419777387, false, "claimed 6.5:1 AAA; measured 6.80:1 — not 6.5:1, fails AAA (needs 7:1)"),
+        ("emerald", 6.775076101423649, false, "claimed 7.9:1 AAA; measured 6.77:1 — not 7.9:1, fails AAA (needs 7:1)"),
+        ("amber", 6.376792569037283, true, "claimed 5.2:1 AA; measured 6.37:1 — not 5.2:1 (AA holds)"),
+    ])
+    func peptideFoxBadgeClaims(badge: String, ratio: Double, passes: Bool, claim: String) throws {
+        let palette = try #require(report().palettes.first { $0.name == "peptide-fox" })
+        let light = try #require(palette.themes.first { $0.name == "light" })
+        let result = try #require(light.results.first { $0.id == "badge:\(badge)" })
+        #expect(abs(result.ratio - ratio) < 1e-12)
+        #expect(result.verdict == (passes ? .pass : .fail))
+        #expect(result.claim?.supported == false)
+        #expect(result.claim?.message == claim)
+    }
+
+    @Test func peptideFoxCoreColors() throws {
+        let palette = try #require(report().palettes.first { $0.name == "peptide-fox" })
+        let light = try #require(palette.themes.first { $0.name == "light" })
+        let dark = try #require(palette.themes.first { $0.name == "dark" })
+        let body = try #require(light.results.first { $0.id == "body-text-on-page" })
+        #expect(body.foreground.hex == "#0f172a")
+        #expect(body.display == "17.85:1")
+        #expect(body.achieved == "AAA")
+        #expect(try #require(dark.results.first { $0.id == "body-text-on-page" }).foreground.hex == "#e2e8f0")
+        // Every assumed value is reported.
+        #expect(palette.assumptions.contains { $0.token == "surface.page" })
+        #expect(body.assumed?.isEmpty == false)
+    }
+
+    @Test func trainProgressTrackFailsNonText() throws {
+        let palette = try #require(report().palettes.first { $0.name == "train" })
+        let result = try #require(palette.themes[0].results.first { $0.id == "progress-inactive-on-background" })
+        #expect(result.verdict == .fail)
+        #expect(result.criterion == "1.4.11")
+        #expect(result.display == "1.21:1")
+    }
+
+    @Test func oneBrokenPaletteDoesNotStopTheOthers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contrast-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{ not json".utf8).write(to: directory.appendingPathComponent("a-broken.json"))
+        try Data(##"{"name": "ok", "themes": {"light": {"tokens": {"a": "#000", "b": "#fff"}}}, "checks": [{"foreground": "a", "background": "b"}]}"##.utf8)
+            .write(to: directory.appendingPathComponent("b-ok.json"))
+        let loaded = PaletteLoader.load(paths: [directory.path])
+        #expect(loaded.count == 2)
+        #expect(loaded[0].palette == nil && loaded[0].problems.first?.code == .invalidJSON)
+        #expect(loaded[1].palette?.name == "ok")
+    }
+}
+
+@Suite struct BaselineTests {
+    func audit(_ fg: String, level: String = "AA") throws -> AuditReport {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"fg": "\##(fg)", "bg": "#ffffff"}}}, "checks": [{"id": "c", "foreground": "fg", "background": "bg", "level": "\##(level)"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        return AuditReport(palettes: [Auditor().audit(try #require(palette), problems: problems)])
+    }
+
+    @Test func regressionsImprovementsAddedRemoved() throws {
+        let before = Baseline(try audit("#000000"))  // 21:1, AAA
+        // Still passes AA, but falls from AAA to AA: a regression.
+        let dropped = before.compare(with: try audit("#666666"))
+        #expect(dropped.regressions.map(\.key) == ["p/light/c"])
+        #expect(dropped.regressions.first?.message == "p › light › c: AAA → AA (21.00:1 → 5.74:1)")
+        let failing = before.compare(with: try audit("#999999"))
+        #expect(failing.regressions.first?.after.verdict == .fail)
+        #expect(failing.regressions.first?.message.contains("pass → fail") == true)
+        let improved = Baseline(try audit("#999999")).compare(with: try audit("#000000"))
+        #expect(improved.improvements.count == 1 && improved.regressions.isEmpty)
+        let same = before.compare(with: try audit("#000000"))
+        #expect(same.unchanged == 1 && same.regressions.isEmpty && same.improvements.isEmpty)
+    }
+
+    @Test func baselineIsStableAndRoundTrips() throws {
+        let baseline = Baseline(try audit("#000000"))
+        let data = try baseline.encoded()
+        #expect(try Baseline(try audit("#000000")).encoded() == data)
+        let decoded = try Baseline.decode(data)
+        #expect(decoded.entries == baseline.entries)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasSuffix("}\n"))
+        #expect(throws: BaselineError.self) { _ = try Baseline.decode(Data("{}".utf8)) }
+    }
+}
+
+@Suite struct MatrixTests {
+    @Test func matrixAgreesWithPairwise() {
+        var generator = SystemRandomNumberGenerator()
+        let entries = (0..<60).map { i in
+            ContrastMatrix.Entry(name: "t\(i)", color: SRGB(red: .random(in: 0...1, using: &generator), green: .random(in: 0...1, using: &generator), blue: .random(in: 0...1, using: &generator)))
+        }
+        let matrix = ContrastMatrix(entries: entries)
+        #expect(matrix.pairCount == 60 * 59)
+        let summaries = matrix.summarize(partners: 3)
+        for (i, summary) in summaries.enumerated() {
+            var counts = [0, 0, 0, 0]
+            var best: [(Double, String)] = []
+            for (j, other) in entries.enumerated() where j != i {
+                let ratio = entries[i].color.contrastRatio(with: other.color)
+                switch AchievedLevel(ratio: ratio) {
+                case .AAA: counts[0] += 1
+                case .AA: counts[1] += 1
+                case .AALarge: counts[2] += 1
+                default: counts[3] += 1
+                }
+                best.append((ratio, other.name))
+            }
+            #expect([summary.aaa, summary.aa, summary.aaLarge, summary.none] == counts)
+            let top = best.sorted { $0.0 > $1.0 }.prefix(3)
+            #expect(summary.bestPartners.map(\.token) == top.map(\.1))
+            for (partner, expected) in zip(summary.bestPartners, top) {
+                #expect(abs(partner.ratio - expected.0) < 1e-12)
+            }
+        }
+        var streamed = 0
+        matrix.forEachPair { i, j, ratio in
+            streamed += 1
+            if streamed % 97 == 0 { #expect(abs(ratio - entries[i].color.contrastRatio(with: entries[j].color)) < 1e-12) }
+        }
+        #expect(streamed == matrix.pairCount)
+    }
+
+    @Test func translucentTokensNeedABackdrop() throws {
+        let entries = [ContrastMatrix.Entry(name: "a", color: .black), ContrastMatrix.Entry(name: "b", color: try SRGB(css: "#0000ff80"))]
+        #expect(ContrastMatrix(entries: entries).skipped.map(\.token) == ["b"])
+        #expect(ContrastMatrix(entries: entries, backdrop: .white).entries.count == 2)
+    }
+}
+
+@Suite struct ClaimTests {
+    @Test(arguments: [
+        (Claim(ratio: 4.5), 4.5412, true),
+        (Claim(ratio: 4.5), 4.4989, true),   // rounds to 4.5: documents round
+        (Claim(ratio: 4.6), 4.5412, false),
+        (Claim(minimumRatio: 4.5), 4.4989, false),
+        (Claim(level: "AA"), 4.4989, false),
+        (Claim(level: "AAA"), 7.0, true),
+    ])
+    func claims(claim: Claim, ratio: Double, supported: Bool) {
+        #expect(ClaimCheck.evaluate(claim, ratio: ratio, usage: .text).supported == supported)
+    }
+}

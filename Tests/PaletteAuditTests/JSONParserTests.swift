@@ -1,0 +1,57 @@
+@testable import PaletteAudit
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test func parsesWithLocations() throws {
+        let value = try JSONParser.parse("{\n  \"a\": [1, 2.5e1, \"x\\u00e9\"],\n  \"b\": {\"c\": null, \"d\": true}\n}")
+        #expect(value["a"]?.location == SourceLocation(offset: 9, line: 2, column: 8))
+        guard case .array(let items, _)? = value["a"] else { Issue.record("not an array"); return }
+        if case .number(let n, _) = items[1] { #expect(n == 25) } else { Issue.record("not a number") }
+        #expect(items[2].stringValue == "xé")
+        #expect(value["b"]?["c"]?.location.line == 3)
+    }
+
+    @Test(arguments: [
+        ("", "1:1: the document is empty; expected a JSON value"),
+        ("{\"a\": 1, \"a\": 2}", "1:10: duplicate key \"a\" in the object opened at 1:1; each key may appear once"),
+        ("[1, 2", "1:6: the array opened at 1:1 is not closed; expected ',' or ']'"),
+        ("{\"a\" 1}", "1:6: expected ':' after the key \"a\", found '1'"),
+        ("[1e400]", "1:2: the number 1e400 is out of range"),
+        ("[NaN]", "1:2: expected a JSON value (object, array, string, number, true, false or null), found 'N'"),
+        ("[01]", "1:2: numbers cannot have leading zeros"),
+        ("{\"a\": \"x\ny\"}", "1:9: a control character (byte 0xA) inside a string must be escaped"),
+        ("{} x", "1:4: expected the end of the document after the top-level value, found 'x'"),
+        ("{'a': 1}", "1:2: expected a quoted key, found '''"),
+        ("[tru]", "1:2: expected a JSON value, found 't' (strings need double quotes)"),
+    ])
+    func reportsErrors(text: String, message: String) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        do {
+            _ = try JSONParser.parse(deep)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.message == "nesting is deeper than 256 levels")
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let bytes: [UInt8] = [0x22, 0xFF, 0xFE, 0x22]
+        #expect(throws: JSONParser.SyntaxError.self) { _ = try JSONParser.parse(bytes) }
+    }
+
+    @Test func minusZeroAndBigNumbers() throws {
+        let value = try JSONParser.parse("[-0, 1e308, -1.5E-3]")
+        guard case .array(let items, _) = value else { return }
+        if case .number(let n, _) = items[0] { #expect(n == 0 && n.sign == .minus) }
+        if case .number(let n, _) = items[2] { #expect(n == -0.0015) }
+    }
+}

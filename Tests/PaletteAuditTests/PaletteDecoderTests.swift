@@ -1,0 +1,116 @@
+import ColorScience
+@testable import PaletteAudit
+import Testing
+
+@Suite struct PaletteDecoderTests {
+    static let sample = """
+    {
+      "name": "sample",
+      "description": "A small palette",
+      "source": "tests",
+      "themes": {
+        "light": {
+          "tokens": {
+            "text.body": "#0f172a",
+            "surface": {"$type": "color", "$value": "#ffffff"},
+            "brand": {
+              "$type": "color",
+              "primary": {"$value": {"colorSpace": "srgb", "components": [0.1450980392, 0.3882352941, 0.9215686275], "alpha": 1}},
+              "link": {"$value": "{brand.primary}"}
+            },
+            "spacing": {"small": {"$type": "dimension", "$value": "4px"}}
+          }
+        },
+        "dark": {"extends": "light", "tokens": {"text.body": "#e2e8f0", "surface": "#0f172a"}}
+      },
+      "checks": [
+        {"id": "body", "foreground": "text.body", "background": "surface"},
+        {"id": "link", "foreground": "{brand.link}", "background": "surface", "level": "AAA", "fontSize": "24px"}
+      ],
+      "badges": [{"name": "blue", "background": "#dbeafe", "text": "#1e3a8a", "level": "AAA", "claim": {"ratio": 7.2, "level": "AAA"}}]
+    }
+    """
+
+    @Test func decodesFlatNestedDTCGAliasesAndExtends() throws {
+        let (palette, problems) = PaletteDecoder.decode(Self.sample, file: "sample.json")
+        #expect(problems.isEmpty, "\(problems)")
+        let p = try #require(palette)
+        #expect(p.name == "sample")
+        #expect(p.themes.map(\.name) == ["light", "dark"])
+        let light = try #require(p.theme(named: "light"))
+        #expect(light.tokens.map(\.name) == ["text.body", "surface", "brand.primary", "brand.link"])
+        #expect(light.tokens[2].value == "color(srgb 0.1450980392 0.3882352941 0.9215686275)")
+        #expect(light.tokens[1].pointer.description == "/themes/light/tokens/surface/$value")
+
+        var dark = ThemeResolver(palette: p, theme: try #require(p.theme(named: "dark")))
+        #expect(try dark.resolve("text.body").get().hex == "#e2e8f0")
+        let link = try dark.resolve("{brand.link}").get()
+        #expect(link.hex == "#2563eb")
+        #expect(link.token == "brand.link")
+        #expect(link.aliases == ["brand.primary"])
+        #expect(p.checks[1].effectiveUsage == .largeText)
+    }
+
+    func problems(_ text: String) -> [PaletteProblem] {
+        let (palette, problems) = PaletteDecoder.decode(text, file: "bad.json")
+        guard let palette else { return problems }
+        return Auditor().audit(palette, problems: problems).problems
+    }
+
+    @Test(arguments: [
+        ("{", "bad.json:1:2: the document ends inside an object; expected a quoted key or '}'", PaletteProblem.Code.invalidJSON),
+        ("[]", "bad.json:1:1: a palette must be a JSON object, found an array", .wrongType),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#12"}}}}"##,
+         ##"bad.json:1:52: /themes/light/tokens/a (theme 'light') token "a" has "#12", which is not a valid color: a hex color has 3, 4, 6 or 8 digits (#rgb, #rgba, #rrggbb, #rrggbbaa), found 2 (at byte 0)"##, .invalidColor),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "{b}", "b": "{a}"}}}}"##,
+         ##"bad.json:1:64: /themes/light/tokens/b (theme 'light') alias cycle: a → b → a"##, .aliasCycle),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "{nope}"}}}}"##,
+         ##"bad.json:1:52: /themes/light/tokens/a (theme 'light') token "a" is an alias of "{nope}", which names no token of theme 'light'"##, .unknownToken),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "text.bdy", "background": "a"}]}"##,
+         ##"bad.json:1:74: /checks/0/foreground (theme 'light') "text.bdy" is neither a token of theme 'light' nor a CSS color"##, .unknownToken),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": 5}}}}"##,
+         ##"bad.json:1:52: /themes/light/tokens/a token "a" must be a color string, an alias like "{text.body}", a DTCG token object with "$value", or a group; found a number"##, .wrongType),
+        (##"{"name": "x", "themes": {"light": {"tokens": {}}}, "checks": [{"forground": "a", "background": "b"}]}"##,
+         ##"bad.json:1:64: /checks/0/forground unknown field "forground" in a check (did you mean "foreground"?); expected one of: id, description, foreground, background, usage, level, apca, fontSize, fontWeight, backdrop, themes, assumed, claim"##, .unknownField),
+        (##"{"name": "x", "themes": {"a": {"extends": "b", "tokens": {}}, "b": {"extends": "a", "tokens": {}}}}"##,
+         ##"bad.json: /themes/a/extends theme "a" extends itself through a → b → a"##, .extendsCycle),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "usage": "body"}]}"##,
+         ##"bad.json:1:122: /checks/0/usage "body" is not a usage; expected text, large-text, non-text, decorative or disabled"##, .invalidValue),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"}}}, "checks": [{"id": "c", "foreground": "a", "background": "a"}, {"id": "c", "foreground": "a", "background": "a"}]}"##,
+         ##"bad.json:1:132: /checks/1/id check id "c" is used twice; give each check a unique "id""##, .duplicateName),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "themes": ["dim"]}]}"##,
+         ##"bad.json:1:74: /checks/0/themes check "a-on-a" names theme "dim", which is not a theme of this palette"##, .unknownTheme),
+        (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"}}}, "badges": [{"name": "b", "text": "a"}]}"##,
+         ##"bad.json: /badges/0 a badge needs a "background""##, .missingField),
+    ])
+    func everyProblemHasItsPlace(text: String, description: String, code: PaletteProblem.Code) {
+        let found = problems(text)
+        // A typo'd field also leaves the real one missing: at most those two problems.
+        #expect(found.count == 1 || (code == .unknownField && found.count == 2), "\(found)")
+        #expect(found.contains { $0.code == code && $0.description == description }, "\(found)")
+    }
+
+    @Test func longAliasChainsAndHugePalettesStayCheap() throws {
+        var tokens = "\"t0\": \"#123456\""
+        for i in 1...10_000 { tokens += ", \"t\(i)\": \"{t\(i - 1)}\"" }
+        let (palette, problems) = PaletteDecoder.decode("{\"name\": \"deep\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [{\"foreground\": \"t10000\", \"background\": \"t0\"}]}")
+        #expect(problems.isEmpty)
+        let report = Auditor().audit(try #require(palette), problems: problems)
+        #expect(report.themes[0].results.first?.foreground.hex == "#123456")
+        #expect(report.themes[0].results.first?.foreground.aliases?.count == 10_000)
+
+        var limits = PaletteDecoder.Limits()
+        limits.maximumThemes = 10
+        let themes = (0..<11).map { "\"t\($0)\": {\"tokens\": {}}" }.joined(separator: ",")
+        let (_, tooMany) = PaletteDecoder.decode("{\"name\": \"x\", \"themes\": {\(themes)}}", limits: limits)
+        #expect(tooMany.map(\.code) == [.limitExceeded])
+    }
+
+    @Test func standaloneDesignTokensFile() throws {
+        let (palette, problems) = PaletteDecoder.decode(##"{"color": {"$type": "color", "fg": {"$value": "#000"}, "bg": {"$value": "#fff"}}}"##, file: "brand.tokens.json")
+        #expect(problems.isEmpty)
+        let p = try #require(palette)
+        #expect(p.name == "brand")
+        #expect(p.themes.first?.tokens.map(\.name) == ["color.fg", "color.bg"])
+    }
+}

@@ -1,0 +1,296 @@
+"""The `contrast` command line, run as a user (or a CI job) runs it."""
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+from conftest import ROOT
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+# check ----------------------------------------------------------------------------------------
+
+def test_check_passing_pair_exits_0(run):
+    r = run("check", "#767676", "white")
+    assert r.returncode == 0, r.stderr
+    assert "ratio          4.54:1" in r.stdout
+    assert "best level     AA" in r.stdout
+    assert not ANSI.search(r.stdout), "no escapes when stdout is not a terminal"
+
+
+def test_check_failing_pair_exits_1_and_floors_the_ratio(run):
+    r = run("check", "#777777", "#ffffff")
+    assert r.returncode == 1
+    assert "ratio          4.47:1" in r.stdout
+    assert "text AA: fail — needs 4.5:1" in r.stdout
+
+
+def test_check_large_text_and_levels(run):
+    assert run("check", "#777", "#fff", "--size", "24px").returncode == 0
+    assert run("check", "#777", "#fff", "--size", "14pt", "--weight", "700").returncode == 0
+    assert run("check", "#777", "#fff", "--size", "14pt").returncode == 1
+    assert run("check", "#767676", "#fff", "--level", "AAA").returncode == 1
+    assert run("check", "#767676", "#fff", "--usage", "non-text").returncode == 0
+
+
+def test_check_json_has_the_documented_fields(run):
+    r = run("check", "rgb(0 0 0 / 50%)", "white", "--format", "json")
+    assert r.returncode == 1, r.stderr  # 3.94:1 fails text AA
+    data = json.loads(r.stdout)
+    assert data["foreground"] == "#00000080"
+    assert data["background"] == "#ffffff"
+    assert data["composited"] == {"foreground": "#808080", "background": "#ffffff"}
+    assert data["display"] == RatioFloor(data["ratio"])
+    assert isinstance(data["apca"], float)
+    assert data["verdicts"]["text"] == {"AA": False, "AAA": False}
+    assert data["verdicts"]["large-text"]["AA"] is True
+    assert data["achieved"] == "AA-large"
+
+
+def RatioFloor(ratio):
+    hundredths = int(ratio * 100 + 1e-9)
+    return f"{hundredths // 100}.{hundredths % 100:02d}:1"
+
+
+def test_check_translucent_background_without_backdrop_gives_the_range(run):
+    r = run("check", "white", "rgb(0 0 0 / 50%)", "--format", "json")
+    data = json.loads(r.stdout)
+    assert data["range"]["worstBackdrop"] == "#ffffff"
+    assert data["range"]["bestBackdrop"] == "#000000"
+    assert abs(data["range"]["best"] - 21) < 1e-9
+    with_backdrop = json.loads(run("check", "white", "rgb(0 0 0 / 50%)", "--backdrop", "black", "--format", "json").stdout)
+    assert "range" not in with_backdrop
+    assert with_backdrop["composited"]["background"] == "#000000"
+
+
+def test_check_bad_color_exits_2_and_says_where(run):
+    r = run("check", "#12345g", "white")
+    assert r.returncode == 2
+    assert "'#12345g' at byte 6: expected a hex digit (0-9, a-f), found 'g'" in r.stderr
+    r = run("check", "blu", "white")
+    assert r.returncode == 2
+    assert "did you mean 'blue'?" in r.stderr
+    r = run("check", "x" * 100_000, "white")
+    assert r.returncode == 2
+    assert "the limit is 1024" in r.stderr
+
+
+def test_usage_errors_exit_2(run):
+    assert run("check").returncode == 2
+    assert run("check", "a", "b", "--bogus").returncode == 2
+    r = run("check", "#000", "#fff", "--level", "AAAA")
+    assert r.returncode == 2 and "--level must be AA or AAA" in r.stderr
+    assert run("audit", "palettes", "--format", "yaml").returncode == 2
+    assert run("frobnicate").returncode == 2
+
+
+def test_help_and_version(run):
+    for command in ([], ["check"], ["audit"], ["matrix"]):
+        r = run(*command, "--help")
+        assert r.returncode == 0
+        assert "Example" in r.stdout, command
+    r = run("--version")
+    assert r.returncode == 0 and re.match(r"\d+\.\d+\.\d+", r.stdout)
+    assert "Exit codes" in run("--help").stdout
+
+
+def test_check_batch_keeps_going_past_bad_lines(run):
+    lines = "\n".join([
+        json.dumps({"fg": "#777", "bg": "#fff"}),
+        "{not json",
+        json.dumps({"fg": "#000", "bg": "#fff", "id": "a"}),
+        json.dumps({"fg": "#12", "bg": "#fff"}),
+        "",
+        json.dumps({"bg": "#fff"}),
+        json.dumps({"fg": "#000", "bg": "#fff", "usage": "large-text", "level": "AAA"}),
+    ]) + "\n"
+    r = run("check", "--batch", "-", input=lines)
+    assert r.returncode == 2  # some lines were bad
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(out) == 6
+    assert out[0]["display"] == "4.47:1" and out[0]["pass"] is False
+    assert out[1]["line"] == 2 and "not valid JSON" in out[1]["error"]
+    assert out[2]["id"] == "a" and out[2]["ratio"] == 21
+    assert out[3]["line"] == 4 and "'#12' at byte 0" in out[3]["error"]
+    assert out[4]["line"] == 6 and "missing \"fg\"" in out[4]["error"]
+    assert out[5]["usage"] == "large-text" and out[5]["level"] == "AAA" and out[5]["pass"] is True
+
+
+def test_check_batch_exit_1_when_a_pair_fails(run, tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps({"fg": "#000", "bg": "#fff"}) + "\n" + json.dumps({"fg": "#777", "bg": "#fff"}))
+    r = run("check", "--batch", str(path))
+    assert r.returncode == 1
+    assert len(r.stdout.splitlines()) == 2
+
+
+# audit ----------------------------------------------------------------------------------------
+
+def test_audit_of_the_seed_palettes(run):
+    r = run("audit", "palettes/")
+    assert r.returncode == 1  # the seed palettes have real failures
+    assert "FAIL    badge:purple" in r.stdout
+    assert "claimed 6.8:1 AAA; measured 6.40:1 — not 6.8:1, fails AAA (needs 7:1)" in r.stdout
+    assert re.search(r"^\d+ checks · \d+ pass · \d+ fail · \d+ exempt · \d+ false claims · \d+ assumptions$", r.stdout, re.M)
+    # Failures come first in each theme.
+    light = r.stdout.split("theme light")[1].split("theme dark")[0]
+    verdicts = re.findall(r"^    (PASS|FAIL|EXEMPT)", light, re.M)
+    assert verdicts == sorted(verdicts, key=lambda v: v != "FAIL")
+
+
+def test_dogfood_palettes_against_the_committed_baseline(run):
+    r = run("audit", "palettes/", "--baseline", "contrast-baseline.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 regressions" in r.stdout
+
+
+def test_regression_fails_with_which_pair_which_theme_how_much(run, tmp_path):
+    palette = json.loads((ROOT / "palettes" / "peptide-fox.json").read_text())
+    palette["themes"]["dark"]["tokens"]["text.body"]["$value"] = "#71717a"
+    path = tmp_path / "peptide-fox.json"
+    path.write_text(json.dumps(palette))
+    r = run("audit", str(path), "--baseline", str(ROOT / "contrast-baseline.json"))
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "regressed  peptide-fox › dark › body-text-on-page: AAA → AA-large (17.03:1 → 4.34:1, pass → fail)" in r.stdout
+    # --fail-on never reports but does not fail.
+    assert run("audit", str(path), "--baseline", str(ROOT / "contrast-baseline.json"), "--fail-on", "never").returncode == 0
+
+
+def test_bad_palette_exits_2_with_file_line_and_pointer(run, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "bad", "themes": {"light": {"tokens": {\n  "text": "#12"\n}}}}')
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"name": "good", "themes": {"light": {"tokens": {"a": "#000", "b": "#fff"}}},
+                                "checks": [{"foreground": "a", "background": "b"}]}))
+    r = run("audit", str(tmp_path))
+    assert r.returncode == 2
+    assert f"{bad}:2:11: /themes/light/tokens/text (theme 'light') token \"text\" has \"#12\"" in r.stderr
+    assert "good" in r.stdout and "1 check" in r.stdout  # the other palette was still audited
+    r = run("audit", str(tmp_path / "missing.json"))
+    assert r.returncode == 2 and "no such file or directory" in r.stderr
+    (tmp_path / "broken.json").write_text("{")
+    assert run("audit", str(tmp_path / "broken.json")).returncode == 2
+
+
+def test_bad_baseline_exits_2(run, tmp_path):
+    (tmp_path / "baseline.json").write_text('{"entries": 3}')
+    r = run("audit", "palettes/", "--baseline", str(tmp_path / "baseline.json"))
+    assert r.returncode == 2 and "baseline.json" in r.stderr
+
+
+def test_json_format_is_the_audit_model(run, tmp_path):
+    out = tmp_path / "audit.json"
+    r = run("audit", "palettes/", "--format", "json", "--output", str(out))
+    assert r.returncode == 1
+    assert r.stdout == ""
+    data = json.loads(out.read_text())
+    assert data["schemaVersion"] == 1
+    names = [p["name"] for p in data["palettes"]]
+    assert "peptide-fox" in names and "train" in names
+    result = data["palettes"][names.index("peptide-fox")]["themes"][0]["results"][0]
+    for key in ("id", "foreground", "background", "ratio", "display", "apca", "achieved", "verdict", "usage", "level", "pointer"):
+        assert key in result
+    assert data["summary"]["fail"] > 0
+
+
+def test_junit_parses_and_carries_failures(run):
+    r = run("audit", "palettes/", "--format", "junit")
+    root = ET.fromstring(r.stdout)
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert any(s.get("name") == "peptide-fox › light" for s in suites)
+    failures = root.findall(".//testcase/failure")
+    assert len(failures) == int(root.get("failures")) > 0
+    purple = [tc for tc in root.iter("testcase") if tc.get("name") == "badge:purple"][0]
+    assert "6.40:1 is below 7:1" in purple.find("failure").get("message")
+    assert root.findall(".//testcase/skipped")
+
+
+def test_markdown(run):
+    r = run("audit", "palettes/", "--format", "markdown")
+    assert r.stdout.startswith("## Contrast audit")
+    assert "| Palette | Theme | Checks | Pass | Fail | Exempt | False claims |" in r.stdout
+    assert "| peptide-fox | light |" in r.stdout
+
+
+def test_sarif_has_the_required_fields(run):
+    r = run("audit", "palettes/", "--format", "sarif")
+    data = json.loads(r.stdout)
+    assert data["version"] == "2.1.0"
+    run0 = data["runs"][0]
+    assert run0["tool"]["driver"]["name"] == "contrast"
+    rule_ids = {rule["id"] for rule in run0["tool"]["driver"]["rules"]}
+    assert run0["results"]
+    for result in run0["results"]:
+        assert result["ruleId"] in rule_ids
+        assert result["message"]["text"]
+        assert result["level"] in ("error", "warning", "note")
+        location = result["locations"][0]["physicalLocation"]
+        assert location["artifactLocation"]["uri"].startswith("palettes/")
+        assert location["region"]["startLine"] >= 1
+    purple = [x for x in run0["results"] if "badge:purple" in x["message"]["text"] and x["ruleId"] == "contrast/insufficient"][0]
+    lines = (ROOT / "palettes" / "peptide-fox.json").read_text().splitlines()
+    assert '"purple"' in lines[purple["locations"][0]["physicalLocation"]["region"]["startLine"] - 1] or \
+        "#e9d5ff" in "\n".join(lines[purple["locations"][0]["physicalLocation"]["region"]["startLine"] - 1:][:3])
+
+
+def test_theme_filter(run):
+    r = run("audit", "palettes/peptide-fox.json", "--theme", "dark", "--format", "json")
+    data = json.loads(r.stdout)
+    assert [t["name"] for t in data["palettes"][0]["themes"]] == ["dark"]
+    assert run("audit", "palettes/", "--theme", "sepia").returncode == 2
+
+
+def run_in_terminal(binary, args, env):
+    """Runs the binary with a pseudo-terminal as standard output; returns what it printed."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, *args], env)
+    output = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.waitpid(pid, 0)
+    return output.decode()
+
+
+def test_tty_gets_swatches_and_no_color_turns_them_off(binary):
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    colored = run_in_terminal(binary, ["audit", str(ROOT / "palettes")], env)
+    assert "\x1b[38;2;107;33;168m\x1b[48;2;233;213;255m" in colored  # purple badge swatch
+    plain = run_in_terminal(binary, ["audit", str(ROOT / "palettes")], {**env, "NO_COLOR": "1"})
+    assert "FAIL" in plain and not ANSI.search(plain)
+
+
+# matrix ---------------------------------------------------------------------------------------
+
+def test_matrix_formats(run, tmp_path):
+    r = run("matrix", "palettes/train.json", "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    rows = r.stdout.splitlines()
+    assert rows[0] == "foreground,background,foreground_hex,background_hex,ratio,level"
+    tokens = {row.split(",")[0] for row in rows[1:]}
+    n = len(tokens)
+    assert n == 14 and len(rows) - 1 == n * (n - 1)
+    summary = run("matrix", "palettes/train.json", "--format", "summary")
+    assert "best partners" in summary.stdout
+    data = json.loads(run("matrix", "palettes/peptide-fox.json", "--format", "json").stdout)
+    assert data["theme"] == "light" and len(data["pairs"]) == 5 * 4
+    grid = run("matrix", "palettes/peptide-fox.json", "--theme", "dark")
+    assert "foreground \\ background" in grid.stdout
+    assert "shadow.card left out" in grid.stderr
+    assert run("matrix", "palettes/peptide-fox.json", "--theme", "sepia").returncode == 2
+    assert run("matrix", "palettes/train.json", "--max-pairs", "10").returncode == 2

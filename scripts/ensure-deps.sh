@@ -27,8 +27,14 @@ fi
 
 if [ "$mode" = test ]; then
   # Python packages the integration tests use.
-  if ! python3 -c 'import pytest' >/dev/null 2>&1; then
-    echo "ensure-deps: installing pytest" >&2
-    python3 -m pip install -q pytest
+  py_missing=()
+  python3 -c 'import pytest' >/dev/null 2>&1 || py_missing+=(pytest)
+  python3 -c 'import yaml' >/dev/null 2>&1 || py_missing+=(pyyaml)
+  python3 -c 'import jsonschema' >/dev/null 2>&1 || py_missing+=(jsonschema)
+  python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || py_missing+=(openapi-spec-validator)
+  if [ "${#py_missing[@]}" -gt 0 ]; then
+    echo "ensure-deps: installing ${py_missing[*]}" >&2
+    python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \
+      || python3 -m pip install -q --disable-pip-version-check --break-system-packages "${py_missing[@]}"
   fi
 fi

@@ -294,3 +294,36 @@ def test_matrix_formats(run, tmp_path):
     assert "shadow.card left out" in grid.stderr
     assert run("matrix", "palettes/peptide-fox.json", "--theme", "sepia").returncode == 2
     assert run("matrix", "palettes/train.json", "--max-pairs", "10").returncode == 2
+
+
+# suggest and variants -------------------------------------------------------------------------
+
+def test_suggest_gives_the_nearest_passing_colors(run):
+    r = run("suggest", "#777", "white", "--format", "json")
+    assert r.returncode == 1  # the pair as given fails
+    data = json.loads(r.stdout)
+    fg = data["suggestions"]["foreground"][0]
+    assert fg["hex"] == "#767676" and fg["direction"] == "darker" and fg["ratio"] >= 4.5
+    assert run("suggest", "#000", "white").returncode == 0
+    r = run("suggest", "#2563eb", "#777", "--level", "AAA")
+    assert "no foreground of this hue reaches 7:1 on #777777; the best reachable is 4.68:1" in r.stdout
+    assert run("suggest", "#777", "white", "--target", "bogus").returncode == 2
+
+
+def test_variants_for_light_and_dark(run):
+    r = run("variants", "#2563eb", "--on", "white", "--on", "#0f172a", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["variants"][0]["variant"]["direction"] == "unchanged"
+    dark = data["variants"][1]["variant"]
+    assert dark["direction"] == "lighter" and dark["ratio"] >= 4.5
+    assert run("variants", "#2563eb").returncode == 2
+
+
+def test_failing_checks_carry_suggestions(run):
+    data = json.loads(run("audit", "palettes/peptide-fox.json", "--format", "json").stdout)
+    purple = [r for r in data["palettes"][0]["themes"][0]["results"] if r["id"] == "badge:purple"][0]
+    fixes = purple["suggestions"]
+    assert fixes["foreground"][0]["ratio"] >= 7 and fixes["background"][0]["ratio"] >= 7
+    text = run("audit", "palettes/peptide-fox.json").stdout
+    assert "fix: foreground #6518a1 (darker, ΔE-OK 0.021, 7.01:1)" in text

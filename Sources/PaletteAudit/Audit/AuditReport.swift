@@ -165,6 +165,8 @@ public struct CheckResult: Sendable, Codable {
     /// Why it fails, in words ("4.12:1 is below the 4.5:1 that 1.4.3 AA requires for text").
     public var reasons: [String]?
     public var claim: ClaimResult?
+    /// For a failing check: the nearest colors that would pass.
+    public var suggestions: Suggestions?
     /// Assumptions this result rests on.
     public var assumed: [String]?
     /// Where the check is in the palette file.
@@ -190,4 +192,49 @@ public struct ClaimResult: Hashable, Sendable, Codable {
     public var supported: Bool
     /// "claimed 6.8:1 AAA; measured 6.40:1 — fails AAA (needs 7:1)"
     public var message: String
+}
+
+/// The nearest colors that would make a failing pair pass, keeping each color's hue.
+public struct Suggestions: Hashable, Sendable, Codable {
+    /// Replacements for the foreground, nearest first (at most one lighter and one darker).
+    public var foreground: [SuggestedColor]
+    /// Replacements for the background, nearest first.
+    public var background: [SuggestedColor]
+    /// The smallest combined move, when changing both a little beats changing one.
+    public var both: SuggestedPair?
+    /// Why nothing of a color's hue can pass, with the best ratio reachable.
+    public var notes: [String]?
+
+    public init(foreground: [SuggestedColor], background: [SuggestedColor], both: SuggestedPair?, notes: [String]?) {
+        self.foreground = foreground
+        self.background = background
+        self.both = both
+        self.notes = notes
+    }
+}
+
+public struct SuggestedColor: Hashable, Sendable, Codable {
+    public var hex: String
+    /// `lighter` or `darker`.
+    public var direction: String
+    /// The pair's ratio with this color in place, and its floored display.
+    public var ratio: Double
+    public var display: String
+    public var apca: Double
+    /// ΔE-OK from the color it replaces (0.02 is just noticeable).
+    public var deltaEOK: Double
+
+    public init(_ suggestion: ColorSuggestion) {
+        hex = suggestion.color.hex
+        direction = suggestion.direction
+        ratio = suggestion.ratio
+        display = RatioFormat.display(suggestion.ratio)
+        apca = suggestion.apca
+        deltaEOK = (suggestion.deltaEOK * 10000).rounded() / 10000
+    }
+}
+
+public struct SuggestedPair: Hashable, Sendable, Codable {
+    public var foreground: SuggestedColor
+    public var background: SuggestedColor
 }

@@ -168,6 +168,11 @@ public struct Auditor: Sendable {
         if let f = m.effectiveForeground, let b = m.effectiveBackground, !(fg.color.isOpaque && bg.color.isOpaque) {
             composited = CompositedPair(foreground: f.hex, background: b.hex)
         }
+        var suggestions: Suggestions?
+        if verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground {
+            suggestions = Auditor.suggestions(foreground: f, background: b,
+                                              target: ContrastTarget(ratio: requirement.minimumRatio, lc: item.apcaMinimum))
+        }
         var range: RatioRange?
         if m.isRange, let worst = m.worstBackdrop, let best = m.bestBackdrop {
             range = RatioRange(worst: m.ratio, best: m.bestRatio, worstBackdrop: worst.hex, bestBackdrop: best.hex)
@@ -180,7 +185,26 @@ public struct Auditor: Sendable {
             ratio: m.ratio, display: RatioFormat.display(m.ratio), range: range, apca: m.apca, apcaRequired: item.apcaMinimum,
             achieved: AchievedLevel(ratio: m.ratio).name, verdict: verdict, reasons: reasons.isEmpty ? nil : reasons,
             claim: item.claim.map { ClaimCheck.evaluate($0, ratio: m.ratio, usage: item.usage) },
+            suggestions: suggestions,
             assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
+    }
+
+    /// Nearest passing colors for each side, and for both at once.
+    public static func suggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
+        let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target)
+        let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target)
+        var notes: [String] = []
+        if fg.suggestions.isEmpty, let best = fg.bestReachableRatio {
+            notes.append("no foreground of this hue reaches \(target) on \(background.hex); the best reachable is \(RatioFormat.display(best))")
+        }
+        if bg.suggestions.isEmpty, let best = bg.bestReachableRatio {
+            notes.append("no background of this hue reaches \(target) under \(foreground.hex); the best reachable is \(RatioFormat.display(best))")
+        }
+        let both = NearestPassing.suggestBoth(foreground: foreground, background: background, target: target).map {
+            SuggestedPair(foreground: SuggestedColor($0.foreground), background: SuggestedColor($0.background))
+        }
+        return Suggestions(foreground: fg.suggestions.map(SuggestedColor.init), background: bg.suggestions.map(SuggestedColor.init),
+                           both: both, notes: notes.isEmpty ? nil : notes)
     }
 
     public static func formatLc(_ lc: Double) -> String {

@@ -28,7 +28,7 @@ public enum JUnitRenderer {
                     let detail = "\(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex): \(r.display), APCA Lc \(Auditor.formatLc(r.apca)), best level \(r.achieved)"
                     if r.verdict == .fail {
                         let required = r.required.map { "\(CSSNumber.format($0)):1" } ?? "?"
-                        out += "      <failure type=\"contrast\" message=\"\(xml("\(r.display) is below \(required) (\(r.usage) \(r.level), SC \(r.criterion ?? ""))"))\">\(xml(([detail] + (r.reasons ?? [])).joined(separator: "\n")))</failure>\n"
+                        out += "      <failure type=\"contrast\" message=\"\(xml("\(r.display) is below \(required) (\(r.usage) \(r.level), SC \(r.criterion ?? ""))"))\">\(xml(([detail] + (r.reasons ?? []) + [TextRenderer(color: false).fixLine(r)].compactMap { $0 }).joined(separator: "\n")))</failure>\n"
                     } else if r.verdict == .exempt {
                         out += "      <skipped message=\"\(xml("exempt (\(r.usage)): \(r.display)"))\"/>\n"
                     }

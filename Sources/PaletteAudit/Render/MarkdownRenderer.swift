@@ -28,11 +28,12 @@ public enum MarkdownRenderer {
             let failing = palette.themes.flatMap { theme in theme.results.filter { $0.verdict == .fail || $0.claim?.supported == false }.map { (theme.name, $0) } }
             if !failing.isEmpty {
                 out += "### \(escape(palette.name)): failures and false claims\n\n"
-                out += "| Theme | Check | Foreground | Background | Ratio | Needs | Verdict | Note |\n|---|---|---|---|---:|---:|---|---|\n"
+                out += "| Theme | Check | Foreground | Background | Ratio | Needs | Verdict | Note | Nearest fix |\n|---|---|---|---|---:|---:|---|---|---|\n"
                 for (theme, r) in failing {
                     let need = r.required.map { "\(CSSNumber.format($0)):1" } ?? "exempt"
                     let note = ([r.claim.flatMap { $0.supported ? nil : $0.message }] + (r.reasons ?? []).map { Optional($0) }).compactMap { $0 }.joined(separator: "; ")
-                    out += "| \(escape(theme)) | \(escape(r.id)) | `\(r.foreground.hex)` \(escape(r.foreground.reference)) | `\(r.background.hex)` \(escape(r.background.reference)) | \(r.display) | \(need) | \(r.verdict) | \(escape(note)) |\n"
+                    let fix = TextRenderer(color: false).fixLine(r).map { escape(String($0.dropFirst("fix: ".count))) } ?? ""
+                    out += "| \(escape(theme)) | \(escape(r.id)) | `\(r.foreground.hex)` \(escape(r.foreground.reference)) | `\(r.background.hex)` \(escape(r.background.reference)) | \(r.display) | \(need) | \(r.verdict) | \(escape(note)) | \(fix) |\n"
                 }
                 out += "\n"
             }

@@ -36,7 +36,7 @@ public enum SARIFRenderer {
                     let line = r.foreground.line ?? r.background.line ?? r.line
                     let where_ = location(file: palette.file, line: line, pointer: (r.foreground.pointer ?? r.pointer).description)
                     if r.verdict == .fail {
-                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex) is \(r.display); \(r.usage) \(r.level) needs \(r.required.map { "\($0)" } ?? "?"):1. " + (r.reasons ?? []).joined(separator: " ")
+                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex) is \(r.display); \(r.usage) \(r.level) needs \(r.required.map { "\($0)" } ?? "?"):1. " + (r.reasons ?? []).joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
                         results.append(["ruleId": "contrast/insufficient", "level": "error", "message": ["text": text], "locations": where_,
                                         "properties": ["ratio": r.ratio, "required": r.required ?? 0, "theme": theme.name, "check": r.id]])
                     }

@@ -34,6 +34,7 @@ public struct TextRenderer: Sendable {
                     }
                     out += line.trimmingTrailingSpaces() + "\n"
                     for reason in result.reasons ?? [] { out += "        " + reason + "\n" }
+                    if let fix = fixLine(result) { out += "        " + fix + "\n" }
                     if let claim = result.claim, !claim.supported {
                         out += "        " + paint("false claim", ANSI.yellow) + ": " + claim.message + "\n"
                     }
@@ -46,7 +47,10 @@ public struct TextRenderer: Sendable {
         }
         if let comparison = report.comparison {
             out += heading("against the baseline") + "  \(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") · \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s") · \(comparison.added.count) added · \(comparison.removed.count) removed\n"
-            for change in comparison.regressions { out += "  " + paint("regressed", ANSI.red) + "  " + change.message + "\n" }
+            for change in comparison.regressions {
+                out += "  " + paint("regressed", ANSI.red) + "  " + change.message + "\n"
+                if let result = result(for: change.key, in: report), let fix = fixLine(result) { out += "             " + fix + "\n" }
+            }
             for change in comparison.improvements { out += "  " + paint("improved", ANSI.green) + "   " + change.message + "\n" }
             for key in comparison.added { out += "  added      \(key)\n" }
             for key in comparison.removed { out += "  removed    \(key)\n" }
@@ -54,6 +58,27 @@ public struct TextRenderer: Sendable {
         }
         out += report.summary.line + "\n"
         return out
+    }
+
+    /// "fix: foreground #767676 (darker, ΔE-OK 0.004, 4.54:1) · background … · both …"
+    public func fixLine(_ r: CheckResult) -> String? {
+        guard let s = r.suggestions else { return nil }
+        func describe(_ c: SuggestedColor, _ original: SRGB) -> String {
+            let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: c.hex)) ?? original, background: (try? SRGB(css: c.hex)) ?? original, text: "  ") + " " : ""
+            return "\(swatch)\(c.hex) (\(c.direction), ΔE-OK \(String(format2(c.deltaEOK))), \(c.display))"
+        }
+        var parts: [String] = []
+        if let f = s.foreground.first { parts.append("foreground " + describe(f, r.foreground.color)) }
+        if let b = s.background.first { parts.append("background " + describe(b, r.background.color)) }
+        if let both = s.both { parts.append("both \(both.foreground.hex) on \(both.background.hex) (\(both.foreground.display))") }
+        var line = parts.isEmpty ? "" : "fix: " + parts.joined(separator: " · ")
+        for note in s.notes ?? [] { line += (line.isEmpty ? "" : "; ") + note }
+        return line.isEmpty ? nil : line
+    }
+
+    func format2(_ value: Double) -> String {
+        let thousandths = Int((value * 1000).rounded())
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - String(thousandths % 1000).count) + String(thousandths % 1000)
     }
 
     func row(_ r: CheckResult) -> [String] {
@@ -69,6 +94,10 @@ public struct TextRenderer: Sendable {
         case .pass: paint("PASS", ANSI.green)
         default: paint("EXEMPT", ANSI.dim)
         }
+    }
+
+    func result(for key: String, in report: AuditReport) -> CheckResult? {
+        report.allResults.first { "\($0.palette.name)/\($0.theme.name)/\($0.result.id)" == key }?.result
     }
 
     func displayForeground(_ r: CheckResult) -> SRGB {

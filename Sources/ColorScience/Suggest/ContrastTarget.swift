@@ -1,0 +1,68 @@
+/// What a suggested color must reach: a WCAG ratio, an APCA Lc, or both.
+public struct ContrastTarget: Hashable, Sendable, CustomStringConvertible {
+    /// The minimum WCAG 2.x ratio, if any.
+    public var minimumRatio: Double?
+    /// The minimum APCA |Lc| (text on background), if any.
+    public var minimumLc: Double?
+
+    public init(ratio: Double? = nil, lc: Double? = nil) {
+        self.minimumRatio = ratio
+        self.minimumLc = lc
+    }
+
+    /// The ratio a WCAG requirement asks for (nil for exempt usages, which need nothing).
+    public init?(_ requirement: ContrastRequirement) {
+        guard let ratio = requirement.minimumRatio else { return nil }
+        self.init(ratio: ratio)
+    }
+
+    public static func ratio(_ value: Double) -> ContrastTarget { ContrastTarget(ratio: value) }
+    public static func lc(_ value: Double) -> ContrastTarget { ContrastTarget(lc: value) }
+    /// AA for a usage (`.AA(.text)` is 4.5:1).
+    public static func AA(_ usage: ContrastUsage) -> ContrastTarget { ContrastTarget(ratio: ContrastRequirement(usage: usage, level: .AA).minimumRatio) }
+    public static func AAA(_ usage: ContrastUsage) -> ContrastTarget { ContrastTarget(ratio: ContrastRequirement(usage: usage, level: .AAA).minimumRatio) }
+
+    /// Parses `4.5`, `4.5:1`, `AA`, `AAA`, `AA-large`, `Lc60` or `AA+Lc60`.
+    public init?(parsing text: String) {
+        var ratio: Double?, lc: Double?
+        for part in text.split(separator: "+") {
+            let p = part.lowercased()
+            if p.hasPrefix("lc") {
+                guard let v = Double(p.dropFirst(2)), v > 0, v <= 110 else { return nil }
+                lc = v
+            } else if p == "aa" {
+                ratio = 4.5
+            } else if p == "aaa" {
+                ratio = 7
+            } else if p == "aa-large" || p == "aaa-large" {
+                ratio = p == "aa-large" ? 3 : 4.5
+            } else {
+                let number = p.hasSuffix(":1") ? String(p.dropLast(2)) : String(p)
+                guard let v = Double(number), v >= 1, v <= 21 else { return nil }
+                ratio = v
+            }
+        }
+        guard ratio != nil || lc != nil else { return nil }
+        self.init(ratio: ratio, lc: lc)
+    }
+
+    /// Whether `foreground` on `background` (opaque) reaches the target.
+    public func isMet(foreground: SRGB, background: SRGB) -> Bool {
+        if let minimumRatio, foreground.contrastRatio(with: background) < minimumRatio { return false }
+        if let minimumLc, abs(APCA.lightnessContrast(text: foreground, background: background)) < minimumLc { return false }
+        return true
+    }
+
+    public var description: String {
+        [minimumRatio.map { "\(RatioFormat.trimmed($0)):1" }, minimumLc.map { "Lc \(RatioFormat.trimmed($0))" }]
+            .compactMap { $0 }.joined(separator: " and ")
+    }
+}
+
+extension RatioFormat {
+    /// `4.5`, `7`, `60`: a threshold without trailing zeros.
+    public static func trimmed(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e12 { return String(Int(value)) }
+        return String(value)
+    }
+}

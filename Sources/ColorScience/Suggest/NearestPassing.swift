@@ -1,0 +1,161 @@
+/// Which side of a pair a suggestion changes.
+public struct PairRole: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    private init(_ name: String) { self.name = name }
+    public static let foreground = PairRole("foreground")
+    public static let background = PairRole("background")
+    public var description: String { name }
+}
+
+/// A color that meets a contrast target, near the one it replaces.
+public struct ColorSuggestion: Hashable, Sendable {
+    /// The suggested color, already rounded to the 8-bit value its hex shows.
+    public var color: SRGB
+    /// The side of the pair it replaces.
+    public var role: PairRole
+    /// `lighter` or `darker` than the original.
+    public var direction: String
+    /// The WCAG ratio of the pair with the suggestion in place (measured on the 8-bit color).
+    public var ratio: Double
+    /// APCA Lc of the pair with the suggestion in place.
+    public var apca: Double
+    /// ΔE-OK from the original color.
+    public var deltaEOK: Double
+}
+
+/// Nearest colors that pass: the closest color (smallest ΔE-OK) of the same OKLCH hue that meets
+/// a target against a fixed other color.
+///
+/// The search moves OKLCH lightness away from the original, keeping hue and chroma, and lets the
+/// CSS gamut mapping reduce chroma only where sRGB cannot hold it. Each candidate is judged
+/// after rounding to the 8-bit hex it will be reported as, so a suggestion never measures 4.49
+/// when 4.5 was asked.
+public enum NearestPassing {
+    /// The result of a search in one or both directions.
+    public struct Result: Hashable, Sendable {
+        /// Passing colors, nearest first (at most one lighter and one darker).
+        public var suggestions: [ColorSuggestion]
+        /// When nothing of this hue can pass: the best ratio reachable (against black or white).
+        public var bestReachableRatio: Double?
+        /// Whether the original already meets the target.
+        public var alreadyPasses: Bool
+    }
+
+    /// Colors near `color` that meet `target` when `color` plays `role` against `other`.
+    public static func suggest(for color: SRGB, against other: SRGB, role: PairRole, target: ContrastTarget) -> Result {
+        let original = color.opaque
+        let fixed = other.opaque
+        func meets(_ candidate: SRGB) -> Bool {
+            role == .foreground ? target.isMet(foreground: candidate, background: fixed) : target.isMet(foreground: fixed, background: candidate)
+        }
+        if meets(original.quantized) {
+            return Result(suggestions: [], bestReachableRatio: nil, alreadyPasses: true)
+        }
+        let lch = OKLCH(original)
+        var found: [ColorSuggestion] = []
+        for lighter in [true, false] {
+            if let candidate = search(lch, lighter: lighter, meets: meets) {
+                let q = candidate
+                let ratio = q.contrastRatio(with: fixed)
+                let apca = role == .foreground ? APCA.lightnessContrast(text: q, background: fixed) : APCA.lightnessContrast(text: fixed, background: q)
+                found.append(ColorSuggestion(color: q, role: role, direction: lighter ? "lighter" : "darker", ratio: ratio, apca: apca,
+                                             deltaEOK: OKLab(q).distance(to: OKLab(original))))
+            }
+        }
+        found.sort { $0.deltaEOK < $1.deltaEOK }
+        var best: Double?
+        if found.isEmpty {
+            best = max(SRGB.white.contrastRatio(with: fixed), SRGB.black.contrastRatio(with: fixed))
+        }
+        return Result(suggestions: found, bestReachableRatio: best, alreadyPasses: false)
+    }
+
+    /// The 8-bit color at OKLCH lightness `l` with the original's chroma and hue, gamut-mapped.
+    static func candidate(_ lch: OKLCH, l: Double) -> SRGB {
+        GamutMapping.srgb(from: OKLCH(l: l, c: lch.c, h: lch.h)).quantized
+    }
+
+    /// The passing candidate closest in lightness to the original, in one direction.
+    static func search(_ lch: OKLCH, lighter: Bool, meets: (SRGB) -> Bool) -> SRGB? {
+        let start = min(1, max(0, lch.l))
+        let end = lighter ? 1.0 : 0.0
+        let span = abs(end - start)
+        guard span > 0 else { return nil }
+        // Coarse scan for the first passing lightness, then bisect the step before it.
+        let steps = max(1, Int((span / 0.004).rounded(.up)))
+        var previous = start
+        for step in 1...steps {
+            let l = step == steps ? end : start + (end - start) * Double(step) / Double(steps)
+            let c = candidate(lch, l: l)
+            if meets(c) {
+                var low = previous, high = l  // low fails, high passes
+                var best = c
+                for _ in 0..<40 {
+                    let mid = (low + high) / 2
+                    let m = candidate(lch, l: mid)
+                    if meets(m) {
+                        high = mid
+                        best = m
+                    } else {
+                        low = mid
+                    }
+                    if abs(high - low) < 1e-7 { break }
+                }
+                return best
+            }
+            previous = l
+        }
+        return nil
+    }
+
+    /// The smallest combined move: both colors change a little, each along its own lightness,
+    /// away from the other. Minimizes the sum of the two ΔE-OK.
+    public static func suggestBoth(foreground: SRGB, background: SRGB, target: ContrastTarget) -> (foreground: ColorSuggestion, background: ColorSuggestion)? {
+        let fg = foreground.opaque, bg = background.opaque
+        if target.isMet(foreground: fg.quantized, background: bg.quantized) { return nil }
+        let fgLCH = OKLCH(fg), bgLCH = OKLCH(bg)
+        var best: (ColorSuggestion, ColorSuggestion, Double)?
+        // Which way each moves: apart in lightness. Try both arrangements when they are close.
+        let arrangements: [Bool] = abs(fgLCH.l - bgLCH.l) < 0.05 ? [true, false] : [fgLCH.l > bgLCH.l]
+        for fgLighter in arrangements {
+            let fgEnd = fgLighter ? 1.0 : 0.0
+            let steps = 24
+            for step in 0...steps {
+                let l = fgLCH.l + (fgEnd - fgLCH.l) * Double(step) / Double(steps)
+                let movedFg = candidate(fgLCH, l: l)
+                let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
+                if let current = best, movedFgDistance >= current.2 { break }
+                guard let movedBg = search(bgLCH, lighter: !fgLighter, meets: { target.isMet(foreground: movedFg, background: $0) }) else { continue }
+                let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
+                let total = movedFgDistance + bgDistance
+                if best == nil || total < best!.2 {
+                    let ratio = movedFg.contrastRatio(with: movedBg)
+                    let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)
+                    best = (ColorSuggestion(color: movedFg, role: .foreground, direction: fgLighter ? "lighter" : "darker", ratio: ratio, apca: apca, deltaEOK: movedFgDistance),
+                            ColorSuggestion(color: movedBg, role: .background, direction: fgLighter ? "darker" : "lighter", ratio: ratio, apca: apca, deltaEOK: bgDistance),
+                            total)
+                }
+            }
+        }
+        guard let best else { return nil }
+        // Only a real combination is interesting: when one side does not move, the one-sided
+        // suggestion already says it.
+        if best.0.deltaEOK < 1e-9 || best.1.deltaEOK < 1e-9 { return nil }
+        return (best.0, best.1)
+    }
+
+    /// A color's variant for each background: the nearest color of its hue meeting `target`
+    /// on that background (the color itself when it already does).
+    public static func variants(of color: SRGB, on backgrounds: [SRGB], target: ContrastTarget) -> [(background: SRGB, variant: ColorSuggestion?, result: Result)] {
+        backgrounds.map { bg in
+            let result = suggest(for: color, against: bg, role: .foreground, target: target)
+            if result.alreadyPasses {
+                let q = color.opaque.quantized
+                let same = ColorSuggestion(color: q, role: .foreground, direction: "unchanged", ratio: q.contrastRatio(with: bg.opaque),
+                                           apca: APCA.lightnessContrast(text: q, background: bg.opaque), deltaEOK: 0)
+                return (bg, same, result)
+            }
+            return (bg, result.suggestions.first, result)
+        }
+    }
+}

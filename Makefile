@@ -1,13 +1,17 @@
 # contrast: the two commands of the README, and a few more for developers.
-#   make run   — set up what is missing, build, and run the main job
+#   make run   — set up what is missing, build, and serve palettes/ on http://127.0.0.1:8080
 #   make test  — set up what is missing, build, and run every test
+#   make audit — audit palettes/ against the committed baseline, as CI would
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test deps deps-test build release unit integration clean
+.PHONY: run test audit deps deps-test build release clean
 
 run: deps release
+	$(RELEASE_BIN) serve --palettes palettes --host 127.0.0.1 --port 8080
+
+audit: deps release
 	$(RELEASE_BIN) audit palettes/ --baseline contrast-baseline.json
 
 test: deps-test

@@ -35,12 +35,31 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // HTTP
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .target(
+            name: "MicroHTTPD",
+            dependencies: ["CMicroHTTPD"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PaletteService",
+            dependencies: ["MicroHTTPD", "PaletteAudit", "ColorScience"],
+            swiftSettings: strictSettings
+        ),
+
         // CLI
         .executableTarget(
             name: "contrast",
             dependencies: [
                 "ColorScience",
                 "PaletteAudit",
+                "PaletteService",
+                "MicroHTTPD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -56,6 +75,11 @@ let package = Package(
         .testTarget(
             name: "PaletteAuditTests",
             dependencies: ["PaletteAudit", "ColorScience"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PaletteServiceTests",
+            dependencies: ["PaletteService", "MicroHTTPD", "PaletteAudit"],
             swiftSettings: strictSettings
         ),
     ]

@@ -63,6 +63,12 @@ public struct JSONMember: Sendable {
     public var key: String
     public var keyLocation: SourceLocation
     public var value: JSONValue
+
+    public init(key: String, keyLocation: SourceLocation, value: JSONValue) {
+        self.key = key
+        self.keyLocation = keyLocation
+        self.value = value
+    }
 }
 
 /// A JSON pointer (RFC 6901), built segment by segment.

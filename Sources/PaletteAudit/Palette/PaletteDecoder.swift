@@ -26,7 +26,7 @@ public struct PaletteDecoder {
         decode(bytes: Array(text.utf8), file: file, limits: limits)
     }
 
-    public static func decode(bytes: [UInt8], file: String? = nil, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+    public static func decode(bytes: [UInt8], file: String? = nil, defaultName: String? = nil, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -35,7 +35,7 @@ public struct PaletteDecoder {
         }
         var decoder = PaletteDecoder(limits: limits)
         decoder.file = file
-        let palette = decoder.palette(from: document, defaultName: file.map(PaletteDecoder.baseName))
+        let palette = decoder.palette(from: document, defaultName: file.map(PaletteDecoder.baseName) ?? defaultName)
         return (palette, decoder.problems)
     }
 

@@ -1,0 +1,117 @@
+// The parts of libmicrohttpd that Swift cannot call directly (variadic functions), wrapped in
+// prefixed static inline functions with fixed arguments.
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <microhttpd.h>
+
+/// Everything the daemon is started with. Zero means "libmicrohttpd's default" for the limits.
+typedef struct cmhd_config {
+    unsigned int flags;
+    const char *host;           // IPv4 or IPv6 literal to bind; NULL binds every address
+    uint16_t port;              // 0 picks a free port
+    unsigned int thread_pool_size;
+    unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
+    unsigned int connection_timeout_seconds;
+    size_t connection_memory_limit;
+    unsigned int listen_backlog;
+    const char *tls_key_pem;    // with tls_cert_pem: serve HTTPS
+    const char *tls_cert_pem;
+} cmhd_config;
+
+/// Starts a daemon. Returns NULL when the address cannot be bound or the options are refused.
+static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
+                                                   MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                   MHD_RequestCompletedCallback completed, void *completed_cls) {
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    const struct sockaddr *address = NULL;
+    unsigned int flags = config->flags;
+    if (config->host != NULL) {
+        memset(&v4, 0, sizeof v4);
+        memset(&v6, 0, sizeof v6);
+        if (inet_pton(AF_INET, config->host, &v4.sin_addr) == 1) {
+            v4.sin_family = AF_INET;
+            v4.sin_port = htons(config->port);
+            address = (const struct sockaddr *)&v4;
+        } else if (inet_pton(AF_INET6, config->host, &v6.sin6_addr) == 1) {
+            v6.sin6_family = AF_INET6;
+            v6.sin6_port = htons(config->port);
+            address = (const struct sockaddr *)&v6;
+            flags |= MHD_USE_IPv6;
+        } else {
+            return NULL;
+        }
+    }
+    struct MHD_OptionItem options[16];
+    int n = 0;
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    if (address != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)address };
+    if (config->thread_pool_size > 1) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL };
+    if (config->connection_limit) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL };
+    if (config->per_ip_connection_limit) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_connection_limit, NULL };
+    if (config->connection_timeout_seconds) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout_seconds, NULL };
+    if (config->connection_memory_limit) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)config->connection_memory_limit, NULL };
+    if (config->listen_backlog) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, config->listen_backlog, NULL };
+    if (config->tls_key_pem && config->tls_cert_pem) {
+        flags |= MHD_USE_TLS;
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)config->tls_key_pem };
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)config->tls_cert_pem };
+    }
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+    return MHD_start_daemon(flags, config->port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (useful after binding port 0), or 0.
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/// The number of connections currently open, or 0 when unknown.
+static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+/// The client's address as text ("127.0.0.1"), written into buffer.
+static inline const char *cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return NULL;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) return inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, buffer, (socklen_t)size);
+    if (sa->sa_family == AF_INET6) return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, buffer, (socklen_t)size);
+    return NULL;
+}
+
+/// Stops listening without dropping connections the kernel has already completed: quiesces the
+/// daemon, hands every connection waiting in the accept backlog to libmicrohttpd, and closes
+/// the listening socket. Returns how many waiting connections were handed over, or -1.
+static inline int cmhd_quiesce_and_adopt(struct MHD_Daemon *daemon) {
+    MHD_socket listener = MHD_quiesce_daemon(daemon);
+    if (listener == MHD_INVALID_SOCKET) return -1;
+    int flags = fcntl(listener, F_GETFL, 0);
+    if (flags >= 0) fcntl(listener, F_SETFL, flags | O_NONBLOCK);
+    int adopted = 0;
+    for (;;) {
+        struct sockaddr_storage address;
+        socklen_t length = sizeof address;
+        int client = accept(listener, (struct sockaddr *)&address, &length);
+        if (client < 0) break;
+        if (MHD_add_connection(daemon, client, (const struct sockaddr *)&address, length) == MHD_YES) adopted++;
+    }
+    close(listener);
+    return adopted;
+}
+
+#endif

@@ -1,0 +1,204 @@
+internal import CMicroHTTPD
+import Synchronization
+
+/// Per-request state, kept in libmicrohttpd's `req_cls` from the first callback until the
+/// completion callback releases it.
+final class RequestState {
+    let started = ContinuousClock.now
+    var body: [UInt8] = []
+    var bodyBytes = 0
+    var tooLarge = false
+    var rejection: Response?
+    var status = 0
+    var responseBytes = 0
+    var route: String?
+    var method = ""
+    var path = ""
+    var remoteAddress: String?
+    var queuedAt: ContinuousClock.Instant?
+}
+
+/// Collects header or query pairs from `MHD_get_connection_values`.
+private final class PairCollector {
+    var pairs: [(String, String)] = []
+}
+
+private let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
+    let collector = PairCollector()
+    _ = MHD_get_connection_values(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
+    return collector.pairs
+}
+
+/// libmicrohttpd's access handler: a C function that captures nothing; the server comes in
+/// through `cls` and the request's state through `req_cls`.
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestContext in
+    guard let cls, let requestContext, let uploadDataSize else { return .NO }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    return server.handle(connection: connection, url: url, method: method, version: version,
+                         uploadData: uploadData, uploadDataSize: uploadDataSize, requestContext: requestContext)
+}
+
+let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
+    guard let cls, let requestContext, let raw = requestContext.pointee else { return }
+    requestContext.pointee = nil
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    server.requestFinished()
+    guard let onComplete = server.onComplete else { return }
+    let end = state.queuedAt ?? ContinuousClock.now
+    let elapsed = state.started.duration(to: end)
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    onComplete(CompletedRequest(method: state.method, path: state.path, route: state.route, status: state.status,
+                                requestBytes: state.bodyBytes, responseBytes: state.responseBytes, duration: seconds,
+                                remoteAddress: state.remoteAddress,
+                                completed: termination == .REQUEST_TERMINATED_COMPLETED_OK))
+}
+
+extension Server {
+    func handle(connection: OpaquePointer?, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
+                uploadDataSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        // First call: headers are in. Set up the request's state and refuse what is refused early.
+        guard let raw = requestContext.pointee else {
+            let state = RequestState()
+            state.method = method.map { String(cString: $0) } ?? ""
+            state.path = url.map { String(cString: $0) } ?? ""
+            var buffer = [CChar](repeating: 0, count: 64)
+            if let address = cmhd_client_address(connection, &buffer, buffer.count) { state.remoteAddress = String(cString: address) }
+            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            requestStarted()
+            if let rejection = earlyRejection(connection: connection, version: version.map { String(cString: $0) } ?? "") {
+                // Refusing before the body makes libmicrohttpd close the connection: right for these.
+                return queue(rejection, state: state, on: connection)
+            }
+            return .YES
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            state.bodyBytes += size
+            if !state.tooLarge {
+                if state.body.count + size > configuration.maximumBodyBytes {
+                    state.tooLarge = true
+                    state.body = []
+                } else if let uploadData {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
+                        state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))
+                    }
+                }
+            }
+            uploadDataSize.pointee = 0
+            if exceededDeadline(state) {
+                return queue(Response.problem(408, "Request Timeout", "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive"), state: state, on: connection)
+            }
+            return .YES
+        }
+        // Last call: the whole request is in.
+        if state.tooLarge {
+            return queue(Response.problem(413, "Content Too Large", "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes"), state: state, on: connection)
+        }
+        let request = Request(method: state.method, path: state.path,
+                              query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
+                              headers: values(connection, .HEADER_KIND).map { Header(name: $0.0, value: $0.1) },
+                              body: state.body, version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+                              remoteAddress: state.remoteAddress)
+        state.body = []
+        return queue(handler(request), state: state, on: connection)
+    }
+
+    /// Requests refused as soon as their headers are read.
+    func earlyRejection(connection: OpaquePointer?, version: String) -> Response? {
+        let headers = values(connection, .HEADER_KIND)
+        func header(_ name: String) -> [String] { headers.filter { $0.0.lowercased() == name }.map(\.1) }
+        let lengths = header("content-length")
+        let encodings = header("transfer-encoding")
+        if !lengths.isEmpty && !encodings.isEmpty {
+            // RFC 9112 §6.1: a request with both is a smuggling risk behind a proxy.
+            return Response.problem(400, "Bad Request", "the request has both Content-Length and Transfer-Encoding; send one")
+        }
+        if lengths.count > 1 && Set(lengths).count > 1 {
+            return Response.problem(400, "Bad Request", "the request has conflicting Content-Length headers")
+        }
+        if version == "HTTP/1.1" && header("host").isEmpty {
+            return Response.problem(400, "Bad Request", "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)")
+        }
+        if let text = lengths.first {
+            guard let length = Int(text.trimmingCharacters(in: " \t")), length >= 0 else {
+                return Response.problem(400, "Bad Request", "Content-Length '\(text)' is not a number of bytes")
+            }
+            if length > configuration.maximumBodyBytes {
+                return Response.problem(413, "Content Too Large", "the body is \(length) bytes; the limit is \(configuration.maximumBodyBytes)")
+            }
+        }
+        return nil
+    }
+
+    func exceededDeadline(_ state: RequestState) -> Bool {
+        let elapsed = state.started.duration(to: ContinuousClock.now)
+        return Double(elapsed.components.seconds) > configuration.requestDeadlineSeconds
+    }
+
+    func queue(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
+        state.status = response.status
+        state.responseBytes = response.body.count
+        state.route = response.route
+        state.queuedAt = ContinuousClock.now
+        let draining = isDraining
+        return response.body.withUnsafeBytes { bytes -> MHD_Result in
+            let pointer = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
+            guard let mhdResponse = MHD_create_response_from_buffer(bytes.count, pointer, .RESPMEM_MUST_COPY) else { return .NO }
+            defer { MHD_destroy_response(mhdResponse) }
+            for header in response.headers {
+                _ = MHD_add_response_header(mhdResponse, header.name, header.value)
+            }
+            if draining { _ = MHD_add_response_header(mhdResponse, "Connection", "close") }
+            return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        }
+    }
+}
+
+extension Response {
+    /// An `application/problem+json` (RFC 9457) error.
+    public static func problem(_ status: Int, _ title: String, _ detail: String, extra: String = "", route: String? = nil) -> Response {
+        let body = "{\"type\":\"about:blank\",\"title\":\(jsonString(title)),\"status\":\(status),\"detail\":\(jsonString(detail))\(extra)}"
+        return Response(status: status, headers: [Header(name: "Content-Type", value: "application/problem+json")], body: Array(body.utf8), route: route)
+    }
+}
+
+/// A JSON string literal, escaped (no Foundation here).
+public func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,97 @@
+/// An HTTP request as the handler sees it: method, decoded path, query, headers and the whole body.
+public struct Request: Sendable {
+    public var method: String
+    /// The URL path, percent-decoded (`/v1/palettes/peptide-fox`).
+    public var path: String
+    /// Query parameters in order, decoded (`?fg=%23fff` gives `("fg", "#fff")`).
+    public var query: [QueryItem]
+    /// Header fields in order; names are lowercased.
+    public var headers: [Header]
+    public var body: [UInt8]
+    /// `HTTP/1.1`, `HTTP/1.0`.
+    public var version: String
+    public var remoteAddress: String?
+
+    public init(method: String, path: String, query: [QueryItem] = [], headers: [Header] = [], body: [UInt8] = [],
+                version: String = "HTTP/1.1", remoteAddress: String? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers.map { Header(name: $0.name.lowercased(), value: $0.value) }
+        self.body = body
+        self.version = version
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The first value of a header (case-insensitive name).
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name == lower }?.value
+    }
+
+    /// The first value of a query parameter.
+    public func query(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}
+
+public struct QueryItem: Hashable, Sendable {
+    public var name: String
+    public var value: String
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public struct Header: Hashable, Sendable {
+    public var name: String
+    public var value: String
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An HTTP response: status, headers and body.
+public struct Response: Sendable {
+    public var status: Int
+    public var headers: [Header]
+    public var body: [UInt8]
+    /// A low-cardinality name of the route that answered (`/v1/palettes/{name}`), for metrics.
+    public var route: String?
+
+    public init(status: Int, headers: [Header] = [], body: [UInt8] = [], route: String? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.route = route
+    }
+
+    public init(status: Int, contentType: String, body: String, route: String? = nil) {
+        self.init(status: status, headers: [Header(name: "Content-Type", value: contentType)], body: Array(body.utf8), route: route)
+    }
+
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name.lowercased() == lower }?.value
+    }
+}
+
+/// Handles a request; called on libmicrohttpd's threads, so it must be `Sendable` and must not block.
+public typealias Handler = @Sendable (Request) -> Response
+
+/// What the server reports about each finished request (for access logs and metrics).
+public struct CompletedRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var route: String?
+    public var status: Int
+    public var requestBytes: Int
+    public var responseBytes: Int
+    /// Seconds from the first byte handled to the response queued.
+    public var duration: Double
+    public var remoteAddress: String?
+    /// False when the client went away or the connection failed before the response was sent.
+    public var completed: Bool
+}

@@ -1,0 +1,163 @@
+internal import CMicroHTTPD
+import Glibc
+import Synchronization
+
+/// How the server listens and what it tolerates.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; ``Server/port`` tells which.
+    public var port: UInt16 = 8080
+    /// Worker threads (each runs its own poll loop).
+    public var threads = 2
+    /// Largest request body accepted; larger ones get 413.
+    public var maximumBodyBytes = 1 << 20
+    /// Open connections at most; more are refused at accept.
+    public var connectionLimit = 1024
+    /// Open connections per client address at most.
+    public var perAddressConnectionLimit = 0
+    /// An idle connection is closed after this many seconds.
+    public var idleTimeoutSeconds = 15
+    /// A request whose headers and body take longer than this in total is answered 408 and
+    /// closed, however steadily it trickles (libmicrohttpd's own timeout measures idleness only).
+    public var requestDeadlineSeconds = 30.0
+    /// Memory libmicrohttpd may use per connection for headers.
+    public var connectionMemoryBytes = 64 << 10
+    /// PEM-encoded certificate and key: serve HTTPS.
+    public var tlsCertificatePEM: String?
+    public var tlsKeyPEM: String?
+
+    public init() {}
+}
+
+public struct ServerError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// An HTTP/1.1 server on libmicrohttpd: a poll-based thread pool calling a synchronous handler.
+///
+/// Requests are answered once their body is complete (queueing a response earlier makes
+/// libmicrohttpd close the connection), bodies are accumulated up to a limit, and per-request
+/// state is released when libmicrohttpd reports the request completed (also when the client
+/// disconnects mid-upload).
+public final class Server: Sendable {
+    public let configuration: ServerConfiguration
+    let handler: Handler
+    let onComplete: (@Sendable (CompletedRequest) -> Void)?
+    private let state = Mutex(State())
+
+    struct State {
+        var daemon: DaemonHandle?
+        var port: UInt16 = 0
+        var draining = false
+        var inFlight = 0
+    }
+
+    /// The daemon pointer. libmicrohttpd allows quiesce and stop from any thread; every access
+    /// goes through the mutex above.
+    struct DaemonHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    public init(configuration: ServerConfiguration, handler: @escaping Handler,
+                onComplete: (@Sendable (CompletedRequest) -> Void)? = nil) {
+        self.configuration = configuration
+        self.handler = handler
+        self.onComplete = onComplete
+    }
+
+    /// The port listened on, once started.
+    public var port: UInt16 { state.withLock { $0.port } }
+
+    /// Requests received and not yet completed.
+    public var inFlight: Int { state.withLock { $0.inFlight } }
+
+    public var isDraining: Bool { state.withLock { $0.draining } }
+
+    /// Binds and starts serving. The server must stay alive until ``stop()``.
+    public func start() throws(ServerError) {
+        var config = cmhd_config()
+        config.flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        config.port = configuration.port
+        config.thread_pool_size = UInt32(max(1, configuration.threads))
+        config.connection_limit = UInt32(max(1, configuration.connectionLimit))
+        config.per_ip_connection_limit = UInt32(max(0, configuration.perAddressConnectionLimit))
+        config.connection_timeout_seconds = UInt32(max(1, configuration.idleTimeoutSeconds))
+        config.connection_memory_limit = max(16 << 10, configuration.connectionMemoryBytes)
+        config.listen_backlog = 512
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let daemon: OpaquePointer? = configuration.host.withCString { host in
+            withOptionalCString(configuration.tlsKeyPEM) { key in
+                withOptionalCString(configuration.tlsCertificatePEM) { cert in
+                    config.host = host
+                    config.tls_key_pem = key
+                    config.tls_cert_pem = cert
+                    return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context)
+                }
+            }
+        }
+        guard let daemon else {
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, not a local address, or bad TLS certificate/key)")
+        }
+        let bound = cmhd_bound_port(daemon)
+        state.withLock {
+            $0.daemon = DaemonHandle(pointer: daemon)
+            $0.port = bound == 0 ? configuration.port : bound
+        }
+    }
+
+    /// Stops accepting connections; requests already received are still answered, with
+    /// `Connection: close`. Connections the kernel had already completed (waiting in the accept
+    /// backlog) are taken and answered too, instead of being reset.
+    public func beginDraining() {
+        state.withLock { s in
+            guard !s.draining, let daemon = s.daemon else { return }
+            s.draining = true
+            _ = cmhd_quiesce_and_adopt(daemon.pointer)
+        }
+    }
+
+    /// Open connections, including accepted ones whose request has not been read yet.
+    public var openConnections: Int {
+        state.withLock { s in s.daemon.map { Int(cmhd_current_connections($0.pointer)) } ?? 0 }
+    }
+
+    /// Waits until no request is in flight and every connection is closed (responses sent while
+    /// draining close their connection), or `seconds` pass. Returns whether it drained.
+    public func waitUntilIdle(seconds: Double) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        while ContinuousClock.now < deadline {
+            if inFlight == 0 && openConnections == 0 { return true }
+            usleep(10_000)
+        }
+        return inFlight == 0 && openConnections == 0
+    }
+
+    /// Stops the daemon and its threads.
+    public func stop() {
+        let daemon = state.withLock { s -> DaemonHandle? in
+            let d = s.daemon
+            s.daemon = nil
+            return d
+        }
+        if let daemon { MHD_stop_daemon(daemon.pointer) }
+    }
+
+    deinit {
+        stop()
+    }
+
+    // MARK: Callbacks
+
+    func requestStarted() {
+        state.withLock { $0.inFlight += 1 }
+    }
+
+    func requestFinished() {
+        state.withLock { $0.inFlight -= 1 }
+    }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}

@@ -1,0 +1,80 @@
+public import MicroHTTPD
+import Synchronization
+
+/// Request counters and a latency histogram, in the Prometheus text format.
+public final class Metrics: Sendable {
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    struct State {
+        var requests: [String: Int] = [:]  // "route|method|status"
+        var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
+        var durationSum = 0.0
+        var durationCount = 0
+        var requestBytes = 0
+        var responseBytes = 0
+        var aborted = 0
+    }
+
+    private let state = Mutex(State())
+    private let inFlight: @Sendable () -> Int
+
+    public init(inFlight: @escaping @Sendable () -> Int = { 0 }) {
+        self.inFlight = inFlight
+    }
+
+    public func record(_ request: CompletedRequest) {
+        let route = request.route ?? "unmatched"
+        let key = "\(route)|\(request.method.count <= 16 ? request.method : "OTHER")|\(request.status)"
+        let bucket = Metrics.buckets.firstIndex { request.duration <= $0 } ?? Metrics.buckets.count
+        state.withLock { s in
+            s.requests[key, default: 0] += 1
+            s.bucketCounts[bucket] += 1
+            s.durationSum += request.duration
+            s.durationCount += 1
+            s.requestBytes += request.requestBytes
+            s.responseBytes += request.responseBytes
+            if !request.completed { s.aborted += 1 }
+        }
+    }
+
+    public func render(palettes: Int) -> String {
+        let s = state.withLock { $0 }
+        var out = "# HELP contrast_http_requests_total HTTP requests answered, by route, method and status.\n"
+        out += "# TYPE contrast_http_requests_total counter\n"
+        for key in s.requests.keys.sorted() {
+            let parts = key.split(separator: "|", maxSplits: 2).map(String.init)
+            out += "contrast_http_requests_total{route=\(label(parts[0])),method=\(label(parts[1])),status=\(label(parts[2]))} \(s.requests[key] ?? 0)\n"
+        }
+        out += "# HELP contrast_http_request_duration_seconds Time from the request's first byte to its response.\n"
+        out += "# TYPE contrast_http_request_duration_seconds histogram\n"
+        var cumulative = 0
+        for (index, bound) in Metrics.buckets.enumerated() {
+            cumulative += s.bucketCounts[index]
+            out += "contrast_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += s.bucketCounts[Metrics.buckets.count]
+        out += "contrast_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
+        out += "contrast_http_request_duration_seconds_sum \(s.durationSum)\n"
+        out += "contrast_http_request_duration_seconds_count \(s.durationCount)\n"
+        out += "# HELP contrast_http_requests_in_flight Requests received and not yet answered.\n"
+        out += "# TYPE contrast_http_requests_in_flight gauge\n"
+        out += "contrast_http_requests_in_flight \(inFlight())\n"
+        out += "# HELP contrast_http_request_body_bytes_total Bytes of request bodies received.\n"
+        out += "# TYPE contrast_http_request_body_bytes_total counter\n"
+        out += "contrast_http_request_body_bytes_total \(s.requestBytes)\n"
+        out += "# HELP contrast_http_response_body_bytes_total Bytes of response bodies sent.\n"
+        out += "# TYPE contrast_http_response_body_bytes_total counter\n"
+        out += "contrast_http_response_body_bytes_total \(s.responseBytes)\n"
+        out += "# HELP contrast_http_requests_aborted_total Requests whose connection ended before the response was sent.\n"
+        out += "# TYPE contrast_http_requests_aborted_total counter\n"
+        out += "contrast_http_requests_aborted_total \(s.aborted)\n"
+        out += "# HELP contrast_palettes_loaded Palettes the service holds.\n"
+        out += "# TYPE contrast_palettes_loaded gauge\n"
+        out += "contrast_palettes_loaded \(palettes)\n"
+        return out
+    }
+
+    private func label(_ value: String) -> String {
+        "\"" + value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n") + "\""
+    }
+}

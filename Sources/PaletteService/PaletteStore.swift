@@ -1,0 +1,111 @@
+public import Foundation
+public import PaletteAudit
+import Synchronization
+
+/// The palettes the service holds, loaded from a directory and reloaded atomically.
+///
+/// A reload reads every file again; a file that no longer decodes cleanly keeps its previous
+/// version (and the problem is reported by ``status``), so a bad edit never takes a palette away.
+public final class PaletteStore: Sendable {
+    public struct Entry: Sendable {
+        public var palette: Palette
+        /// The file's bytes, served as they are by `GET /v1/palettes/{name}`.
+        public var document: [UInt8]
+        public var file: String
+        /// The audit of the palette as loaded.
+        public var report: PaletteReport
+    }
+
+    public struct Status: Sendable {
+        public var directory: String?
+        public var names: [String]
+        /// Problems of the last load: files that failed keep their previous version.
+        public var problems: [PaletteProblem]
+        public var loadedAt: Date?
+        public var generation: Int
+    }
+
+    struct Snapshot: Sendable {
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var problems: [PaletteProblem] = []
+        var directory: String?
+        var loadedAt: Date?
+        var generation = 0
+    }
+
+    private let snapshot = Mutex(Snapshot())
+
+    public init() {}
+
+    /// Holds the given palettes (for tests and embedding); no directory.
+    public init(palettes: [(palette: Palette, document: [UInt8])]) {
+        var s = Snapshot()
+        for (palette, document) in palettes {
+            let entry = Entry(palette: palette, document: document, file: palette.file ?? palette.name, report: Auditor().audit(palette))
+            s.entries[palette.name] = entry
+            s.order.append(palette.name)
+        }
+        s.loadedAt = Date()
+        s.generation = 1
+        snapshot.withLock { $0 = s }
+    }
+
+    /// Loads (or reloads) every palette of `directory`. Returns the problems found.
+    @discardableResult
+    public func load(directory: String) -> [PaletteProblem] {
+        let previous = snapshot.withLock { $0 }
+        var next = Snapshot()
+        next.directory = directory
+        var byFile: [String: Entry] = [:]
+        for entry in previous.entries.values { byFile[entry.file] = entry }
+        for loaded in PaletteLoader.load(paths: [directory]) {
+            var problems = loaded.problems
+            var report: PaletteReport?
+            if let palette = loaded.palette {
+                let audited = Auditor().audit(palette, problems: problems)
+                problems = audited.problems
+                report = audited
+            }
+            if let palette = loaded.palette, let report, problems.isEmpty {
+                if next.entries[palette.name] != nil {
+                    next.problems.append(PaletteProblem(.duplicateName, "another file already defines a palette named \"\(palette.name)\"; this one is not served", file: loaded.file))
+                    continue
+                }
+                let bytes = (try? Data(contentsOf: URL(fileURLWithPath: loaded.file))).map { [UInt8]($0) } ?? []
+                next.entries[palette.name] = Entry(palette: palette, document: bytes, file: loaded.file, report: report)
+                next.order.append(palette.name)
+            } else {
+                next.problems += problems
+                if let kept = byFile[loaded.file], next.entries[kept.palette.name] == nil {
+                    next.entries[kept.palette.name] = kept
+                    next.order.append(kept.palette.name)
+                }
+            }
+        }
+        next.loadedAt = Date()
+        next.generation = previous.generation + 1
+        let problems = next.problems
+        snapshot.withLock { $0 = next }
+        return problems
+    }
+
+    /// Reloads the directory last loaded.
+    @discardableResult
+    public func reload() -> [PaletteProblem] {
+        guard let directory = snapshot.withLock({ $0.directory }) else { return [] }
+        return load(directory: directory)
+    }
+
+    public func entry(named name: String) -> Entry? {
+        snapshot.withLock { $0.entries[name] }
+    }
+
+    public var entries: [Entry] {
+        snapshot.withLock { s in s.order.compactMap { s.entries[$0] } }
+    }
+
+    public var status: Status {
+        snapshot.withLock { Status(directory: $0.directory, names: $0.order, problems: $0.problems, loadedAt: $0.loadedAt, generation: $0.generation) }
+    }
+}

@@ -1,0 +1,486 @@
+public import ColorScience
+public import Foundation
+public import MicroHTTPD
+public import PaletteAudit
+
+/// The HTTP API as a pure function from request to response, testable without a socket.
+/// Lets a ready-made error response travel in a `Result`.
+extension Response: Error {}
+
+public struct Routes: Sendable {
+    public struct Limits: Sendable {
+        /// Pairs in one `POST /v1/contrast`.
+        public var maximumPairs = 10_000
+        /// Backgrounds in one `POST /v1/variants`.
+        public var maximumBackgrounds = 100
+        public init() {}
+    }
+
+    public let store: PaletteStore
+    public let metrics: Metrics
+    public var limits = Limits()
+    /// Whether the server is shutting down (readiness fails while draining).
+    public var isDraining: @Sendable () -> Bool = { false }
+
+    public init(store: PaletteStore, metrics: Metrics = Metrics()) {
+        self.store = store
+        self.metrics = metrics
+    }
+
+    public func respond(to request: Request) -> Response {
+        var response = route(request)
+        response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
+        response.headers.append(Header(name: "Cache-Control", value: "no-store"))
+        return response
+    }
+
+    func route(_ request: Request) -> Response {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        func only(_ methods: [String], route: String, _ body: () -> Response) -> Response {
+            if methods.contains(request.method) || (request.method == "HEAD" && methods.contains("GET")) {
+                var response = body()
+                response.route = route
+                if request.method == "HEAD" { response.body = [] }
+                return response
+            }
+            var response = Response.problem(405, "Method Not Allowed", "\(request.method) is not allowed on \(route); use \(methods.joined(separator: " or "))", route: route)
+            response.headers.append(Header(name: "Allow", value: (methods.contains("GET") ? methods + ["HEAD"] : methods).joined(separator: ", ")))
+            return response
+        }
+        if request.path.utf8.count > 2048 {
+            return Response.problem(414, "URI Too Long", "the path is longer than 2048 bytes", route: "unmatched")
+        }
+        switch segments {
+        case ["healthz"]:
+            return only(["GET"], route: "/healthz") { Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}") }
+        case ["readyz"]:
+            return only(["GET"], route: "/readyz") { readiness() }
+        case ["openapi.yaml"]:
+            return only(["GET"], route: "/openapi.yaml") { Response(status: 200, contentType: "application/yaml", body: OpenAPISpec.yaml) }
+        case ["metrics"]:
+            return only(["GET"], route: "/metrics") {
+                Response(status: 200, contentType: "text/plain; version=0.0.4", body: metrics.render(palettes: store.status.names.count))
+            }
+        case ["v1", "contrast"]:
+            return only(["GET", "POST"], route: "/v1/contrast") { request.method == "POST" ? contrastPost(request) : contrastGet(request) }
+        case ["v1", "audit"]:
+            return only(["POST"], route: "/v1/audit") { auditPost(request) }
+        case ["v1", "suggest"]:
+            return only(["POST"], route: "/v1/suggest") { suggestPost(request) }
+        case ["v1", "variants"]:
+            return only(["POST"], route: "/v1/variants") { variantsPost(request) }
+        case ["v1", "palettes"]:
+            return only(["GET"], route: "/v1/palettes") { paletteList() }
+        case let s where s.count == 3 && s[0] == "v1" && s[1] == "palettes":
+            return only(["GET"], route: "/v1/palettes/{name}") { paletteDocument(s[2]) }
+        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit":
+            return only(["GET"], route: "/v1/palettes/{name}/audit") { paletteAudit(s[2], request) }
+        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals":
+            return only(["POST"], route: "/v1/palettes/{name}/proposals") { proposal(s[2], request) }
+        default:
+            return Response.problem(404, "Not Found", "no resource at \(request.path); see /openapi.yaml for the API", route: "unmatched")
+        }
+    }
+
+    // MARK: Helpers
+
+    static func json(_ status: Int, _ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Response(status: status, headers: [Header(name: "Content-Type", value: "application/json")], body: [UInt8](try encoder.encode(value)))
+        } catch {
+            return Response.problem(500, "Internal Server Error", "the response could not be encoded")
+        }
+    }
+
+    /// 415 unless the body is JSON (a missing Content-Type is read as JSON).
+    static func requireJSON(_ request: Request) -> Response? {
+        guard let type = request.header("content-type") else { return nil }
+        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if media == "application/json" || media.hasSuffix("+json") { return nil }
+        return Response.problem(415, "Unsupported Media Type", "the body must be JSON (application/json or application/design-tokens+json), not \(media)")
+    }
+
+    /// Parses a JSON body or answers 400 with the line and column of the syntax error.
+    static func parseBody(_ request: Request) -> Result<JSONValue, Response> {
+        if let refusal = requireJSON(request) { return .failure(refusal) }
+        if request.body.isEmpty { return .failure(Response.problem(400, "Bad Request", "the request has no body; send a JSON document")) }
+        do throws(JSONParser.SyntaxError) {
+            let value = try JSONParser.parse(request.body)
+            return .success(value)
+        } catch {
+            return .failure(Response.problem(400, "Bad Request", "the body is not valid JSON: \(error.message)",
+                                             extra: ",\"line\":\(error.location.line),\"column\":\(error.location.column)"))
+        }
+    }
+
+    static func problems(_ status: Int, _ title: String, _ detail: String, _ problems: [PaletteProblem]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let list = (try? encoder.encode(problems)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return Response.problem(status, title, detail, extra: ",\"problems\":\(list)")
+    }
+
+    // MARK: Health
+
+    func readiness() -> Response {
+        let status = store.status
+        struct Ready: Encodable {
+            var status: String
+            var palettes: [String]
+            var problems: [PaletteProblem]
+            var generation: Int
+        }
+        let ready = !status.names.isEmpty && !isDraining()
+        return Routes.json(ready ? 200 : 503, Ready(status: isDraining() ? "draining" : ready ? "ready" : "no palettes loaded",
+                                                   palettes: status.names, problems: status.problems, generation: status.generation))
+    }
+
+    // MARK: Contrast
+
+    /// One pair from strings, or the problem with it.
+    static func pair(fg: String?, bg: String?, backdrop: String?, usage: String?, level: String?) -> Result<PairReport, PairError> {
+        guard let fg, !fg.isEmpty else { return .failure(PairError(field: "fg", message: "missing fg (the foreground color)")) }
+        guard let bg, !bg.isEmpty else { return .failure(PairError(field: "bg", message: "missing bg (the background color)")) }
+        func color(_ text: String, _ field: String) -> Result<ParsedColor, PairError> {
+            do { return .success(try CSSColor.parse(text)) } catch { return .failure(PairError(field: field, message: "\(field): \(error)")) }
+        }
+        let parsedFg: ParsedColor, parsedBg: ParsedColor
+        var parsedBackdrop: ParsedColor?
+        switch color(fg, "fg") { case .success(let c): parsedFg = c; case .failure(let e): return .failure(e) }
+        switch color(bg, "bg") { case .success(let c): parsedBg = c; case .failure(let e): return .failure(e) }
+        if let backdrop {
+            switch color(backdrop, "backdrop") { case .success(let c): parsedBackdrop = c; case .failure(let e): return .failure(e) }
+            if parsedBackdrop?.color.isOpaque == false {
+                return .failure(PairError(field: "backdrop", message: "backdrop: the backdrop must be opaque (it is the surface underneath)"))
+            }
+        }
+        var requirement = ContrastRequirement(usage: .text)
+        if let usage {
+            guard let u = ContrastUsage(name: usage), !u.isExempt else {
+                return .failure(PairError(field: "usage", message: "usage must be text, large-text or non-text, not \"\(usage)\""))
+            }
+            requirement.usage = u
+        }
+        if let level {
+            guard let l = WCAGLevel(name: level) else { return .failure(PairError(field: "level", message: "level must be AA or AAA, not \"\(level)\"")) }
+            requirement.level = l
+        }
+        return .success(PairReport(foreground: parsedFg, background: parsedBg, backdrop: parsedBackdrop, requirement: requirement))
+    }
+
+    struct PairError: Error, Encodable {
+        var field: String
+        var message: String
+    }
+
+    func contrastGet(_ request: Request) -> Response {
+        let known: Set = ["fg", "bg", "backdrop", "usage", "level"]
+        if let unknown = request.query.first(where: { !known.contains($0.name) }) {
+            return Response.problem(400, "Bad Request", "unknown query parameter \"\(unknown.name)\"; expected fg, bg, backdrop, usage, level")
+        }
+        switch Routes.pair(fg: request.query("fg"), bg: request.query("bg"), backdrop: request.query("backdrop"),
+                           usage: request.query("usage"), level: request.query("level")) {
+        case .success(let report): return Routes.json(200, report)
+        case .failure(let error): return Response.problem(400, "Bad Request", error.message, extra: ",\"field\":\(jsonString(error.field))")
+        }
+    }
+
+    func contrastPost(_ request: Request) -> Response {
+        let body: JSONValue
+        switch Routes.parseBody(request) { case .success(let v): body = v; case .failure(let r): return r }
+        guard body.members != nil else { return Response.problem(400, "Bad Request", "expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}") }
+        func strings(_ object: JSONValue, at pointer: String) -> Result<[String: String], Response> {
+            var out: [String: String] = [:]
+            for member in object.members ?? [] {
+                guard ["fg", "bg", "backdrop", "usage", "level", "id"].contains(member.key) else {
+                    return .failure(Response.problem(400, "Bad Request", "unknown field \"\(member.key)\" at \(pointer); expected fg, bg, backdrop, usage, level, id"))
+                }
+                guard let text = member.value.stringValue else {
+                    return .failure(Response.problem(400, "Bad Request", "\(pointer)/\(member.key) must be a string, found \(member.value.typeName)"))
+                }
+                out[member.key] = text
+            }
+            return .success(out)
+        }
+        if let pairs = body["pairs"] {
+            if let other = body.members?.first(where: { $0.key != "pairs" }) {
+                return Response.problem(400, "Bad Request", "unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}")
+            }
+            guard case .array(let items, _) = pairs else { return Response.problem(400, "Bad Request", "\"pairs\" must be an array of {\"fg\", \"bg\"} objects") }
+            if items.count > limits.maximumPairs {
+                return Response.problem(422, "Unprocessable Content", "\(items.count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)")
+            }
+            var results: [PairOutcome] = []
+            results.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                guard item.members != nil else {
+                    return Response.problem(400, "Bad Request", "/pairs/\(index) must be an object like {\"fg\": …, \"bg\": …}, found \(item.typeName)")
+                }
+                switch strings(item, at: "/pairs/\(index)") {
+                case .failure(let r): return r
+                case .success(let f):
+                    switch Routes.pair(fg: f["fg"], bg: f["bg"], backdrop: f["backdrop"], usage: f["usage"], level: f["level"]) {
+                    case .success(let report): results.append(PairOutcome(report: report, id: f["id"]))
+                    case .failure(let e): results.append(PairOutcome(error: e.message, pointer: "/pairs/\(index)/\(e.field)", id: f["id"]))
+                    }
+                }
+            }
+            return Routes.json(200, ["results": results])
+        }
+        switch strings(body, at: "") {
+        case .failure(let r): return r
+        case .success(let f):
+            switch Routes.pair(fg: f["fg"], bg: f["bg"], backdrop: f["backdrop"], usage: f["usage"], level: f["level"]) {
+            case .success(let report): return Routes.json(200, report)
+            case .failure(let e): return Response.problem(400, "Bad Request", e.message, extra: ",\"field\":\(jsonString(e.field))")
+            }
+        }
+    }
+
+    /// One entry of a batch: a report or an error, never both.
+    struct PairOutcome: Encodable {
+        var report: PairReport?
+        var error: String?
+        var pointer: String?
+        var id: String?
+
+        init(report: PairReport, id: String?) {
+            self.report = report
+            self.id = id
+        }
+
+        init(error: String, pointer: String, id: String? = nil) {
+            self.error = error
+            self.pointer = pointer
+            self.id = id
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            if let report { try report.encode(to: encoder) }
+            var container = encoder.container(keyedBy: Key.self)
+            if let error { try container.encode(error, forKey: Key("error")) }
+            if let pointer { try container.encode(pointer, forKey: Key("pointer")) }
+            if let id { try container.encode(id, forKey: Key("id")) }
+        }
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ s: String) { stringValue = s }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    // MARK: Audit
+
+    /// Decodes a posted palette (or DTCG tokens plus checks) and audits it.
+    func audit(_ request: Request, name: String? = nil) -> Result<PaletteReport, Response> {
+        if let refusal = Routes.requireJSON(request) { return .failure(refusal) }
+        if request.body.isEmpty { return .failure(Response.problem(400, "Bad Request", "the request has no body; send a palette document")) }
+        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: name ?? "posted")
+        if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
+            return .failure(Response.problem(400, "Bad Request", "the body is not valid JSON: \(syntax.message)",
+                                             extra: ",\"line\":\(syntax.location?.line ?? 0),\"column\":\(syntax.location?.column ?? 0)"))
+        }
+        guard var palette = decoded else {
+            return .failure(Routes.problems(422, "Unprocessable Content", "the document is not a palette", problems))
+        }
+        if let name { palette.name = name }
+        let themes = request.query.filter { $0.name == "theme" }.map(\.value)
+        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes).audit(palette, problems: problems)
+        if !report.problems.isEmpty {
+            return .failure(Routes.problems(422, "Unprocessable Content",
+                                            "the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its JSON pointer",
+                                            report.problems))
+        }
+        if let missing = themes.first(where: { theme in !palette.themes.contains { $0.name == theme } }) {
+            return .failure(Response.problem(400, "Bad Request", "the palette has no theme \"\(missing)\"; themes: \(palette.themes.map(\.name).joined(separator: ", "))"))
+        }
+        return .success(report)
+    }
+
+    func auditPost(_ request: Request) -> Response {
+        switch audit(request) {
+        case .success(let report): return Routes.json(200, AuditReport(palettes: [report]))
+        case .failure(let response): return response
+        }
+    }
+
+    // MARK: Palettes
+
+    func paletteList() -> Response {
+        struct Item: Encodable {
+            var name: String
+            var description: String?
+            var themes: [ThemeItem]
+            var summary: AuditSummary
+            var verdict: String
+        }
+        struct ThemeItem: Encodable {
+            var name: String
+            var summary: AuditSummary
+            var verdict: String
+        }
+        func verdict(_ s: AuditSummary) -> String {
+            s.fail == 0 ? "all \(s.checks) checks pass" : "\(s.fail) of \(s.checks) checks fail"
+        }
+        let items = store.entries.map { entry in
+            Item(name: entry.palette.name, description: entry.palette.description,
+                 themes: entry.report.themes.map { ThemeItem(name: $0.name, summary: $0.summary, verdict: verdict($0.summary)) },
+                 summary: entry.report.summary, verdict: verdict(entry.report.summary))
+        }
+        return Routes.json(200, ["palettes": items])
+    }
+
+    func notFound(_ name: String) -> Response {
+        Response.problem(404, "Not Found", "no palette named \"\(name)\"; GET /v1/palettes lists them")
+    }
+
+    func paletteDocument(_ name: String) -> Response {
+        guard let entry = store.entry(named: name) else { return notFound(name) }
+        return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: entry.document)
+    }
+
+    func paletteAudit(_ name: String, _ request: Request) -> Response {
+        guard let entry = store.entry(named: name) else { return notFound(name) }
+        if let unknown = request.query.first(where: { $0.name != "theme" }) {
+            return Response.problem(400, "Bad Request", "unknown query parameter \"\(unknown.name)\"; expected theme")
+        }
+        let themes = request.query.map(\.value)
+        var report = entry.report
+        if !themes.isEmpty {
+            if let missing = themes.first(where: { theme in !report.themes.contains { $0.name == theme } }) {
+                return Response.problem(400, "Bad Request", "palette \"\(name)\" has no theme \"\(missing)\"; themes: \(report.themes.map(\.name).joined(separator: ", "))")
+            }
+            report = Auditor(themeFilter: themes).audit(entry.palette)
+        }
+        return Routes.json(200, AuditReport(palettes: [report]))
+    }
+
+    func proposal(_ name: String, _ request: Request) -> Response {
+        guard let entry = store.entry(named: name) else { return notFound(name) }
+        switch audit(request, name: name) {
+        case .failure(let response):
+            return response
+        case .success(let proposed):
+            let themes = request.query.filter { $0.name == "theme" }.map(\.value)
+            let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes).audit(entry.palette)
+            let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
+            struct Proposal: Encodable {
+                var palette: String
+                var current: AuditSummary
+                var proposed: AuditSummary
+                var comparison: BaselineComparison
+                var audit: AuditReport
+            }
+            return Routes.json(200, Proposal(palette: name, current: current.summary, proposed: proposed.summary,
+                                             comparison: comparison, audit: AuditReport(palettes: [proposed], comparison: comparison)))
+        }
+    }
+
+    // MARK: Suggestions
+
+    static func target(_ object: JSONValue) -> Result<ContrastTarget, Response> {
+        if let text = object["target"] {
+            switch text {
+            case .string(let s, _):
+                if let t = ContrastTarget(parsing: s) { return .success(t) }
+            case .number(let n, _):
+                if n >= 1 && n <= 21 { return .success(ContrastTarget.ratio(n)) }
+            default: break
+            }
+            return .failure(Response.problem(400, "Bad Request", "target must be a ratio (4.5), a level (AA, AAA, AA-large), an APCA Lc (\"Lc60\") or both (\"AA+Lc60\")", extra: ",\"field\":\"target\""))
+        }
+        var usage = ContrastUsage.text, level = WCAGLevel.AA
+        if let u = object["usage"]?.stringValue {
+            guard let parsed = ContrastUsage(name: u), !parsed.isExempt else {
+                return .failure(Response.problem(400, "Bad Request", "usage must be text, large-text or non-text, not \"\(u)\"", extra: ",\"field\":\"usage\""))
+            }
+            usage = parsed
+        }
+        if let l = object["level"]?.stringValue {
+            guard let parsed = WCAGLevel(name: l) else { return .failure(Response.problem(400, "Bad Request", "level must be AA or AAA, not \"\(l)\"", extra: ",\"field\":\"level\"")) }
+            level = parsed
+        }
+        return .success(ContrastTarget(ratio: ContrastRequirement(usage: usage, level: level).minimumRatio))
+    }
+
+    static func color(_ object: JSONValue, _ field: String) -> Result<SRGB, Response> {
+        guard let value = object[field] else { return .failure(Response.problem(400, "Bad Request", "missing \"\(field)\"", extra: ",\"field\":\(jsonString(field))")) }
+        guard let text = value.stringValue else { return .failure(Response.problem(400, "Bad Request", "\"\(field)\" must be a color string, found \(value.typeName)", extra: ",\"field\":\(jsonString(field))")) }
+        do {
+            let parsed = try CSSColor.parse(text)
+            guard parsed.color.isOpaque else {
+                return .failure(Response.problem(422, "Unprocessable Content", "\"\(field)\" is translucent (\(parsed.color.hex)); suggestions need opaque colors", extra: ",\"field\":\(jsonString(field))"))
+            }
+            return .success(parsed.color)
+        } catch {
+            return .failure(Response.problem(400, "Bad Request", "\(field): \(error)", extra: ",\"field\":\(jsonString(field))"))
+        }
+    }
+
+    func suggestPost(_ request: Request) -> Response {
+        let body: JSONValue
+        switch Routes.parseBody(request) { case .success(let v): body = v; case .failure(let r): return r }
+        let fg: SRGB, bg: SRGB, target: ContrastTarget
+        switch Routes.color(body, "fg") { case .success(let c): fg = c; case .failure(let r): return r }
+        switch Routes.color(body, "bg") { case .success(let c): bg = c; case .failure(let r): return r }
+        switch Routes.target(body) { case .success(let t): target = t; case .failure(let r): return r }
+        struct Output: Encodable {
+            var foreground: String
+            var background: String
+            var target: String
+            var ratio: Double
+            var display: String
+            var passes: Bool
+            var suggestions: Suggestions?
+        }
+        let ratio = fg.contrastRatio(with: bg)
+        let passes = target.isMet(foreground: fg, background: bg)
+        return Routes.json(200, Output(foreground: fg.hex, background: bg.hex, target: target.description, ratio: ratio,
+                                       display: RatioFormat.display(ratio), passes: passes,
+                                       suggestions: passes ? nil : Auditor.suggestions(foreground: fg, background: bg, target: target)))
+    }
+
+    func variantsPost(_ request: Request) -> Response {
+        let body: JSONValue
+        switch Routes.parseBody(request) { case .success(let v): body = v; case .failure(let r): return r }
+        let base: SRGB, target: ContrastTarget
+        switch Routes.color(body, "color") { case .success(let c): base = c; case .failure(let r): return r }
+        switch Routes.target(body) { case .success(let t): target = t; case .failure(let r): return r }
+        guard case .array(let items, _)? = body["on"], !items.isEmpty else {
+            return Response.problem(400, "Bad Request", "\"on\" must be a non-empty array of background colors", extra: ",\"field\":\"on\"")
+        }
+        if items.count > limits.maximumBackgrounds {
+            return Response.problem(422, "Unprocessable Content", "\(items.count) backgrounds; the limit is \(limits.maximumBackgrounds)")
+        }
+        var backgrounds: [SRGB] = []
+        for (index, item) in items.enumerated() {
+            switch Routes.color(.object([JSONMember(key: "on", keyLocation: item.location, value: item)], item.location), "on") {
+            case .success(let c): backgrounds.append(c)
+            case .failure(var r):
+                r.body = Array(String(decoding: r.body, as: UTF8.self).replacing("\"field\":\"on\"", with: "\"field\":\"on/\(index)\"").utf8)
+                return r
+            }
+        }
+        struct Variant: Encodable {
+            var background: String
+            var variant: SuggestedColor?
+            var alternatives: [SuggestedColor]
+            var bestReachable: Double?
+        }
+        let variants = NearestPassing.variants(of: base, on: backgrounds, target: target).map {
+            Variant(background: $0.background.hex, variant: $0.variant.map(SuggestedColor.init),
+                    alternatives: $0.result.suggestions.dropFirst().map(SuggestedColor.init), bestReachable: $0.result.bestReachableRatio)
+        }
+        struct Output: Encodable {
+            var color: String
+            var target: String
+            var variants: [Variant]
+        }
+        return Routes.json(200, Output(color: base.hex, target: target.description, variants: variants))
+    }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import MicroHTTPD
+import PaletteAudit
+import PaletteService
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the HTTP JSON API for the palettes of a directory.",
+        discussion: """
+            Every option can also be set by an environment variable (CONTRAST_HOST, CONTRAST_PORT, CONTRAST_PALETTES, CONTRAST_THREADS, CONTRAST_MAX_BODY, CONTRAST_TLS_CERT, CONTRAST_TLS_KEY); a flag wins over the variable. Sizes take B, KiB or MiB.
+
+            SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (up to --grace seconds) and exits 0. SIGHUP reloads the palettes directory: a file that no longer reads cleanly keeps its previous version, and the problem shows in the log and in /readyz.
+
+            Examples:
+              contrast serve --palettes palettes/
+              contrast serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem
+              curl 'http://127.0.0.1:8080/v1/contrast?fg=%23777&bg=white'
+            """
+    )
+
+    @Option(help: "Address to listen on (CONTRAST_HOST; default 127.0.0.1).") var host: String?
+    @Option(help: "Port (CONTRAST_PORT; default 8080; 0 picks a free one).") var port: Int?
+    @Option(help: "Directory of palettes to serve (CONTRAST_PALETTES; default palettes).") var palettes: String?
+    @Option(help: "Worker threads (CONTRAST_THREADS; default: the number of cores).") var threads: Int?
+    @Option(help: "Largest request body (CONTRAST_MAX_BODY; default 1MiB).") var maxBody: String?
+    @Option(help: "Open connections at most (default 1024).") var maxConnections: Int = 1024
+    @Option(help: "Open connections per client address at most (default 0: no limit besides --max-connections).") var maxConnectionsPerClient: Int = 0
+    @Option(help: "Seconds a request may take to arrive, headers and body, however slowly it trickles (default 30).") var requestTimeout: Double = 30
+    @Option(help: "Seconds an idle keep-alive connection stays open (default 15).") var idleTimeout: Int = 15
+    @Option(help: "Seconds to finish in-flight requests after SIGTERM (default 10).") var grace: Double = 10
+    @Option(help: "PEM certificate for HTTPS (CONTRAST_TLS_CERT).") var tlsCert: String?
+    @Option(help: "PEM private key for HTTPS (CONTRAST_TLS_KEY).") var tlsKey: String?
+    @Flag(help: "No access log.") var quiet = false
+
+    static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `1048576`, `512KiB`, `1MiB`, `2MB`.
+    static func parseSize(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("K", 1024), ("M", 1 << 20), ("B", 1)]
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            guard let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
+            return Int(value * Double(factor))
+        }
+        return Int(trimmed).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    func serverConfiguration() throws -> ServerConfiguration {
+        var config = ServerConfiguration()
+        config.host = host ?? Self.environment("CONTRAST_HOST") ?? "127.0.0.1"
+        let portValue = try port ?? Self.environment("CONTRAST_PORT").map {
+            guard let p = Int($0) else { throw InputError("CONTRAST_PORT must be a port number, not '\($0)'") }
+            return p
+        } ?? 8080
+        guard (0...65535).contains(portValue) else { throw InputError("--port must be from 0 to 65535, not \(portValue)") }
+        config.port = UInt16(portValue)
+        let threadCount = try threads ?? Self.environment("CONTRAST_THREADS").map {
+            guard let t = Int($0) else { throw InputError("CONTRAST_THREADS must be a number, not '\($0)'") }
+            return t
+        } ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...256).contains(threadCount) else { throw InputError("--threads must be from 1 to 256, not \(threadCount)") }
+        config.threads = threadCount
+        let bodyText = maxBody ?? Self.environment("CONTRAST_MAX_BODY") ?? "1MiB"
+        guard let bodyBytes = Self.parseSize(bodyText) else { throw InputError("--max-body must be a size like 1MiB, 512KiB or 1048576, not '\(bodyText)'") }
+        config.maximumBodyBytes = bodyBytes
+        guard maxConnections > 0 else { throw InputError("--max-connections must be positive") }
+        config.connectionLimit = maxConnections
+        config.perAddressConnectionLimit = max(0, maxConnectionsPerClient)
+        config.requestDeadlineSeconds = requestTimeout
+        config.idleTimeoutSeconds = idleTimeout
+        let certPath = tlsCert ?? Self.environment("CONTRAST_TLS_CERT")
+        let keyPath = tlsKey ?? Self.environment("CONTRAST_TLS_KEY")
+        if (certPath == nil) != (keyPath == nil) { throw InputError("HTTPS needs both --tls-cert and --tls-key") }
+        if let certPath, let keyPath {
+            do {
+                config.tlsCertificatePEM = try String(contentsOfFile: certPath, encoding: .utf8)
+                config.tlsKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
+            } catch {
+                throw InputError("cannot read the TLS certificate or key: \(error.localizedDescription)")
+            }
+        }
+        return config
+    }
+
+    func run() throws {
+        let config = try serverConfiguration()
+        let directory = palettes ?? Self.environment("CONTRAST_PALETTES") ?? "palettes"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw InputError("\(directory): not a directory of palettes (--palettes)")
+        }
+
+        // Block the signals before any thread starts, so libmicrohttpd's threads inherit the
+        // mask and only sigwait below receives them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let store = PaletteStore()
+        for problem in store.load(directory: directory) { Log.line("palette problem: \(problem)") }
+        let serverBox = ServerBox()
+        let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 })
+        var routes = Routes(store: store, metrics: metrics)
+        routes.isDraining = { serverBox.server?.isDraining ?? false }
+        let finalRoutes = routes
+        let quiet = self.quiet
+        let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
+            metrics.record(completed)
+            if !quiet { Log.access(completed) }
+        })
+        serverBox.server = server
+        do {
+            try server.start()
+        } catch {
+            throw InputError(error.description)
+        }
+        let scheme = config.tlsCertificatePEM == nil ? "http" : "https"
+        let base = "\(scheme)://\(config.host.contains(":") ? "[\(config.host)]" : config.host):\(server.port)"
+        let names = store.status.names
+        let banner = """
+            contrast \(Contrast.version) serving \(names.count) palette\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) from \(directory)
+            listening on \(base) with \(config.threads) thread\(config.threads == 1 ? "" : "s")
+            try:
+              curl '\(base)/v1/palettes'
+              curl '\(base)/v1/contrast?fg=%23777777&bg=white'
+              curl '\(base)/v1/palettes/\(names.first ?? "NAME")/audit'
+              curl -X POST -H 'Content-Type: application/json' --data @palettes/\(names.first ?? "NAME").json '\(base)/v1/palettes/\(names.first ?? "NAME")/proposals'
+              curl '\(base)/openapi.yaml'
+            stop with Ctrl-C (SIGINT) or SIGTERM; reload palettes with SIGHUP
+
+            """
+        FileHandle.standardOutput.write(Data(banner.utf8))
+
+        while true {
+            var received: Int32 = 0
+            guard sigwait(&signals, &received) == 0 else { continue }
+            if received == SIGHUP {
+                let problems = store.reload()
+                Log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
+                for problem in problems { Log.line("palette problem: \(problem)") }
+                continue
+            }
+            Log.line("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining \(server.inFlight) request(s) in flight")
+            server.beginDraining()
+            let drained = server.waitUntilIdle(seconds: grace)
+            server.stop()
+            Log.line(drained ? "stopped" : "stopped after the \(grace) s grace period with requests unfinished")
+            return
+        }
+    }
+}
+
+/// Lets the handler closures reach the server created after them.
+final class ServerBox: @unchecked Sendable {
+    // Written once on the main thread before the server starts; read afterwards.
+    var server: Server?
+}
+
+enum Log {
+    static func line(_ text: String) {
+        FileHandle.standardError.write(Data((timestamp() + " " + text + "\n").utf8))
+    }
+
+    static func access(_ r: CompletedRequest) {
+        let ms = r.duration * 1000
+        let duration = ms < 10 ? String(format: "%.2fms", ms) : String(format: "%.1fms", ms)
+        let path = r.path.count > 200 ? String(r.path.prefix(200)) + "…" : r.path
+        line("\(r.remoteAddress ?? "-") \"\(r.method) \(path)\" \(r.status) \(r.responseBytes)B \(duration)\(r.completed ? "" : " aborted")")
+    }
+
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
+    }
+}

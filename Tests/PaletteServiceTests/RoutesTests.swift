@@ -1,0 +1,133 @@
+import Foundation
+import MicroHTTPD
+import PaletteAudit
+@testable import PaletteService
+import Testing
+
+@Suite struct RoutesTests {
+    static let paletteText = ##"{"name": "demo", "themes": {"light": {"tokens": {"text": "#0f172a", "surface": "#ffffff", "muted": "#64748b"}}, "dark": {"extends": "light", "tokens": {"text": "#e2e8f0", "surface": "#0f172a"}}}, "checks": [{"id": "body", "foreground": "text", "background": "surface"}, {"id": "muted", "foreground": "muted", "background": "surface"}]}"##
+
+    static func routes() throws -> Routes {
+        let (palette, problems) = PaletteDecoder.decode(paletteText, file: "demo.json")
+        #expect(problems.isEmpty)
+        return Routes(store: PaletteStore(palettes: [(try #require(palette), Array(paletteText.utf8))]))
+    }
+
+    func json(_ response: Response) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    func post(_ path: String, _ body: String, type: String = "application/json") -> Request {
+        Request(method: "POST", path: path, headers: [Header(name: "Content-Type", value: type)], body: Array(body.utf8))
+    }
+
+    @Test func health() throws {
+        let routes = try Self.routes()
+        #expect(routes.respond(to: Request(method: "GET", path: "/healthz")).status == 200)
+        let ready = routes.respond(to: Request(method: "GET", path: "/readyz"))
+        #expect(ready.status == 200)
+        #expect(try json(ready)["palettes"] as? [String] == ["demo"])
+        #expect(routes.respond(to: Request(method: "GET", path: "/nope")).status == 404)
+        let response = routes.respond(to: Request(method: "DELETE", path: "/healthz"))
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, HEAD")
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+    }
+
+    @Test func contrastGet() throws {
+        let routes = try Self.routes()
+        let ok = routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#777"), QueryItem(name: "bg", value: "white")]))
+        #expect(ok.status == 200)
+        let body = try json(ok)
+        #expect(body["display"] as? String == "4.47:1")
+        #expect(body["pass"] as? Bool == false)
+        let bad = routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#12"), QueryItem(name: "bg", value: "white")]))
+        #expect(bad.status == 400)
+        let problem = try json(bad)
+        #expect(problem["field"] as? String == "fg")
+        #expect((problem["detail"] as? String)?.contains("'#12' at byte 0") == true)
+        #expect(routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#000")])).status == 400)
+    }
+
+    @Test func contrastPostBatch() throws {
+        let routes = try Self.routes()
+        let response = routes.respond(to: post("/v1/contrast", ##"{"pairs": [{"fg": "#000", "bg": "#fff"}, {"fg": "nope", "bg": "#fff", "id": "x"}, {"fg": "#000"}]}"##))
+        #expect(response.status == 200)
+        let results = try #require(try json(response)["results"] as? [[String: Any]])
+        #expect(results.count == 3)
+        #expect(results[0]["ratio"] as? Double == 21)
+        #expect(results[1]["pointer"] as? String == "/pairs/1/fg" && results[1]["id"] as? String == "x")
+        #expect(results[2]["pointer"] as? String == "/pairs/2/bg")
+        #expect(routes.respond(to: post("/v1/contrast", ##"{"pairs": [3]}"##)).status == 400)
+        let tooMany = "{\"pairs\": [" + Array(repeating: ##"{"fg": "#000", "bg": "#fff"}"##, count: 10_001).joined(separator: ",") + "]}"
+        #expect(routes.respond(to: post("/v1/contrast", tooMany)).status == 422)
+        #expect(routes.respond(to: post("/v1/contrast", "{", type: "application/json")).status == 400)
+        #expect(routes.respond(to: post("/v1/contrast", "fg=1", type: "application/x-www-form-urlencoded")).status == 415)
+    }
+
+    @Test func auditAndProblems() throws {
+        let routes = try Self.routes()
+        let ok = routes.respond(to: post("/v1/audit", Self.paletteText))
+        #expect(ok.status == 200)
+        #expect((try json(ok)["summary"] as? [String: Any])?["checks"] as? Int == 4)
+        let broken = routes.respond(to: post("/v1/audit", ##"{"name": "x", "themes": {"light": {"tokens": {"a": "{b}", "b": "{a}"}}}}"##))
+        #expect(broken.status == 422)
+        let problems = try #require(try json(broken)["problems"] as? [[String: Any]])
+        #expect(problems.first?["pointer"] as? String == "/themes/light/tokens/b")
+        #expect(problems.first?["code"] as? String == "alias-cycle")
+        let syntax = routes.respond(to: post("/v1/audit", "{\n\"name\": }"))
+        #expect(syntax.status == 400)
+        #expect(try json(syntax)["line"] as? Int == 2)
+        let tokens = routes.respond(to: post("/v1/audit", ##"{"tokens": {"fg": "#000", "bg": "#fff"}, "checks": [{"foreground": "fg", "background": "bg"}]}"##))
+        #expect(tokens.status == 200)
+        let dtcg = routes.respond(to: post("/v1/audit", ##"{"c": {"$type": "color", "a": {"$value": "#000"}}}"##, type: "application/design-tokens+json"))
+        #expect(dtcg.status == 200)
+    }
+
+    @Test func palettesAndProposals() throws {
+        let routes = try Self.routes()
+        let list = try json(routes.respond(to: Request(method: "GET", path: "/v1/palettes")))
+        #expect((list["palettes"] as? [[String: Any]])?.first?["name"] as? String == "demo")
+        let document = routes.respond(to: Request(method: "GET", path: "/v1/palettes/demo"))
+        #expect(String(decoding: document.body, as: UTF8.self) == Self.paletteText)
+        #expect(routes.respond(to: Request(method: "GET", path: "/v1/palettes/none")).status == 404)
+        let audit = routes.respond(to: Request(method: "GET", path: "/v1/palettes/demo/audit", query: [QueryItem(name: "theme", value: "dark")]))
+        #expect(audit.status == 200)
+        #expect(routes.respond(to: Request(method: "GET", path: "/v1/palettes/demo/audit", query: [QueryItem(name: "theme", value: "sepia")])).status == 400)
+
+        // The designers' call: a proposal that makes body text pale gray in light.
+        let proposed = Self.paletteText.replacingOccurrences(of: ##""text": "#0f172a""##, with: ##""text": "#cbd5e1""##)
+        let response = routes.respond(to: post("/v1/palettes/demo/proposals", proposed))
+        #expect(response.status == 200)
+        let body = try json(response)
+        let comparison = try #require(body["comparison"] as? [String: Any])
+        let regressions = try #require(comparison["regressions"] as? [[String: Any]])
+        #expect(regressions.map { $0["key"] as? String } == ["demo/light/body"])
+        #expect(routes.respond(to: post("/v1/palettes/none/proposals", proposed)).status == 404)
+    }
+
+    @Test func suggestAndVariants() throws {
+        let routes = try Self.routes()
+        let suggest = routes.respond(to: post("/v1/suggest", ##"{"fg": "#777", "bg": "#fff"}"##))
+        #expect(suggest.status == 200)
+        let foreground = try #require((try json(suggest)["suggestions"] as? [String: Any])?["foreground"] as? [[String: Any]])
+        #expect(foreground.first?["hex"] as? String == "#767676")
+        let variants = routes.respond(to: post("/v1/variants", ##"{"color": "#2563eb", "on": ["#ffffff", "#0f172a"], "target": "AA"}"##))
+        #expect(variants.status == 200)
+        #expect((try json(variants)["variants"] as? [Any])?.count == 2)
+        #expect(routes.respond(to: post("/v1/variants", ##"{"color": "#2563eb", "on": ["#ffffff", "#12"]}"##)).status == 400)
+    }
+
+    @Test func openapiAndMetrics() throws {
+        let routes = try Self.routes()
+        let spec = routes.respond(to: Request(method: "GET", path: "/openapi.yaml"))
+        #expect(spec.status == 200)
+        let onDisk = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        #expect(String(decoding: spec.body, as: UTF8.self) == onDisk, "run scripts/embed-openapi.sh after editing openapi.yaml")
+        let metrics = String(decoding: routes.respond(to: Request(method: "GET", path: "/metrics")).body, as: UTF8.self)
+        #expect(metrics.contains("# TYPE contrast_http_requests_total counter"))
+        #expect(metrics.contains("contrast_palettes_loaded 1"))
+    }
+}

@@ -1,0 +1,204 @@
+"""The HTTP service, started as `contrast serve` on a free 127.0.0.1 port and spoken to over HTTP."""
+import json
+import shutil
+import signal
+import socket
+import threading
+import time
+
+import pytest
+
+from conftest import ROOT
+from server import Server, status_of
+
+
+@pytest.fixture
+def palettes(tmp_path):
+    directory = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    return directory
+
+
+@pytest.fixture
+def server(binary, palettes):
+    s = Server(binary, str(palettes), "--threads", "2", "--max-body", "256KiB")
+    yield s
+    assert s.stop() == 0, s.logs()
+
+
+def test_banner_prints_urls_to_try(server):
+    assert "serving 2 palettes (peptide-fox, train)" in server.banner
+    assert f"curl '{server.base}/v1/palettes'" in server.banner
+
+
+def test_health_and_readiness(server):
+    status, headers, body = server.json("GET", "/healthz")
+    assert status == 200 and body == {"status": "ok"}
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    status, _, body = server.json("GET", "/readyz")
+    assert status == 200 and body["palettes"] == ["peptide-fox", "train"] and body["problems"] == []
+
+
+def test_contrast_get_and_post(server):
+    status, _, body = server.json("GET", "/v1/contrast?fg=%23777&bg=white&level=AA")
+    assert status == 200
+    assert body["display"] == "4.47:1" and body["pass"] is False and body["foreground"] == "#777777"
+    status, _, body = server.json("POST", "/v1/contrast", {"fg": "#767676", "bg": "#fff"})
+    assert status == 200 and body["pass"] is True
+    pairs = [{"fg": "#000", "bg": "#fff"}] * 1000 + [{"fg": "#12", "bg": "#fff"}]
+    status, _, body = server.json("POST", "/v1/contrast", {"pairs": pairs})
+    assert status == 200 and len(body["results"]) == 1001
+    assert body["results"][-1]["pointer"] == "/pairs/1000/fg"
+
+
+def test_errors_are_problem_json(server):
+    status, headers, body = server.json("GET", "/v1/contrast?fg=blu&bg=white")
+    assert status == 400 and headers["Content-Type"] == "application/problem+json"
+    assert body["status"] == 400 and "did you mean 'blue'" in body["detail"] and body["field"] == "fg"
+    status, _, body = server.json("GET", "/nowhere")
+    assert status == 404 and body["title"] == "Not Found"
+    status, headers, _ = server.json("DELETE", "/v1/palettes")
+    assert status == 405 and headers["Allow"] == "GET, HEAD"
+    status, _, body = server.json("POST", "/v1/audit", b"not json", headers={"Content-Type": "text/plain"})
+    assert status == 415
+    status, _, body = server.json("POST", "/v1/audit", b'{"name": "x",\n "themes": [}')
+    assert status == 400 and body["line"] == 2
+    status, _, body = server.json("POST", "/v1/audit", {"name": "x", "themes": {"light": {"tokens": {"a": "#12"}}}})
+    assert status == 422 and body["problems"][0]["pointer"] == "/themes/light/tokens/a"
+    status, _, body = server.json("POST", "/v1/contrast", b"x" * (300 << 10))
+    assert status == 413
+
+
+def test_palettes_audit_and_proposals(server):
+    status, _, body = server.json("GET", "/v1/palettes")
+    assert [p["name"] for p in body["palettes"]] == ["peptide-fox", "train"]
+    assert "fail" in body["palettes"][0]["verdict"]
+    status, _, document = server.json("GET", "/v1/palettes/peptide-fox")
+    assert status == 200 and document["name"] == "peptide-fox"
+    status, _, audit = server.json("GET", "/v1/palettes/peptide-fox/audit?theme=dark")
+    assert status == 200 and [t["name"] for t in audit["palettes"][0]["themes"]] == ["dark"]
+    # A designer proposes pale body text in dark mode and reads what got worse and why.
+    document["themes"]["dark"]["tokens"]["text.body"]["$value"] = "#475569"
+    status, _, proposal = server.json("POST", "/v1/palettes/peptide-fox/proposals", document)
+    assert status == 200
+    keys = [r["key"] for r in proposal["comparison"]["regressions"]]
+    assert "peptide-fox/dark/body-text-on-page" in keys
+    result = [r for t in proposal["audit"]["palettes"][0]["themes"] if t["name"] == "dark"
+              for r in t["results"] if r["id"] == "body-text-on-page"][0]
+    assert result["verdict"] == "fail" and result["suggestions"]["foreground"]
+    status, _, _ = server.json("POST", "/v1/palettes/nope/proposals", document)
+    assert status == 404
+
+
+def test_suggest_variants_openapi_metrics(server):
+    status, _, body = server.json("POST", "/v1/suggest", {"fg": "#777", "bg": "#fff"})
+    assert status == 200 and body["suggestions"]["foreground"][0]["hex"] == "#767676"
+    status, _, body = server.json("POST", "/v1/variants", {"color": "#2563eb", "on": ["#fff", "#0f172a"]})
+    assert status == 200 and len(body["variants"]) == 2
+    status, headers, raw = server.request("GET", "/openapi.yaml")
+    assert status == 200 and raw.decode() == (ROOT / "openapi.yaml").read_text()
+    status, _, raw = server.request("GET", "/metrics")
+    text = raw.decode()
+    assert 'contrast_http_requests_total{route="/v1/suggest",method="POST",status="200"} 1' in text
+    assert "contrast_http_request_duration_seconds_bucket" in text
+
+
+def test_access_log_has_one_line_per_request(server):
+    server.json("GET", "/healthz")
+    server.json("GET", "/v1/contrast?fg=%23000&bg=%23fff")
+    time.sleep(0.2)
+    lines = [l for l in server.logs().splitlines() if '"GET ' in l]
+    assert any('"GET /healthz" 200' in l for l in lines)
+    assert any('"GET /v1/contrast" 200' in l for l in lines)
+
+
+def test_request_smuggling_and_bad_requests_get_400(server):
+    raw = server.raw(b"POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+    assert status_of(raw) == 400 and b"Content-Length and Transfer-Encoding" in raw
+    raw = server.raw(b"GET /healthz HTTP/1.1\r\n\r\n")
+    assert status_of(raw) == 400 and b"Host" in raw
+    # libmicrohttpd 0.9.75 closes the connection on a request line it cannot parse, without a
+    # status line: the client is not left hanging, and the server goes on serving.
+    raw = server.raw(b"GARBAGE\r\n\r\n")
+    assert status_of(raw) in (400, None)
+    raw = server.raw(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n")
+    assert status_of(raw) == 413
+    # The server is still serving.
+    assert server.json("GET", "/healthz")[0] == 200
+
+
+def test_client_disconnecting_mid_upload(server):
+    for _ in range(20):
+        s = socket.create_connection(("127.0.0.1", server.port))
+        s.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"name\":")
+        s.close()
+    assert server.json("GET", "/healthz")[0] == 200
+    time.sleep(0.3)
+    status, _, raw = server.request("GET", "/metrics")
+    assert "contrast_http_requests_in_flight 1" in raw.decode()  # only the /metrics request itself
+
+
+def test_512_keep_alive_connections_do_not_stall(server):
+    """Epoll mode stalls with ~256+ busy keep-alive connections per thread; this guards the mode."""
+    sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(512)]
+    try:
+        for round_ in range(3):
+            for s in sockets:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            for s in sockets:
+                data = b""
+                while b"\r\n\r\n" not in data or not data.endswith(b'{"status":"ok"}'):
+                    chunk = s.recv(4096)  # a stall shows as a socket timeout here
+                    assert chunk, "connection closed"
+                    data += chunk
+                assert status_of(data) == 200
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def test_sighup_reload_keeps_previous_version_of_a_broken_file(server, palettes):
+    train = palettes / "train.json"
+    good = train.read_text()
+    train.write_text("{ broken")
+    (palettes / "extra.json").write_text(json.dumps({"name": "extra", "themes": {"light": {"tokens": {"a": "#000", "b": "#fff"}}},
+                                                     "checks": [{"foreground": "a", "background": "b"}]}))
+    server.signal(signal.SIGHUP)
+    for _ in range(50):
+        status, _, body = server.json("GET", "/readyz")
+        if body["generation"] >= 2:
+            break
+        time.sleep(0.1)
+    assert "train" in body["palettes"] and "extra" in body["palettes"]
+    assert body["problems"] and body["problems"][0]["file"].endswith("train.json")
+    assert server.json("GET", "/v1/palettes/train")[0] == 200
+    train.write_text(good)
+    server.signal(signal.SIGHUP)
+    time.sleep(0.5)
+    assert server.json("GET", "/readyz")[2]["problems"] == []
+
+
+def test_sigterm_finishes_requests_in_flight_and_exits_0(binary, palettes):
+    s = Server(binary, str(palettes), "--threads", "2")
+    pairs = {"pairs": [{"fg": "#123456", "bg": "#fedcba"}] * 10000}
+    results = []
+
+    def call():
+        try:
+            results.append(s.json("POST", "/v1/contrast", pairs, timeout=60)[0])
+        except Exception as error:  # a reset or refused connection is a failure here
+            results.append(repr(error))
+
+    threads = [threading.Thread(target=call) for _ in range(6)]
+    for t in threads:
+        t.start()
+    time.sleep(0.15)
+    s.signal(signal.SIGTERM)
+    for t in threads:
+        t.join()
+    assert s.process.wait(timeout=20) == 0
+    s.log.close()
+    # Every request the server had accepted got a complete answer; any refused after the signal
+    # failed to connect (and is not counted here).
+    assert len(results) == 6 and all(code == 200 for code in results), results
+    assert "draining" in open(s.log_path).read()

@@ -327,3 +327,27 @@ def test_failing_checks_carry_suggestions(run):
     assert fixes["foreground"][0]["ratio"] >= 7 and fixes["background"][0]["ratio"] >= 7
     text = run("audit", "palettes/peptide-fox.json").stdout
     assert "fix: foreground #6518a1 (darker, ΔE-OK 0.021, 7.01:1)" in text
+
+
+def test_derive_writes_a_copy_and_reports_each_token(run, tmp_path):
+    source = tmp_path / "train.json"
+    source.write_text((ROOT / "palettes" / "train.json").read_text())
+    before = source.read_text()
+    out = tmp_path / "train-dark.json"
+    r = run("derive", str(source), "--from", "light", "--to", "dark", "--surface", "#1a1a1a", "--output", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "surface.background  #f5f5f5 → #1a1a1a" in r.stdout and "wrote" in r.stdout
+    assert source.read_text() == before  # never overwrites the input without --in-place
+    derived = json.loads(out.read_text())
+    assert list(derived["themes"]) == ["light", "dark"]
+    audit = json.loads(run("audit", str(out), "--theme", "dark", "--format", "json").stdout)
+    assert audit["summary"]["fail"] == 0
+    r = run("derive", str(source), "--to", "dark", "--surface", "#1a1a1a")
+    assert r.returncode == 2 and "--output" in r.stderr
+    r = run("derive", str(source), "--to", "dark", "--surface", "#1a1a1a", "--in-place", "--format", "json")
+    assert r.returncode == 0 and json.loads(r.stdout)["to"] == "dark"
+    assert "dark" in json.loads(source.read_text())["themes"]
+    r = run("derive", str(ROOT / "palettes" / "peptide-fox.json"), "--to", "dark", "--surface", "#0f172a", "--output", "-")
+    assert r.returncode == 1  # the literal badge colors cannot be changed by derive
+    assert "both are literal colors" in r.stderr
+    json.loads(r.stdout)

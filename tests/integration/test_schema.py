@@ -31,3 +31,19 @@ def test_audit_output_matches_the_audit_schema(binary):
     out = subprocess.run([binary, "audit", str(ROOT / "palettes"), "--format", "json",
                           "--baseline", str(ROOT / "contrast-baseline.json")], capture_output=True, text=True).stdout
     validator("AuditReport").validate(json.loads(out))
+
+
+def test_dockerfile_passes_hadolint():
+    import shutil
+    import subprocess
+    hadolint = shutil.which("hadolint")
+    assert hadolint, "hadolint is not installed: run scripts/ensure-deps.sh test (make test does)"
+    result = subprocess.run([hadolint, "--no-color", "Dockerfile"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dockerfile_shape():
+    text = (ROOT / "Dockerfile").read_text()
+    assert "AS build" in text and "--static-swift-stdlib" in text
+    assert "libmicrohttpd12" in text and "USER 10001" in text
+    assert "EXPOSE 8080" in text and "HEALTHCHECK" in text and "/healthz" in text

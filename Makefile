@@ -2,11 +2,12 @@
 #   make run   — set up what is missing, build, and serve palettes/ on http://127.0.0.1:8080
 #   make test  — set up what is missing, build, and run every test
 #   make audit — audit palettes/ against the committed baseline, as CI would
+#   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test audit deps deps-test build release clean
+.PHONY: run test audit bench deps deps-test build release clean
 
 run: deps release
 	$(RELEASE_BIN) serve --palettes palettes --host 127.0.0.1 --port 8080
@@ -18,6 +19,9 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	python3 -m pytest tests/integration -q
+
+bench: deps
+	bench/run.sh
 
 deps:
 	@scripts/ensure-deps.sh run

@@ -65,6 +65,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Benchmarks (make bench)
+        .executableTarget(
+            name: "contrast-bench",
+            dependencies: ["ColorScience", "PaletteAudit"],
+            swiftSettings: strictSettings
+        ),
+
         // Tests
         .testTarget(
             name: "ColorScienceTests",

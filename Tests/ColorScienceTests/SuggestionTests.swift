@@ -91,8 +91,10 @@ import Testing
         #expect(both.foreground.color.contrastRatio(with: both.background.color) >= 7)
         let fgOnly = try #require(NearestPassing.suggest(for: fg, against: bg, role: .foreground, target: .ratio(7)).suggestions.first)
         let bgOnly = try #require(NearestPassing.suggest(for: bg, against: fg, role: .background, target: .ratio(7)).suggestions.first)
-        let combined = both.foreground.deltaEOK + both.background.deltaEOK
-        #expect(combined <= fgOnly.deltaEOK + 1e-9 || combined <= bgOnly.deltaEOK + 1e-9 || both.foreground.deltaEOK < fgOnly.deltaEOK)
+        // Each side moves less than either would alone.
+        let larger = max(both.foreground.deltaEOK, both.background.deltaEOK)
+        #expect(larger < fgOnly.deltaEOK && larger < bgOnly.deltaEOK, "\(both) vs \(fgOnly.deltaEOK) / \(bgOnly.deltaEOK)")
+        #expect(both.foreground.deltaEOK > 0 && both.background.deltaEOK > 0)
     }
 
     @Test func variantsForLightAndDark() throws {

@@ -28,8 +28,32 @@ public enum CSSColor {
                                   message: "color text is \(byteCount) bytes; the limit is \(maximumLength)",
                                   offset: maximumLength, input: text)
         }
+        if let fast = fastHex(text) { return fast }
         var parser = ColorParser(text: text)
         return try parser.parseColor()
+    }
+
+    /// `#rrggbb` and `#rrggbbaa` without whitespace, read straight from the bytes (the common
+    /// case in palettes); anything else goes through the full parser.
+    static func fastHex(_ text: String) -> ParsedColor? {
+        let utf8 = text.utf8
+        return utf8.withContiguousStorageIfAvailable { bytes -> ParsedColor? in
+            guard bytes.count == 7 || bytes.count == 9, bytes[0] == UInt8(ascii: "#") else { return nil }
+            var value: UInt32 = 0
+            for index in 1..<bytes.count {
+                let b = bytes[index]
+                let digit: UInt8
+                switch b {
+                case 0x30...0x39: digit = b - 0x30
+                case 0x61...0x66: digit = b - 0x61 + 10
+                case 0x41...0x46: digit = b - 0x41 + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            if bytes.count == 7 { return ParsedColor(color: SRGB(rgb24: value), notation: "hex") }
+            return ParsedColor(color: SRGB(rgb24: value >> 8, alpha: Double(value & 0xFF) / 255), notation: "hex")
+        } ?? nil
     }
 }
 

@@ -82,7 +82,7 @@ public enum NearestPassing {
         let span = abs(end - start)
         guard span > 0 else { return nil }
         // Coarse scan for the first passing lightness, then bisect the step before it.
-        let steps = max(1, Int((span / 0.004).rounded(.up)))
+        let steps = max(1, Int((span / 0.01).rounded(.up)))
         var previous = start
         for step in 1...steps {
             let l = step == steps ? end : start + (end - start) * Double(step) / Double(steps)
@@ -126,7 +126,9 @@ public enum NearestPassing {
     }
 
     /// The smallest combined move: both colors change a little, each along its own lightness,
-    /// away from the other. Minimizes the sum of the two ΔE-OK.
+    /// away from the other. Minimizes the larger of the two ΔE-OK, so neither color carries the
+    /// whole change (minimizing the sum would almost always move one side only, which the
+    /// one-sided suggestions already give).
     public static func suggestBoth(foreground: SRGB, background: SRGB, target: ContrastTarget) -> (foreground: ColorSuggestion, background: ColorSuggestion)? {
         let fg = foreground.opaque, bg = background.opaque
         if target.isMet(foreground: fg.quantized, background: bg.quantized) { return nil }
@@ -136,21 +138,35 @@ public enum NearestPassing {
         let arrangements: [Bool] = abs(fgLCH.l - bgLCH.l) < 0.05 ? [true, false] : [fgLCH.l > bgLCH.l]
         for fgLighter in arrangements {
             let fgEnd = fgLighter ? 1.0 : 0.0
-            let steps = 24
-            for step in 0...steps {
-                let l = fgLCH.l + (fgEnd - fgLCH.l) * Double(step) / Double(steps)
+            /// The combined move with the foreground at lightness `l`, or nil.
+            func move(to l: Double) -> (ColorSuggestion, ColorSuggestion, Double)? {
                 let movedFg = candidate(fgLCH, l: l)
                 let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
-                if let current = best, movedFgDistance >= current.2 { break }
-                guard let movedBg = search(bgLCH, lighter: !fgLighter, meets: { target.isMet(foreground: movedFg, background: $0) }) else { continue }
+                guard let movedBg = search(bgLCH, lighter: !fgLighter, meets: { target.isMet(foreground: movedFg, background: $0) }) else { return nil }
                 let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
-                let total = movedFgDistance + bgDistance
-                if best == nil || total < best!.2 {
-                    let ratio = movedFg.contrastRatio(with: movedBg)
-                    let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)
-                    best = (ColorSuggestion(color: movedFg, role: .foreground, direction: fgLighter ? "lighter" : "darker", ratio: ratio, apca: apca, deltaEOK: movedFgDistance),
-                            ColorSuggestion(color: movedBg, role: .background, direction: fgLighter ? "darker" : "lighter", ratio: ratio, apca: apca, deltaEOK: bgDistance),
-                            total)
+                let ratio = movedFg.contrastRatio(with: movedBg)
+                let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)
+                return (ColorSuggestion(color: movedFg, role: .foreground, direction: fgLighter ? "lighter" : "darker", ratio: ratio, apca: apca, deltaEOK: movedFgDistance),
+                        ColorSuggestion(color: movedBg, role: .background, direction: fgLighter ? "darker" : "lighter", ratio: ratio, apca: apca, deltaEOK: bgDistance),
+                        max(movedFgDistance, bgDistance))
+            }
+            // A coarse pass over the foreground's lightness, then a finer one around the best.
+            let steps = 16
+            let stepSize = (fgEnd - fgLCH.l) / Double(steps)
+            var bestStep: Int?
+            for step in 0...steps {
+                let l = fgLCH.l + stepSize * Double(step)
+                if let current = best, OKLab(candidate(fgLCH, l: l)).distance(to: OKLab(fg)) >= current.2 { break }
+                if let found = move(to: l), best == nil || found.2 < best!.2 {
+                    best = found
+                    bestStep = step
+                }
+            }
+            if let k = bestStep {
+                for sub in -9...9 where sub != 0 {
+                    let l = fgLCH.l + stepSize * (Double(k) + Double(sub) / 10)
+                    guard (min(fgLCH.l, fgEnd)...max(fgLCH.l, fgEnd)).contains(l) else { continue }
+                    if let found = move(to: l), found.2 < best!.2 { best = found }
                 }
             }
         }

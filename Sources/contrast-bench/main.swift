@@ -1,0 +1,210 @@
+// The benchmark driver behind `make bench` (release builds only). Each measurement prints one
+// line: what, how many, the median time over repeats, and the rate.
+import ColorScience
+import Dispatch
+import Foundation
+import PaletteAudit
+
+/// Results are added here so the optimizer cannot drop the work.
+nonisolated(unsafe) var accumulated = 0.0
+
+@inline(never)
+func consume(_ value: Double) { accumulated += value }
+
+@inline(never)
+func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Runs `body` `repeats` times and returns the median seconds.
+func median(_ repeats: Int, _ body: () -> Void) -> Double {
+    var times: [Double] = []
+    for _ in 0..<repeats {
+        let start = now()
+        body()
+        times.append(Double(now() - start) / 1e9)
+    }
+    times.sort()
+    return times[times.count / 2]
+}
+
+func report(_ name: String, count: Int, seconds: Double, unit: String = "pairs") {
+    let rate = Double(count) / seconds
+    print(String(format: "%-34@ %12d %@ in %9.4f s  %14.0f %@/s  %7.2f ns each", name as NSString, count, unit as NSString, seconds, rate, unit as NSString, seconds / Double(count) * 1e9))
+}
+
+/// Deterministic pseudo-random bytes (xorshift), the same sequence as bench/core.c.
+struct XorShift {
+    var state: UInt32 = 2463534242
+    mutating func next() -> UInt32 {
+        state ^= state << 13
+        state ^= state >> 17
+        state ^= state << 5
+        return state
+    }
+}
+
+func peakMemoryMB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "0") ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "core":
+    let n = 10_000_000
+    var random = XorShift()
+    var colors = [UInt32](repeating: 0, count: 2 * n)
+    for i in colors.indices { colors[i] = random.next() & 0xFFFFFF }
+    let table = SRGBTransfer.linearTable
+    // (a) precomputed luminances
+    let luminances = colors.map { c in
+        WCAG.relativeLuminance(red8: UInt8(c >> 16 & 0xFF), green8: UInt8(c >> 8 & 0xFF), blue8: UInt8(c & 0xFF))
+    }
+    let a = median(7) {
+        var total = 0.0
+        luminances.withUnsafeBufferPointer { l in
+            var i = 0
+            while i < 2 * n {
+                total += WCAG.contrastRatio(luminance: l[i], l[i + 1])
+                i += 2
+            }
+        }
+        consume(total)
+    }
+    report("(a) ratio from luminances", count: n, seconds: a)
+    // (b) 8-bit sRGB values
+    let b = median(7) {
+        var total = 0.0
+        colors.withUnsafeBufferPointer { c in
+            table.withUnsafeBufferPointer { t in
+                var i = 0
+                while i < 2 * n {
+                    let x = c[i], y = c[i + 1]
+                    let l1 = 0.2126 * t[Int(x >> 16 & 0xFF)] + 0.7152 * t[Int(x >> 8 & 0xFF)] + 0.0722 * t[Int(x & 0xFF)]
+                    let l2 = 0.2126 * t[Int(y >> 16 & 0xFF)] + 0.7152 * t[Int(y >> 8 & 0xFF)] + 0.0722 * t[Int(y & 0xFF)]
+                    total += WCAG.contrastRatio(luminance: l1, l2)
+                    i += 2
+                }
+            }
+        }
+        consume(total)
+    }
+    report("(b) ratio from 8-bit sRGB", count: n, seconds: b)
+    // (c) hex strings parsed end to end
+    let hexCount = 1_000_000
+    let hexes = colors.prefix(2 * hexCount).map { c -> String in
+        let digits = String(c, radix: 16)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+    let c = median(3) {
+        var total = 0.0
+        var i = 0
+        while i < 2 * hexCount {
+            if let f = try? CSSColor.parse(hexes[i]).color, let g = try? CSSColor.parse(hexes[i + 1]).color {
+                total += f.contrastRatio(with: g)
+            }
+            i += 2
+        }
+        consume(total)
+    }
+    report("(c) ratio from hex strings", count: hexCount, seconds: c)
+    // Parse rates per syntax family.
+    let families: [(String, [String])] = [
+        ("hex", ["#1a2b3c", "#abc", "#11223344"]),
+        ("named", ["rebeccapurple", "white", "lightgoldenrodyellow"]),
+        ("rgb()", ["rgb(37, 99, 235)", "rgb(37 99 235 / 50%)", "rgba(10%, 20%, 30%, 0.5)"]),
+        ("hsl()/hwb()", ["hsl(221 83% 53%)", "hsla(120, 50%, 50%, 0.3)", "hwb(90 10% 20%)"]),
+        ("lab()/lch()", ["lab(54 80 69)", "lch(29 66 292)", "lab(50% 20 -30 / 0.5)"]),
+        ("oklab()/oklch()", ["oklch(0.628 0.258 29.2)", "oklab(0.5 0.1 -0.1)", "oklch(70% 0.1 250 / 0.8)"]),
+        ("color()", ["color(display-p3 0.5 0.4 0.3)", "color(srgb-linear 0.2 0.3 0.4)", "color(rec2020 0.1 0.2 0.3)"]),
+        ("out of gamut", ["color(display-p3 1 0 0)", "oklch(0.7 0.4 150)", "lab(50 100 -100)"]),
+    ]
+    for (name, samples) in families {
+        let count = 300_000
+        let t = median(3) {
+            var checksum = 0.0
+            for i in 0..<count { checksum += (try? CSSColor.parse(samples[i % samples.count]).color.red) ?? 0 }
+            consume(checksum)
+        }
+        report("parse \(name)", count: count, seconds: t, unit: "colors")
+    }
+    print("(checksum \(accumulated))")
+
+case "matrix":
+    let n = Int(arguments.dropFirst().first ?? "1000") ?? 1000
+    var random = XorShift()
+    let entries = (0..<n).map { i -> ContrastMatrix.Entry in
+        ContrastMatrix.Entry(name: "token.\(i)", color: SRGB(rgb24: random.next() & 0xFFFFFF))
+    }
+    let matrix = ContrastMatrix(entries: entries)
+    let start = now()
+    let summary = matrix.summarize(partners: 3)
+    let seconds = Double(now() - start) / 1e9
+    blackHole(summary)
+    print(String(format: "matrix %6d tokens %12d pairs  %8.3f s  %6.1f M pairs/s  peak RSS %6.1f MB", n, matrix.pairCount, seconds,
+                 Double(matrix.pairCount) / seconds / 1e6, peakMemoryMB()))
+
+case "dtcg":
+    let n = Int(arguments.dropFirst().first ?? "10000") ?? 10_000
+    var random = XorShift()
+    var groups: [String] = []
+    for g in 0..<(n / 100) {
+        var tokens: [String] = []
+        for t in 0..<100 {
+            let c = random.next() & 0xFFFFFF
+            let digits = String(c, radix: 16)
+            tokens.append("\"t\(t)\": {\"$value\": \"#\(String(repeating: "0", count: 6 - digits.count) + digits)\"}")
+        }
+        groups.append("\"group\(g)\": {\"$type\": \"color\", \(tokens.joined(separator: ", "))}")
+    }
+    let checks = (0..<1000).map { i in "{\"id\": \"c\(i)\", \"foreground\": \"group\(i % (n / 100)).t\(i % 100)\", \"background\": \"group\((i + 1) % (n / 100)).t\((i * 7) % 100)\"}" }
+    let document = "{\"name\": \"big\", \"tokens\": {\(groups.joined(separator: ", "))}, \"checks\": [\(checks.joined(separator: ", "))]}"
+    let bytes = Array(document.utf8)
+    var checked = 0
+    let t = median(5) {
+        let (palette, problems) = PaletteDecoder.decode(bytes: bytes)
+        if let palette {
+            let report = Auditor().audit(palette, problems: problems)
+            checked = report.summary.checks
+        }
+    }
+    print(String(format: "DTCG file %d tokens (%.1f MB), %d checks: decode + audit %.3f s (median of 5)", n, Double(bytes.count) / 1e6, checked, t))
+
+case "palettes":
+    let path = arguments.dropFirst().first ?? "palettes"
+    var checks = 0
+    let t = median(21) {
+        let reports = PaletteLoader.load(paths: [path]).compactMap { loaded in loaded.palette.map { Auditor().audit($0, problems: loaded.problems) } }
+        checks = reports.reduce(0) { $0 + $1.summary.checks }
+    }
+    print(String(format: "palettes/: load + audit %d checks in %.2f ms (median of 21)", checks, t * 1000))
+
+case "suggest":
+    var random = XorShift()
+    var pairs: [(SRGB, SRGB)] = []
+    while pairs.count < 200 {
+        let a = SRGB(rgb24: random.next() & 0xFFFFFF), b = SRGB(rgb24: random.next() & 0xFFFFFF)
+        if a.contrastRatio(with: b) < 4.5 { pairs.append((a, b)) }
+    }
+    var t = median(3) {
+        for (a, b) in pairs { blackHole(NearestPassing.suggest(for: a, against: b, role: .foreground, target: .ratio(4.5))) }
+    }
+    report("nearest passing (one side)", count: pairs.count, seconds: t, unit: "pairs")
+    t = median(3) {
+        for (a, b) in pairs { blackHole(NearestPassing.suggestBoth(foreground: a, background: b, target: .ratio(4.5))) }
+    }
+    report("smallest combined move", count: pairs.count, seconds: t, unit: "pairs")
+    t = median(3) {
+        for (a, b) in pairs { blackHole(Auditor.suggestions(foreground: a, background: b, target: .ratio(4.5))) }
+    }
+    report("all suggestions for a failing check", count: pairs.count, seconds: t, unit: "pairs")
+
+default:
+    print("usage: contrast-bench core | matrix N | dtcg N | palettes DIR | suggest")
+    exit(2)
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# make bench: every benchmark of BENCHMARKS.md, in one run, release builds only. Prints each
+# figure with its command and target, and writes the run to BENCHMARKS.md.
+# Loopback only; every load is bounded in time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
+
+command -v wrk >/dev/null 2>&1 || { echo "bench: installing wrk" >&2; apt-get install -y -qq wrk >/dev/null 2>&1 || sudo apt-get install -y -qq wrk >/dev/null; }
+swift build -c release --product contrast >/dev/null
+swift build -c release --product contrast-bench >/dev/null
+bin=.build/release
+gcc -O2 -o "$out/core-c" bench/core.c -lm
+gcc -O2 -o "$out/hello" bench/hello.c -lmicrohttpd
+threads=${BENCH_THREADS:-2}
+duration=${BENCH_SECONDS:-5}
+
+report="$out/report.md"
+{
+  echo "# Benchmarks"
+  echo
+  echo "Run by \`make bench\` (bench/run.sh) on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); release builds;"
+  echo "Swift: $(swift --version 2>&1 | head -1); C: $(gcc --version | head -1) -O2."
+  echo "Each figure is a median of repeated runs in the same process; the C and Swift sides run in the same session."
+  echo
+} > "$report"
+
+section() { echo; echo "## $1"; echo; } >> "$report"
+code() { { echo '```'; cat; echo '```'; } >> "$report"; }
+
+echo "== core (targets: (a) >= 100 M pairs/s on one core; (b) within 1.5x of C per pair)"
+section "1. Core: contrast ratios and parsing (one core)"
+echo "Commands: \`$bin/contrast-bench core\` and \`gcc -O2 bench/core.c\`. Targets: (a) ≥ 100 M pairs/s; (b) within 1.5× of the C loop." >> "$report"
+{ "$out/core-c"; "$bin/contrast-bench" core; } | tee "$out/core.txt" | code
+cat "$out/core.txt"
+
+echo "== matrix scaling (targets: 2,000 tokens < 0.5 s, 20,000 tokens < 30 s, memory < 100 MB)"
+section "2. Matrix scaling (summary of every pair, $(nproc) cores)"
+echo "Command: \`$bin/contrast-bench matrix N\`, one process per N (peak RSS is the process's VmHWM). Targets: 2,000 tokens < 0.5 s, 20,000 < 30 s, memory < 100 MB." >> "$report"
+for n in 100 1000 2000 5000 20000; do "$bin/contrast-bench" matrix $n; done | tee "$out/matrix.txt" | code
+cat "$out/matrix.txt"
+
+echo "== palette files"
+section "3. Palette files"
+echo "Commands: \`$bin/contrast-bench dtcg 10000\` (a generated 10,000-token DTCG file with 1,000 checks, most failing, so each gets suggestions) and \`$bin/contrast-bench palettes palettes\`; \`$bin/contrast-bench suggest\` for the cost of suggestions." >> "$report"
+{ "$bin/contrast-bench" dtcg 10000; "$bin/contrast-bench" palettes palettes; "$bin/contrast-bench" suggest; } | tee "$out/files.txt" | code
+cat "$out/files.txt"
+
+echo "== HTTP (wrk, ${duration}s each; targets: healthz >= 90% and GET contrast >= 75% of the bare C server)"
+section "4. HTTP on 127.0.0.1 (wrk, ${duration} s per cell, $threads server threads)"
+echo "Server: \`$bin/contrast serve --threads $threads --quiet\`; ceiling: \`bench/hello.c\` (bare libmicrohttpd, same mode and threads). Targets: /healthz ≥ 90 % and GET /v1/contrast ≥ 75 % of the C server's requests/s; POST /v1/audit (Peptide Fox) p99 < 5 ms at 16 connections; zero errors." >> "$report"
+"$bin/contrast" serve --port 18080 --threads "$threads" --quiet --palettes palettes > "$out/serve.log" 2>&1 &
+"$out/hello" 18081 "$threads" > "$out/hello.log" 2>&1 &
+sleep 1
+cat > "$out/post.lua" <<'LUA'
+local f = io.open(os.getenv("BODY_FILE"), "r")
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+LUA
+python3 - "$out/pairs.json" <<'PY'
+import json, random, sys
+random.seed(1)
+pairs = [{"fg": "#%06x" % random.randrange(1 << 24), "bg": "#%06x" % random.randrange(1 << 24)} for _ in range(1000)]
+json.dump({"pairs": pairs}, open(sys.argv[1], "w"))
+PY
+rss() { awk '/VmRSS/ {printf "%.1f MB", $2/1024}' /proc/"$(pgrep -f 'contrast serve --port 18080' | head -1)"/status; }
+echo "idle resident memory of contrast serve: $(rss)" | tee -a "$report"
+echo >> "$report"
+echo "| endpoint | connections | contrast req/s | p50 | p99 | errors | C hello req/s | ratio |" >> "$report"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|" >> "$report"
+run_wrk() {  # url connections [body]
+  local url=$1 c=$2 body=${3:-}
+  local t=2; [ "$c" -lt 2 ] && t=1
+  local args=(-t "$t" -c "$c" -d "${duration}s" --latency)
+  if [ -n "$body" ]; then BODY_FILE=$body wrk "${args[@]}" -s "$out/post.lua" "$url"; else wrk "${args[@]}" "$url"; fi
+}
+field() { # text name
+  case $2 in
+    rps) echo "$1" | awk '/Requests\/sec/ {print $2}';;
+    p50) echo "$1" | awk '/^ +50%/ {print $2}';;
+    p99) echo "$1" | awk '/^ +99%/ {print $2}';;
+    err) echo "$1" | awk '/Non-2xx|Socket errors/ {s = s $0 " "} END {print (s == "" ? "0" : s)}';;
+  esac
+}
+for c in 1 16 128; do
+  for spec in "GET /healthz|http://127.0.0.1:18080/healthz|" \
+              "GET /v1/contrast|http://127.0.0.1:18080/v1/contrast?fg=%23777777&bg=%23ffffff|" \
+              "POST /v1/contrast (1,000 pairs)|http://127.0.0.1:18080/v1/contrast|$out/pairs.json" \
+              "POST /v1/audit (Peptide Fox)|http://127.0.0.1:18080/v1/audit|palettes/peptide-fox.json" \
+              "POST /v1/palettes/peptide-fox/proposals|http://127.0.0.1:18080/v1/palettes/peptide-fox/proposals|palettes/peptide-fox.json"; do
+    IFS='|' read -r name url body <<< "$spec"
+    result=$(run_wrk "$url" "$c" "$body")
+    rps=$(field "$result" rps)
+    hello=""
+    ratio=""
+    if [ "$name" = "GET /healthz" ] || [ "$name" = "GET /v1/contrast" ]; then
+      hello=$(field "$(run_wrk http://127.0.0.1:18081/ "$c")" rps)
+      ratio=$(python3 -c "print(f'{$rps / $hello:.0%}')")
+    fi
+    line="| $name | $c | $rps | $(field "$result" p50) | $(field "$result" p99) | $(field "$result" err) | $hello | $ratio |"
+    echo "$line" | tee -a "$report"
+  done
+  if [ "$c" = 128 ]; then echo "resident memory after 128 connections: $(rss)" | tee -a "$out/mem.txt"; fi
+done
+echo >> "$report"
+cat "$out/mem.txt" >> "$report"
+echo "== 512 keep-alive connections"
+result=$(wrk -t 2 -c 512 -d "${duration}s" --latency http://127.0.0.1:18080/healthz)
+echo "512 keep-alive connections on /healthz: $(field "$result" rps) req/s, p99 $(field "$result" p99), errors: $(field "$result" err)" | tee -a "$report"
+cp "$report" BENCHMARKS.md
+echo "wrote BENCHMARKS.md"

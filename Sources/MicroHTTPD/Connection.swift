@@ -16,6 +16,7 @@ final class RequestState {
     var path = ""
     var remoteAddress: String?
     var queuedAt: ContinuousClock.Instant?
+    var headers: [Header] = []
 }
 
 /// Collects header or query pairs from `MHD_get_connection_values`.
@@ -74,7 +75,8 @@ extension Server {
             if let address = cmhd_client_address(connection, &buffer, buffer.count) { state.remoteAddress = String(cString: address) }
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             requestStarted()
-            if let rejection = earlyRejection(connection: connection, version: version.map { String(cString: $0) } ?? "") {
+            state.headers = values(connection, .HEADER_KIND).map { Header(name: $0.0.lowercased(), value: $0.1) }
+            if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
                 // Refusing before the body makes libmicrohttpd close the connection: right for these.
                 return queue(rejection, state: state, on: connection)
             }
@@ -106,7 +108,7 @@ extension Server {
         }
         let request = Request(method: state.method, path: state.path,
                               query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
-                              headers: values(connection, .HEADER_KIND).map { Header(name: $0.0, value: $0.1) },
+                              headers: state.headers,
                               body: state.body, version: version.map { String(cString: $0) } ?? "HTTP/1.1",
                               remoteAddress: state.remoteAddress)
         state.body = []
@@ -114,9 +116,8 @@ extension Server {
     }
 
     /// Requests refused as soon as their headers are read.
-    func earlyRejection(connection: OpaquePointer?, version: String) -> Response? {
-        let headers = values(connection, .HEADER_KIND)
-        func header(_ name: String) -> [String] { headers.filter { $0.0.lowercased() == name }.map(\.1) }
+    func earlyRejection(headers: [Header], version: String) -> Response? {
+        func header(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
         let lengths = header("content-length")
         let encodings = header("transfer-encoding")
         if !lengths.isEmpty && !encodings.isEmpty {

@@ -17,7 +17,8 @@ public struct Request: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers.map { Header(name: $0.name.lowercased(), value: $0.value) }
+        self.headers = headers.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A } } ? headers
+            : headers.map { Header(name: $0.name.lowercased(), value: $0.value) }
         self.body = body
         self.version = version
         self.remoteAddress = remoteAddress

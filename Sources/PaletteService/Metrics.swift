@@ -5,8 +5,14 @@ import Synchronization
 public final class Metrics: Sendable {
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
+    struct Key: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
     struct State {
-        var requests: [String: Int] = [:]  // "route|method|status"
+        var requests: [Key: Int] = [:]
         var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
         var durationSum = 0.0
         var durationCount = 0
@@ -23,8 +29,7 @@ public final class Metrics: Sendable {
     }
 
     public func record(_ request: CompletedRequest) {
-        let route = request.route ?? "unmatched"
-        let key = "\(route)|\(request.method.count <= 16 ? request.method : "OTHER")|\(request.status)"
+        let key = Key(route: request.route ?? "unmatched", method: request.method.utf8.count <= 16 ? request.method : "OTHER", status: request.status)
         let bucket = Metrics.buckets.firstIndex { request.duration <= $0 } ?? Metrics.buckets.count
         state.withLock { s in
             s.requests[key, default: 0] += 1
@@ -41,9 +46,8 @@ public final class Metrics: Sendable {
         let s = state.withLock { $0 }
         var out = "# HELP contrast_http_requests_total HTTP requests answered, by route, method and status.\n"
         out += "# TYPE contrast_http_requests_total counter\n"
-        for key in s.requests.keys.sorted() {
-            let parts = key.split(separator: "|", maxSplits: 2).map(String.init)
-            out += "contrast_http_requests_total{route=\(label(parts[0])),method=\(label(parts[1])),status=\(label(parts[2]))} \(s.requests[key] ?? 0)\n"
+        for key in s.requests.keys.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
+            out += "contrast_http_requests_total{route=\(label(key.route)),method=\(label(key.method)),status=\(label(String(key.status)))} \(s.requests[key] ?? 0)\n"
         }
         out += "# HELP contrast_http_request_duration_seconds Time from the request's first byte to its response.\n"
         out += "# TYPE contrast_http_request_duration_seconds histogram\n"

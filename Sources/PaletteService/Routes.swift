@@ -182,7 +182,7 @@ public struct Routes: Sendable {
         }
         switch Routes.pair(fg: request.query("fg"), bg: request.query("bg"), backdrop: request.query("backdrop"),
                            usage: request.query("usage"), level: request.query("level")) {
-        case .success(let report): return Routes.json(200, report)
+        case .success(let report): return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: report.jsonBytes())
         case .failure(let error): return Response.problem(400, "Bad Request", error.message, extra: ",\"field\":\(jsonString(error.field))")
         }
     }
@@ -212,7 +212,7 @@ public struct Routes: Sendable {
             if items.count > limits.maximumPairs {
                 return Response.problem(422, "Unprocessable Content", "\(items.count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)")
             }
-            var results: [PairOutcome] = []
+            var results: [[UInt8]] = []
             results.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 guard item.members != nil else {
@@ -222,55 +222,31 @@ public struct Routes: Sendable {
                 case .failure(let r): return r
                 case .success(let f):
                     switch Routes.pair(fg: f["fg"], bg: f["bg"], backdrop: f["backdrop"], usage: f["usage"], level: f["level"]) {
-                    case .success(let report): results.append(PairOutcome(report: report, id: f["id"]))
-                    case .failure(let e): results.append(PairOutcome(error: e.message, pointer: "/pairs/\(index)/\(e.field)", id: f["id"]))
+                    case .success(let report): results.append(report.jsonBytes(id: f["id"]))
+                    case .failure(let e):
+                        var entry = "{\"error\":\(jsonString(e.message))"
+                        if let id = f["id"] { entry += ",\"id\":\(jsonString(id))" }
+                        entry += ",\"pointer\":\(jsonString("/pairs/\(index)/\(e.field)"))}"
+                        results.append(Array(entry.utf8))
                     }
                 }
             }
-            return Routes.json(200, ["results": results])
+            var body: [UInt8] = Array("{\"results\":[".utf8)
+            body.reserveCapacity(results.reduce(16) { $0 + $1.count + 1 })
+            for (index, item) in results.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body.append(contentsOf: item)
+            }
+            body.append(contentsOf: Array("]}".utf8))
+            return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: body)
         }
         switch strings(body, at: "") {
         case .failure(let r): return r
         case .success(let f):
             switch Routes.pair(fg: f["fg"], bg: f["bg"], backdrop: f["backdrop"], usage: f["usage"], level: f["level"]) {
-            case .success(let report): return Routes.json(200, report)
+            case .success(let report): return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: report.jsonBytes(id: f["id"]))
             case .failure(let e): return Response.problem(400, "Bad Request", e.message, extra: ",\"field\":\(jsonString(e.field))")
             }
-        }
-    }
-
-    /// One entry of a batch: a report or an error, never both.
-    struct PairOutcome: Encodable {
-        var report: PairReport?
-        var error: String?
-        var pointer: String?
-        var id: String?
-
-        init(report: PairReport, id: String?) {
-            self.report = report
-            self.id = id
-        }
-
-        init(error: String, pointer: String, id: String? = nil) {
-            self.error = error
-            self.pointer = pointer
-            self.id = id
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            if let report { try report.encode(to: encoder) }
-            var container = encoder.container(keyedBy: Key.self)
-            if let error { try container.encode(error, forKey: Key("error")) }
-            if let pointer { try container.encode(pointer, forKey: Key("pointer")) }
-            if let id { try container.encode(id, forKey: Key("id")) }
-        }
-
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(_ s: String) { stringValue = s }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
         }
     }
 

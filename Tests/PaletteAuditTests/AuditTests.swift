@@ -172,3 +172,22 @@ import Testing
         #expect(ClaimCheck.evaluate(claim, ratio: ratio, usage: .text).supported == supported)
     }
 }
+
+@Suite struct PairReportJSONTests {
+    /// The hand-written JSON of the HTTP hot path is the document JSONEncoder writes.
+    @Test func handWrittenJSONMatchesTheEncoder() throws {
+        var generator = SystemRandomNumberGenerator()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for index in 0..<300 {
+            let fg = SRGB(rgb24: UInt32.random(in: 0...0xFFFFFF, using: &generator), alpha: index % 3 == 0 ? 0.5 : 1)
+            let bg = SRGB(rgb24: UInt32.random(in: 0...0xFFFFFF, using: &generator), alpha: index % 5 == 0 ? 0.4 : 1)
+            let backdrop: ParsedColor? = index % 10 == 0 ? ParsedColor(color: .white, notation: "hex") : nil
+            let report = PairReport(foreground: ParsedColor(color: fg, notation: "hex"), background: ParsedColor(color: bg, notation: "hex"),
+                                    backdrop: backdrop, requirement: ContrastRequirement(usage: index % 2 == 0 ? .text : .nonText, level: .AAA))
+            let expected = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? NSDictionary
+            let actual = try JSONSerialization.jsonObject(with: Data(report.jsonBytes())) as? NSDictionary
+            #expect(expected == actual)
+        }
+    }
+}

@@ -99,7 +99,7 @@ public enum NearestPassing {
                     } else {
                         low = mid
                     }
-                    if abs(high - low) < 1e-7 { break }
+                    if abs(high - low) < 1e-5 { break }
                 }
                 return best
             }

@@ -1,4 +1,29 @@
 public import ColorScience
+import Synchronization
+
+/// A bounded memory of computed suggestions, shared by every audit in the process.
+final class SuggestionCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var foreground: SRGB
+        var background: SRGB
+        var target: ContrastTarget
+    }
+
+    static let shared = SuggestionCache()
+    static let capacity = 4096
+    private let entries = Mutex<[Key: Suggestions]>([:])
+
+    func value(for key: Key) -> Suggestions? {
+        entries.withLock { $0[key] }
+    }
+
+    func store(_ value: Suggestions, for key: Key) {
+        entries.withLock { table in
+            if table.count >= SuggestionCache.capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = value
+        }
+    }
+}
 
 /// Audits palettes: every theme × check (and badge), resolved, measured and judged.
 public struct Auditor: Sendable {
@@ -189,8 +214,18 @@ public struct Auditor: Sendable {
             assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
     }
 
-    /// Nearest passing colors for each side, and for both at once.
+    /// Nearest passing colors for each side, and for both at once. Results are remembered
+    /// (they depend only on the two colors and the target), so re-auditing a palette is cheap.
     public static func suggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
+        let key = SuggestionCache.Key(foreground: foreground, background: background, target: target)
+        if let known = SuggestionCache.shared.value(for: key) { return known }
+        let computed = computeSuggestions(foreground: foreground, background: background, target: target)
+        SuggestionCache.shared.store(computed, for: key)
+        return computed
+    }
+
+    /// The suggestions computed afresh, without the cache (for benchmarks).
+    public static func computeSuggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
         let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target)
         let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target)
         var notes: [String] = []

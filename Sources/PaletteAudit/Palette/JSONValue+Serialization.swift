@@ -40,7 +40,7 @@ extension JSONValue {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

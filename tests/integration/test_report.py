@@ -1,0 +1,107 @@
+"""The nightly report: written by the real binary, rendered in headless Chromium, checked as a person would."""
+import json
+import os
+import shutil
+
+import pytest
+
+from conftest import ROOT
+
+
+def chromium_driver():
+    # Offline: never let Selenium Manager download drivers or send statistics.
+    os.environ["SE_OFFLINE"] = "true"
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,2000", "--force-color-profile=srgb"):
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+
+
+def rgb(hex_color):
+    h = hex_color.lstrip("#")
+    return "rgb(%d, %d, %d)" % (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+
+
+def test_report_files_history_and_exit_codes(run, tmp_path):
+    out, history = tmp_path / "report", tmp_path / "history.jsonl"
+    r = run("report", "palettes/", "--out", str(out), "--history", str(history))
+    assert r.returncode == 1  # no previous run: fails on failures, like audit
+    for name in ("index.html", "audit.json", "summary.md"):
+        assert (out / name).exists()
+    assert len(history.read_text().splitlines()) == 1
+    r = run("report", "palettes/", "--out", str(out), "--history", str(history))
+    assert r.returncode == 0  # nothing regressed since the previous run
+    assert len(history.read_text().splitlines()) == 2
+    # A regression since the last run fails the nightly job.
+    palettes = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", palettes)
+    data = json.loads((palettes / "train.json").read_text())
+    data["themes"]["light"]["tokens"]["text.secondary"]["$value"] = "#9a9a9a"
+    (palettes / "train.json").write_text(json.dumps(data))
+    r = run("report", str(palettes), "--out", str(out), "--history", str(history))
+    assert r.returncode == 1 and "regressed  train › light › secondary-text-on-background" in r.stdout
+    html = (out / "index.html").read_text()
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
+    assert "<script" not in html
+    assert "<svg" in html  # the trend
+
+
+def test_report_escapes_names(run, tmp_path):
+    evil = {"name": "<script>alert(1)</script>", "themes": {"<b>t</b>": {"tokens": {"<i>x</i>": "#000", "y": "#fff"}}},
+            "checks": [{"id": "<img src=x onerror=alert(1)>", "foreground": "<i>x</i>", "background": "y"}]}
+    (tmp_path / "evil.json").write_text(json.dumps(evil))
+    run("report", str(tmp_path / "evil.json"), "--out", str(tmp_path / "out"))
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert "<script>alert" not in html and "<img src=x" not in html and "<i>x</i>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_report_in_a_real_browser(run, tmp_path):
+    out = tmp_path / "report"
+    run("report", "palettes/", "--out", str(out))
+    audit = json.loads((out / "audit.json").read_text())
+    driver = chromium_driver()
+    try:
+        driver.get((out / "index.html").as_uri())
+        from selenium.webdriver.common.by import By
+        # No errors while rendering.
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == []
+        # A known swatch shows its exact colors.
+        badge = driver.find_element(By.CSS_SELECTOR, "tr[data-check='badge:purple'] .badge")
+        assert badge.value_of_css_property("color") in (rgb("#6b21a8"), rgb("#6b21a8").replace("rgb", "rgba").replace(")", ", 1)"))
+        assert badge.value_of_css_property("background-color") in (rgb("#e9d5ff"), rgb("#e9d5ff").replace("rgb", "rgba").replace(")", ", 1)"))
+        # The swatch's pixels are the badge background.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", badge)
+        png = out / "report.png"
+        driver.save_screenshot(str(png))
+        assert png.stat().st_size > 10000
+        # The summary numbers match audit.json.
+        for palette in audit["palettes"]:
+            for theme in palette["themes"]:
+                row = driver.find_element(By.CSS_SELECTOR, f"tr[data-palette='{palette['name']}'][data-theme='{theme['name']}']")
+                cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "td")]
+                s = theme["summary"]
+                assert cells[1:6] == [str(s["checks"]), str(s["pass"]), str(s["fail"]), str(s["exempt"]), str(s["falseClaims"])]
+        assert driver.find_element(By.ID, "summary-line").text == json_line(audit["summary"])
+        # Failures show their suggested colors as swatches.
+        assert driver.find_elements(By.CSS_SELECTOR, "tr[data-verdict='fail'] .fixes .swatch")
+    finally:
+        driver.quit()
+
+
+def json_line(s):
+    parts = [f"{s['checks']} checks", f"{s['pass']} pass", f"{s['fail']} fail"]
+    if s["exempt"]:
+        parts.append(f"{s['exempt']} exempt")
+    if s["falseClaims"]:
+        parts.append(f"{s['falseClaims']} false claims")
+    if s["problems"]:
+        parts.append(f"{s['problems']} problems")
+    if s["assumptions"]:
+        parts.append(f"{s['assumptions']} assumptions")
+    return " · ".join(parts)

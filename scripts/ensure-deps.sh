@@ -12,6 +12,7 @@ if [ "$mode" = test ]; then
   # The report and the designers' page are checked in a real (headless) browser.
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -153,10 +153,12 @@ paths:
             schema: { type: object, description: A W3C Design Tokens file. }
       responses:
         '200':
-          description: The audit.
+          description: The audit (the HTML report when the request accepts text/html).
           content:
             application/json:
               schema: { $ref: '#/components/schemas/AuditReport' }
+            text/html:
+              schema: { type: string }
         '400': { $ref: '#/components/responses/BadRequest' }
         '413': { $ref: '#/components/responses/TooLarge' }
         '415': { $ref: '#/components/responses/UnsupportedMediaType' }
@@ -194,6 +196,36 @@ paths:
                               name: { type: string }
                               verdict: { type: string }
                               summary: { $ref: '#/components/schemas/Summary' }
+  /v1/report:
+    get:
+      tags: [palettes]
+      summary: The HTML report of every palette the service holds (as `contrast report` writes it).
+      operationId: reportServed
+      responses:
+        '200':
+          description: One self-contained HTML page (no scripts; strict Content-Security-Policy).
+          content:
+            text/html:
+              schema: { type: string }
+    post:
+      tags: [palettes]
+      summary: The HTML report of a posted palette.
+      operationId: reportPosted
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Palette' }
+      responses:
+        '200':
+          description: One self-contained HTML page.
+          content:
+            text/html:
+              schema: { type: string }
+        '400': { $ref: '#/components/responses/BadRequest' }
+        '413': { $ref: '#/components/responses/TooLarge' }
+        '415': { $ref: '#/components/responses/UnsupportedMediaType' }
+        '422': { $ref: '#/components/responses/PaletteProblems' }
   /v1/palettes/{name}:
     get:
       tags: [palettes]
@@ -218,10 +250,12 @@ paths:
         - { name: theme, in: query, required: false, description: Only this theme (repeatable)., schema: { type: string } }
       responses:
         '200':
-          description: The audit.
+          description: The audit (the HTML report when the request accepts text/html).
           content:
             application/json:
               schema: { $ref: '#/components/schemas/AuditReport' }
+            text/html:
+              schema: { type: string }
         '400': { $ref: '#/components/responses/BadRequest' }
         '404': { $ref: '#/components/responses/NotFound' }
   /v1/palettes/{name}/proposals:

@@ -71,6 +71,8 @@ public struct Routes: Sendable {
             return only(["POST"], route: "/v1/variants") { variantsPost(request) }
         case ["v1", "palettes"]:
             return only(["GET"], route: "/v1/palettes") { paletteList() }
+        case ["v1", "report"]:
+            return only(["GET", "POST"], route: "/v1/report") { reportHTML(request) }
         case let s where s.count == 3 && s[0] == "v1" && s[1] == "palettes":
             return only(["GET"], route: "/v1/palettes/{name}") { paletteDocument(s[2]) }
         case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit":
@@ -120,6 +122,35 @@ public struct Routes: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let list = (try? encoder.encode(problems)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         return Response.problem(status, title, detail, extra: ",\"problems\":\(list)")
+    }
+
+    // MARK: HTML
+
+    /// A strict policy for the HTML the service returns: no scripts at all, styles only inline,
+    /// nothing fetched from anywhere.
+    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    static func wantsHTML(_ request: Request) -> Bool {
+        guard let accept = request.header("accept") else { return false }
+        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/html" }
+    }
+
+    static func html(_ report: AuditReport, title: String) -> Response {
+        let generated = ISO8601DateFormatter().string(from: Date())
+        let page = HTMLReport(title: title, generated: generated).render(report)
+        return Response(status: 200, headers: [Header(name: "Content-Type", value: "text/html; charset=utf-8"),
+                                               Header(name: "Content-Security-Policy", value: contentSecurityPolicy)],
+                        body: Array(page.utf8))
+    }
+
+    func reportHTML(_ request: Request) -> Response {
+        if request.method == "POST" {
+            switch audit(request) {
+            case .success(let report): return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)")
+            case .failure(let response): return response
+            }
+        }
+        return Routes.html(AuditReport(palettes: store.entries.map(\.report)), title: "Contrast audit")
     }
 
     // MARK: Health
@@ -280,7 +311,9 @@ public struct Routes: Sendable {
 
     func auditPost(_ request: Request) -> Response {
         switch audit(request) {
-        case .success(let report): return Routes.json(200, AuditReport(palettes: [report]))
+        case .success(let report):
+            if Routes.wantsHTML(request) { return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)") }
+            return Routes.json(200, AuditReport(palettes: [report]))
         case .failure(let response): return response
         }
     }
@@ -333,6 +366,7 @@ public struct Routes: Sendable {
             }
             report = Auditor(themeFilter: themes).audit(entry.palette)
         }
+        if Routes.wantsHTML(request) { return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(name)") }
         return Routes.json(200, AuditReport(palettes: [report]))
     }
 

@@ -202,3 +202,41 @@ def test_sigterm_finishes_requests_in_flight_and_exits_0(binary, palettes):
     # failed to connect (and is not counted here).
     assert len(results) == 6 and all(code == 200 for code in results), results
     assert "draining" in open(s.log_path).read()
+
+
+def test_html_report_served_with_a_strict_policy(server):
+    status, headers, raw = server.request("GET", "/v1/report")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert "script-src" not in headers["Content-Security-Policy"] and "default-src 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert b"peptide-fox" in raw and b"<script" not in raw
+    status, headers, raw = server.request("GET", "/v1/palettes/train/audit", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert status == 200 and headers["Content-Type"].startswith("text/html") and b"train" in raw
+    evil = {"name": "<script>x</script>", "themes": {"t": {"tokens": {"a": "#000", "b": "#fff"}}}, "checks": [{"foreground": "a", "background": "b"}]}
+    status, headers, raw = server.request("POST", "/v1/report", evil)
+    assert status == 200 and b"<script>x" not in raw and b"&lt;script&gt;x" in raw
+
+
+def test_tls_with_a_self_signed_certificate(binary, palettes, tmp_path):
+    import ssl
+    import subprocess
+    import urllib.request
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    s = Server(binary, str(palettes), "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        assert s.base.startswith("https://")
+        context = ssl.create_default_context(cafile=str(cert))
+        with urllib.request.urlopen(s.base + "/healthz", context=context, timeout=10) as response:
+            assert response.status == 200 and json.loads(response.read()) == {"status": "ok"}
+        # Plain HTTP on the TLS port fails cleanly: no response, and the server goes on serving.
+        raw = s.raw(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", timeout=5)
+        assert status_of(raw) is None
+        with urllib.request.urlopen(s.base + "/v1/contrast?fg=%23000&bg=%23fff", context=context, timeout=10) as response:
+            assert json.loads(response.read())["ratio"] == 21
+    finally:
+        assert s.stop() == 0, s.logs()
+    r = subprocess.run([binary, "serve", "--port", "0", "--palettes", str(palettes), "--tls-cert", str(cert)], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and "both --tls-cert and --tls-key" in r.stderr

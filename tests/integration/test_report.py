@@ -105,3 +105,20 @@ def json_line(s):
     if s["assumptions"]:
         parts.append(f"{s['assumptions']} assumptions")
     return " · ".join(parts)
+
+
+def test_the_reports_own_colors_pass(run, tmp_path):
+    """The report about accessibility passes this tool's own audit, with the colors it really uses."""
+    import re
+    r = run("audit", "docs/report-palette.json")
+    assert r.returncode == 0, r.stdout
+    run("report", "palettes/", "--out", str(tmp_path))
+    html = (tmp_path / "index.html").read_text()
+    palette = json.loads((ROOT / "docs" / "report-palette.json").read_text())
+    light_css, dark_css = html.split("@media (prefers-color-scheme: dark)")[0], html.split("@media (prefers-color-scheme: dark)")[1].split("}")[0]
+    def variables(css):
+        return dict(re.findall(r"--([a-z]+): (#[0-9a-f]{6})", css))
+    for theme, css in (("light", light_css), ("dark", dark_css)):
+        tokens = palette["themes"][theme]["tokens"]
+        for name, value in variables(css).items():
+            assert tokens.get(name) == value, f"{theme} --{name} is {value} in the report but {tokens.get(name)} in docs/report-palette.json"

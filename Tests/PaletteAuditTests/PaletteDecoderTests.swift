@@ -91,13 +91,20 @@ import Testing
     }
 
     @Test func longAliasChainsAndHugePalettesStayCheap() throws {
-        var tokens = "\"t0\": \"#123456\""
-        for i in 1...10_000 { tokens += ", \"t\(i)\": \"{t\(i - 1)}\"" }
-        let (palette, problems) = PaletteDecoder.decode("{\"name\": \"deep\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [{\"foreground\": \"t10000\", \"background\": \"t0\"}]}")
+        func chain(_ length: Int) -> String {
+            var tokens = "\"t0\": \"#123456\""
+            for i in 1...length { tokens += ", \"t\(i)\": \"{t\(i - 1)}\"" }
+            return "{\"name\": \"deep\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [{\"foreground\": \"t\(length)\", \"background\": \"t0\"}]}"
+        }
+        let (palette, problems) = PaletteDecoder.decode(chain(1_000))
         #expect(problems.isEmpty)
         let report = Auditor().audit(try #require(palette), problems: problems)
         #expect(report.themes[0].results.first?.foreground.hex == "#123456")
-        #expect(report.themes[0].results.first?.foreground.aliases?.count == 10_000)
+        #expect(report.themes[0].results.first?.foreground.aliases?.count == 1_000)
+        let (deep, _) = PaletteDecoder.decode(chain(10_000))
+        let refused = Auditor().audit(try #require(deep))
+        #expect(refused.problems.map(\.code).allSatisfy { $0 == .limitExceeded } && !refused.problems.isEmpty)
+        #expect(refused.problems.first?.message.contains("longer than 1000 tokens") == true)
 
         var limits = PaletteDecoder.Limits()
         limits.maximumThemes = 10

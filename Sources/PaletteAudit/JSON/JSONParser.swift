@@ -70,10 +70,28 @@ public struct JSONParser {
         }
     }
 
-    /// A container being filled while the parser walks the document iteratively.
+    /// A container being filled while the parser walks the document iteratively. Classes, so
+    /// appending to a container never copies it.
+    private final class ArrayFrame {
+        var items: [JSONValue] = []
+        let location: SourceLocation
+        init(_ location: SourceLocation) { self.location = location }
+    }
+
+    private final class ObjectFrame {
+        var members: [JSONMember] = []
+        var keys: Set<String> = []
+        var pendingKey: (String, SourceLocation)?
+        let location: SourceLocation
+        init(_ location: SourceLocation, pendingKey: (String, SourceLocation)) {
+            self.location = location
+            self.pendingKey = pendingKey
+        }
+    }
+
     private enum Frame {
-        case array([JSONValue], SourceLocation)
-        case object([JSONMember], SourceLocation, pendingKey: (String, SourceLocation)?, keys: Set<String>)
+        case array(ArrayFrame)
+        case object(ObjectFrame)
     }
 
     private mutating func parseDocument() throws(SyntaxError) -> JSONValue {
@@ -97,7 +115,7 @@ public struct JSONParser {
                     position += 1
                     value = .object([], start)
                 } else {
-                    stack.append(.object([], start, pendingKey: try parseKey(), keys: []))
+                    stack.append(.object(ObjectFrame(start, pendingKey: try parseKey())))
                     continue
                 }
             case UInt8(ascii: "["):
@@ -110,7 +128,7 @@ public struct JSONParser {
                     position += 1
                     value = .array([], start)
                 } else {
-                    stack.append(.array([], start))
+                    stack.append(.array(ArrayFrame(start)))
                     continue
                 }
             case UInt8(ascii: "\""):
@@ -126,45 +144,49 @@ public struct JSONParser {
 
             // Attach the value to its container, closing containers as their brackets come.
             while true {
-                guard let top = stack.popLast() else { return value }
+                guard let top = stack.last else { return value }
                 skipWhitespace()
                 switch top {
-                case .array(var items, let l):
-                    items.append(value)
+                case .array(let frame):
+                    frame.items.append(value)
                     guard position < bytes.count else {
-                        throw SyntaxError(message: "the array opened at \(l) is not closed; expected ',' or ']'", location: location)
+                        throw SyntaxError(message: "the array opened at \(frame.location) is not closed; expected ',' or ']'", location: location)
                     }
                     if bytes[position] == UInt8(ascii: ",") {
                         position += 1
-                        stack.append(.array(items, l))
                     } else if bytes[position] == UInt8(ascii: "]") {
                         position += 1
-                        value = .array(items, l)
+                        stack.removeLast()
+                        value = .array(frame.items, frame.location)
+                        frame.items = []
                         continue
                     } else {
-                        throw SyntaxError(message: "expected ',' or ']' in the array opened at \(l), found \(describeCurrent())", location: location)
+                        throw SyntaxError(message: "expected ',' or ']' in the array opened at \(frame.location), found \(describeCurrent())", location: location)
                     }
-                case .object(var members, let l, let pending, var keys):
-                    if let (key, keyLocation) = pending {
-                        if keys.contains(key) {
-                            throw SyntaxError(message: "duplicate key \"\(key)\" in the object opened at \(l); each key may appear once", location: keyLocation)
+                case .object(let frame):
+                    if let (key, keyLocation) = frame.pendingKey {
+                        if frame.keys.contains(key) {
+                            throw SyntaxError(message: "duplicate key \"\(key.count > 60 ? String(key.prefix(60)) + "…" : key)\" in the object opened at \(frame.location); each key may appear once", location: keyLocation)
                         }
-                        keys.insert(key)
-                        members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
+                        frame.keys.insert(key)
+                        frame.members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
+                        frame.pendingKey = nil
                     }
                     guard position < bytes.count else {
-                        throw SyntaxError(message: "the object opened at \(l) is not closed; expected ',' or '}'", location: location)
+                        throw SyntaxError(message: "the object opened at \(frame.location) is not closed; expected ',' or '}'", location: location)
                     }
                     if bytes[position] == UInt8(ascii: ",") {
                         position += 1
                         skipWhitespace()
-                        stack.append(.object(members, l, pendingKey: try parseKey(), keys: keys))
+                        frame.pendingKey = try parseKey()
                     } else if bytes[position] == UInt8(ascii: "}") {
                         position += 1
-                        value = .object(members, l)
+                        stack.removeLast()
+                        value = .object(frame.members, frame.location)
+                        frame.members = []
                         continue
                     } else {
-                        throw SyntaxError(message: "expected ',' or '}' in the object opened at \(l), found \(describeCurrent())", location: location)
+                        throw SyntaxError(message: "expected ',' or '}' in the object opened at \(frame.location), found \(describeCurrent())", location: location)
                     }
                 }
                 break

@@ -18,9 +18,12 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
     public init(_ code: Code, _ message: String, file: String? = nil, pointer: JSONPointer = JSONPointer(),
                 location: SourceLocation? = nil, theme: String? = nil) {
         self.code = code
-        self.message = message
+        // Hostile documents can carry megabyte names: problems quote them briefly.
+        self.message = message.utf8.count > 2000 ? String(message.prefix(1000)) + "…" : message
         self.file = file
-        self.pointer = pointer
+        self.pointer = pointer.segments.contains(where: { $0.utf8.count > 128 })
+            ? JSONPointer(pointer.segments.map { $0.utf8.count > 128 ? String($0.prefix(60)) + "…(\($0.utf8.count) bytes)" : $0 })
+            : pointer
         self.location = location
         self.theme = theme
     }

@@ -67,9 +67,9 @@ public struct ThemeResolver: Sendable {
     public let tokenNames: [String]
     private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
 
-    /// How many aliases may be followed before giving up (a chain longer than this is almost
-    /// certainly generated wrongly; cycles are reported as cycles before that).
-    public static let maximumAliasDepth = 10_000
+    /// How many aliases may be followed before giving up. Real design systems chain a handful;
+    /// a chain longer than this is generated wrongly or hostile, and is refused with a problem.
+    public static let maximumAliasDepth = 1_000
 
     public init(palette: Palette, theme: Theme) {
         self.palette = palette.name
@@ -174,21 +174,24 @@ public struct ThemeResolver: Sendable {
     /// Checks that every token resolves to a color, in time linear in the number of tokens
     /// (each alias chain is walked once), returning one problem per broken chain.
     public func validateAll() -> [PaletteProblem] {
-        var state: [String: Bool] = [:]  // true: resolves; false: broken (already reported)
+        // Per token: how many aliases lead from it to a color, or -1 when its chain is broken
+        // (and already reported).
+        var depth: [String: Int] = [:]
         var problems: [PaletteProblem] = []
-        for name in tokenNames where state[name] == nil {
+        var reportedTooDeep = false
+        for name in tokenNames where depth[name] == nil {
             var path: [String] = []
             var onPath: [String: Int] = [:]
             var current = name
-            var outcome = true
+            var end = 0  // depth of the chain's end; -1 broken
             while true {
-                if let known = state[current] {
-                    outcome = known
+                if let known = depth[current] {
+                    end = known < 0 ? -1 : known + 1
                     break
                 }
                 if let index = onPath[current] {
                     problems.append(cycleProblem(Array(path[index...])))
-                    outcome = false
+                    end = -1
                     break
                 }
                 guard let token = tokens[current] else { break }
@@ -197,7 +200,7 @@ public struct ThemeResolver: Sendable {
                 if let target = token.aliasTarget {
                     if tokens[target] == nil {
                         problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no token of theme '\(theme.name)'\(suggestion(for: target))", token.pointer, token.location))
-                        outcome = false
+                        end = -1
                         break
                     }
                     current = target
@@ -207,11 +210,19 @@ public struct ThemeResolver: Sendable {
                     _ = try CSSColor.parse(token.value)
                 } catch {
                     problems.append(problem(.invalidColor, "token \"\(token.name)\" has \"\(error.input)\", which is not a valid color: \(error.message) (at byte \(error.offset))", token.pointer, token.location))
-                    outcome = false
+                    end = -1
                 }
                 break
             }
-            for member in path { state[member] = outcome }
+            // Members of the path, from its end back to its start, are 0, 1, 2… aliases deeper.
+            for (offset, member) in path.reversed().enumerated() {
+                let d = end < 0 ? -1 : end + offset
+                depth[member] = d
+                if d > ThemeResolver.maximumAliasDepth && !reportedTooDeep, let token = tokens[member] {
+                    problems.append(problem(.limitExceeded, "alias chain from \"\(member)\" is longer than \(ThemeResolver.maximumAliasDepth) tokens", token.pointer, token.location))
+                    reportedTooDeep = true
+                }
+            }
         }
         return problems
     }

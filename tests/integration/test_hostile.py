@@ -1,0 +1,104 @@
+"""Hostile input, one test per class, for the CLI and the API: a clear 4xx or exit 2 naming the
+problem, never a crash or a hang, and the server keeps serving."""
+import json
+import shutil
+import socket
+
+import pytest
+
+from conftest import ROOT
+from server import Server, status_of
+
+NESTED = "[" * 100_000 + "]" * 100_000
+CASES = {
+    "truncated": b'{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"',
+    "malformed": b'{"name": "x",, }',
+    "wrong-types": json.dumps({"name": 5, "themes": [], "checks": {}}).encode(),
+    "invalid-utf8": b'{"name": "\xff\xfe", "themes": {}}',
+    "nul-bytes": b'{"name": "a\x00b", "themes": {"l": {"tokens": {"a": "#fff\x00"}}}}',
+    "100kb-color": json.dumps({"name": "x", "themes": {"l": {"tokens": {"a": "#" + "f" * 100_000}}}}).encode(),
+    "1mib-token-name": json.dumps({"name": "x", "themes": {"l": {"tokens": {"t" * (1 << 20): "#fff"}}}}).encode(),
+    "alias-cycle": json.dumps({"name": "x", "themes": {"l": {"tokens": {"a": "{b}", "b": "{c}", "c": "{a}"}}}}).encode(),
+    "deep-nesting": ('{"name": "x", "themes": ' + NESTED + "}").encode(),
+    "huge-number": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "apca": 1e400}]}',
+    "nan": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "apca": NaN}]}',
+    "duplicate-keys": b'{"name": "x", "name": "y", "themes": {"l": {"tokens": {"a": "#fff"}}}}',
+    "bom": b'\xef\xbb\xbf{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}}',
+}
+# Valid JSON whose palette is refused for a limit or a broken reference.
+LIMITS = {
+    "10000-themes": json.dumps({"name": "x", "themes": {f"t{i}": {"tokens": {"a": "#fff"}} for i in range(10_000)}}).encode(),
+    "alias-chain-20000": json.dumps({"name": "x", "themes": {"l": {"tokens": {**{"t0": "#123456"}, **{f"t{i}": "{t%d}" % (i - 1) for i in range(1, 20_001)}}}}}).encode(),
+    "minus-zero-and-big-ints": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "fontWeight": -0}]}',
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(LIMITS))
+def test_cli_exits_2_with_a_located_error(run, tmp_path, name):
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(CASES.get(name) or LIMITS[name])
+    r = run("audit", str(path), timeout=60)
+    assert r.returncode == 2, (name, r.returncode, r.stdout[-500:], r.stderr[-500:])
+    assert str(path) in r.stderr and "error:" in r.stderr
+    assert len(r.stderr) < 20_000  # errors quote values briefly, never the whole input
+
+
+def test_cli_huge_but_valid_palette(run, tmp_path):
+    tokens = {f"t{i}": "#%06x" % (i * 97 % 0xFFFFFF) for i in range(100_000)}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"name": "big", "themes": {"l": {"tokens": tokens}},
+                                "checks": [{"foreground": "t1", "background": "t2"}]}))
+    r = run("audit", str(path), timeout=120)
+    assert r.returncode in (0, 1), r.stderr[-500:]
+
+
+def test_matrix_that_would_explode_is_refused_before_work(run, tmp_path):
+    tokens = {f"t{i}": "#%06x" % (i * 97 % 0xFFFFFF) for i in range(50_000)}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"name": "big", "themes": {"l": {"tokens": tokens}}}))
+    r = run("matrix", str(path), "--max-pairs", "100000000", timeout=120)
+    assert r.returncode == 2 and "over the limit" in r.stderr
+
+
+@pytest.fixture(scope="module")
+def server(binary, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("hostile") / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--threads", "2", "--max-body", "2MiB", "--quiet")
+    yield s
+    assert s.stop() == 0, s.logs()[-2000:]
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(LIMITS))
+def test_api_answers_4xx_and_keeps_serving(server, name):
+    body = CASES.get(name) or LIMITS[name]
+    status, headers, raw = server.request("POST", "/v1/audit", body, headers={"Content-Type": "application/json"}, timeout=60)
+    assert 400 <= status < 500, (name, status, raw[:300])
+    problem = json.loads(raw)
+    assert problem["status"] == status and problem["detail"]
+    assert len(raw) < 50_000
+    assert server.json("GET", "/healthz")[0] == 200
+
+
+def test_api_color_query_hostility(server):
+    for query in ["fg=" + "%23" + "f" * 100_000 + "&bg=white", "fg=%00&bg=white", "fg=rgb(" + "(" * 5000 + "&bg=white",
+                  "fg=%E0%80&bg=white"]:
+        status, _, raw = server.request("GET", "/v1/contrast?" + query[:60_000])
+        assert status in (400, 414, 431), (query[:40], status, raw[:200])
+    assert server.json("GET", "/healthz")[0] == 200
+
+
+def test_over_long_paths_and_header_floods(server):
+    raw = server.raw(b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status_of(raw) in (400, 414, 431, None)
+    flood = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-H%d: %s\r\n" % (i, b"v" * 100) for i in range(5000)) + b"\r\n"
+    raw = server.raw(flood)
+    assert status_of(raw) in (400, 413, 431, None)
+    assert server.json("GET", "/healthz")[0] == 200
+
+
+def test_batch_bombs_are_refused(server):
+    status, _, raw = server.json("POST", "/v1/contrast", {"pairs": [{"fg": "#000", "bg": "#fff"}] * 10_001})
+    assert status == 422 and "limit" in raw["detail"]
+    status, _, raw = server.json("POST", "/v1/variants", {"color": "#000", "on": ["#fff"] * 101})
+    assert status == 422

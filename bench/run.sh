@@ -44,7 +44,7 @@ cat "$out/matrix.txt"
 echo "== palette files"
 section "3. Palette files"
 echo "Commands: \`$bin/contrast-bench dtcg 10000\` (a generated 10,000-token DTCG file with 1,000 checks, most failing, so each gets suggestions) and \`$bin/contrast-bench palettes palettes\`; \`$bin/contrast-bench suggest\` for the cost of suggestions." >> "$report"
-{ "$bin/contrast-bench" dtcg 10000; "$bin/contrast-bench" palettes palettes; "$bin/contrast-bench" suggest; } | tee "$out/files.txt" | code
+{ "$bin/contrast-bench" dtcg 10000; "$bin/contrast-bench" palettes palettes; "$bin/contrast-bench" audit-request palettes/peptide-fox.json; "$bin/contrast-bench" suggest; } | tee "$out/files.txt" | code
 cat "$out/files.txt"
 
 echo "== HTTP (wrk, ${duration}s each; targets: healthz >= 90% and GET contrast >= 75% of the bare C server)"
@@ -110,5 +110,6 @@ cat "$out/mem.txt" >> "$report"
 echo "== 512 keep-alive connections"
 result=$(wrk -t 2 -c 512 -d "${duration}s" --latency http://127.0.0.1:18080/healthz)
 echo "512 keep-alive connections on /healthz: $(field "$result" rps) req/s, p99 $(field "$result" p99), errors: $(field "$result" err)" | tee -a "$report"
+cat bench/analysis.md >> "$report"
 cp "$report" BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

@@ -96,6 +96,10 @@ public struct Routes: Sendable {
         }
     }
 
+    static func jsonBytes(_ body: [UInt8]) -> Response {
+        Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: body)
+    }
+
     /// 415 unless the body is JSON (a missing Content-Type is read as JSON).
     static func requireJSON(_ request: Request) -> Response? {
         guard let type = request.header("content-type") else { return nil }
@@ -313,7 +317,7 @@ public struct Routes: Sendable {
         switch audit(request) {
         case .success(let report):
             if Routes.wantsHTML(request) { return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)") }
-            return Routes.json(200, AuditReport(palettes: [report]))
+            return Routes.jsonBytes(AuditReport(palettes: [report]).compactJSON())
         case .failure(let response): return response
         }
     }
@@ -367,7 +371,7 @@ public struct Routes: Sendable {
             report = Auditor(themeFilter: themes).audit(entry.palette)
         }
         if Routes.wantsHTML(request) { return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(name)") }
-        return Routes.json(200, AuditReport(palettes: [report]))
+        return Routes.jsonBytes(AuditReport(palettes: [report]).compactJSON())
     }
 
     func proposal(_ name: String, _ request: Request) -> Response {
@@ -379,15 +383,9 @@ public struct Routes: Sendable {
             let themes = request.query.filter { $0.name == "theme" }.map(\.value)
             let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes).audit(entry.palette)
             let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
-            struct Proposal: Encodable {
-                var palette: String
-                var current: AuditSummary
-                var proposed: AuditSummary
-                var comparison: BaselineComparison
-                var audit: AuditReport
-            }
-            return Routes.json(200, Proposal(palette: name, current: current.summary, proposed: proposed.summary,
-                                             comparison: comparison, audit: AuditReport(palettes: [proposed], comparison: comparison)))
+            return Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
+                                                             comparison: comparison,
+                                                             audit: AuditReport(palettes: [proposed], comparison: comparison)))
         }
     }
 

@@ -184,6 +184,23 @@ case "palettes":
     }
     print(String(format: "palettes/: load + audit %d checks in %.2f ms (median of 21)", checks, t * 1000))
 
+case "audit-request":
+    let path = arguments.dropFirst().first ?? "palettes/peptide-fox.json"
+    let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+    var decoded: Palette?
+    var problems: [PaletteProblem] = []
+    let tDecode = median(51) { (decoded, problems) = PaletteDecoder.decode(bytes: bytes) }
+    guard let palette = decoded else { print("cannot decode \(path)"); exit(2) }
+    var report = Auditor().audit(palette, problems: problems)
+    let tAudit = median(51) { report = Auditor().audit(palette, problems: problems) }
+    var encoded: [UInt8] = []
+    let tFast = median(51) { encoded = AuditReport(palettes: [report]).compactJSON() }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let tFoundation = median(51) { encoded = (try? [UInt8](encoder.encode(AuditReport(palettes: [report])))) ?? [] }
+    print(String(format: "one audit request for %@: decode %.3f ms, audit %.3f ms, encode %.3f ms by hand (%.3f ms with JSONEncoder), %d bytes",
+                 path as NSString, tDecode * 1000, tAudit * 1000, tFast * 1000, tFoundation * 1000, encoded.count))
+
 case "suggest":
     var random = XorShift()
     var pairs: [(SRGB, SRGB)] = []

@@ -191,3 +191,24 @@ import Testing
         }
     }
 }
+
+@Suite struct AuditJSONTests {
+    /// The hand-written audit JSON is the document JSONEncoder writes, for every palette and
+    /// for reports with problems, ranges, claims, suggestions and a comparison.
+    @Test func handWrittenAuditJSONMatchesTheEncoder() throws {
+        var reports = PaletteLoader.load(paths: [SeedPaletteAuditTests.palettesDirectory]).compactMap { loaded in
+            loaded.palette.map { Auditor().audit($0, problems: loaded.problems) }
+        }
+        let tricky = ##"{"name": "t/\"q\"", "themes": {"a": {"tokens": {"fg": "#777", "bg": "rgb(0 0 0 / 0.5)", "x": "{nope}", "p3": "color(display-p3 1 0 0)"}}}, "checks": [{"id": "c", "foreground": "fg", "background": "bg", "apca": 60, "claim": {"minimumRatio": 4.5, "quote": "\n≥ 4.5"}}, {"foreground": "p3", "background": "#fff", "fontSize": "24px", "fontWeight": 700}]}"##
+        let (palette, problems) = PaletteDecoder.decode(tricky, file: "tricky.json")
+        reports.append(Auditor().audit(try #require(palette), problems: problems))
+        var report = AuditReport(palettes: reports)
+        report.comparison = Baseline(AuditReport(palettes: Array(reports.dropLast()))).compare(with: report)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let expected = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? NSDictionary
+        let actual = try JSONSerialization.jsonObject(with: Data(report.compactJSON())) as? NSDictionary
+        #expect(expected == actual)
+        #expect(expected != nil)
+    }
+}

@@ -89,7 +89,16 @@ public struct JSONPointer: Hashable, Sendable, Codable, CustomStringConvertible,
 
     /// `/themes/light/tokens/text.body` (with `~` and `/` escaped as `~0` and `~1`).
     public var description: String {
-        segments.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+        var out = ""
+        for segment in segments {
+            out.append("/")
+            if segment.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) {
+                out += segment.replacing("~", with: "~0").replacing("/", with: "~1")
+            } else {
+                out += segment
+            }
+        }
+        return out
     }
 
     public init(from decoder: any Decoder) throws {

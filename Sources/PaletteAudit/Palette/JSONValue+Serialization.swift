@@ -41,6 +41,10 @@ extension JSONValue {
     }
 
     public static func quoted(_ text: String) -> String {
+        // Most strings need no escaping: check the bytes once and copy them whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -3,11 +3,14 @@
 #   make test  — set up what is missing, build, and run every test
 #   make audit — audit palettes/ against the committed baseline, as CI would
 #   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
+#   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test audit bench deps deps-test build release clean
+.PHONY: run test audit bench fuzz deps deps-test build release clean
+
+FUZZ_SECONDS ?= 300
 
 run: deps release
 	$(RELEASE_BIN) serve --palettes palettes --host 127.0.0.1 --port 8080
@@ -18,10 +21,14 @@ audit: deps release
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	scripts/fuzz.sh 30
 	python3 -m pytest tests/integration -q
 
 bench: deps
 	bench/run.sh
+
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 deps:
 	@scripts/ensure-deps.sh run

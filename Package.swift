@@ -72,6 +72,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Fuzzing (make fuzz): libFuzzer targets that replay their corpus when built normally
+        .target(name: "FuzzSupport", swiftSettings: strictSettings),
+        .executableTarget(name: "fuzz-color", dependencies: ["ColorScience", "FuzzSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "fuzz-palette", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
+
         // Tests
         .testTarget(
             name: "ColorScienceTests",

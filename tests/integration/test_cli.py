@@ -351,3 +351,15 @@ def test_derive_writes_a_copy_and_reports_each_token(run, tmp_path):
     assert r.returncode == 1  # the literal badge colors cannot be changed by derive
     assert "both are literal colors" in r.stderr
     json.loads(r.stdout)
+
+
+def test_fuzz_corpus_and_crashes_replay(run):
+    """Every committed seed and every crash the fuzzers ever found runs clean (built normally, the
+    fuzz targets replay files)."""
+    import subprocess
+    for target in ("color", "palette"):
+        binary = ROOT / ".build" / "debug" / f"fuzz-{target}"
+        inputs = [str(ROOT / "fuzz" / "corpus" / target), str(ROOT / "fuzz" / "crashes")]
+        r = subprocess.run([str(binary), *inputs], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "replayed" in r.stdout

@@ -1,0 +1,52 @@
+// The palette decoder and the audit under libFuzzer (see FuzzColor.swift for how it is built).
+import FuzzSupport
+import PaletteAudit
+
+func fuzzPalette(_ bytes: UnsafeRawBufferPointer) {
+    let (palette, problems) = PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.json")
+    guard let palette else {
+        precondition(!problems.isEmpty, "no palette and no problem")
+        return
+    }
+    var limits = palette
+    // Keep each input cheap: the audit is linear, but suggestions cost a millisecond each.
+    limits.checks = Array(limits.checks.prefix(8))
+    limits.badges = Array(limits.badges.prefix(4))
+    let report = Auditor().audit(limits, problems: problems)
+    for theme in report.themes {
+        for result in theme.results {
+            precondition(result.ratio >= 1 && result.ratio <= 21.000001, "ratio \(result.ratio)")
+        }
+    }
+    _ = AuditReport(palettes: [report]).compactJSON()
+}
+
+#if FUZZING
+// libFuzzer calls LLVMFuzzerTestOneInput. SwiftPM also links an executable's entry point as `fuzz_palette_main`; here it hands over to libFuzzer.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzPalette(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+@_cdecl("fuzz_palette_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in
+        fuzzPalette(UnsafeRawBufferPointer(start: data, count: size))
+        return 0
+    }
+}
+#else
+@main
+struct Replay {
+    static func main() {
+        Replayer.run(CommandLine.arguments.dropFirst(), fuzzPalette)
+    }
+}
+#endif

@@ -23,3 +23,25 @@ public enum Replayer {
         print("replayed \(count) inputs")
     }
 }
+
+#if FUZZING
+/// The body libFuzzer's driver calls; set once by ``runFuzzer(_:_:_:)`` before the driver starts.
+nonisolated(unsafe) private var fuzzBody: ((UnsafeRawBufferPointer) -> Void)?
+
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                             _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// Hands the process to libFuzzer (only linked in fuzzing builds, where SwiftPM's renamed entry
+/// point calls this): `body` runs once per input.
+public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                      _ body: @escaping (UnsafeRawBufferPointer) -> Void) -> CInt {
+    fuzzBody = body
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in
+        fuzzBody?(UnsafeRawBufferPointer(start: data, count: size))
+        return 0
+    }
+}
+#endif

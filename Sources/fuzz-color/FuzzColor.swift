@@ -17,11 +17,8 @@ func fuzzColor(_ bytes: UnsafeRawBufferPointer) {
 }
 
 #if FUZZING
-// libFuzzer calls LLVMFuzzerTestOneInput. SwiftPM also links an executable's entry point as `fuzz_color_main`; here it hands over to libFuzzer.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// libFuzzer calls LLVMFuzzerTestOneInput; SwiftPM links the executable's entry point as
+// `fuzz_color_main`, which hands over to libFuzzer's driver.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     fuzzColor(UnsafeRawBufferPointer(start: data, count: size))
@@ -30,12 +27,7 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
 
 @_cdecl("fuzz_color_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in
-        fuzzColor(UnsafeRawBufferPointer(start: data, count: size))
-        return 0
-    }
+    runFuzzer(argc, argv, fuzzColor)
 }
 #else
 @main

@@ -22,11 +22,8 @@ func fuzzPalette(_ bytes: UnsafeRawBufferPointer) {
 }
 
 #if FUZZING
-// libFuzzer calls LLVMFuzzerTestOneInput. SwiftPM also links an executable's entry point as `fuzz_palette_main`; here it hands over to libFuzzer.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
+// libFuzzer calls LLVMFuzzerTestOneInput; SwiftPM links the executable's entry point as
+// `fuzz_palette_main`, which hands over to libFuzzer's driver.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     fuzzPalette(UnsafeRawBufferPointer(start: data, count: size))
@@ -35,12 +32,7 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
 
 @_cdecl("fuzz_palette_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in
-        fuzzPalette(UnsafeRawBufferPointer(start: data, count: size))
-        return 0
-    }
+    runFuzzer(argc, argv, fuzzPalette)
 }
 #else
 @main

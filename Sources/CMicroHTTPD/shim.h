@@ -31,7 +31,8 @@ typedef struct cmhd_config {
 /// Starts a daemon. Returns NULL when the address cannot be bound or the options are refused.
 static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
-                                                   MHD_RequestCompletedCallback completed, void *completed_cls) {
+                                                   MHD_RequestCompletedCallback completed, void *completed_cls,
+                                                   MHD_NotifyConnectionCallback notify, void *notify_cls) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address = NULL;
@@ -55,6 +56,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
     struct MHD_OptionItem options[16];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    if (notify != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_cls };
     if (address != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)address };
     if (config->thread_pool_size > 1) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL };
     if (config->connection_limit) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL };
@@ -82,6 +84,12 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
 static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info ? info->num_connections : 0;
+}
+
+/// The socket of a connection, or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
 }
 
 /// The client's address as text ("127.0.0.1"), written into buffer.

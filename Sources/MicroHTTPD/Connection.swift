@@ -46,10 +46,19 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
                          uploadData: uploadData, uploadDataSize: uploadDataSize, requestContext: requestContext)
 }
 
-let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
+/// Connections opening and closing: the deadline sweeper's bookkeeping.
+let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls else { return }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let fd = cmhd_connection_fd(connection)
+    if code == .CONNECTION_NOTIFY_STARTED { server.connectionStarted(fd) } else { server.connectionClosed(fd) }
+}
+
+let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in
     guard let cls, let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    server.connectionIdle(cmhd_connection_fd(connection))
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     server.requestFinished()
     guard let onComplete = server.onComplete else { return }

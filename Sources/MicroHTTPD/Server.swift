@@ -50,6 +50,10 @@ public final class Server: Sendable {
         var port: UInt16 = 0
         var draining = false
         var inFlight = 0
+        /// Open connections by socket: when their current request began (the connection's
+        /// start, or the end of its previous request).
+        var clocks: [Int32: ContinuousClock.Instant] = [:]
+        var sweeping = false
     }
 
     /// The daemon pointer. libmicrohttpd allows quiesce and stop from any thread; every access
@@ -91,7 +95,7 @@ public final class Server: Sendable {
                     config.host = host
                     config.tls_key_pem = key
                     config.tls_cert_pem = cert
-                    return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context)
+                    return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context, connectionNotifier, context)
                 }
             }
         }
@@ -102,6 +106,49 @@ public final class Server: Sendable {
         state.withLock {
             $0.daemon = DaemonHandle(pointer: daemon)
             $0.port = bound == 0 ? configuration.port : bound
+            $0.sweeping = true
+        }
+        startSweeper()
+    }
+
+    // MARK: Request deadline
+
+    /// libmicrohttpd's own timeout measures idleness, so a client sending a byte every few
+    /// seconds would hold a connection forever. A sweeper shuts down any connection whose
+    /// current request (headers and body) has taken longer than the deadline.
+    private func startSweeper() {
+        let deadline = Duration.milliseconds(Int(configuration.requestDeadlineSeconds * 1000))
+        let thread = SweeperThread { [weak self] in
+            while let self, self.state.withLock({ $0.sweeping }) {
+                usleep(250_000)
+                let now = ContinuousClock.now
+                let expired = self.state.withLock { s -> [Int32] in
+                    let old = s.clocks.filter { now - $0.value > deadline }.map(\.key)
+                    for fd in old { s.clocks[fd] = nil }
+                    return old
+                }
+                // libmicrohttpd owns the sockets: shut them down and let it close them.
+                for fd in expired { shutdown(fd, Int32(SHUT_RDWR)) }
+            }
+        }
+        thread.start()
+    }
+
+    func connectionStarted(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        state.withLock { $0.clocks[fd] = ContinuousClock.now }
+    }
+
+    func connectionClosed(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        state.withLock { $0.clocks[fd] = nil }
+    }
+
+    /// A request finished: the connection's clock restarts for the next one.
+    func connectionIdle(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        state.withLock { s in
+            if s.clocks[fd] != nil { s.clocks[fd] = ContinuousClock.now }
         }
     }
 
@@ -137,6 +184,7 @@ public final class Server: Sendable {
         let daemon = state.withLock { s -> DaemonHandle? in
             let d = s.daemon
             s.daemon = nil
+            s.sweeping = false
             return d
         }
         if let daemon { MHD_stop_daemon(daemon.pointer) }
@@ -160,4 +208,30 @@ public final class Server: Sendable {
 private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
     guard let text else { return body(nil) }
     return text.withCString { body($0) }
+}
+
+/// A plain thread for the deadline sweeper (no Foundation in this module).
+private final class SweeperThread: @unchecked Sendable {
+    // Set once before the thread starts, read only by it.
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    func start() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let me = Unmanaged<SweeperThread>.fromOpaque(raw).takeRetainedValue()
+            me.body()
+            return nil
+        }, context)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<SweeperThread>.fromOpaque(context).release()
+        }
+    }
 }

@@ -240,3 +240,39 @@ def test_tls_with_a_self_signed_certificate(binary, palettes, tmp_path):
         assert s.stop() == 0, s.logs()
     r = subprocess.run([binary, "serve", "--port", "0", "--palettes", str(palettes), "--tls-cert", str(cert)], capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and "both --tls-cert and --tls-key" in r.stderr
+
+
+def test_a_client_trickling_headers_is_cut_at_the_request_deadline(binary, palettes):
+    """libmicrohttpd's timeout measures idleness; a byte every half second must still be cut."""
+    s = Server(binary, str(palettes), "--request-timeout", "2", "--idle-timeout", "10", "--quiet")
+    try:
+        sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40
+        started = time.time()
+        closed = False
+        for byte in request:
+            try:
+                sock.sendall(bytes([byte]))
+                sock.settimeout(0.5)
+                if sock.recv(1) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                continue
+            except OSError:
+                closed = True
+                break
+        assert closed, "the trickling client was never cut"
+        assert time.time() - started < 8
+        sock.close()
+        # Normal clients are served throughout, and a normal keep-alive client is not cut
+        # between requests.
+        assert s.json("GET", "/healthz")[0] == 200
+        keep = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        for _ in range(3):
+            keep.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert status_of(keep.recv(4096)) == 200
+            time.sleep(1.2)
+        keep.close()
+    finally:
+        assert s.stop() == 0, s.logs()

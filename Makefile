@@ -4,11 +4,12 @@
 #   make audit — audit palettes/ against the committed baseline, as CI would
 #   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
 #   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
+#   make sanitize — the unit tests under ThreadSanitizer
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test audit bench fuzz deps deps-test build release clean
+.PHONY: run test audit bench fuzz sanitize deps deps-test build release clean
 
 FUZZ_SECONDS ?= 300
 
@@ -29,6 +30,9 @@ bench: deps
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+sanitize: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 deps:
 	@scripts/ensure-deps.sh run

@@ -4,7 +4,7 @@
 #   make audit — audit palettes/ against the committed baseline, as CI would
 #   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
 #   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
-#   make sanitize — the unit tests under ThreadSanitizer
+#   make sanitize — the unit tests under ThreadSanitizer and AddressSanitizer
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
@@ -33,6 +33,7 @@ fuzz: deps
 
 sanitize: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 deps:
 	@scripts/ensure-deps.sh run

@@ -5,11 +5,12 @@
 #   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
 #   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
 #   make sanitize — the unit tests under ThreadSanitizer and AddressSanitizer
+#   make soak  — load and faults against the release server (SOAK_SECONDS, default 300)
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test audit bench fuzz sanitize deps deps-test build release clean
+.PHONY: run test audit bench fuzz sanitize soak deps deps-test build release clean
 
 FUZZ_SECONDS ?= 300
 
@@ -30,6 +31,10 @@ bench: deps
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+soak: deps release
+	@command -v wrk >/dev/null 2>&1 || apt-get install -y -qq wrk >/dev/null 2>&1 || sudo apt-get install -y -qq wrk >/dev/null
+	python3 scripts/soak.py
 
 sanitize: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

@@ -85,6 +85,11 @@ extension Server {
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             requestStarted()
             state.headers = values(connection, .HEADER_KIND).map { Header(name: $0.0.lowercased(), value: $0.1) }
+            if isOverConnectionLimit {
+                var busy = Response.problem(503, "Service Unavailable", "the server has more than \(configuration.connectionLimit) connections open; retry shortly")
+                busy.headers.append(Header(name: "Retry-After", value: "1"))
+                return queue(busy, state: state, on: connection)
+            }
             if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
                 // Refusing before the body makes libmicrohttpd close the connection: right for these.
                 return queue(rejection, state: state, on: connection)

@@ -11,7 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var threads = 2
     /// Largest request body accepted; larger ones get 413.
     public var maximumBodyBytes = 1 << 20
-    /// Open connections at most; more are refused at accept.
+    /// Open connections at most. Past it, new connections are still accepted (up to a margin of
+    /// a quarter more, at least 64) and answered 503 at once, so clients over the limit learn it
+    /// promptly instead of waiting in the kernel's backlog.
     public var connectionLimit = 1024
     /// Open connections per client address at most.
     public var perAddressConnectionLimit = 0
@@ -83,7 +85,8 @@ public final class Server: Sendable {
         config.flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         config.port = configuration.port
         config.thread_pool_size = UInt32(max(1, configuration.threads))
-        config.connection_limit = UInt32(max(1, configuration.connectionLimit))
+        let limit = max(1, configuration.connectionLimit)
+        config.connection_limit = UInt32(limit + max(64, limit / 4))
         config.per_ip_connection_limit = UInt32(max(0, configuration.perAddressConnectionLimit))
         config.connection_timeout_seconds = UInt32(max(1, configuration.idleTimeoutSeconds))
         config.connection_memory_limit = max(16 << 10, configuration.connectionMemoryBytes)
@@ -132,6 +135,11 @@ public final class Server: Sendable {
             }
         }
         thread.start()
+    }
+
+    /// Whether more connections are open than the configured limit.
+    var isOverConnectionLimit: Bool {
+        state.withLock { $0.clocks.count > configuration.connectionLimit }
     }
 
     func connectionStarted(_ fd: Int32) {

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""make soak: load and faults against a release `contrast serve` on 127.0.0.1, bounded in time.
+
+1. Mixed valid traffic with wrk at 64 connections for SOAK_SECONDS (default 300): zero non-2xx,
+   zero socket errors, resident memory flat after warm-up (growth < 10 %), descriptors flat.
+2. 1,000 slow clients sending half a request while normal clients are measured: the slow ones are
+   cut at the request deadline, and normal requests keep a p99 under 50 ms.
+3. More clients than the connection limit: the excess is refused promptly, not left waiting.
+4. SIGTERM under load: the process exits 0 within the grace period.
+Prints each result and exits 1 if any check fails. Loopback only; every loop is bounded.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".build", "release", "contrast")
+SECONDS = int(os.environ.get("SOAK_SECONDS", "300"))
+failures = []
+
+
+def check(ok, message):
+    print(("ok    " if ok else "FAIL  ") + message, flush=True)
+    if not ok:
+        failures.append(message)
+
+
+def start(*args):
+    process = subprocess.Popen([BIN, "serve", "--port", "0", "--quiet", "--palettes", os.path.join(ROOT, "palettes"), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    for _ in range(50):
+        line = process.stdout.readline()
+        if "listening on" in line:
+            return process, int(line.rsplit(":", 1)[1].split()[0])
+    raise SystemExit("server did not start")
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS"))
+
+
+def fds(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def get(port, path, timeout=5):
+    t = time.perf_counter()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as r:
+        r.read()
+        return r.status, time.perf_counter() - t
+
+
+def mixed_traffic():
+    process, port = start("--threads", "2")
+    work = tempfile.mkdtemp()
+    body = open(os.path.join(ROOT, "palettes", "peptide-fox.json")).read()
+    lua = os.path.join(work, "mixed.lua")
+    with open(lua, "w") as f:
+        f.write("""
+local body = [==[%s]==]
+local i = 0
+request = function()
+  i = i + 1
+  local k = i %% 10
+  if k < 5 then return wrk.format("GET", "/v1/contrast?fg=%%23" .. string.format("%%06x", (i * 7919) %% 16777216) .. "&bg=white") end
+  if k < 7 then return wrk.format("GET", "/healthz") end
+  if k < 8 then return wrk.format("GET", "/v1/palettes/train/audit") end
+  return wrk.format("POST", "/v1/audit", {["Content-Type"] = "application/json"}, body)
+end
+""" % body)
+    warm = min(30, max(5, SECONDS // 10))
+    subprocess.run(["wrk", "-t", "2", "-c", "64", "-d", f"{warm}s", "-s", lua, f"http://127.0.0.1:{port}/"], capture_output=True)
+    base_rss, base_fds = rss_kb(process.pid), fds(process.pid)
+    out = subprocess.run(["wrk", "-t", "2", "-c", "64", "-d", f"{SECONDS}s", "-s", lua, "--latency", f"http://127.0.0.1:{port}/"],
+                         capture_output=True, text=True).stdout
+    time.sleep(1)
+    end_rss, end_fds = rss_kb(process.pid), fds(process.pid)
+    requests = next((l for l in out.splitlines() if "requests in" in l), "").strip()
+    errors = [l.strip() for l in out.splitlines() if "Non-2xx" in l or "Socket errors" in l]
+    check(not errors, f"mixed traffic for {SECONDS}s at 64 connections: {requests}; errors: {errors or 'none'}")
+    growth = (end_rss - base_rss) / base_rss
+    check(growth < 0.10, f"resident memory after warm-up {base_rss / 1024:.1f} MB → {end_rss / 1024:.1f} MB ({growth:+.1%})")
+    check(end_fds <= base_fds + 2, f"file descriptors {base_fds} → {end_fds}")
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=20)
+    shutil.rmtree(work)
+
+
+def slow_clients():
+    process, port = start("--threads", "2", "--max-connections", "2048", "--request-timeout", "5")
+    slow = []
+    for _ in range(1000):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"na")
+        slow.append(s)
+    latencies = []
+    deadline = time.time() + 8
+    while time.time() < deadline:
+        status, seconds = get(port, "/v1/contrast?fg=%23777&bg=white")
+        latencies.append(seconds)
+    p99 = statistics.quantiles(latencies, n=100)[98] * 1000
+    check(p99 < 50, f"1,000 slow clients: {len(latencies)} normal requests, p99 {p99:.1f} ms (target < 50 ms)")
+    cut = 0
+    for s in slow:
+        s.settimeout(0.01)
+        try:
+            if s.recv(1) == b"":
+                cut += 1
+        except socket.timeout:
+            pass
+        except OSError:
+            cut += 1
+        s.close()
+    check(cut >= 990, f"{cut} of 1,000 slow clients were cut at the 5 s request deadline")
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=20)
+
+
+def over_the_limit():
+    process, port = start("--threads", "2", "--max-connections", "50")
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(50)]
+    t = time.perf_counter()
+    refused = 0
+    for _ in range(20):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=2)
+            s.settimeout(2)
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = s.recv(100)
+            if data == b"" or data.startswith(b"HTTP/1.1 503"):
+                refused += 1
+            s.close()
+        except OSError:
+            refused += 1
+    elapsed = time.perf_counter() - t
+    check(refused == 20 and elapsed < 5, f"over the limit of 50 connections: {refused} of 20 extra clients refused in {elapsed:.2f} s")
+    for s in held:
+        s.close()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=20)
+
+
+def sigterm_under_load():
+    process, port = start("--threads", "2", "--grace", "10")
+    load = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", "20s", f"http://127.0.0.1:{port}/v1/contrast?fg=%23000&bg=%23fff"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)
+    t = time.perf_counter()
+    process.send_signal(signal.SIGTERM)
+    code = process.wait(timeout=30)
+    elapsed = time.perf_counter() - t
+    load.kill()
+    check(code == 0 and elapsed < 10, f"SIGTERM under load: exit {code} after {elapsed:.2f} s")
+
+
+if __name__ == "__main__":
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    if not os.path.exists(BIN) or shutil.which("wrk") is None:
+        raise SystemExit("soak needs .build/release/contrast and wrk (make soak builds and installs them)")
+    mixed_traffic()
+    slow_clients()
+    over_the_limit()
+    sigterm_under_load()
+    print(f"{4 * 2 - len(failures)} passed, {len(failures)} failed")
+    sys.exit(1 if failures else 0)

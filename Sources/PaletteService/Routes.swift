@@ -1,7 +1,7 @@
-public import ColorScience
-public import Foundation
+import ColorScience
+import Foundation
 public import MicroHTTPD
-public import PaletteAudit
+import PaletteAudit
 
 /// The HTTP API as a pure function from request to response, testable without a socket.
 /// Lets a ready-made error response travel in a `Result`.
@@ -51,6 +51,12 @@ public struct Routes: Sendable {
             return Response.problem(414, "URI Too Long", "the path is longer than 2048 bytes", route: "unmatched")
         }
         switch segments {
+        case [""]:
+            return only(["GET"], route: "/") { designerPage() }
+        case ["app.js"]:
+            return only(["GET"], route: "/app.js") { Response(status: 200, contentType: "text/javascript; charset=utf-8", body: WebAssets.appJS) }
+        case ["app.css"]:
+            return only(["GET"], route: "/app.css") { Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS) }
         case ["healthz"]:
             return only(["GET"], route: "/healthz") { Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}") }
         case ["readyz"]:
@@ -71,6 +77,8 @@ public struct Routes: Sendable {
             return only(["POST"], route: "/v1/variants") { variantsPost(request) }
         case ["v1", "palettes"]:
             return only(["GET"], route: "/v1/palettes") { paletteList() }
+        case ["v1", "tokens"]:
+            return only(["POST"], route: "/v1/tokens") { tokensPost(request) }
         case ["v1", "report"]:
             return only(["GET", "POST"], route: "/v1/report") { reportHTML(request) }
         case let s where s.count == 3 && s[0] == "v1" && s[1] == "palettes":
@@ -139,9 +147,26 @@ public struct Routes: Sendable {
         return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/html" }
     }
 
-    static func html(_ report: AuditReport, title: String) -> Response {
+    static func wantsMarkdown(_ request: Request) -> Bool {
+        guard let accept = request.header("accept") else { return false }
+        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/markdown" }
+    }
+
+    static func markdown(_ report: AuditReport, title: String, comparedWith: String = "the baseline") -> Response {
+        Response(status: 200, headers: [Header(name: "Content-Type", value: "text/markdown; charset=utf-8")],
+                 body: Array(MarkdownRenderer.render(report, title: title, comparedWith: comparedWith).utf8))
+    }
+
+    /// The audit as JSON, or as HTML or Markdown when the client asks for them (`Accept`).
+    static func negotiated(_ request: Request, _ report: AuditReport, title: String) -> Response {
+        if wantsHTML(request) { return html(report, title: title) }
+        if wantsMarkdown(request) { return markdown(report, title: title) }
+        return jsonBytes(report.compactJSON())
+    }
+
+    static func html(_ report: AuditReport, title: String, comparison: (BaselineComparison, against: String)? = nil) -> Response {
         let generated = ISO8601DateFormatter().string(from: Date())
-        let page = HTMLReport(title: title, generated: generated).render(report)
+        let page = HTMLReport(title: title, generated: generated, comparison: comparison).render(report)
         return Response(status: 200, headers: [Header(name: "Content-Type", value: "text/html; charset=utf-8"),
                                                Header(name: "Content-Security-Policy", value: contentSecurityPolicy)],
                         body: Array(page.utf8))
@@ -316,8 +341,7 @@ public struct Routes: Sendable {
     func auditPost(_ request: Request) -> Response {
         switch audit(request) {
         case .success(let report):
-            if Routes.wantsHTML(request) { return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)") }
-            return Routes.jsonBytes(AuditReport(palettes: [report]).compactJSON())
+            return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)")
         case .failure(let response): return response
         }
     }
@@ -370,8 +394,7 @@ public struct Routes: Sendable {
             }
             report = Auditor(themeFilter: themes).audit(entry.palette)
         }
-        if Routes.wantsHTML(request) { return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(name)") }
-        return Routes.jsonBytes(AuditReport(palettes: [report]).compactJSON())
+        return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(name)")
     }
 
     func proposal(_ name: String, _ request: Request) -> Response {
@@ -383,10 +406,35 @@ public struct Routes: Sendable {
             let themes = request.query.filter { $0.name == "theme" }.map(\.value)
             let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes).audit(entry.palette)
             let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
+            let report = AuditReport(palettes: [proposed], comparison: comparison)
+            let title = "Proposed change to \(name)"
+            if Routes.wantsHTML(request) { return Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")) }
+            if Routes.wantsMarkdown(request) { return Routes.markdown(report, title: title, comparedWith: "the served palette") }
             return Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
                                                              comparison: comparison,
                                                              audit: AuditReport(palettes: [proposed], comparison: comparison)))
         }
+    }
+
+    // MARK: Designers' page
+
+    func designerPage() -> Response {
+        Response(status: 200, headers: [Header(name: "Content-Type", value: "text/html; charset=utf-8"),
+                                        Header(name: "Content-Security-Policy", value: DesignerPage.contentSecurityPolicy),
+                                        Header(name: "Referrer-Policy", value: "no-referrer")],
+                 body: Array(DesignerPage.render(store.entries).utf8))
+    }
+
+    /// Every theme's tokens, resolved, with the JSON pointer of each value; the palette's
+    /// problems (syntax errors included) come back as data, not as an error status, so an
+    /// editor can check a document and show what is wrong without failing requests.
+    func tokensPost(_ request: Request) -> Response {
+        if let refusal = Routes.requireJSON(request) { return refusal }
+        if request.body.isEmpty { return Response.problem(400, "Bad Request", "the request has no body; send a palette document") }
+        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: "posted")
+        guard let palette = decoded else { return Routes.json(200, TokenListing(nil, problems: problems)) }
+        let audited = Auditor().audit(palette, problems: problems)
+        return Routes.json(200, TokenListing(palette, problems: audited.problems))
     }
 
     // MARK: Suggestions

@@ -7,7 +7,7 @@ import PaletteService
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the HTTP JSON API for the palettes of a directory.",
+        abstract: "Serve the HTTP JSON API and the designers' page for the palettes of a directory.",
         discussion: """
             Every option can also be set by an environment variable (CONTRAST_HOST, CONTRAST_PORT, CONTRAST_PALETTES, CONTRAST_THREADS, CONTRAST_MAX_BODY, CONTRAST_TLS_CERT, CONTRAST_TLS_KEY); a flag wins over the variable. Sizes take B, KiB or MiB.
 
@@ -126,6 +126,7 @@ struct ServeCommand: ParsableCommand {
         let banner = """
             contrast \(Contrast.version) serving \(names.count) palette\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) from \(directory)
             listening on \(base) with \(config.threads) thread\(config.threads == 1 ? "" : "s")
+            designers: open \(base)/ in a browser to edit a palette and see what it does to contrast
             try:
               curl '\(base)/v1/palettes'
               curl '\(base)/v1/contrast?fg=%23777777&bg=white'

@@ -212,3 +212,21 @@ import Testing
         #expect(expected != nil)
     }
 }
+
+/// What the HTML report hands an editor: where each fix goes, and the themes side by side.
+@Suite struct HTMLReportEditingTests {
+    @Test func fixesNameTheValueTheyReplace() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"ink": "#999999", "link": "{ink}", "paper": "#ffffff"}}, "dark": {"extends": "light", "tokens": {"paper": "#eeeeee"}}}, "checks": [{"id": "c", "foreground": "link", "background": "paper"}], "badges": [{"name": "b", "text": "#aaaaaa", "background": "#ffffff"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text, file: nil)
+        #expect(problems.isEmpty)
+        let html = HTMLReport(title: "t", generated: "now").render(AuditReport(palettes: [Auditor().audit(try #require(palette))]))
+        // An alias is fixed where its color is written (the end of the chain), in the theme defining it.
+        #expect(html.contains("data-apply=\"[{&quot;pointer&quot;:&quot;/themes/light/tokens/ink&quot;,&quot;token&quot;:&quot;ink&quot;"))
+        #expect(html.contains("&quot;pointer&quot;:&quot;/themes/light/tokens/paper&quot;,&quot;token&quot;:&quot;paper&quot;"))
+        #expect(html.contains("&quot;pointer&quot;:&quot;/themes/dark/tokens/paper&quot;,&quot;token&quot;:&quot;paper&quot;"))
+        // A literal color in a badge is fixed in the badge.
+        #expect(html.contains("data-apply=\"[{&quot;pointer&quot;:&quot;/badges/0/text&quot;,&quot;value&quot;:&quot;#"))
+        #expect(html.contains("id=\"palette-p-side-by-side\""))
+        #expect(html.contains("<tr data-check=\"c\"><th scope=\"row\">c</th>"))
+    }
+}

@@ -1,4 +1,4 @@
-public import ColorScience
+import ColorScience
 public import Foundation
 
 /// What a baseline remembers of one check: enough to tell a regression from an improvement.

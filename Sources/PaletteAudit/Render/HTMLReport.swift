@@ -1,5 +1,5 @@
-public import ColorScience
-public import Foundation
+import ColorScience
+import Foundation
 
 /// One line of the report history (JSON Lines): a run's summary, and enough per check to find
 /// regressions since the previous run.
@@ -27,11 +27,15 @@ public struct HTMLReport: Sendable {
     public var generated: String
     /// Earlier runs, oldest first (for the trend and regressions since the last run).
     public var history: [HistoryEntry]
+    /// A comparison to show instead of the one with the last run (a proposal against the
+    /// served palette), and how to introduce it.
+    public var comparison: (BaselineComparison, against: String)?
 
-    public init(title: String, generated: String, history: [HistoryEntry] = []) {
+    public init(title: String, generated: String, history: [HistoryEntry] = [], comparison: (BaselineComparison, against: String)? = nil) {
         self.title = title
         self.generated = generated
         self.history = history
+        self.comparison = comparison
     }
 
     /// Escapes text for HTML content and attribute values.
@@ -51,9 +55,10 @@ public struct HTMLReport: Sendable {
         return out
     }
 
-    static let style = """
-        :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #57606a; --line: #d0d7de; --pass: #116329; --fail: #b3261e; --exempt: #57606a; --card: #f6f8fa; }
-        @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #3d444d; --pass: #4ac26b; --fail: #ff7b72; --exempt: #9da7b3; --card: #161b22; } }
+    /// The report's style sheet (the designers' page serves it too).
+    public static let style = """
+        :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #57606a; --line: #d0d7de; --pass: #116329; --fail: #b3261e; --exempt: #57606a; --card: #f6f8fa; --focus: #0969da; }
+        @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #3d444d; --pass: #4ac26b; --fail: #ff7b72; --exempt: #9da7b3; --card: #161b22; --focus: #4493f8; } }
         body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; padding: 24px; max-width: 1200px; }
         h1 { font-size: 1.8em; margin: 0 0 4px; } h2 { margin-top: 40px; border-bottom: 1px solid var(--line); } h3 { margin-top: 28px; }
         .muted { color: var(--muted); }
@@ -71,19 +76,20 @@ public struct HTMLReport: Sendable {
         .grid td { text-align: center; font-size: 12px; padding: 4px; }
         .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
         a { color: inherit; }
-        :focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+        :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
         @media print { body { max-width: none; padding: 0; } h2 { break-before: page; } .swatch, .badge, .chip, .bar { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
         """
 
     public func render(_ report: AuditReport) -> String {
         let previous = history.last
-        let comparison = previous.map { Baseline(entries: $0.checks).compare(with: report) }
+        let comparison = self.comparison?.0 ?? previous.map { Baseline(entries: $0.checks).compare(with: report) }
+        let against = self.comparison?.against ?? "Since the last run (\(Self.escape(previous?.time ?? "")))"
         let regressed = Set(comparison?.regressions.map(\.key) ?? [])
         var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(Self.escape(title))</title>\n<style>\n\(Self.style)\n</style>\n</head>\n<body>\n"
         out += "<header><h1>\(Self.escape(title))</h1>\n<p class=\"muted\">Generated \(Self.escape(generated)) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(Self.escape(report.summary.line))</span></p></header>\n<main>\n"
         if let comparison {
-            out += "<p class=\"note\" id=\"since-last-run\">Since the last run (\(Self.escape(previous?.time ?? ""))): <strong>\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s")</strong>, \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s"), \(comparison.added.count) added, \(comparison.removed.count) removed.</p>\n"
+            out += "<p class=\"note\" id=\"since-last-run\">\(against): <strong>\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s")</strong>, \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s"), \(comparison.added.count) added, \(comparison.removed.count) removed.</p>\n"
             if !comparison.regressions.isEmpty {
                 out += "<ul>\n" + comparison.regressions.map { "<li>Regressed: \(Self.escape($0.message))</li>\n" }.joined() + "</ul>\n"
             }
@@ -136,13 +142,14 @@ public struct HTMLReport: Sendable {
             }
             out += "</ul></div>\n"
         }
+        out += sideBySide(palette)
         for theme in palette.themes {
             out += "<h3 id=\"\(Self.anchor(palette.name))-\(Self.escape(theme.name))\">Theme \(Self.escape(theme.name)) <span class=\"muted\">· \(Self.escape(theme.summary.line))</span></h3>\n"
             let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
             out += "<table>\n<caption class=\"muted\">Checks of \(Self.escape(palette.name)) in \(Self.escape(theme.name)), failures first</caption>\n<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"
             for r in ordered {
                 let key = "\(palette.name)/\(theme.name)/\(r.id)"
-                out += row(r, regressed: regressed.contains(key))
+                out += row(r, theme: theme.name, regressed: regressed.contains(key))
             }
             out += "</tbody>\n</table>\n"
             out += grid(theme)
@@ -167,9 +174,9 @@ public struct HTMLReport: Sendable {
         return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" aria-label=\"\(Self.escape(label))\">Sample text</span>"
     }
 
-    func row(_ r: CheckResult, regressed: Bool) -> String {
+    func row(_ r: CheckResult, theme: String, regressed: Bool) -> String {
         let (fg, bg) = colors(r)
-        var out = "<tr data-check=\"\(Self.escape(r.id))\" data-verdict=\"\(r.verdict.rawValue)\">"
+        var out = "<tr data-check=\"\(Self.escape(r.id))\" data-theme=\"\(Self.escape(theme))\" data-verdict=\"\(r.verdict.rawValue)\"\(regressed ? " data-regressed=\"true\"" : "")>"
         out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
         var what = "<strong>\(Self.escape(r.id))</strong><br><span class=\"muted\">\(Self.escape(r.usage)) \(Self.escape(r.level))\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
         if let d = r.description { what += "<br><span class=\"muted\">\(Self.escape(d))</span>" }
@@ -185,22 +192,71 @@ public struct HTMLReport: Sendable {
         for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(Self.escape(reason))</span>" }
         if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(Self.escape(claim.message))" }
         for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(Self.escape(a))</span>" }
-        if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg) }
+        if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r) }
         out += "<td>\(verdict)</td></tr>\n"
         return out
     }
 
-    func fixes(_ s: Suggestions, fg: String, bg: String) -> String {
+    /// Where the value of each side of a result is written in the palette document, and the
+    /// token it belongs to (the end of an alias chain), for editors that apply a suggestion.
+    static func edits(_ r: CheckResult) -> (foreground: (pointer: JSONPointer, token: String?), background: (pointer: JSONPointer, token: String?)) {
+        let side = r.kind == "check" ? "foreground" : r.kind == "badge" ? "text" : "border"
+        return ((r.foreground.pointer ?? r.pointer.appending(side), r.foreground.aliases?.last ?? r.foreground.token),
+                (r.background.pointer ?? r.pointer.appending("background"), r.background.aliases?.last ?? r.background.token))
+    }
+
+    func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult) -> String {
         var parts: [String] = []
-        func swatch(_ f: String, _ b: String, _ text: String) -> String {
-            "<span class=\"swatch\" style=\"color:\(f);background:\(b)\">\(Self.escape(text))</span>"
+        let edits = Self.edits(r)
+        // Each swatch says, in `data-apply`, which values of the document it would set: inert in
+        // the report, a one-click fix on the designers' page.
+        func swatch(_ f: String, _ b: String, _ text: String, _ changes: [(pointer: JSONPointer, token: String?, value: String)]) -> String {
+            var apply = JSONText()
+            apply.array(changes) { w, change in
+                w.object { w in
+                    w.key("pointer"); w.string(change.pointer.description)
+                    w.string("token", change.token)
+                    w.key("value"); w.string(change.value)
+                }
+            }
+            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\" data-apply=\"\(Self.escape(apply.out))\">\(Self.escape(text))</span>"
         }
-        if let f = s.foreground.first { parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)"))") }
-        if let b = s.background.first { parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)"))") }
-        if let both = s.both { parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)"))") }
+        if let f = s.foreground.first {
+            parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", [(edits.foreground.pointer, edits.foreground.token, f.hex)]))")
+        }
+        if let b = s.background.first {
+            parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)", [(edits.background.pointer, edits.background.token, b.hex)]))")
+        }
+        if let both = s.both {
+            parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)", [(edits.foreground.pointer, edits.foreground.token, both.foreground.hex), (edits.background.pointer, edits.background.token, both.background.hex)]))")
+        }
         var out = "<div class=\"fixes\">Nearest passing: " + (parts.isEmpty ? "none of these hues" : parts.joined(separator: " ")) + "</div>"
         for note in s.notes ?? [] { out += "<div class=\"fixes muted\">\(Self.escape(note))</div>" }
         return out
+    }
+
+    /// Every check in every theme, one column per theme, so light and dark can be compared at a
+    /// glance (only for palettes with more than one theme).
+    func sideBySide(_ palette: PaletteReport) -> String {
+        guard palette.themes.count > 1 else { return "" }
+        var ids: [String] = []
+        var seen: Set<String> = []
+        for theme in palette.themes { for r in theme.results where seen.insert(r.id).inserted { ids.append(r.id) } }
+        let anchor = Self.anchor(palette.name)
+        var out = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">Themes side by side: each check as it looks in each theme</caption>\n<thead><tr><th scope=\"col\">Check</th>"
+        for theme in palette.themes { out += "<th scope=\"col\">\(Self.escape(theme.name))</th>" }
+        out += "</tr></thead>\n<tbody>\n"
+        let byTheme = palette.themes.map { theme in Dictionary(theme.results.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+        for id in ids {
+            out += "<tr data-check=\"\(Self.escape(id))\"><th scope=\"row\">\(Self.escape(id))</th>"
+            for results in byTheme {
+                guard let r = results[id] else { out += "<td class=\"muted\">not checked</td>"; continue }
+                let (fg, bg) = colors(r)
+                out += "<td>\(sample(r, foreground: fg, background: bg)) <span class=\"verdict-\(r.verdict.rawValue)\">\(Self.escape(r.display)) \(r.verdict.rawValue.uppercased())</span></td>"
+            }
+            out += "</tr>\n"
+        }
+        return out + "</tbody>\n</table>\n</div>\n"
     }
 
     /// Text tokens × surface tokens of a theme as a colored grid of the level each pair reaches.

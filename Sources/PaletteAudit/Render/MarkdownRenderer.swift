@@ -2,10 +2,10 @@ import ColorScience
 
 /// The audit as Markdown, for pull-request comments and `$GITHUB_STEP_SUMMARY`.
 public enum MarkdownRenderer {
-    public static func render(_ report: AuditReport, title: String = "Contrast audit") -> String {
+    public static func render(_ report: AuditReport, title: String = "Contrast audit", comparedWith: String = "the baseline") -> String {
         var out = "## \(title)\n\n**\(report.summary.line)**\n\n"
         if let comparison = report.comparison {
-            out += "### Against the baseline\n\n"
+            out += "### Against \(comparedWith)\n\n"
             out += "\(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s), \(comparison.added.count) added, \(comparison.removed.count) removed.\n\n"
             for change in comparison.regressions { out += "- :x: **regressed** \(escape(change.message))\n" }
             for change in comparison.improvements { out += "- :white_check_mark: improved \(escape(change.message))\n" }

@@ -1,0 +1,119 @@
+import Foundation
+import MicroHTTPD
+import PaletteAudit
+@testable import PaletteService
+import Testing
+
+/// The designers' page and the API calls it makes, without a socket.
+@Suite struct DesignerPageTests {
+    let routes: Routes
+    init() throws { routes = try RoutesTests.routes() }
+
+    func post(_ path: String, _ body: String, accept: String? = nil) -> Request {
+        var headers = [Header(name: "Content-Type", value: "application/json")]
+        if let accept { headers.append(Header(name: "Accept", value: accept)) }
+        return Request(method: "POST", path: path, headers: headers, body: Array(body.utf8))
+    }
+
+    func json(_ response: Response) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func pageListsPalettesUnderAStrictPolicy() throws {
+        let page = routes.respond(to: Request(method: "GET", path: "/"))
+        #expect(page.status == 200)
+        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+        let policy = try #require(page.header("Content-Security-Policy"))
+        #expect(policy.contains("script-src 'self';") && policy.contains("default-src 'none'") && policy.contains("connect-src 'self'"))
+        #expect(page.header("X-Content-Type-Options") == "nosniff")
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains(##"<a class="name open-palette" href="/v1/palettes/demo/audit" data-palette="demo">demo</a>"##))
+        #expect(html.contains("light: <span class=\"verdict-pass\">all 2 checks pass</span>"))
+        #expect(html.contains(##"<script src="/app.js" defer></script>"##) && !html.contains("<script>"))
+        #expect(routes.respond(to: Request(method: "HEAD", path: "/")).body.isEmpty)
+        #expect(routes.respond(to: Request(method: "POST", path: "/")).status == 405)
+    }
+
+    @Test func assetsAreTheFilesInWeb() throws {
+        let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("web")
+        let js = routes.respond(to: Request(method: "GET", path: "/app.js"))
+        #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(String(decoding: js.body, as: UTF8.self) == (try String(contentsOf: web.appendingPathComponent("app.js"), encoding: .utf8)),
+                "run scripts/embed-assets.sh after editing web/app.js")
+        let css = String(decoding: routes.respond(to: Request(method: "GET", path: "/app.css")).body, as: UTF8.self)
+        #expect(css.hasPrefix(HTMLReport.style), "the report's style first: the audit view is the report's markup")
+        #expect(css.hasSuffix(try String(contentsOf: web.appendingPathComponent("app.css"), encoding: .utf8)),
+                "run scripts/embed-assets.sh after editing web/app.css")
+    }
+
+    @Test func namesAreEscapedAndEncodedInLinks() {
+        let name = "<a href=\"x\">&'"
+        let palette = Palette(name: name, description: "<script>", themes: [Theme(name: "<t>", tokens: [Token(name: "x", value: "#000")])])
+        let page = DesignerPage.render([PaletteStore.Entry(palette: palette, document: [], file: "x", report: Auditor().audit(palette))])
+        #expect(!page.contains("<a href=\"x\">") && !page.contains("<script>") && !page.contains("<t>"))
+        #expect(page.contains("href=\"/v1/palettes/%3Ca%20href%3D%22x%22%3E%26%27/audit\""))
+        #expect(page.contains("data-palette=\"&lt;a href=&quot;x&quot;&gt;&amp;&#39;\""))
+        #expect(DesignerPage.render([]).contains("id=\"no-palettes\""))
+    }
+
+    @Test func tokensAreResolvedPerThemeWithTheirPointers() throws {
+        let response = routes.respond(to: post("/v1/tokens", RoutesTests.paletteText))
+        #expect(response.status == 200)
+        let body = try json(response)
+        #expect(body["palette"] as? String == "demo")
+        #expect((body["problems"] as? [Any])?.isEmpty == true)
+        let themes = try #require(body["themes"] as? [[String: Any]])
+        #expect(themes.map { $0["name"] as? String } == ["light", "dark"])
+        let dark = themes[1]
+        #expect(dark["extends"] as? String == "light")
+        let tokens = try #require(dark["tokens"] as? [[String: Any]])
+        #expect(tokens.first?["pointer"] as? String == "/themes/dark/tokens/text")
+        #expect(tokens.first?["hex"] as? String == "#e2e8f0")
+        let inherited = try #require(dark["inherited"] as? [[String: Any]])
+        #expect(inherited.count == 1 && inherited[0]["name"] as? String == "muted" && inherited[0]["from"] as? String == "light"
+                && inherited[0]["hex"] as? String == "#64748b")
+    }
+
+    @Test func aliasesAndDesignTokenValuesPointAtTheirValue() throws {
+        let doc = ##"{"name": "d", "tokens": {"brand": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}, "link": "{brand}"}, "checks": [{"foreground": "link", "background": "white"}]}"##
+        let body = try json(routes.respond(to: post("/v1/tokens", doc)))
+        let tokens = try #require((body["themes"] as? [[String: Any]])?.first?["tokens"] as? [[String: Any]])
+        #expect(tokens[0]["pointer"] as? String == "/tokens/brand/$value" && tokens[0]["hex"] as? String == "#0000ff")
+        #expect(tokens[1]["value"] as? String == "{brand}" && tokens[1]["aliases"] as? [String] == ["brand"] && tokens[1]["hex"] as? String == "#0000ff")
+    }
+
+    @Test func problemsComeBackAsDataWithTheirPointer() throws {
+        let bad = routes.respond(to: post("/v1/tokens", ##"{"name": "x", "tokens": {"ink": "#12", "paper": "#fff"}, "checks": [{"foreground": "ink", "background": "paper"}, {"foreground": "paper", "background": "nope"}]}"##))
+        #expect(bad.status == 200)
+        let body = try json(bad)
+        let problems = try #require(body["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["pointer"] as? String } == ["/tokens/ink", "/checks/1/background"])
+        let ink = try #require(((body["themes"] as? [[String: Any]])?.first?["tokens"] as? [[String: Any]])?.first)
+        #expect((ink["problem"] as? String)?.contains("not a valid color") == true && ink["hex"] == nil)
+        let syntax = try json(routes.respond(to: post("/v1/tokens", ##"{"name": "#"##)))
+        let first = try #require((syntax["problems"] as? [[String: Any]])?.first)
+        #expect(first["code"] as? String == "invalid-json" && (first["location"] as? [String: Any])?["line"] as? Int == 1)
+        #expect(syntax["palette"] == nil)
+        #expect(routes.respond(to: Request(method: "POST", path: "/v1/tokens", headers: [Header(name: "Content-Type", value: "text/plain")], body: [1])).status == 415)
+        #expect(routes.respond(to: post("/v1/tokens", "")).status == 400)
+    }
+
+    @Test func proposalsAnswerInHTMLAndMarkdownToo() throws {
+        let paler = RoutesTests.paletteText.replacing("\"text\": \"#0f172a\"", with: "\"text\": \"#cbd5e1\"")
+        let html = routes.respond(to: post("/v1/palettes/demo/proposals", paler, accept: "text/html"))
+        #expect(html.status == 200 && html.header("Content-Type") == "text/html; charset=utf-8")
+        let page = String(decoding: html.body, as: UTF8.self)
+        #expect(page.contains("Against the served palette: <strong>1 regression</strong>"))
+        #expect(page.contains(##"data-check="body" data-theme="light" data-verdict="fail" data-regressed="true""##))
+        #expect(page.contains(##"data-apply="[{&quot;pointer&quot;:&quot;/themes/light/tokens/text&quot;,&quot;token&quot;:&quot;text&quot;,&quot;value&quot;:&quot;#"##))
+        let markdown = routes.respond(to: post("/v1/palettes/demo/proposals", paler, accept: "text/markdown"))
+        #expect(markdown.header("Content-Type") == "text/markdown; charset=utf-8")
+        let text = String(decoding: markdown.body, as: UTF8.self)
+        #expect(text.hasPrefix("## Proposed change to demo") && text.contains("### Against the served palette") && text.contains("**regressed** demo › light › body"))
+        let audit = routes.respond(to: post("/v1/audit", RoutesTests.paletteText, accept: "text/markdown"))
+        #expect(String(decoding: audit.body, as: UTF8.self).hasPrefix("## Contrast audit of demo"))
+        let served = routes.respond(to: Request(method: "GET", path: "/v1/palettes/demo/audit", headers: [Header(name: "Accept", value: "text/markdown")]))
+        #expect(served.header("Content-Type") == "text/markdown; charset=utf-8")
+    }
+}

@@ -1,0 +1,260 @@
+"""The designers' page at `/`, driven in headless Chromium against the real `contrast serve`.
+
+It walks the path a designer takes: open a palette, make body text pale, see the regression
+with its measured ratio, apply the suggested color, see the check pass, download the palette
+and the audit, and bring a broken palette of their own. The browser console must stay clean
+at every step. Screenshots go to $CONTRAST_ARTIFACTS (default test-artifacts/) for the run.
+"""
+import json
+import os
+import pathlib
+import re
+import shutil
+import time
+
+import pytest
+
+from conftest import ROOT
+from server import Server
+
+ARTIFACTS = pathlib.Path(os.environ.get("CONTRAST_ARTIFACTS", ROOT / "test-artifacts")) / "designer-page"
+PALE_GRAY = "#e5e7eb"
+
+
+@pytest.fixture
+def server(binary, tmp_path):
+    palettes = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", palettes)
+    s = Server(binary, str(palettes), "--threads", "2")
+    yield s
+    assert s.stop() == 0, s.logs()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    # Offline: never let Selenium Manager download drivers or send statistics.
+    os.environ["SE_OFFLINE"] = "true"
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1800",
+                     "--force-color-profile=srgb", "--no-first-run", "--disable-extensions"):
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver.downloads = downloads
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, what, timeout=15):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception as error:  # the element may be re-rendered while we look
+            last = error
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}" + (f" (last error: {last})" if last else ""))
+
+
+def console_is_clean(driver, step):
+    entries = driver.get_log("browser")
+    errors = [e for e in entries if e["level"] in ("SEVERE", "WARNING")]
+    assert not errors, f"console errors after {step}: {errors}"
+
+
+def shot(driver, name):
+    """The whole page, not just the window, as a PNG artifact."""
+    import base64
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    image = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 12000), "scale": 1}})
+    (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(image["data"]))
+
+
+def downloaded(driver, name, timeout=15):
+    path = driver.downloads / name
+    return wait_for(lambda: path.exists() and not (driver.downloads / (name + ".crdownload")).exists() and path.read_bytes() and path,
+                    f"the download {name}", timeout)
+
+
+def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = browser
+    d.get(server.base + "/")
+    assert d.title == "contrast · palettes"
+    listing = d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="peptide-fox"]')
+    assert "checks fail" in listing.text and "light:" in listing.text and "dark:" in listing.text
+    shot(d, "01-palettes")
+    console_is_clean(d, "opening the page")
+
+    # Open Peptide Fox: its audit, rendered by the report's renderer, and the token editor.
+    listing.find_element(By.CSS_SELECTOR, "a.open-palette").click()
+    wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"]'),
+             "the audit of peptide-fox")
+    assert d.find_element(By.ID, "workbench-title").text == "Workbench: peptide-fox"
+    assert d.current_url.endswith("#palette=peptide-fox")
+    assert d.find_elements(By.ID, "palette-peptide-fox-side-by-side"), "light and dark side by side"
+    assert "0 regressions" in d.find_element(By.ID, "status").text
+    shot(d, "02-peptide-fox")
+    console_is_clean(d, "opening peptide-fox")
+
+    # Make body text pale gray in the light theme.
+    field = d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] input[type=text]')
+    assert field.get_attribute("value") == "#0f172a"
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(PALE_GRAY)
+    expected = json.loads(run("check", PALE_GRAY, "#ffffff", "--format", "json").stdout)["display"]
+    regression = wait_for(lambda: [li.text for li in d.find_elements(By.CSS_SELECTOR, '#changes section[data-theme="light"] ul.regressed li')
+                                   if li.text.startswith("body-text-on-page:")], "the regression of body-text-on-page")
+    assert f"→ {expected}" in regression[0] and "pass → fail" in regression[0], regression
+    assert not d.find_elements(By.CSS_SELECTOR, '#changes section[data-theme="dark"] ul.regressed li'), "dark has its own text.body"
+    assert "regression" in d.find_element(By.ID, "status").text
+    row = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"]')
+    assert row.get_attribute("data-verdict") == "fail" and row.get_attribute("data-regressed") == "true"
+    assert expected in row.text
+    shot(d, "03-regression")
+    console_is_clean(d, "making body text pale")
+
+    # A bad color is marked at once with the parser's message, and nothing is lost.
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("#e5e7e")
+    message = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] .message').text,
+                       "the parser's message")
+    assert "#e5e7e" in message and "hex color" in message, message
+    assert field.get_attribute("aria-invalid") == "true"
+    shot(d, "04-bad-color")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(PALE_GRAY)
+    wait_for(lambda: field.get_attribute("aria-invalid") is None and
+             d.find_elements(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-theme="light"][data-check="body-text-on-page"] .fix'),
+             "the audit back, with fixes")
+
+    # Take the suggested text color, with the keyboard.
+    fix = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"] .fix')
+    change = json.loads(fix.get_attribute("data-apply"))
+    assert change[0]["pointer"] == "/themes/light/tokens/text.body/$value" and change[0]["token"] == "text.body"
+    suggested = change[0]["value"]
+    assert fix.get_attribute("role") == "button" and fix.get_attribute("tabindex") == "0"
+    fix.send_keys(Keys.ENTER)
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"]').get_attribute("data-verdict") == "pass",
+             "body-text-on-page to pass")
+    assert field.get_attribute("value") == suggested
+    # It passes AA again; from 17:1 it still fell a level (AAA → AA), which stays listed.
+    still = [li.text for li in d.find_elements(By.CSS_SELECTOR, '#changes section[data-theme="light"] ul.regressed li')
+             if li.text.startswith("body-text-on-page:")]
+    assert all("→ fail" not in text and "AAA → AA" in text for text in still), still
+    shot(d, "05-fixed")
+    console_is_clean(d, "applying the fix")
+
+    # Download the palette: the original file with that one value changed, ready to commit.
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "peptide-fox.json").read_text()
+    original = (ROOT / "palettes" / "peptide-fox.json").read_text()
+    assert json.loads(saved)["themes"]["light"]["tokens"]["text.body"]["$value"] == suggested
+    assert saved == original.replace('"$value": "#0f172a",\n          "$description": "slate-900; \'Text\', light mode',
+                                     f'"$value": "{suggested}",\n          "$description": "slate-900; \'Text\', light mode', 1)
+    assert run("audit", str(d.downloads / "peptide-fox.json"), "--format", "json").returncode in (0, 1)
+    d.find_element(By.ID, "download-audit-json").click()
+    audit = json.loads(downloaded(d, "peptide-fox-audit.json").read_text())
+    assert audit["palettes"][0]["name"] == "peptide-fox" and "comparison" in audit
+    d.find_element(By.ID, "download-audit-md").click()
+    markdown = downloaded(d, "peptide-fox-audit.md").read_text()
+    assert markdown.startswith("## Proposed change to peptide-fox") and "Against the served palette" in markdown
+    console_is_clean(d, "downloading")
+
+    # Bring a broken palette: the error names the JSON path.
+    broken = {"name": "brought", "themes": {"light": {"tokens": {"ink": "#12", "paper": "#ffffff"}}},
+              "checks": [{"foreground": "ink", "background": "paper"}]}
+    area = d.find_element(By.ID, "byo-text")
+    d.execute_script("arguments[0].value = arguments[1]", area, json.dumps(broken, indent=2))
+    d.find_element(By.ID, "byo-audit").click()
+    result = wait_for(lambda: d.find_element(By.ID, "byo-result").text, "the problems of the brought palette")
+    assert "/themes/light/tokens/ink" in result and "not a valid color" in result, result
+    assert area.get_attribute("aria-invalid") == "true"
+    shot(d, "06-broken-palette")
+    d.execute_script("arguments[0].value = arguments[1]", area, '{"name": "brought", "themes": {')
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "line 1, column" in d.find_element(By.ID, "byo-result").text, "the syntax error's position")
+    console_is_clean(d, "bringing a broken palette")
+
+    # A good one opens in the workbench, audited on its own (no served palette by that name).
+    broken["themes"]["light"]["tokens"]["ink"] = "#767676"
+    d.execute_script("arguments[0].value = arguments[1]", area, json.dumps(broken, indent=2))
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: brought (brought by you)", "the brought palette")
+    wait_for(lambda: "brought: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "its audit")
+    shot(d, "07-brought")
+    console_is_clean(d, "auditing a brought palette")
+
+
+def test_the_page_is_safe_and_its_colors_pass(server, run, tmp_path):
+    status, headers, body = server.request("GET", "/")
+    page = body.decode()
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    policy = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy and "unsafe-eval" not in policy
+    assert "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert "<script>" not in page and not re.search(r"<[^>]+\son[a-z]+\s*=", page), "no inline script or handlers"
+    for asset, kind in (("/app.js", "text/javascript"), ("/app.css", "text/css")):
+        status, headers, _ = server.request("GET", asset)
+        assert status == 200 and headers["Content-Type"].startswith(kind) and headers["X-Content-Type-Options"] == "nosniff"
+    # Nothing from anywhere else.
+    _, _, script = server.request("GET", "/app.js")
+    for text in (page, script.decode()):
+        assert "http://" not in text and "https://" not in text
+    # The page's colors are docs/page-palette.json, and that palette passes the tool's own audit.
+    assert run("audit", "docs/page-palette.json").returncode == 0
+    _, _, css = server.request("GET", "/app.css")
+    css = css.decode()
+    palette = json.loads((ROOT / "docs" / "page-palette.json").read_text())
+    dark_blocks = re.findall(r"@media \(prefers-color-scheme: dark\) \{ :root \{([^}]*)\} \}", css)
+    assert len(dark_blocks) == 2, "the report's and the page's dark colors"
+    light = css
+    for block in dark_blocks:
+        light = light.replace(block, "")
+    for theme, text in (("light", light), ("dark", "".join(dark_blocks))):
+        tokens = dict(palette["themes"]["light"]["tokens"])
+        if theme == "dark":
+            tokens.update(palette["themes"]["dark"]["tokens"])
+        found = re.findall(r"--([a-z-]+): (#[0-9a-f]{6})", text)
+        assert found, f"no colors found in the {theme} part of /app.css"
+        for name, value in found:
+            assert tokens.get(name) == value, f"{theme} --{name} is {value} in /app.css but {tokens.get(name)} in docs/page-palette.json"
+    # Colors written outside the custom properties would escape the audit.
+    stray = set(re.findall(r"#[0-9a-f]{6}\b", re.sub(r"--[a-z-]+: #[0-9a-f]{6}", "", css)))
+    assert not stray, f"colors in /app.css outside the audited custom properties: {stray}"
+
+
+def test_names_are_escaped_on_the_page(binary, tmp_path):
+    evil = {"name": "<img src=x onerror=alert(1)>", "description": "<script>alert(2)</script>",
+            "themes": {"<b>t</b>": {"tokens": {"x": "#000", "y": "#fff"}}},
+            "checks": [{"foreground": "x", "background": "y"}]}
+    palettes = tmp_path / "palettes"
+    palettes.mkdir()
+    (palettes / "evil.json").write_text(json.dumps(evil))
+    s = Server(binary, str(palettes))
+    try:
+        status, _, body = s.request("GET", "/")
+        page = body.decode()
+        assert status == 200
+        assert "<img src=x" not in page and "<script>alert" not in page and "<b>t</b>" not in page
+        assert "&lt;img src=x onerror=alert(1)&gt;" in page
+        assert 'href="/v1/palettes/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/audit"' in page
+    finally:
+        assert s.stop() == 0

@@ -354,8 +354,16 @@ function renderAudit(html) {
 
 function applyFix(fix) {
   const changes = parseJSON(fix.dataset.apply) || [];
+  let text = state.text;
+  try {
+    for (const change of changes) text = replaceAt(text, change.pointer, change.value);
+  } catch (error) {
+    // A color written outside this document (in a checks file beside a tokens file).
+    setStatus(`This fix changes a color that is not written in this document: ${error.message}.`);
+    return;
+  }
+  state.text = text;
   for (const change of changes) {
-    state.text = replaceAt(state.text, change.pointer, change.value);
     const row = state.rows.get(change.pointer);
     if (row) {
       row.querySelector('input[type=text]').value = change.value;

@@ -340,7 +340,9 @@ paths:
       description: |
         The designers' main call: the response says what regressed (a check that passed and now
         fails, or fell to a lower level), what improved, what was added or removed, and the full
-        audit of the proposal with the nearest passing colors for every failure.
+        audit of the proposal with the nearest passing colors for every failure. For a palette
+        served from `NAME.tokens.json` with its checks in `NAME.checks.json`, the proposal may be
+        the tokens file alone: when it has no checks or badges, the served ones apply.
       operationId: proposePalette
       parameters:
         - $ref: '#/components/parameters/PaletteName'

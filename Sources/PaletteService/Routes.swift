@@ -313,7 +313,9 @@ public struct Routes: Sendable {
     // MARK: Audit
 
     /// Decodes a posted palette (or DTCG tokens plus checks) and audits it.
-    func audit(_ request: Request, name: String? = nil) -> Result<PaletteReport, Response> {
+    /// `sidecar`: the served palette, when its checks live in a `NAME.checks.json` beside its
+    /// tokens file; a proposal that is the tokens file alone is audited with those checks.
+    func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil) -> Result<PaletteReport, Response> {
         if let refusal = Routes.requireJSON(request) { return .failure(refusal) }
         if request.body.isEmpty { return .failure(Response.problem(400, "Bad Request", "the request has no body; send a palette document")) }
         let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: name ?? "posted")
@@ -325,6 +327,11 @@ public struct Routes: Sendable {
             return .failure(Routes.problems(422, "Unprocessable Content", "the document is not a palette", problems))
         }
         if let name { palette.name = name }
+        if let sidecar, palette.checks.isEmpty, palette.badges.isEmpty {
+            palette.checks = sidecar.checks
+            palette.badges = sidecar.badges
+            palette.badgeBordersCarryMeaning = sidecar.badgeBordersCarryMeaning
+        }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let report = Auditor(themeFilter: themes.isEmpty ? nil : themes).audit(palette, problems: problems)
         if !report.problems.isEmpty {
@@ -399,7 +406,7 @@ public struct Routes: Sendable {
 
     func proposal(_ name: String, _ request: Request) -> Response {
         guard let entry = store.entry(named: name) else { return notFound(name) }
-        switch audit(request, name: name) {
+        switch audit(request, name: name, sidecar: entry.file.hasSuffix(".tokens.json") ? entry.palette : nil) {
         case .failure(let response):
             return response
         case .success(let proposed):

@@ -117,3 +117,28 @@ import Testing
         #expect(served.header("Content-Type") == "text/markdown; charset=utf-8")
     }
 }
+
+@Suite struct SidecarProposalTests {
+    /// A palette served from `NAME.tokens.json` + `NAME.checks.json` is edited as its tokens file
+    /// (what the page downloads); a proposal of that file alone is judged by the served checks.
+    @Test func aTokensFileProposalKeepsTheServedChecks() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contrast-sidecar-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = ##"{"text": {"$type": "color", "$value": "#111111"}, "page": {"$type": "color", "$value": "#ffffff"}}"##
+        try tokens.write(to: directory.appendingPathComponent("brand.tokens.json"), atomically: true, encoding: .utf8)
+        try ##"{"checks": [{"id": "body", "foreground": "text", "background": "page"}]}"##
+            .write(to: directory.appendingPathComponent("brand.checks.json"), atomically: true, encoding: .utf8)
+        let store = PaletteStore()
+        #expect(store.load(directory: directory.path).isEmpty)
+        let routes = Routes(store: store)
+        let name = try #require(store.status.names.first)
+        let pale = tokens.replacing("#111111", with: "#dddddd")
+        let response = routes.respond(to: Request(method: "POST", path: "/v1/palettes/\(name)/proposals",
+                                                  headers: [Header(name: "Content-Type", value: "application/json")], body: Array(pale.utf8)))
+        #expect(response.status == 200)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let regressions = try #require((body["comparison"] as? [String: Any])?["regressions"] as? [[String: Any]])
+        #expect(regressions.map { $0["key"] as? String } == ["\(name)/default/body"])
+    }
+}

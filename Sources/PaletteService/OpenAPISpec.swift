@@ -732,7 +732,7 @@ components:
                     name: { type: string }
                     value: { type: string, description: 'As written: a CSS color or an alias {token} (DTCG color objects as CSS).' }
                     hex: { type: string, description: The color it resolves to in this theme; absent when it does not resolve. }
-                    aliases: { type: array, items: { type: string }, description: For an alias, the tokens followed to reach a color. }
+                    colorFrom: { type: string, description: "For an alias, the token at the end of its chain: the one whose value is the color." }
                     pointer: { type: string, description: The JSON pointer of the value in the document. }
                     description: { type: string }
                     assumed: { type: string }

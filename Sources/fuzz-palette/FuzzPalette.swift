@@ -1,4 +1,4 @@
-// The palette decoder and the audit under libFuzzer (see FuzzColor.swift for how it is built).
+// The palette decoder, the audit and the token listing under libFuzzer (see FuzzColor.swift for how it is built).
 import FuzzSupport
 import PaletteAudit
 
@@ -19,6 +19,15 @@ func fuzzPalette(_ bytes: UnsafeRawBufferPointer) {
         }
     }
     _ = AuditReport(palettes: [report]).compactJSON()
+    // The editor's linear token resolution agrees with the audit's resolver on every token.
+    let listing = TokenListing(palette, problems: report.problems)
+    for (theme, listed) in zip(palette.themes, listing.themes) {
+        var resolver = ThemeResolver(palette: palette, theme: theme)
+        for entry in listed.tokens {
+            let hex = try? resolver.resolve(entry.name).get().hex
+            precondition(hex == entry.hex, "\(entry.name): listing \(entry.hex ?? "nil"), resolver \(hex ?? "nil")")
+        }
+    }
 }
 
 #if FUZZING

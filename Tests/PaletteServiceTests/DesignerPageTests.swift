@@ -80,7 +80,7 @@ import Testing
         let body = try json(routes.respond(to: post("/v1/tokens", doc)))
         let tokens = try #require((body["themes"] as? [[String: Any]])?.first?["tokens"] as? [[String: Any]])
         #expect(tokens[0]["pointer"] as? String == "/tokens/brand/$value" && tokens[0]["hex"] as? String == "#0000ff")
-        #expect(tokens[1]["value"] as? String == "{brand}" && tokens[1]["aliases"] as? [String] == ["brand"] && tokens[1]["hex"] as? String == "#0000ff")
+        #expect(tokens[1]["value"] as? String == "{brand}" && tokens[1]["colorFrom"] as? String == "brand" && tokens[1]["hex"] as? String == "#0000ff")
     }
 
     @Test func problemsComeBackAsDataWithTheirPointer() throws {
@@ -140,5 +140,62 @@ import Testing
         let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         let regressions = try #require((body["comparison"] as? [String: Any])?["regressions"] as? [[String: Any]])
         #expect(regressions.map { $0["key"] as? String } == ["\(name)/default/body"])
+    }
+}
+
+@Suite struct TokenListingTests {
+    func listing(_ tokens: [(String, String)]) -> [String: TokenListing.Entry] {
+        let palette = Palette(name: "p", themes: [Theme(name: "t", tokens: tokens.map { Token(name: $0.0, value: $0.1) })])
+        return Dictionary(uniqueKeysWithValues: TokenListing(palette).themes[0].tokens.map { ($0.name, $0) })
+    }
+
+    @Test func brokenChainsSayWhy() {
+        let tokens = listing([("a", "{b}"), ("b", "{c}"), ("c", "{a}"), ("d", "{a}"), ("e", "{nope}"), ("f", "{e}"), ("g", "#12"), ("h", "{g}"), ("i", "{h}")])
+        #expect(tokens["a"]?.problem == "alias cycle: a → b → c → a")
+        #expect(tokens["c"]?.problem == "alias cycle: a → b → c → a")
+        #expect(tokens["d"]?.problem == "it resolves through \"{a}\", which does not resolve (see that token)")
+        #expect(tokens["e"]?.problem == "it aliases \"{nope}\", which names no token of this theme")
+        #expect(tokens["f"]?.problem?.hasPrefix("it resolves through \"{e}\"") == true)
+        #expect(tokens["g"]?.problem?.hasPrefix("\"#12\" is not a valid color: a hex color has 3, 4, 6 or 8 digits") == true)
+        #expect(tokens["i"]?.problem?.hasPrefix("it resolves through \"{g}\"") == true && tokens["i"]?.hex == nil)
+    }
+
+    @Test func chainsResolveToTheirEndUpToTheLimit() {
+        let limit = ThemeResolver.maximumAliasDepth
+        var chain = [("t0", "oklch(0.9 0.4 140)")]
+        for i in 1...(limit + 2) { chain.append(("t\(i)", "{t\(i - 1)}")) }
+        let tokens = listing(chain)
+        #expect(tokens["t0"]?.outOfGamut == true && tokens["t0"]?.colorFrom == nil)
+        #expect(tokens["t\(limit)"]?.hex == tokens["t0"]?.hex && tokens["t\(limit)"]?.colorFrom == "t0")
+        #expect(tokens["t\(limit + 1)"]?.problem == "its alias chain is longer than \(limit) tokens")
+        #expect(tokens["t\(limit + 2)"]?.problem?.hasPrefix("it resolves through \"{t\(limit + 1)}\"") == true)
+    }
+
+    /// The linear resolution agrees with the audit's resolver on random alias graphs (cycles,
+    /// missing targets, bad colors, chains), across two themes where one extends the other.
+    @Test func agreesWithTheAuditsResolver() {
+        var generator = SystemRandomNumberGenerator()
+        let values = ["#123456", "#12", "red", "oklch(0.7 0.3 30)", "rgba(0, 0, 0, 0.5)", "nope"]
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...12, using: &generator)
+            func tokens(_ prefix: Int) -> [Token] {
+                (0..<count).compactMap { i -> Token? in
+                    guard Bool.random(using: &generator) || prefix == 0 else { return nil }
+                    let value = Bool.random(using: &generator) ? "{t\(Int.random(in: 0...(count), using: &generator))}" : values.randomElement(using: &generator)!
+                    return Token(name: "t\(i)", value: value)
+                }
+            }
+            let palette = Palette(name: "p", themes: [Theme(name: "light", tokens: tokens(0)), Theme(name: "dark", extends: "light", tokens: tokens(1))])
+            let listing = TokenListing(palette)
+            for (theme, listed) in zip(palette.themes, listing.themes) {
+                var resolver = ThemeResolver(palette: palette, theme: theme)
+                for entry in listed.tokens {
+                    let expected = try? resolver.resolve(entry.name).get()
+                    #expect(entry.hex == expected?.hex, "\(theme.tokens.map { "\($0.name)=\($0.value)" }) \(entry.name)")
+                    #expect((entry.problem == nil) == (expected != nil))
+                    if let expected { #expect(entry.colorFrom == (expected.aliases?.last)) }
+                }
+            }
+        }
     }
 }

@@ -102,3 +102,28 @@ def test_batch_bombs_are_refused(server):
     assert status == 422 and "limit" in raw["detail"]
     status, _, raw = server.json("POST", "/v1/variants", {"color": "#000", "on": ["#fff"] * 101})
     assert status == 422
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(LIMITS))
+def test_token_listing_reports_hostile_documents_as_problems(server, name):
+    """The designers' page checks documents with POST /v1/tokens: problems come back as data, briefly."""
+    body = CASES.get(name) or LIMITS[name]
+    status, _, raw = server.request("POST", "/v1/tokens", body, headers={"Content-Type": "application/json"}, timeout=60)
+    assert status == 200 or 400 <= status < 500, (name, status, raw[:300])
+    if status == 200:
+        listing = json.loads(raw)
+        assert listing["problems"] or listing["themes"], name
+    # Each token is listed with its pointer and at most a short reason; nothing quotes the input whole.
+    assert len(raw) < 100_000 + 12 * len(body), (len(raw), len(body))
+    assert server.json("GET", "/healthz")[0] == 200
+
+
+def test_token_listing_of_a_big_inheriting_palette(server):
+    """20,000 tokens inherited by a second theme: listed in linear time, not quadratic."""
+    tokens = {f"t{i}": "#%06x" % (i * 97 % 0xFFFFFF) for i in range(20_000)}
+    body = json.dumps({"name": "big", "themes": {"light": {"tokens": tokens}, "dark": {"extends": "light", "tokens": {"t1": "#000000"}}},
+                       "checks": [{"foreground": "t1", "background": "t2"}]}).encode()
+    status, _, raw = server.request("POST", "/v1/tokens", body, headers={"Content-Type": "application/json"}, timeout=60)
+    assert status == 200, raw[:300]
+    dark = json.loads(raw)["themes"][1]
+    assert len(dark["inherited"]) == 19_999 and dark["inherited"][0] == {"name": "t0", "from": "light", "hex": "#000000"}

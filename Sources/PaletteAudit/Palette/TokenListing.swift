@@ -26,8 +26,8 @@ public struct TokenListing: Sendable, Codable {
         /// The color it resolves to in this theme (`#rrggbb`, or `#rrggbbaa` when translucent);
         /// absent when it does not resolve (see `problem`).
         public var hex: String?
-        /// For an alias, the tokens followed to reach a color, in order.
-        public var aliases: [String]?
+        /// For an alias, the token at the end of its chain: the one whose value is the color.
+        public var colorFrom: String?
         /// Where the value is in the document: replace it there to change the token.
         public var pointer: JSONPointer
         public var description: String?
@@ -51,28 +51,110 @@ public struct TokenListing: Sendable, Codable {
             themes = []
             return
         }
+        // Which theme writes each token, to say where an inherited one is defined (walking the
+        // `extends` chain with sets keeps this linear in the number of tokens).
+        let ownNames = Dictionary(palette.themes.map { ($0.name, Set($0.tokens.map(\.name))) }, uniquingKeysWith: { a, _ in a })
+        let bases = Dictionary(palette.themes.map { ($0.name, $0.extends) }, uniquingKeysWith: { a, _ in a })
+        func definer(of name: String, below theme: String) -> String {
+            var current = bases[theme] ?? nil
+            var seen: Set<String> = [theme]
+            while let base = current, seen.insert(base).inserted {
+                if ownNames[base]?.contains(name) == true { return base }
+                current = bases[base] ?? nil
+            }
+            return ""
+        }
         themes = palette.themes.map { theme in
-            var resolver = ThemeResolver(palette: palette, theme: theme)
-            let own = Set(theme.tokens.map(\.name))
+            let scope = ThemeResolver(palette: palette, theme: theme)
+            let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames)
+            let own = ownNames[theme.name] ?? []
             let entries = theme.tokens.map { token -> Entry in
                 var entry = Entry(name: token.name, value: token.value, pointer: token.pointer,
                                   description: token.description, assumed: token.assumed)
-                switch resolver.resolve(token.name) {
-                case .success(let color):
-                    entry.hex = color.hex
-                    entry.aliases = color.aliases
-                    entry.outOfGamut = color.outOfGamut
-                case .failure(let problem):
-                    entry.problem = problem.message
+                switch resolved[token.name] {
+                case .color(let hex, let outOfGamut, let end, _)?:
+                    entry.hex = hex
+                    entry.outOfGamut = outOfGamut ? true : nil
+                    if end != token.name { entry.colorFrom = end }
+                case .broken(let reason, let root)?:
+                    entry.problem = Self.reason(token.name, reason, root: root)
+                case nil:
+                    break
                 }
                 return entry
             }
-            let inherited = resolver.tokenNames.filter { !own.contains($0) }.map { name -> Inherited in
-                let from = palette.themes.first { layer in layer.tokens.contains { $0.pointer == resolver.tokens[name]?.pointer } }?.name ?? ""
-                let hex = try? resolver.resolve(name).get().hex
-                return Inherited(name: name, from: from, hex: hex)
+            let inherited = scope.tokenNames.filter { !own.contains($0) }.map { name -> Inherited in
+                var hex: String?
+                if case .color(let h, _, _, _)? = resolved[name] { hex = h }
+                return Inherited(name: name, from: definer(of: name, below: theme.name), hex: hex)
             }
             return ThemeTokens(name: theme.name, extends: theme.extends, tokens: entries, inherited: inherited)
         }
+    }
+
+    enum Resolution {
+        /// `depth`: aliases followed to reach the color.
+        case color(hex: String, outOfGamut: Bool, end: String, depth: Int)
+        /// Why `root` (this token or one its chain reaches) does not resolve.
+        case broken(String, root: String)
+    }
+
+    /// Resolves every token of a theme in time linear in the number of tokens: each alias chain
+    /// is walked once and every token on it takes its answer from the next.
+    static func resolveAll(_ tokens: [String: Token], order: [String]) -> [String: Resolution] {
+        var memo: [String: Resolution] = [:]
+        memo.reserveCapacity(tokens.count)
+        for name in order where memo[name] == nil {
+            var path: [String] = []
+            var onPath: [String: Int] = [:]
+            var current = name
+            while memo[current] == nil {
+                if let start = onPath[current] {
+                    let cycle = path[start...] + [current]
+                    let shown = cycle.count > 12 ? Array(cycle.prefix(6)) + ["…"] + Array(cycle.suffix(5)) : Array(cycle)
+                    let reason = "alias cycle: \(shown.joined(separator: " → "))"
+                    for member in path[start...] { memo[member] = .broken(reason, root: member) }
+                    path.removeSubrange(start...)
+                    break
+                }
+                guard let token = tokens[current] else { break }  // every name in `order` and every checked target is a token
+                if let target = token.aliasTarget {
+                    guard tokens[target] != nil else {
+                        memo[current] = .broken("it aliases \"{\(target.prefix(80))}\", which names no token of this theme", root: current)
+                        break
+                    }
+                    onPath[current] = path.count
+                    path.append(current)
+                    current = target
+                    continue
+                }
+                do {
+                    let parsed = try CSSColor.parse(token.value)
+                    memo[current] = .color(hex: parsed.color.hex, outOfGamut: parsed.wasOutOfGamut, end: current, depth: 0)
+                } catch {
+                    memo[current] = .broken("\"\(error.input.prefix(80))\" is not a valid color: \(error.message) (at byte \(error.offset))", root: current)
+                }
+            }
+            // Every token on the path takes its answer from the one it aliases.
+            for (index, member) in path.enumerated().reversed() {
+                let next = index + 1 < path.count ? path[index + 1] : current
+                switch memo[next] {
+                case .color(let hex, let outOfGamut, let end, let depth)?:
+                    memo[member] = depth + 1 > ThemeResolver.maximumAliasDepth
+                        ? .broken("its alias chain is longer than \(ThemeResolver.maximumAliasDepth) tokens", root: member)
+                        : .color(hex: hex, outOfGamut: outOfGamut, end: end, depth: depth + 1)
+                case .broken(let reason, let root)?:
+                    memo[member] = .broken(reason, root: root)
+                case nil:
+                    memo[member] = .broken("it does not resolve", root: member)
+                }
+            }
+        }
+        return memo
+    }
+
+    /// Why a token does not resolve, in words.
+    static func reason(_ token: String, _ reason: String, root: String) -> String {
+        token == root ? reason : "it resolves through \"{\(root.prefix(80))}\", which does not resolve (see that token)"
     }
 }

@@ -225,7 +225,42 @@ case "suggest":
     }
     report("all suggestions, remembered", count: pairs.count, seconds: t, unit: "pairs")
 
+case "edit":
+    // One keystroke on the designers' page: the server work behind POST /v1/tokens and the two
+    // POST /v1/palettes/{name}/proposals calls (JSON and HTML) for an edited palette.
+    let path = arguments.dropFirst().first ?? "palettes/peptide-fox.json"
+    let original = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    guard let served = PaletteDecoder.decode(original, file: path).palette, let token = served.themes.first?.tokens.first else {
+        print("cannot decode \(path)"); exit(2)
+    }
+    let current = Auditor().audit(served)
+    var random = XorShift()
+    var bytes = 0
+    func edited() -> [UInt8] {
+        // A different pale color each time, so no suggestion is remembered from the last edit.
+        let value = String(format: "#%06x", 0xC0C0C0 | (random.next() & 0x3F3F3F))
+        return Array(original.replacing("\"\(token.value)\"", with: "\"\(value)\"").utf8)
+    }
+    let tTokens = median(51) {
+        let (palette, problems) = PaletteDecoder.decode(bytes: edited())
+        guard let palette else { return }
+        blackHole(TokenListing(palette, problems: Auditor().audit(palette, problems: problems).problems))
+    }
+    let tProposal = median(51) {
+        let (palette, problems) = PaletteDecoder.decode(bytes: edited())
+        guard let palette else { return }
+        let proposed = Auditor().audit(palette, problems: problems)
+        let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
+        let json = AuditReport.proposalJSON(palette: served.name, current: current.summary, proposed: proposed.summary, comparison: comparison,
+                                            audit: AuditReport(palettes: [proposed], comparison: comparison))
+        let html = HTMLReport(title: "t", generated: "now", comparison: (comparison, against: "Against the served palette"))
+            .render(AuditReport(palettes: [proposed], comparison: comparison))
+        bytes = json.count + html.utf8.count
+    }
+    print(String(format: "one designer edit of %@ (%@ made pale): tokens %.3f ms, proposal JSON + HTML %.3f ms (%d bytes), %.3f ms in all; target < 10 ms",
+                 path as NSString, token.name as NSString, tTokens * 1000, tProposal * 1000, bytes, (tTokens + tProposal) * 1000))
+
 default:
-    print("usage: contrast-bench core | matrix N | dtcg N | palettes DIR | suggest")
+    print("usage: contrast-bench core | matrix N | dtcg N | palettes DIR | audit-request FILE | suggest | edit FILE")
     exit(2)
 }

@@ -33,6 +33,7 @@ enum DesignerPage {
             <a class="skip" href="#main">Skip to the palettes</a>
             <header class="top"><h1>contrast</h1><p class="muted">Change a palette and see at once what it does to contrast: WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc.</p></header>
             <main id="main">
+            <p id="page-status" class="status" role="status"></p>
             <section id="palettes" aria-labelledby="palettes-title">
             <h2 id="palettes-title">Palettes</h2>
 
@@ -71,7 +72,7 @@ enum DesignerPage {
             <button type="button" id="revert" class="secondary">Undo all edits</button>
             </div></div>
             <p id="status" class="status" role="status" aria-live="polite"></p>
-            <div id="changes" class="changes" aria-live="polite"></div>
+            <div id="changes" class="changes" role="region" aria-label="What the edits change, per theme"></div>
             <h3 id="tokens-title">Tokens</h3>
             <p class="muted">Type any CSS color (or an alias such as <code>{brand.primary}</code>) or pick one; the palette is audited again as you type. Fix swatches under a failing check apply that color.</p>
             <div id="editor" class="editor" aria-labelledby="tokens-title"></div>

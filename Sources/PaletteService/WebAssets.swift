@@ -14,8 +14,12 @@ const state = {
   text: null,          // the document being edited, as text (edits splice values in place)
   original: null,      // the document as opened, for "Undo all edits"
   rows: new Map(),     // JSON pointer of a token's value -> its editor row
-  proposal: null,      // the last audit answer (JSON)
+  listed: new Map(),   // JSON pointer of a token's value -> its value when opened (for "edited")
+  problems: 0,         // problems of the current text, from the last token listing
+  proposal: null,      // the audit answer (JSON) for the current text; null while one is pending
+  pending: null,       // the refresh in flight, if any
   generation: 0,       // bumped by every edit; answers to older generations are dropped
+  opening: 0,          // bumped by every palette opened; older openings are dropped
   timer: null,
 };
 
@@ -104,12 +108,20 @@ function locate(text, pointer) {
 
 function replaceAt(text, pointer, value) {
   const [start, end] = locate(text, pointer);
-  return text.slice(0, start) + JSON.stringify(value) + text.slice(end);
+  return text.slice(0, start) + JSON.stringify(designTokenValue(parseJSON(text.slice(start, end)), value)) + text.slice(end);
 }
 
-function valueAt(text, pointer) {
-  const [start, end] = locate(text, pointer);
-  return parseJSON(text.slice(start, end));
+// A W3C Design Tokens color is an object ({colorSpace, components, alpha, hex}): a hex color
+// written over one stays one, so the file remains a valid tokens file. Other CSS text is
+// written as text, which contrast reads too.
+function designTokenValue(previous, value) {
+  const hex = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(value);
+  if (!previous || typeof previous !== 'object' || Array.isArray(previous) || !('colorSpace' in previous) || !hex) return value;
+  const channel = (i) => parseInt(hex[1].slice(i, i + 2), 16) / 255;
+  const color = { colorSpace: 'srgb', components: [channel(0), channel(2), channel(4)] };
+  if (hex[2]) color.alpha = Math.round(parseInt(hex[2], 16) / 255 * 1000) / 1000;
+  color.hex = `#${hex[1].toLowerCase()}`;
+  return color;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,7 +139,11 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-function setStatus(message) { byId('status').textContent = message; }
+// Messages go to the workbench's status line, or to the page's when no palette is open.
+function setStatus(message) {
+  const target = byId('workbench').hidden ? byId('page-status') : byId('status');
+  target.textContent = message;
+}
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
@@ -140,6 +156,10 @@ function download(filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+function report(error) {
+  setStatus(`Something went wrong: ${error.message}. Is the service still running?`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Opening a palette
 
@@ -148,34 +168,40 @@ function servedNames() {
 }
 
 async function openServed(name) {
+  const opening = ++state.opening;
+  if (!servedNames().includes(name)) {
+    setStatus(`The service holds no palette named "${name}".`);
+    return;
+  }
   setStatus(`Opening ${name}…`);
   const answer = await api('GET', `/v1/palettes/${segment(name)}`);
+  if (opening !== state.opening) return;
   if (!answer.ok) {
     const problem = parseJSON(answer.text);
     setStatus(problem && problem.detail ? problem.detail : `The service answered ${answer.status}.`);
     return;
   }
   history.replaceState(null, '', `#palette=${segment(name)}`);
-  await start(name, answer.text, true);
+  await start(name, answer.text, true, opening);
 }
 
-async function start(name, text, served) {
-  state.name = name;
-  state.served = served;
-  state.text = text;
-  state.original = text;
-  state.proposal = null;
-  state.rows = new Map();
+async function start(name, text, served, opening = ++state.opening) {
+  if (opening !== state.opening) return;
+  clearTimeout(state.timer);
+  Object.assign(state, { name, served, text, original: text, proposal: null, problems: 0, rows: new Map(), listed: new Map() });
+  state.generation++;
   byId('editor').replaceChildren();
   byId('changes').replaceChildren();
   byId('audit-view').replaceChildren();
-  const workbench = byId('workbench');
-  workbench.hidden = false;
+  byId('page-status').textContent = '';
+  byId('workbench').hidden = false;
   const title = byId('workbench-title');
-  title.textContent = served ? `Workbench: ${name}` : `Workbench: ${name} (brought by you)`;
+  title.textContent = served ? `Workbench: ${name}`
+    : servedNames().includes(name) ? `Workbench: your copy of ${name}, compared with the served one` : `Workbench: ${name} (brought by you)`;
+  document.title = `${name} · contrast`;
   title.setAttribute('tabindex', '-1');
-  await refresh();
   title.focus();
+  await refresh();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,39 +209,62 @@ async function start(name, text, served) {
 
 function scheduleRefresh() {
   state.generation++;
+  state.proposal = null;
   clearTimeout(state.timer);
   byId('audit-view').classList.add('stale');
   state.timer = setTimeout(() => { refresh().catch(report); }, 200);
 }
 
-function report(error) {
-  setStatus(`Something went wrong: ${error.message}`);
+// Waits until the audit matches the text being edited (for downloads): an edit still waiting
+// for its pause is audited now, and an audit in flight is waited for.
+async function settled() {
+  for (;;) {
+    if (state.pending) { await state.pending; continue; }
+    if (state.timer !== null) {
+      clearTimeout(state.timer);
+      state.timer = null;
+      await refresh();
+      continue;
+    }
+    return;
+  }
 }
 
-async function refresh() {
+function refresh() {
+  const run = refreshNow().finally(() => { if (state.pending === run) state.pending = null; });
+  state.pending = run;
+  return run;
+}
+
+async function refreshNow() {
+  state.timer = null;
   const generation = ++state.generation;
   const body = state.text;
+  const opening = state.opening;
   // First resolve the tokens: the answer carries every problem (a bad color, an unknown alias)
-  // with its JSON pointer, and the colors for the pickers.
+  // with its JSON pointer, and the colors for the pickers. Only a palette without problems is
+  // audited, so no request is made that must fail.
   const tokens = await api('POST', '/v1/tokens', { body });
-  if (generation !== state.generation) return;
+  if (generation !== state.generation || opening !== state.opening) return;
   const listing = parseJSON(tokens.text);
   if (!tokens.ok || !listing) {
-    const problem = parseJSON(tokens.text);
-    setStatus(problem && problem.detail ? problem.detail : `The service answered ${tokens.status}.`);
+    setStatus(listing && listing.detail ? listing.detail : `The service answered ${tokens.status}.`);
     return;
   }
   if (state.rows.size === 0) buildEditor(listing);
   updateEditor(listing);
+  state.problems = listing.problems.length;
   if (listing.problems.length > 0) {
+    state.proposal = null;
     byId('audit-view').classList.add('stale');
-    setStatus(`${plural(listing.problems.length, 'problem')} in the palette: fix ${listing.problems.length === 1 ? 'it' : 'them'} to see the audit again.`);
+    const fields = listing.problems.filter((p) => state.rows.has(p.pointer)).length;
+    setStatus(`The palette has ${plural(listing.problems.length, 'problem')}${fields ? ' (marked at the fields)' : ''}; the audit resumes once ${listing.problems.length === 1 ? 'it is' : 'they are'} fixed.`);
     renderProblems(byId('changes'), listing.problems);
     return;
   }
   const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : '/v1/audit';
   const [json, html] = await Promise.all([api('POST', path, { body }), api('POST', path, { body, accept: 'text/html' })]);
-  if (generation !== state.generation) return;
+  if (generation !== state.generation || opening !== state.opening) return;
   const answer = parseJSON(json.text);
   if (!json.ok || !answer || !html.ok) {
     setStatus(answer && answer.detail ? answer.detail : `The service answered ${json.status}.`);
@@ -233,19 +282,20 @@ function buildEditor(listing) {
   const editor = byId('editor');
   editor.replaceChildren();
   state.rows = new Map();
+  state.listed = new Map();
   let counter = 0;
   for (const theme of listing.themes) {
     const fieldset = el('fieldset', { 'data-theme': theme.name },
       el('legend', { text: theme.extends ? `${theme.name} (extends ${theme.extends})` : theme.name }));
     for (const token of theme.tokens) {
       const id = `token-${counter++}`;
+      const hint = token.assumed ? el('span', { class: 'hint muted', id: `${id}-hint`, text: `Assumed: ${token.assumed}` }) : null;
       const text = el('input', { type: 'text', id, value: token.value, spellcheck: 'false', autocomplete: 'off',
-        'aria-describedby': `${id}-message`, 'data-pointer': token.pointer });
+        'aria-describedby': hint ? `${id}-message ${id}-hint` : `${id}-message`, 'data-pointer': token.pointer });
       const picker = el('input', { type: 'color', id: `${id}-picker`, 'aria-label': `${token.name} in ${theme.name}: pick a color` });
-      const row = el('div', { class: 'token', 'data-token': token.name, 'data-pointer': token.pointer },
+      const row = el('div', { class: 'token', 'data-token': token.name, 'data-theme': theme.name, 'data-pointer': token.pointer },
         el('label', { for: id, text: token.name }), picker, text,
-        el('span', { class: 'message', id: `${id}-message`, role: 'status' }));
-      if (token.assumed) row.append(el('span', { class: 'hint muted', text: `Assumed: ${token.assumed}` }));
+        el('span', { class: 'message', id: `${id}-message`, role: 'status' }), hint);
       text.addEventListener('input', () => edit(row, text.value));
       picker.addEventListener('input', () => {
         const current = row.dataset.hex || '';
@@ -255,11 +305,14 @@ function buildEditor(listing) {
         edit(row, text.value);
       });
       state.rows.set(token.pointer, row);
+      state.listed.set(token.pointer, token.value);
       fieldset.append(row);
     }
     if (theme.inherited.length > 0) {
-      const names = theme.inherited.map((t) => t.name).join(', ');
-      fieldset.append(el('p', { class: 'inherited muted', text: `Inherited: ${names}. Edit them where they are defined.` }));
+      const from = new Map();
+      for (const t of theme.inherited) from.set(t.from, [...(from.get(t.from) || []), t.name]);
+      const parts = Array.from(from, ([base, names]) => `${names.join(', ')} from ${base || 'another theme'}`);
+      fieldset.append(el('p', { class: 'inherited muted', text: `Inherited: ${parts.join('; ')}. Edit them in the theme that defines them.` }));
     }
     editor.append(fieldset);
   }
@@ -270,15 +323,15 @@ function updateEditor(listing) {
     for (const token of theme.tokens) {
       const row = state.rows.get(token.pointer);
       if (!row) continue;
-      const [picker, text, message] = [row.querySelector('input[type=color]'), row.querySelector('input[type=text]'), row.querySelector('.message')];
+      const picker = row.querySelector('input[type=color]');
+      const text = row.querySelector('input[type=text]');
       if (token.hex) {
         row.dataset.hex = token.hex;
         picker.value = token.hex.slice(0, 7);
       }
-      message.textContent = token.problem || '';
+      row.querySelector('.message').textContent = token.problem || '';
       if (token.problem) text.setAttribute('aria-invalid', 'true'); else text.removeAttribute('aria-invalid');
-      const before = JSON.stringify(valueAt(state.original, token.pointer));
-      row.classList.toggle('changed', before !== JSON.stringify(valueAt(state.text, token.pointer)));
+      row.classList.toggle('changed', state.listed.get(token.pointer) !== token.value);
     }
   }
 }
@@ -320,9 +373,10 @@ function renderChanges(answer) {
     sections.push(section);
   }
   changes.replaceChildren(...sections);
-  const summary = comparison
+  let summary = comparison
     ? `${plural(regressions, 'regression')}, ${plural(improvements, 'improvement')}, ${failing} still failing, against the served palette ${palette.name}.`
     : `${palette.name}: ${audit.summary.fail} of ${audit.summary.checks} checks fail.`;
+  if (audit.summary.checks === 0) summary += ' The document has no checks: add "checks" naming pairs of tokens (see docs/palette-format.md) to audit them.';
   setStatus(summary);
 }
 
@@ -337,47 +391,79 @@ function renderProblems(container, problems) {
 // ---------------------------------------------------------------------------------------------
 // The audit itself, rendered by the service (the same renderer as the nightly report)
 
+// The report's headings start at h2; under this page's "Audit" (h3) they move down two levels.
+function demoteHeadings(root) {
+  for (const heading of root.querySelectorAll('h2, h3, h4')) {
+    const lower = el(`h${Math.min(Number(heading.tagName[1]) + 2, 6)}`);
+    for (const attribute of heading.attributes) lower.setAttribute(attribute.name, attribute.value);
+    lower.append(...heading.childNodes);
+    heading.replaceWith(lower);
+  }
+}
+
 function renderAudit(html) {
   // The report's own style sheet is already part of /app.css; parsing its inline copy would
   // break this page's Content-Security-Policy (style-src 'self'), so it is left out.
   const page = new DOMParser().parseFromString(html.replace(/<style>[\s\S]*?<\/style>/, ''), 'text/html');
   const main = page.querySelector('main');
   const view = byId('audit-view');
-  view.replaceChildren(...Array.from(main ? main.childNodes : []).map((node) => document.importNode(node, true)));
+  const fragment = document.createDocumentFragment();
+  fragment.append(...Array.from(main ? main.childNodes : []).map((node) => document.importNode(node, true)));
+  demoteHeadings(fragment);
+  view.replaceChildren(fragment);
   view.classList.remove('stale');
   for (const fix of view.querySelectorAll('.fix[data-apply]')) {
     const changes = parseJSON(fix.dataset.apply) || [];
-    const targets = changes.map((c) => c.token || c.pointer).join(' and ');
+    const row = fix.closest('tr');
+    const theme = row ? row.dataset.theme : '';
+    const check = row ? row.dataset.check : '';
+    try {
+      for (const change of changes) locate(state.text, change.pointer);
+    } catch (error) {
+      // Written outside this document (a checks file beside a tokens file): not applicable here.
+      fix.title = 'This color is written in another file; change it there.';
+      continue;
+    }
+    const targets = changes.map((c) => {
+      const where = pointerSegments(c.pointer);
+      const definedIn = where[0] === 'themes' ? where[1] : null;
+      const name = c.token ? `token ${c.token}` : `${check}'s ${where[where.length - 1]} color`;
+      return definedIn && definedIn !== theme ? `${name} (written in theme ${definedIn}, which changes too)` : name;
+    });
+    const label = `Apply ${changes.map((c) => c.value).join(' and ')} to ${targets.join(' and ')}`;
     fix.setAttribute('role', 'button');
     fix.setAttribute('tabindex', '0');
-    fix.setAttribute('aria-label', `Apply ${changes.map((c) => c.value).join(' and ')} to ${targets}`);
-    fix.title = `Apply to ${targets}`;
+    fix.setAttribute('aria-label', label);
+    fix.title = label;
   }
 }
 
-function applyFix(fix) {
+async function applyFix(fix) {
   const changes = parseJSON(fix.dataset.apply) || [];
+  const row = fix.closest('tr');
+  const where = row ? { theme: row.dataset.theme, check: row.dataset.check } : null;
   let text = state.text;
-  try {
-    for (const change of changes) text = replaceAt(text, change.pointer, change.value);
-  } catch (error) {
-    // A color written outside this document (in a checks file beside a tokens file).
-    setStatus(`This fix changes a color that is not written in this document: ${error.message}.`);
-    return;
-  }
+  for (const change of changes) text = replaceAt(text, change.pointer, change.value);
   state.text = text;
   for (const change of changes) {
-    const row = state.rows.get(change.pointer);
-    if (row) {
-      row.querySelector('input[type=text]').value = change.value;
-      row.classList.add('changed');
+    const editorRow = state.rows.get(change.pointer);
+    if (editorRow) {
+      editorRow.querySelector('input[type=text]').value = change.value;
+      editorRow.classList.add('changed');
     }
   }
   setStatus(`Applied ${changes.map((c) => `${c.value} to ${c.token || c.pointer}`).join(' and ')}; auditing…`);
-  byId('status').setAttribute('tabindex', '-1');
-  byId('status').focus();
   clearTimeout(state.timer);
-  refresh().catch(report);
+  state.proposal = null;
+  await refresh();
+  // Back to the same check, so the designer sees its new verdict and can go on from there.
+  if (!where) return;
+  const again = Array.from(byId('audit-view').querySelectorAll('tr[data-check]'))
+    .find((tr) => tr.dataset.theme === where.theme && tr.dataset.check === where.check && !tr.closest('.side-by-side'));
+  if (again) {
+    again.setAttribute('tabindex', '-1');
+    again.focus();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,7 +476,13 @@ async function auditBrought(text, filename) {
     result.replaceChildren(el('p', { text: 'Paste a palette or a tokens file first.' }));
     return;
   }
-  const answer = await api('POST', '/v1/tokens', { body: text });
+  let answer;
+  try {
+    answer = await api('POST', '/v1/tokens', { body: text });
+  } catch (error) {
+    result.replaceChildren(el('p', { text: `The service did not answer (${error.message}). Is it still running?` }));
+    return;
+  }
   const listing = parseJSON(answer.text);
   if (!answer.ok || !listing) {
     result.replaceChildren(el('p', { text: listing && listing.detail ? listing.detail : `The service answered ${answer.status}.` }));
@@ -407,50 +499,72 @@ async function auditBrought(text, filename) {
   }
   area.removeAttribute('aria-invalid');
   result.replaceChildren();
+  history.replaceState(null, '', location.pathname);
   const name = listing.palette;
-  await start(name, text, servedNames().includes(name));
+  await start(name, text, false);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Wiring
 
+function openFromHash() {
+  const match = /^#palette=(.+)$/.exec(location.hash);
+  if (!match) return;
+  let name;
+  try { name = decodeURIComponent(match[1]); } catch (error) { setStatus('The address names no palette this page can open.'); return; }
+  if (name !== state.name || !state.served) openServed(name).catch(report);
+}
+
 function wire() {
   for (const link of document.querySelectorAll('a.open-palette')) {
     link.addEventListener('click', (event) => {
+      // A modified click opens the report in a new tab or window, as links do.
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       openServed(link.dataset.palette).catch(report);
     });
   }
   const view = byId('audit-view');
   view.addEventListener('click', (event) => {
-    const fix = event.target.closest('.fix[data-apply]');
-    if (fix) applyFix(fix);
+    const fix = event.target.closest('.fix[role=button]');
+    if (fix) applyFix(fix).catch(report);
   });
   view.addEventListener('keydown', (event) => {
-    const fix = event.target.closest('.fix[data-apply]');
+    const fix = event.target.closest('.fix[role=button]');
     if (fix && (event.key === 'Enter' || event.key === ' ')) {
       event.preventDefault();
-      applyFix(fix);
+      applyFix(fix).catch(report);
     }
   });
 
+  const unavailable = () => setStatus(`There is no audit to download while the palette has ${plural(state.problems, 'problem')}.`);
   byId('download-palette').addEventListener('click', () => {
     download(`${state.name}.json`, state.text.endsWith('\n') ? state.text : `${state.text}\n`, 'application/json');
+    if (state.problems > 0) setStatus(`Downloaded ${state.name}.json; it still has ${plural(state.problems, 'problem')}.`);
   });
-  byId('download-audit-json').addEventListener('click', () => {
-    if (!state.proposal) { setStatus('There is no audit to download until the palette\'s problems are fixed.'); return; }
+  byId('download-audit-json').addEventListener('click', async () => {
+    await settled();
+    if (!state.proposal) { unavailable(); return; }
     const audit = state.served ? state.proposal.audit : state.proposal;
     download(`${state.name}-audit.json`, `${JSON.stringify(audit, null, 2)}\n`, 'application/json');
   });
   byId('download-audit-md').addEventListener('click', async () => {
-    const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : '/v1/audit';
-    const answer = await api('POST', path, { body: state.text, accept: 'text/markdown' });
-    if (!answer.ok) { setStatus('There is no audit to download until the palette\'s problems are fixed.'); return; }
-    download(`${state.name}-audit.md`, answer.text, 'text/markdown');
+    try {
+      await settled();
+      if (!state.proposal) { unavailable(); return; }
+      const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : '/v1/audit';
+      const answer = await api('POST', path, { body: state.text, accept: 'text/markdown' });
+      if (!answer.ok) { unavailable(); return; }
+      download(`${state.name}-audit.md`, answer.text, 'text/markdown');
+    } catch (error) {
+      report(error);
+    }
   });
   byId('revert').addEventListener('click', () => {
     state.text = state.original;
     state.rows = new Map();
+    state.proposal = null;
+    clearTimeout(state.timer);
     setStatus('All edits undone.');
     refresh().catch(report);
   });
@@ -458,26 +572,23 @@ function wire() {
   const area = byId('byo-text');
   byId('byo-audit').addEventListener('click', () => { auditBrought(area.value).catch(report); });
   area.addEventListener('paste', () => { setTimeout(() => { auditBrought(area.value).catch(report); }, 0); });
-  byId('byo-file').addEventListener('change', async (event) => {
-    const file = event.target.files[0];
+  const readFile = async (file) => {
     if (!file) return;
     area.value = await file.text();
-    auditBrought(area.value, file.name).catch(report);
-  });
+    await auditBrought(area.value, file.name);
+  };
+  byId('byo-file').addEventListener('change', (event) => { readFile(event.target.files[0]).catch(report); });
   const zone = byId('drop-zone');
   zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('dragging'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
-  zone.addEventListener('drop', async (event) => {
+  zone.addEventListener('drop', (event) => {
     event.preventDefault();
     zone.classList.remove('dragging');
-    const file = event.dataTransfer.files[0];
-    if (!file) return;
-    area.value = await file.text();
-    auditBrought(area.value, file.name).catch(report);
+    readFile(event.dataTransfer.files[0]).catch(report);
   });
 
-  const match = /^#palette=(.+)$/.exec(location.hash);
-  if (match) openServed(decodeURIComponent(match[1])).catch(report);
+  window.addEventListener('hashchange', openFromHash);
+  openFromHash();
 }
 
 document.addEventListener('DOMContentLoaded', wire);

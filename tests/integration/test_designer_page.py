@@ -154,6 +154,10 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"]').get_attribute("data-verdict") == "pass",
              "body-text-on-page to pass")
     assert field.get_attribute("value") == suggested
+    # Focus comes back to the same check, not to the top of the page.
+    focused = wait_for(lambda: d.switch_to.active_element.get_attribute("data-check") == "body-text-on-page" and d.switch_to.active_element,
+                       "focus on the fixed check")
+    assert focused.get_attribute("data-theme") == "light" and d.execute_script("return window.scrollY") > 500
     # It passes AA again; from 17:1 it still fell a level (AAA → AA), which stays listed.
     still = [li.text for li in d.find_elements(By.CSS_SELECTOR, '#changes section[data-theme="light"] ul.regressed li')
              if li.text.startswith("body-text-on-page:")]
@@ -169,9 +173,14 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     assert saved == original.replace('"$value": "#0f172a",\n          "$description": "slate-900; \'Text\', light mode',
                                      f'"$value": "{suggested}",\n          "$description": "slate-900; \'Text\', light mode', 1)
     assert run("audit", str(d.downloads / "peptide-fox.json"), "--format", "json").returncode in (0, 1)
+    # An audit downloaded right after typing is the audit of what was typed, not of the last pause.
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("#111111")
     d.find_element(By.ID, "download-audit-json").click()
     audit = json.loads(downloaded(d, "peptide-fox-audit.json").read_text())
     assert audit["palettes"][0]["name"] == "peptide-fox" and "comparison" in audit
+    light = next(t for t in audit["palettes"][0]["themes"] if t["name"] == "light")
+    assert next(r for r in light["results"] if r["id"] == "body-text-on-page")["foreground"]["hex"] == "#111111"
     d.find_element(By.ID, "download-audit-md").click()
     markdown = downloaded(d, "peptide-fox-audit.md").read_text()
     assert markdown.startswith("## Proposed change to peptide-fox") and "Against the served palette" in markdown
@@ -258,3 +267,36 @@ def test_names_are_escaped_on_the_page(binary, tmp_path):
         assert 'href="/v1/palettes/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/audit"' in page
     finally:
         assert s.stop() == 0
+
+
+def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
+    """A DTCG color object written over by a fix stays a DTCG color object (with its hex)."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=nope")
+    wait_for(lambda: "no palette named" in d.find_element(By.ID, "page-status").text, "the message about an unknown palette")
+    assert d.find_element(By.ID, "workbench").get_attribute("hidden") is not None
+    tokens = {"name": "dtcg", "tokens": {
+        "ink": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.6, 0.6, 0.6]}},
+        "paper": {"$type": "color", "$value": "#ffffff"}},
+        "checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}
+    area = d.find_element(By.ID, "byo-text")
+    d.execute_script("arguments[0].value = arguments[1]", area, json.dumps(tokens, indent=2))
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "dtcg: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the brought file")
+    assert d.find_element(By.ID, "workbench-title").text == "Workbench: dtcg (brought by you)"
+    fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[role=button]'), "a fix")
+    value = json.loads(fix.get_attribute("data-apply"))[0]["value"]
+    fix.click()
+    wait_for(lambda: "dtcg: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the fixed audit")
+    d.find_element(By.ID, "download-palette").click()
+    saved = json.loads(downloaded(d, "dtcg.json").read_text())
+    ink = saved["tokens"]["ink"]["$value"]
+    assert ink["colorSpace"] == "srgb" and ink["hex"] == value, ink
+    assert [round(c * 255) for c in ink["components"]] == [int(value[i:i + 2], 16) for i in (1, 3, 5)]
+    shot(d, "08-dtcg-fixed")
+    # The palette list still opens from the address.
+    d.get(server.base + "/#palette=train")
+    wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: train", "train, opened from the address")
+    assert d.title == "train · contrast"
+    console_is_clean(d, "the tokens file and the address")

@@ -167,11 +167,11 @@ public struct HTMLReport: Sendable {
             return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
         }
         if r.kind == "badge" {
-            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" aria-label=\"\(Self.escape(label))\">\(Self.escape(String(r.id.dropFirst("badge:".count))))</span>"
+            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\">\(Self.escape(String(r.id.dropFirst("badge:".count))))</span>"
         }
         let size = r.fontSize.flatMap { FontSize(parsing: $0) }.map { String(format: "%.0fpx", min($0.pixels, 48)) } ?? (r.usage == "large-text" ? "24px" : "16px")
         let weight = r.fontWeight.map { ";font-weight:\($0)" } ?? ""
-        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" aria-label=\"\(Self.escape(label))\">Sample text</span>"
+        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" role=\"img\" aria-label=\"\(Self.escape(label))\">Sample text</span>"
     }
 
     func row(_ r: CheckResult, theme: String, regressed: Bool) -> String {

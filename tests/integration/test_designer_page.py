@@ -102,8 +102,9 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     shot(d, "01-palettes")
     console_is_clean(d, "opening the page")
 
-    # Open Peptide Fox: its audit, rendered by the report's renderer, and the token editor.
-    listing.find_element(By.CSS_SELECTOR, "a.open-palette").click()
+    # Open Peptide Fox from the keyboard: its audit, rendered by the report's renderer, and the
+    # token editor.
+    listing.find_element(By.CSS_SELECTOR, "a.open-palette").send_keys(Keys.ENTER)
     wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"]'),
              "the audit of peptide-fox")
     assert d.find_element(By.ID, "workbench-title").text == "Workbench: peptide-fox"
@@ -112,6 +113,14 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     assert "0 regressions" in d.find_element(By.ID, "status").text
     shot(d, "02-peptide-fox")
     console_is_clean(d, "opening peptide-fox")
+    assert d.switch_to.active_element.get_attribute("id") == "workbench-title", "focus moves to the opened palette"
+    # Every control has a name a screen reader can say.
+    unnamed = d.execute_script("""
+        return Array.from(document.querySelectorAll('input, textarea, button, select, [role=button]')).filter((c) => {
+          const labelled = (c.labels && c.labels.length) || c.getAttribute('aria-label') || c.getAttribute('aria-labelledby');
+          return !labelled && !(c.tagName === 'BUTTON' || c.getAttribute('role') === 'button') ? true : !labelled && !c.textContent.trim();
+        }).map((c) => c.outerHTML.slice(0, 120));""")
+    assert not unnamed, unnamed
 
     # Make body text pale gray in the light theme.
     field = d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] input[type=text]')

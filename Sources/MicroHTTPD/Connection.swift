@@ -19,21 +19,26 @@ final class RequestState {
     var headers: [Header] = []
 }
 
-/// Collects header or query pairs from `MHD_get_connection_values`.
+/// Collects header or query pairs from `MHD_get_connection_values_n`.
 private final class PairCollector {
     var pairs: [(String, String)] = []
 }
 
-private let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
+/// Keys and values with their lengths, so a decoded `%00` stays in the value instead of
+/// silently cutting it short (a name or color would otherwise be judged on a prefix).
+private let collectPair: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
     let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-    collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        pointer.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+    }
+    collector.pairs.append((text(key, keySize), value.map { text($0, valueSize) } ?? ""))
     return .YES
 }
 
 private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
     let collector = PairCollector()
-    _ = MHD_get_connection_values(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
+    _ = MHD_get_connection_values_n(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
     return collector.pairs
 }
 

@@ -18,7 +18,19 @@ const state = {
   generation: 0,       // bumped by every edit; answers to older generations are dropped
   opening: 0,          // bumped by every palette opened; older openings are dropped
   timer: null,
+  brought: false,      // the text was pasted or dropped rather than opened from the list
+  saved: null,         // the text last downloaded
+  drafts: new Map(),   // served palette name -> {text, saved}: its edits, kept while others are open
 };
+
+// Remembers the current edits, so reopening a palette resumes them instead of losing them.
+function keepDraft() {
+  if (state.served && !state.brought) state.drafts.set(state.name, { text: state.text, saved: state.text === state.saved });
+}
+
+function hasUnsavedEdits() {
+  return state.text !== null && state.text !== state.original && state.text !== state.saved;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The API
@@ -179,13 +191,18 @@ async function openServed(name) {
     return;
   }
   history.replaceState(null, '', `#palette=${segment(name)}`);
-  await start(name, answer.text, true, opening);
+  const draft = state.drafts.get(name);
+  await start(name, answer.text, true, opening, false, draft && draft.text, draft && draft.saved ? draft.text : null);
+  if (draft && draft.text !== answer.text && opening === state.opening) {
+    setStatus(`Your earlier edits of ${name} are back ("Undo all edits" returns to the served palette): ${byId('status').textContent}`);
+  }
 }
 
-async function start(name, text, served, opening = ++state.opening) {
+async function start(name, text, served, opening = ++state.opening, brought = false, draft = undefined, saved = null) {
   if (opening !== state.opening) return;
   clearTimeout(state.timer);
-  Object.assign(state, { name, served, text, original: text, proposal: null, problems: 0, rows: new Map(), listed: new Map() });
+  Object.assign(state, { name, served, brought, text: draft === undefined ? text : draft, original: text, saved,
+    proposal: null, problems: 0, rows: new Map(), listed: new Map() });
   state.generation++;
   byId('editor').replaceChildren();
   byId('changes').replaceChildren();
@@ -193,8 +210,8 @@ async function start(name, text, served, opening = ++state.opening) {
   byId('page-status').textContent = '';
   byId('workbench').hidden = false;
   const title = byId('workbench-title');
-  title.textContent = served ? `Workbench: ${name}`
-    : servedNames().includes(name) ? `Workbench: your copy of ${name}, compared with the served one` : `Workbench: ${name} (brought by you)`;
+  title.textContent = !brought ? `Workbench: ${name}`
+    : served ? `Workbench: your copy of ${name}, compared with the served one` : `Workbench: ${name} (brought by you)`;
   document.title = `${name} · contrast`;
   title.setAttribute('tabindex', '-1');
   title.focus();
@@ -233,6 +250,12 @@ function refresh() {
   return run;
 }
 
+// Where the current text is audited: as a proposal against the served palette of its name, or
+// on its own.
+function auditPath() {
+  return state.served ? `/v1/palettes/${segment(state.name)}/proposals` : `/v1/audit?name=${segment(state.fallbackName || 'pasted')}`;
+}
+
 async function refreshNow() {
   state.timer = null;
   const generation = ++state.generation;
@@ -241,7 +264,7 @@ async function refreshNow() {
   // First resolve the tokens: the answer carries every problem (a bad color, an unknown alias)
   // with its JSON pointer, and the colors for the pickers. Only a palette without problems is
   // audited, so no request is made that must fail.
-  const tokens = await api('POST', '/v1/tokens', { body });
+  const tokens = await api('POST', state.served ? '/v1/tokens' : `/v1/tokens?name=${segment(state.fallbackName || 'pasted')}`, { body });
   if (generation !== state.generation || opening !== state.opening) return;
   const listing = parseJSON(tokens.text);
   if (!tokens.ok || !listing) {
@@ -259,7 +282,7 @@ async function refreshNow() {
     renderProblems(byId('changes'), listing.problems);
     return;
   }
-  const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : '/v1/audit';
+  const path = auditPath();
   const [json, html] = await Promise.all([api('POST', path, { body }), api('POST', path, { body, accept: 'text/html' })]);
   if (generation !== state.generation || opening !== state.opening) return;
   const answer = parseJSON(json.text);
@@ -335,6 +358,7 @@ function updateEditor(listing) {
 
 function edit(row, value) {
   state.text = replaceAt(state.text, row.dataset.pointer, value);
+  keepDraft();
   row.classList.add('changed');
   scheduleRefresh();
 }
@@ -442,6 +466,7 @@ async function applyFix(fix) {
   let text = state.text;
   for (const change of changes) text = replaceAt(text, change.pointer, change.value);
   state.text = text;
+  keepDraft();
   for (const change of changes) {
     const editorRow = state.rows.get(change.pointer);
     if (editorRow) {
@@ -473,9 +498,11 @@ async function auditBrought(text, filename) {
     result.replaceChildren(el('p', { text: 'Paste a palette or a tokens file first.' }));
     return;
   }
+  // A tokens file has no name of its own: it is called after its file, as the CLI does.
+  const fallback = filename ? filename.replace(/(\.tokens)?\.json$/i, '') || filename : 'pasted';
   let answer;
   try {
-    answer = await api('POST', '/v1/tokens', { body: text });
+    answer = await api('POST', `/v1/tokens?name=${segment(fallback)}`, { body: text });
   } catch (error) {
     result.replaceChildren(el('p', { text: `The service did not answer (${error.message}). Is it still running?` }));
     return;
@@ -498,7 +525,10 @@ async function auditBrought(text, filename) {
   result.replaceChildren();
   history.replaceState(null, '', location.pathname);
   const name = listing.palette;
-  await start(name, text, false);
+  state.fallbackName = fallback;
+  // A palette named like a served one is compared with it, as a proposal.
+  if (hasUnsavedEdits()) keepDraft();
+  await start(name, text, servedNames().includes(name), undefined, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,6 +567,8 @@ function wire() {
   const unavailable = () => setStatus(`There is no audit to download while the palette has ${plural(state.problems, 'problem')}.`);
   byId('download-palette').addEventListener('click', () => {
     download(`${state.name}.json`, state.text.endsWith('\n') ? state.text : `${state.text}\n`, 'application/json');
+    state.saved = state.text;
+    keepDraft();
     if (state.problems > 0) setStatus(`Downloaded ${state.name}.json; it still has ${plural(state.problems, 'problem')}.`);
   });
   byId('download-audit-json').addEventListener('click', async () => {
@@ -549,8 +581,7 @@ function wire() {
     try {
       await settled();
       if (!state.proposal) { unavailable(); return; }
-      const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : '/v1/audit';
-      const answer = await api('POST', path, { body: state.text, accept: 'text/markdown' });
+      const answer = await api('POST', auditPath(), { body: state.text, accept: 'text/markdown' });
       if (!answer.ok) { unavailable(); return; }
       download(`${state.name}-audit.md`, answer.text, 'text/markdown');
     } catch (error) {
@@ -559,6 +590,7 @@ function wire() {
   });
   byId('revert').addEventListener('click', () => {
     state.text = state.original;
+    state.drafts.delete(state.name);
     state.rows = new Map();
     state.proposal = null;
     clearTimeout(state.timer);
@@ -585,6 +617,11 @@ function wire() {
   });
 
   window.addEventListener('hashchange', openFromHash);
+  // Leaving the page loses edits that were not downloaded: the browser asks first.
+  window.addEventListener('beforeunload', (event) => {
+    const others = Array.from(state.drafts).some(([name, draft]) => name !== state.name && !draft.saved);
+    if (hasUnsavedEdits() || others) event.preventDefault();
+  });
   openFromHash();
 }
 

@@ -75,6 +75,8 @@ paths:
         200, so a document can be checked without a failing request; the same problems make
         `POST /v1/audit` answer 422.
       operationId: listTokens
+      parameters:
+        - { name: name, in: query, required: false, description: 'The name of a document that has none (a tokens file), as a file name is for the CLI; default "posted".', schema: { type: string, minLength: 1, maxLength: 200 } }
       requestBody:
         required: true
         description: A palette or a W3C Design Tokens file; any other body is answered with its problems.
@@ -214,6 +216,7 @@ paths:
       summary: Audit a posted palette (or DTCG tokens plus checks).
       operationId: audit
       parameters:
+        - { name: name, in: query, required: false, description: 'The name of a document that has none (a tokens file), as a file name is for the CLI; default "posted".', schema: { type: string, minLength: 1, maxLength: 200 } }
         - { name: theme, in: query, required: false, description: Only this theme (repeatable)., schema: { type: string } }
       requestBody:
         required: true
@@ -284,6 +287,8 @@ paths:
       tags: [palettes]
       summary: The HTML report of a posted palette.
       operationId: reportPosted
+      parameters:
+        - { name: name, in: query, required: false, description: 'The name of a document that has none (a tokens file), as a file name is for the CLI; default "posted".', schema: { type: string, minLength: 1, maxLength: 200 } }
       requestBody:
         required: true
         content:

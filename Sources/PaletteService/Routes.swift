@@ -129,6 +129,16 @@ public struct Routes: Sendable {
         }
     }
 
+    /// The name for a posted document that has none (a tokens file): `?name=`, as a file's name
+    /// is for the CLI, or "posted".
+    static func documentName(_ request: Request) -> Result<String, Response> {
+        guard let name = request.query("name") else { return .success("posted") }
+        guard !name.isEmpty, name.unicodeScalars.count <= 200 else {
+            return .failure(Response.problem(400, "Bad Request", "the name parameter must be 1 to 200 characters long, not \(name.unicodeScalars.count)", extra: ",\"field\":\"name\""))
+        }
+        return .success(name)
+    }
+
     static func problems(_ status: Int, _ title: String, _ detail: String, _ problems: [PaletteProblem]) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -318,7 +328,9 @@ public struct Routes: Sendable {
     func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil) -> Result<PaletteReport, Response> {
         if let refusal = Routes.requireJSON(request) { return .failure(refusal) }
         if request.body.isEmpty { return .failure(Response.problem(400, "Bad Request", "the request has no body; send a palette document")) }
-        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: name ?? "posted")
+        let defaultName: String
+        switch Routes.documentName(request) { case .success(let n): defaultName = name ?? n; case .failure(let r): return .failure(r) }
+        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
             return .failure(Response.problem(400, "Bad Request", "the body is not valid JSON: \(syntax.message)",
                                              extra: ",\"line\":\(syntax.location?.line ?? 0),\"column\":\(syntax.location?.column ?? 0)"))
@@ -438,7 +450,9 @@ public struct Routes: Sendable {
     func tokensPost(_ request: Request) -> Response {
         if let refusal = Routes.requireJSON(request) { return refusal }
         if request.body.isEmpty { return Response.problem(400, "Bad Request", "the request has no body; send a palette document") }
-        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: "posted")
+        let defaultName: String
+        switch Routes.documentName(request) { case .success(let n): defaultName = n; case .failure(let r): return r }
+        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
         guard let palette = decoded else { return Routes.json(200, TokenListing(nil, problems: problems)) }
         let audited = Auditor().audit(palette, problems: problems)
         return Routes.json(200, TokenListing(palette, problems: audited.problems))

@@ -83,6 +83,19 @@ import Testing
         #expect(tokens[1]["value"] as? String == "{brand}" && tokens[1]["colorFrom"] as? String == "brand" && tokens[1]["hex"] as? String == "#0000ff")
     }
 
+    @Test func aTokensFileIsNamedByTheNameParameter() throws {
+        let doc = ##"{"ink": {"$type": "color", "$value": "#123456"}}"##
+        var request = post("/v1/tokens", doc)
+        request.query = [QueryItem(name: "name", value: "brand")]
+        #expect(try json(routes.respond(to: request))["palette"] as? String == "brand")
+        #expect(try json(routes.respond(to: post("/v1/tokens", doc)))["palette"] as? String == "posted")
+        request.path = "/v1/audit"
+        let audit = try json(routes.respond(to: request))
+        #expect((audit["palettes"] as? [[String: Any]])?.first?["name"] as? String == "brand")
+        request.query = [QueryItem(name: "name", value: String(repeating: "n", count: 201))]
+        #expect(routes.respond(to: request).status == 400)
+    }
+
     @Test func problemsComeBackAsDataWithTheirPointer() throws {
         let bad = routes.respond(to: post("/v1/tokens", ##"{"name": "x", "tokens": {"ink": "#12", "paper": "#fff"}, "checks": [{"foreground": "ink", "background": "paper"}, {"foreground": "paper", "background": "nope"}]}"##))
         #expect(bad.status == 200)

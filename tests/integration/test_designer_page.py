@@ -309,3 +309,34 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: train", "train, opened from the address")
     assert d.title == "train · contrast"
     console_is_clean(d, "the tokens file and the address")
+
+
+def test_edits_survive_opening_another_palette(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    field_css = '#editor fieldset[data-theme="dark"] .token[data-token="text.body"] input[type=text]'
+    field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, field_css), "the dark text.body field")
+    wait_for(lambda: "0 regressions" in d.find_element(By.ID, "status").text, "the first audit")
+    leaving = "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;"
+    assert d.execute_script(leaving) is False, "nothing to lose yet"
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("#475569")
+    wait_for(lambda: "1 regression" in d.find_element(By.ID, "status").text or "2 regressions" in d.find_element(By.ID, "status").text,
+             "the dark regression")
+    assert d.execute_script(leaving) is True, "leaving would lose the edit: the browser asks"
+    d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="train"] a.open-palette').click()
+    wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: train", "train")
+    assert d.execute_script(leaving) is True, "peptide-fox's edit is still unsaved"
+    d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="peptide-fox"] a.open-palette').click()
+    wait_for(lambda: "earlier edits of peptide-fox are back" in d.find_element(By.ID, "status").text, "the draft restored")
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, field_css).get_attribute("value") == "#475569", "the edited value")
+    wait_for(lambda: "regression" in d.find_element(By.ID, "status").text and "0 regressions" not in d.find_element(By.ID, "status").text,
+             "the restored edit audited again")
+    d.find_element(By.ID, "download-palette").click()
+    downloaded(d, "peptide-fox.json")
+    assert d.execute_script(leaving) is False, "downloaded: nothing to lose"
+    d.find_element(By.ID, "revert").click()
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, field_css).get_attribute("value") == "#e2e8f0", "the served value back")
+    console_is_clean(d, "switching palettes with edits")

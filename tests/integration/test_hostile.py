@@ -88,6 +88,14 @@ def test_api_color_query_hostility(server):
     assert server.json("GET", "/healthz")[0] == 200
 
 
+def test_a_nul_in_a_query_value_is_kept_not_cut(server):
+    """libmicrohttpd decodes %00 into the value; reading it as a C string judged '#000' instead."""
+    status, _, raw = server.json("GET", "/v1/contrast?fg=%23000%00zz&bg=white")
+    assert status == 400 and raw["field"] == "fg" and "at byte 4" in raw["detail"], raw
+    status, _, raw = server.json("POST", "/v1/tokens?name=" + "a" * 150 + "%00" + "b" * 100, {"x": {"$type": "color", "$value": "#fff"}})
+    assert status == 400 and raw["field"] == "name", raw
+
+
 def test_over_long_paths_and_header_floods(server):
     raw = server.raw(b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
     assert status_of(raw) in (400, 414, 431, None)

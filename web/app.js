@@ -491,6 +491,13 @@ async function applyFix(fix) {
 // ---------------------------------------------------------------------------------------------
 // Bring your own
 
+function selectLine(area, line) {
+  const lines = area.value.split('\n');
+  const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+  area.focus();
+  area.setSelectionRange(start, start + (lines[line - 1] || '').length);
+}
+
 async function auditBrought(text, filename) {
   const result = byId('byo-result');
   const area = byId('byo-text');
@@ -518,6 +525,13 @@ async function auditBrought(text, filename) {
     result.replaceChildren(el('p', { text: `${what} ${plural(listing.problems.length, 'problem')}; each names its JSON path:` }));
     const list = el('div');
     renderProblems(list, listing.problems);
+    // Each located problem can select its line in the text, to fix it there.
+    listing.problems.forEach((problem, index) => {
+      if (!problem.location) return;
+      const show = el('button', { type: 'button', class: 'secondary', text: `Show line ${problem.location.line}` });
+      show.addEventListener('click', () => selectLine(area, problem.location.line));
+      list.querySelectorAll('li')[index].append(' ', show);
+    });
     result.append(list);
     return;
   }

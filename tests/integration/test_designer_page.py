@@ -204,6 +204,9 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     result = wait_for(lambda: d.find_element(By.ID, "byo-result").text, "the problems of the brought palette")
     assert "/themes/light/tokens/ink" in result and "not a valid color" in result, result
     assert area.get_attribute("aria-invalid") == "true"
+    d.find_element(By.CSS_SELECTOR, "#byo-result li button").click()
+    selected = d.execute_script("const a = arguments[0]; return a.value.slice(a.selectionStart, a.selectionEnd)", area)
+    assert selected.strip() == '"ink": "#12",', selected
     shot(d, "06-broken-palette")
     d.execute_script("arguments[0].value = arguments[1]", area, '{"name": "brought", "themes": {')
     d.find_element(By.ID, "byo-audit").click()

@@ -680,6 +680,7 @@ textarea { width: 100%; box-sizing: border-box; }
 .workbench-head { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; flex-wrap: wrap; }
 .toolbar { display: flex; gap: 8px; flex-wrap: wrap; }
 .status { min-height: 1.5em; }
+#page-status:empty { display: none; }
 .changes { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); margin: 12px 0; }
 .changes section { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; }
 .changes h3 { margin: 0 0 6px; font-size: 1.05em; }

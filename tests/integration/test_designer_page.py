@@ -311,6 +311,10 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.get(server.base + "/#palette=train")
     wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: train", "train, opened from the address")
     assert d.title == "train · contrast"
+    # The page in dark mode, for people to look at (its dark colors are audited with the palette).
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    wait_for(lambda: d.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)", "dark mode")
+    shot(d, "09-train-dark")
     console_is_clean(d, "the tokens file and the address")
 
 

@@ -120,6 +120,48 @@ function replaceAt(text, pointer, value) {
   return text.slice(0, start) + JSON.stringify(designTokenValue(parseJSON(text.slice(start, end)), value)) + text.slice(end);
 }
 
+function pointerOf(segments) {
+  return segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+// Adds the value at `pointer`, creating the members on the way that do not exist yet: an
+// override of an inherited token in the theme being fixed. The new member goes after the last
+// one of its object, in that object's indentation; a DTCG-shaped path gets a color token.
+function insertAt(text, pointer, value) {
+  const segments = pointerSegments(pointer);
+  for (let depth = segments.length - 1; depth >= 0; depth--) {
+    let range;
+    try { range = locate(text, pointerOf(segments.slice(0, depth))); } catch (error) { continue; }
+    const [start, end] = range;
+    if (text[start] !== '{') throw new Error(`${pointerOf(segments.slice(0, depth))} is not an object`);
+    const rest = segments.slice(depth);
+    let inner = value;
+    if (rest.length > 1 && rest[rest.length - 1] === '$value') { inner = { $type: 'color', $value: value }; rest.pop(); }
+    for (let i = rest.length - 1; i >= 1; i--) inner = { [rest[i]]: inner };
+    const inline = (v) => (v && typeof v === 'object'
+      ? `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')}}` : JSON.stringify(v));
+    const member = `${JSON.stringify(rest[0])}: ${inline(inner)}`;
+    const close = end - 1;
+    let last = close - 1;
+    while (last > start && ' \t\r\n'.includes(text[last])) last--;
+    if (last === start) return text.slice(0, start + 1) + member + text.slice(close);
+    const gap = /^\{([ \t\r\n]*)/.exec(text.slice(start))[1];
+    const separator = gap.includes('\n') ? `\n${gap.split('\n').pop()}` : ' ';
+    return `${text.slice(0, last + 1)},${separator}${member}${text.slice(last + 1)}`;
+  }
+  throw new Error(`${pointer} cannot be added to the document`);
+}
+
+// Sets one change of a fix: in place, or as a new override of an inherited token.
+function applyChange(text, change) {
+  try {
+    return replaceAt(text, change.pointer, change.value);
+  } catch (error) {
+    if (!change.override) throw error;
+    return insertAt(text, change.pointer, change.value);
+  }
+}
+
 // A W3C Design Tokens color is an object ({colorSpace, components, alpha, hex}): a hex color
 // written over one stays one, so the file remains a valid tokens file. Other CSS text is
 // written as text, which contrast reads too.
@@ -271,7 +313,8 @@ async function refreshNow() {
     setStatus(listing && listing.detail ? listing.detail : `The service answered ${tokens.status}.`);
     return;
   }
-  if (state.rows.size === 0) buildEditor(listing);
+  const pointers = listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer));
+  if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(listing);
   updateEditor(listing);
   state.problems = listing.problems.length;
   if (listing.problems.length > 0) {
@@ -302,7 +345,9 @@ function buildEditor(listing) {
   const editor = byId('editor');
   editor.replaceChildren();
   state.rows = new Map();
-  state.listed = new Map();
+  // The values as opened are remembered once; a token added later (an override) has none, so
+  // it shows as edited.
+  const first = state.listed.size === 0;
   let counter = 0;
   for (const theme of listing.themes) {
     const fieldset = el('fieldset', { 'data-theme': theme.name },
@@ -325,7 +370,7 @@ function buildEditor(listing) {
         edit(row, text.value);
       });
       state.rows.set(token.pointer, row);
-      state.listed.set(token.pointer, token.value);
+      if (first) state.listed.set(token.pointer, token.value);
       fieldset.append(row);
     }
     if (theme.inherited.length > 0) {
@@ -439,7 +484,7 @@ function renderAudit(html) {
     const theme = row ? row.dataset.theme : '';
     const check = row ? row.dataset.check : '';
     try {
-      for (const change of changes) locate(state.text, change.pointer);
+      changes.reduce(applyChange, state.text);
     } catch (error) {
       // Written outside this document (a checks file beside a tokens file): not applicable here.
       fix.title = 'This color is written in another file; change it there.';
@@ -447,8 +492,9 @@ function renderAudit(html) {
     }
     const targets = changes.map((c) => {
       const where = pointerSegments(c.pointer);
-      const definedIn = where[0] === 'themes' ? where[1] : null;
       const name = c.token ? `token ${c.token}` : `${check}'s ${where[where.length - 1]} color`;
+      if (c.override) return `${name} in theme ${theme} only (an override there; the theme it inherits from keeps its value)`;
+      const definedIn = where[0] === 'themes' ? where[1] : null;
       return definedIn && definedIn !== theme ? `${name} (written in theme ${definedIn}, which changes too)` : name;
     });
     const label = `Apply ${changes.map((c) => c.value).join(' and ')} to ${targets.join(' and ')}`;
@@ -463,9 +509,7 @@ async function applyFix(fix) {
   const changes = parseJSON(fix.dataset.apply) || [];
   const row = fix.closest('tr');
   const where = row ? { theme: row.dataset.theme, check: row.dataset.check } : null;
-  let text = state.text;
-  for (const change of changes) text = replaceAt(text, change.pointer, change.value);
-  state.text = text;
+  state.text = changes.reduce(applyChange, state.text);
   keepDraft();
   for (const change of changes) {
     const editorRow = state.rows.get(change.pointer);
@@ -606,6 +650,7 @@ function wire() {
     state.text = state.original;
     state.drafts.delete(state.name);
     state.rows = new Map();
+    state.listed = new Map();
     state.proposal = null;
     clearTimeout(state.timer);
     setStatus('All edits undone.');

@@ -363,7 +363,8 @@ paths:
             The proposal compared with the current palette. With `Accept: text/html`, the audit of
             the proposal as the HTML report, regressions marked; with `Accept: text/markdown`, as
             Markdown. In the HTML, each suggested color carries `data-apply`: a JSON array of
-            `{pointer, token, value}`, the document values to set to apply it.
+            `{pointer, token, value}`, the document values to set to apply it; `override: true`
+            marks a token the check's theme inherits, to be added to that theme at `pointer`.
           content:
             text/html:
               schema: { type: string }

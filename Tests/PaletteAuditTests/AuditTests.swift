@@ -224,6 +224,8 @@ import Testing
         #expect(html.contains("data-apply=\"[{&quot;pointer&quot;:&quot;/themes/light/tokens/ink&quot;,&quot;token&quot;:&quot;ink&quot;"))
         #expect(html.contains("&quot;pointer&quot;:&quot;/themes/light/tokens/paper&quot;,&quot;token&quot;:&quot;paper&quot;"))
         #expect(html.contains("&quot;pointer&quot;:&quot;/themes/dark/tokens/paper&quot;,&quot;token&quot;:&quot;paper&quot;"))
+        // Dark inherits ink from light: its fix adds an override to dark rather than changing light.
+        #expect(html.contains("data-apply=\"[{&quot;override&quot;:true,&quot;pointer&quot;:&quot;/themes/dark/tokens/ink&quot;,&quot;token&quot;:&quot;ink&quot;"))
         // A literal color in a badge is fixed in the badge.
         #expect(html.contains("data-apply=\"[{&quot;pointer&quot;:&quot;/badges/0/text&quot;,&quot;value&quot;:&quot;#"))
         #expect(html.contains("id=\"palette-p-side-by-side\""))

@@ -347,3 +347,39 @@ def test_edits_survive_opening_another_palette(server, browser):
     d.find_element(By.ID, "revert").click()
     wait_for(lambda: d.find_element(By.CSS_SELECTOR, field_css).get_attribute("value") == "#e2e8f0", "the served value back")
     console_is_clean(d, "switching palettes with edits")
+
+
+@pytest.mark.parametrize("shape", ["flat", "nested"])
+def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape):
+    """Dark inherits its text color from light; fixing dark adds an override to dark, and light keeps its color."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    if shape == "flat":
+        light = {"ink": "#555555", "paper": "#ffffff"}
+        dark = {"paper": "#333333"}
+    else:
+        light = {"ink": {"body": {"$type": "color", "$value": "#555555"}}, "paper": {"$type": "color", "$value": "#ffffff"}}
+        dark = {"paper": {"$type": "color", "$value": "#333333"}}
+    ink = "ink" if shape == "flat" else "ink.body"
+    palette = {"name": "inherits", "themes": {"light": {"tokens": light}, "dark": {"extends": "light", "tokens": dark}},
+               "checks": [{"id": "body", "foreground": ink, "background": "paper"}]}
+    d.get(server.base + "/")
+    area = d.find_element(By.ID, "byo-text")
+    d.execute_script("arguments[0].value = arguments[1]", area, json.dumps(palette, indent=2))
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "inherits: 1 of 2 checks fail" in d.find_element(By.ID, "status").text, "dark failing")
+    fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="dark"][data-check="body"] .fix[role=button]'), "dark's fix")
+    assert "in theme dark only" in fix.get_attribute("aria-label")
+    fix.click()
+    wait_for(lambda: "inherits: 0 of 2 checks fail" in d.find_element(By.ID, "status").text, "both themes passing")
+    # The override shows in dark's editor, marked as an edit.
+    row = wait_for(lambda: d.find_element(By.CSS_SELECTOR, f'#editor fieldset[data-theme="dark"] .token[data-token="{ink}"]'), "the override in the editor")
+    assert "changed" in row.get_attribute("class")
+    d.find_element(By.ID, "download-palette").click()
+    saved = json.loads(downloaded(d, "inherits.json").read_text())
+    assert saved["themes"]["light"]["tokens"] == light
+    if shape == "flat":
+        assert set(saved["themes"]["dark"]["tokens"]) == {"paper", "ink"}
+    else:
+        assert saved["themes"]["dark"]["tokens"]["ink"]["body"]["$type"] == "color"
+    console_is_clean(d, f"overriding an inherited token ({shape})")

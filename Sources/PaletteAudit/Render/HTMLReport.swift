@@ -192,43 +192,62 @@ public struct HTMLReport: Sendable {
         for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(Self.escape(reason))</span>" }
         if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(Self.escape(claim.message))" }
         for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(Self.escape(a))</span>" }
-        if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r) }
+        if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r, theme: theme) }
         out += "<td>\(verdict)</td></tr>\n"
         return out
     }
 
-    /// Where the value of each side of a result is written in the palette document, and the
-    /// token it belongs to (the end of an alias chain), for editors that apply a suggestion.
-    static func edits(_ r: CheckResult) -> (foreground: (pointer: JSONPointer, token: String?), background: (pointer: JSONPointer, token: String?)) {
-        let side = r.kind == "check" ? "foreground" : r.kind == "badge" ? "text" : "border"
-        return ((r.foreground.pointer ?? r.pointer.appending(side), r.foreground.aliases?.last ?? r.foreground.token),
-                (r.background.pointer ?? r.pointer.appending("background"), r.background.aliases?.last ?? r.background.token))
+    /// Where a suggested color goes in the palette document for a result in `theme`: the value
+    /// of the token it comes from (the end of an alias chain), or the check's own literal. A
+    /// token the theme inherits gets an override in this theme instead (`override`: the
+    /// members on the way may not exist yet), so fixing dark does not change light.
+    struct Edit {
+        var pointer: JSONPointer
+        var token: String?
+        var override: Bool
     }
 
-    func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult) -> String {
+    static func edits(_ r: CheckResult, theme: String) -> (foreground: Edit, background: Edit) {
+        func edit(_ color: ResolvedColor, literal: JSONPointer) -> Edit {
+            let token = color.aliases?.last ?? color.token
+            guard var pointer = color.pointer else { return Edit(pointer: literal, token: token, override: false) }
+            var segments = pointer.segments
+            if segments.count > 2, segments[0] == "themes", segments[1] != theme {
+                segments[1] = theme
+                pointer = JSONPointer(segments)
+                return Edit(pointer: pointer, token: token, override: true)
+            }
+            return Edit(pointer: pointer, token: token, override: false)
+        }
+        let side = r.kind == "check" ? "foreground" : r.kind == "badge" ? "text" : "border"
+        return (edit(r.foreground, literal: r.pointer.appending(side)), edit(r.background, literal: r.pointer.appending("background")))
+    }
+
+    func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult, theme: String) -> String {
         var parts: [String] = []
-        let edits = Self.edits(r)
+        let edits = Self.edits(r, theme: theme)
         // Each swatch says, in `data-apply`, which values of the document it would set: inert in
         // the report, a one-click fix on the designers' page.
-        func swatch(_ f: String, _ b: String, _ text: String, _ changes: [(pointer: JSONPointer, token: String?, value: String)]) -> String {
+        func swatch(_ f: String, _ b: String, _ text: String, _ changes: [(edit: Edit, value: String)]) -> String {
             var apply = JSONText()
             apply.array(changes) { w, change in
                 w.object { w in
-                    w.key("pointer"); w.string(change.pointer.description)
-                    w.string("token", change.token)
+                    if change.edit.override { w.key("override"); w.bool(true) }
+                    w.key("pointer"); w.string(change.edit.pointer.description)
+                    w.string("token", change.edit.token)
                     w.key("value"); w.string(change.value)
                 }
             }
             return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\" data-apply=\"\(Self.escape(apply.out))\">\(Self.escape(text))</span>"
         }
         if let f = s.foreground.first {
-            parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", [(edits.foreground.pointer, edits.foreground.token, f.hex)]))")
+            parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", [(edits.foreground, f.hex)]))")
         }
         if let b = s.background.first {
-            parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)", [(edits.background.pointer, edits.background.token, b.hex)]))")
+            parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)", [(edits.background, b.hex)]))")
         }
         if let both = s.both {
-            parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)", [(edits.foreground.pointer, edits.foreground.token, both.foreground.hex), (edits.background.pointer, edits.background.token, both.background.hex)]))")
+            parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)", [(edits.foreground, both.foreground.hex), (edits.background, both.background.hex)]))")
         }
         var out = "<div class=\"fixes\">Nearest passing: " + (parts.isEmpty ? "none of these hues" : parts.joined(separator: " ")) + "</div>"
         for note in s.notes ?? [] { out += "<div class=\"fixes muted\">\(Self.escape(note))</div>" }

@@ -45,7 +45,9 @@ enum DesignerPage {
             for entry in entries {
                 let name = entry.palette.name
                 let summary = verdict(entry.report.summary)
-                out += "<li data-palette=\"\(e(name))\"><a class=\"name open-palette\" href=\"/v1/palettes/\(e(percentEncoded(name)))/audit\" data-palette=\"\(e(name))\">\(e(name))</a> "
+                // The file's own name, which a downloaded edit keeps (brand.tokens.json stays that).
+                let file = entry.file.split(separator: "/").last.map(String.init) ?? "\(name).json"
+                out += "<li data-palette=\"\(e(name))\" data-file=\"\(e(file.hasSuffix(".json") ? file : "\(name).json"))\"><a class=\"name open-palette\" href=\"/v1/palettes/\(e(percentEncoded(name)))/audit\" data-palette=\"\(e(name))\">\(e(name))</a> "
                 out += "<span class=\"verdict-\(summary.passed ? "pass" : "fail")\">\(e(summary.text))</span>"
                 if entry.report.summary.falseClaims > 0 {
                     out += " <span class=\"muted\">· \(entry.report.summary.falseClaims) false claim\(entry.report.summary.falseClaims == 1 ? "" : "s")</span>"

@@ -14,7 +14,7 @@ const state = {
   text: null,          // the document being edited, as text (edits splice values in place)
   original: null,      // the document as opened, for "Undo all edits"
   rows: new Map(),     // JSON pointer of a token's value -> its editor row
-  listed: new Map(),   // JSON pointer of a token's value -> its value when opened (for "edited")
+  objects: new Set(),  // pointers of values written as DTCG color objects: typed hex stays an object
   problems: 0,         // problems of the current text, from the last token listing
   proposal: null,      // the audit answer (JSON) for the current text; null while one is pending
   pending: null,       // the refresh in flight, if any
@@ -28,12 +28,30 @@ const state = {
 
 // Remembers the current edits, so reopening a palette resumes them instead of losing them.
 function keepDraft() {
-  if (state.served && !state.brought) state.drafts.set(state.name, { text: state.text, saved: state.text === state.saved });
+  if (!state.served || state.brought) return;
+  if (state.text === state.original) state.drafts.delete(state.name);
+  else state.drafts.set(state.name, { text: state.text, saved: state.text === state.saved });
 }
 
 function hasUnsavedEdits() {
   return state.text !== null && state.text !== state.original && state.text !== state.saved;
 }
+
+// A brought document's edits are mirrored into the "Bring your own" text box, so opening a
+// served palette does not lose them (auditing the box again resumes them).
+function mirrorBrought() {
+  if (!state.brought) return;
+  byId('byo-text').value = state.text;
+  state.broughtText = state.text;
+  state.broughtUnsaved = state.text !== state.original && state.text !== state.saved;
+}
+
+// A text box reads CRLF line ends as LF; the document itself keeps them.
+const normalized = (text) => text.replace(/\r\n?/g, '\n');
+const boxHoldsBrought = () => typeof state.broughtText === 'string' && byId('byo-text').value === normalized(state.broughtText);
+
+// Edits of a brought document not downloaded, still only in the text box.
+const broughtEditsAtRisk = () => state.broughtUnsaved && boxHoldsBrought();
 
 // ---------------------------------------------------------------------------------------------
 // The API
@@ -53,6 +71,18 @@ function parseJSON(text) {
 }
 
 const segment = (name) => encodeURIComponent(name);
+
+// The value a JSON pointer names in a parsed document (undefined when there is none).
+function valueAt(document, pointer) {
+  let value = document;
+  for (const key of pointerSegments(pointer)) {
+    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+const isColorObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && 'colorSpace' in v;
 
 // ---------------------------------------------------------------------------------------------
 // Editing a JSON document in place: find the text of the value a JSON pointer names and
@@ -120,7 +150,11 @@ function locate(text, pointer) {
 
 function replaceAt(text, pointer, value) {
   const [start, end] = locate(text, pointer);
-  return text.slice(0, start) + JSON.stringify(designTokenValue(parseJSON(text.slice(start, end)), value)) + text.slice(end);
+  // A color object stays one even while a hex is typed into it character by character (the
+  // partial text is written as a string until it is a whole hex color again).
+  const object = state.objects.has(pointer) || isColorObject(parseJSON(text.slice(start, end)));
+  if (object) state.objects.add(pointer);
+  return text.slice(0, start) + JSON.stringify(designTokenValue(object, value)) + text.slice(end);
 }
 
 function pointerOf(segments) {
@@ -149,7 +183,8 @@ function insertAt(text, pointer, value) {
     while (last > start && ' \t\r\n'.includes(text[last])) last--;
     if (last === start) return text.slice(0, start + 1) + member + text.slice(close);
     const gap = /^\{([ \t\r\n]*)/.exec(text.slice(start))[1];
-    const separator = gap.includes('\n') ? `\n${gap.split('\n').pop()}` : ' ';
+    const newline = gap.includes('\r\n') ? '\r\n' : '\n';
+    const separator = gap.includes('\n') ? `${newline}${gap.split('\n').pop()}` : ' ';
     return `${text.slice(0, last + 1)},${separator}${member}${text.slice(last + 1)}`;
   }
   throw new Error(`${pointer} cannot be added to the document`);
@@ -168,9 +203,9 @@ function applyChange(text, change) {
 // A W3C Design Tokens color is an object ({colorSpace, components, alpha, hex}): a hex color
 // written over one stays one, so the file remains a valid tokens file. Other CSS text is
 // written as text, which contrast reads too.
-function designTokenValue(previous, value) {
+function designTokenValue(object, value) {
   const hex = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(value);
-  if (!previous || typeof previous !== 'object' || Array.isArray(previous) || !('colorSpace' in previous) || !hex) return value;
+  if (!object || !hex) return value;
   const channel = (i) => parseInt(hex[1].slice(i, i + 2), 16) / 255;
   const color = { colorSpace: 'srgb', components: [channel(0), channel(2), channel(4)] };
   if (hex[2]) color.alpha = Math.round(parseInt(hex[2], 16) / 255 * 1000) / 1000;
@@ -237,17 +272,22 @@ async function openServed(name) {
   }
   history.replaceState(null, '', `#palette=${segment(name)}`);
   const draft = state.drafts.get(name);
-  await start(name, answer.text, true, opening, false, draft && draft.text, draft && draft.saved ? draft.text : null);
+  const item = document.querySelector(`.palette-list > li[data-palette="${CSS.escape(name)}"]`);
+  await start(name, answer.text, { served: true, opening, draft: draft && draft.text, saved: draft && draft.saved ? draft.text : null,
+    file: item && item.dataset.file });
   if (draft && draft.text !== answer.text && opening === state.opening) {
     setStatus(`Your earlier edits of ${name} are back ("Undo all edits" returns to the served palette): ${byId('status').textContent}`);
   }
 }
 
-async function start(name, text, served, opening = ++state.opening, brought = false, draft = undefined, saved = null) {
+// Opens a document in the workbench. `file` is the name a download gets (the served file's, or
+// the brought one's); `draft` is earlier edits of a served palette, resumed.
+async function start(name, text, { served, opening = ++state.opening, brought = false, draft, saved = null, file } = {}) {
   if (opening !== state.opening) return;
   clearTimeout(state.timer);
   Object.assign(state, { name, served, brought, text: draft === undefined ? text : draft, original: text, saved,
-    proposal: null, problems: 0, rows: new Map(), listed: new Map() });
+    file: file || `${name}.json`, proposal: null, problems: 0, rows: new Map(), objects: new Set() });
+  if (brought) Object.assign(state, { broughtUnsaved: false, broughtText: text, broughtFile: file });
   state.generation++;
   byId('editor').replaceChildren();
   byId('changes').replaceChildren();
@@ -346,11 +386,16 @@ async function refreshNow() {
 
 function buildEditor(listing) {
   const editor = byId('editor');
+  // A rebuild (a fix added an override) keeps the field being typed in focused, caret and all.
+  const active = editor.contains(document.activeElement) ? document.activeElement : null;
+  const keep = active && active.closest('.token')
+    ? { pointer: active.closest('.token').dataset.pointer, picker: active.type === 'color',
+      start: active.type === 'text' ? active.selectionStart : null, end: active.type === 'text' ? active.selectionEnd : null }
+    : null;
   editor.replaceChildren();
   state.rows = new Map();
-  // The values as opened are remembered once; a token added later (an override) has none, so
-  // it shows as edited.
-  const first = state.listed.size === 0;
+  const current = parseJSON(state.text);
+  const original = parseJSON(state.original);
   let counter = 0;
   for (const theme of listing.themes) {
     const fieldset = el('fieldset', { 'data-theme': theme.name },
@@ -358,7 +403,11 @@ function buildEditor(listing) {
     for (const token of theme.tokens) {
       const id = `token-${counter++}`;
       const hint = token.assumed ? el('span', { class: 'hint muted', id: `${id}-hint`, text: `Assumed: ${token.assumed}` }) : null;
-      const text = el('input', { type: 'text', id, value: token.value, spellcheck: 'false', autocomplete: 'off',
+      // A DTCG color object is shown as its hex, which is also how an edit writes it back.
+      const written = valueAt(current, token.pointer);
+      if (isColorObject(written) || isColorObject(valueAt(original, token.pointer))) state.objects.add(token.pointer);
+      const shown = isColorObject(written) && token.hex ? token.hex : token.value;
+      const text = el('input', { type: 'text', id, value: shown, spellcheck: 'false', autocomplete: 'off',
         'aria-describedby': hint ? `${id}-message ${id}-hint` : `${id}-message`, 'data-pointer': token.pointer });
       const picker = el('input', { type: 'color', id: `${id}-picker`, 'aria-label': `${token.name} in ${theme.name}: pick a color` });
       const row = el('div', { class: 'token', 'data-token': token.name, 'data-theme': theme.name, 'data-pointer': token.pointer },
@@ -373,20 +422,29 @@ function buildEditor(listing) {
         edit(row, text.value);
       });
       state.rows.set(token.pointer, row);
-      if (first) state.listed.set(token.pointer, token.value);
       fieldset.append(row);
     }
     if (theme.inherited.length > 0) {
       const from = new Map();
       for (const t of theme.inherited) from.set(t.from, [...(from.get(t.from) || []), t.name]);
       const parts = Array.from(from, ([base, names]) => `${names.join(', ')} from ${base || 'another theme'}`);
-      fieldset.append(el('p', { class: 'inherited muted', text: `Inherited: ${parts.join('; ')}. Edit them in the theme that defines them.` }));
+      fieldset.append(el('p', { class: 'inherited muted', text: `Inherited: ${parts.join('; ')}. Edit them in the theme that defines them, or apply a fix swatch to override one in this theme only.` }));
     }
     editor.append(fieldset);
+  }
+  const again = keep && state.rows.get(keep.pointer);
+  if (again) {
+    const field = again.querySelector(keep.picker ? 'input[type=color]' : 'input[type=text]');
+    field.focus();
+    if (keep.start !== null) field.setSelectionRange(keep.start, keep.end);
   }
 }
 
 function updateEditor(listing) {
+  // "Edited" compares with the palette as opened (served, or as brought), so a reopened draft
+  // marks exactly the tokens it changed; an override added by a fix is new, so it is edited.
+  const current = parseJSON(state.text);
+  const original = parseJSON(state.original);
   for (const theme of listing.themes) {
     for (const token of theme.tokens) {
       const row = state.rows.get(token.pointer);
@@ -399,7 +457,8 @@ function updateEditor(listing) {
       }
       row.querySelector('.message').textContent = token.problem || '';
       if (token.problem) text.setAttribute('aria-invalid', 'true'); else text.removeAttribute('aria-invalid');
-      row.classList.toggle('changed', state.listed.get(token.pointer) !== token.value);
+      const before = valueAt(original, token.pointer);
+      row.classList.toggle('changed', before === undefined || JSON.stringify(before) !== JSON.stringify(valueAt(current, token.pointer)));
     }
   }
 }
@@ -407,6 +466,7 @@ function updateEditor(listing) {
 function edit(row, value) {
   state.text = replaceAt(state.text, row.dataset.pointer, value);
   keepDraft();
+  mirrorBrought();
   row.classList.add('changed');
   scheduleRefresh();
 }
@@ -514,6 +574,7 @@ async function applyFix(fix) {
   const where = row ? { theme: row.dataset.theme, check: row.dataset.check } : null;
   state.text = changes.reduce(applyChange, state.text);
   keepDraft();
+  mirrorBrought();
   for (const change of changes) {
     const editorRow = state.rows.get(change.pointer);
     if (editorRow) {
@@ -524,9 +585,14 @@ async function applyFix(fix) {
   setStatus(`Applied ${changes.map((c) => `${c.value} to ${c.token || c.pointer}`).join(' and ')}; auditing…`);
   clearTimeout(state.timer);
   state.proposal = null;
-  await refresh();
-  // Back to the same check, so the designer sees its new verdict and can go on from there.
-  if (!where) return;
+  const run = refresh();
+  const generation = state.generation;
+  await run;
+  // Back to the same check, so the designer sees its new verdict and can go on from there:
+  // unless they went on already (typed or clicked elsewhere while the audit ran).
+  if (!where || state.generation !== generation || state.proposal === null) return;
+  const focus = document.activeElement;
+  if (focus && focus !== document.body && !byId('audit-view').contains(focus)) return;
   const again = Array.from(byId('audit-view').querySelectorAll('tr[data-check]'))
     .find((tr) => tr.dataset.theme === where.theme && tr.dataset.check === where.check && !tr.closest('.side-by-side'));
   if (again) {
@@ -589,7 +655,7 @@ async function auditBrought(text, filename) {
   state.fallbackName = fallback;
   // A palette named like a served one is compared with it, as a proposal.
   if (hasUnsavedEdits()) keepDraft();
-  await start(name, text, servedNames().includes(name), undefined, true);
+  await start(name, text, { served: servedNames().includes(name), brought: true, file: filename });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -625,18 +691,26 @@ function wire() {
     }
   });
 
-  const unavailable = () => setStatus(`There is no audit to download while the palette has ${plural(state.problems, 'problem')}.`);
+  const unavailable = () => setStatus(state.problems > 0
+    ? `There is no audit to download while the palette has ${plural(state.problems, 'problem')}.`
+    : 'There is no audit to download: the service did not audit the palette (see the message above). Edit a value to try again.');
   byId('download-palette').addEventListener('click', () => {
-    download(`${state.name}.json`, state.text.endsWith('\n') ? state.text : `${state.text}\n`, 'application/json');
+    const filename = state.file || `${state.name}.json`;
+    download(filename, state.text, 'application/json');
     state.saved = state.text;
     keepDraft();
-    if (state.problems > 0) setStatus(`Downloaded ${state.name}.json; it still has ${plural(state.problems, 'problem')}.`);
+    mirrorBrought();
+    if (state.problems > 0) setStatus(`Downloaded ${filename}; it still has ${plural(state.problems, 'problem')}.`);
   });
   byId('download-audit-json').addEventListener('click', async () => {
-    await settled();
-    if (!state.proposal) { unavailable(); return; }
-    const audit = state.served ? state.proposal.audit : state.proposal;
-    download(`${state.name}-audit.json`, `${JSON.stringify(audit, null, 2)}\n`, 'application/json');
+    try {
+      await settled();
+      if (!state.proposal) { unavailable(); return; }
+      const audit = state.served ? state.proposal.audit : state.proposal;
+      download(`${state.name}-audit.json`, `${JSON.stringify(audit, null, 2)}\n`, 'application/json');
+    } catch (error) {
+      report(error);
+    }
   });
   byId('download-audit-md').addEventListener('click', async () => {
     try {
@@ -651,9 +725,9 @@ function wire() {
   });
   byId('revert').addEventListener('click', () => {
     state.text = state.original;
-    state.drafts.delete(state.name);
+    keepDraft();
+    mirrorBrought();
     state.rows = new Map();
-    state.listed = new Map();
     state.proposal = null;
     clearTimeout(state.timer);
     setStatus('All edits undone.');
@@ -661,12 +735,20 @@ function wire() {
   });
 
   const area = byId('byo-text');
-  byId('byo-audit').addEventListener('click', () => { auditBrought(area.value).catch(report); });
+  // The text box audited again is the document it holds (line ends and all), named after the
+  // file it came from.
+  byId('byo-audit').addEventListener('click', () => {
+    (boxHoldsBrought() ? auditBrought(state.broughtText, state.broughtFile) : auditBrought(area.value)).catch(report);
+  });
   area.addEventListener('paste', () => { setTimeout(() => { auditBrought(area.value).catch(report); }, 0); });
   const readFile = async (file) => {
     if (!file) return;
-    area.value = await file.text();
-    await auditBrought(area.value, file.name);
+    // The text box holds the edits of the palette brought before; replacing it asks first.
+    if (broughtEditsAtRisk()
+      && !window.confirm(`Your edits of ${state.name} were not downloaded. Replace them with ${file.name}?`)) return;
+    const text = await file.text();
+    area.value = text;
+    await auditBrought(text, file.name);
   };
   byId('byo-file').addEventListener('change', (event) => { readFile(event.target.files[0]).catch(report); });
   const zone = byId('drop-zone');
@@ -682,7 +764,7 @@ function wire() {
   // Leaving the page loses edits that were not downloaded: the browser asks first.
   window.addEventListener('beforeunload', (event) => {
     const others = Array.from(state.drafts).some(([name, draft]) => name !== state.name && !draft.saved);
-    if (hasUnsavedEdits() || others) event.preventDefault();
+    if (hasUnsavedEdits() || others || broughtEditsAtRisk()) event.preventDefault();
   });
   openFromHash();
 }

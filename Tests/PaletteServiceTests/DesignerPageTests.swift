@@ -146,6 +146,9 @@ import Testing
         #expect(store.load(directory: directory.path).isEmpty)
         let routes = Routes(store: store)
         let name = try #require(store.status.names.first)
+        // The page names the file, so an edit downloads as brand.tokens.json, not brand.json.
+        let page = String(decoding: routes.respond(to: Request(method: "GET", path: "/")).body, as: UTF8.self)
+        #expect(page.contains(#"data-file="brand.tokens.json""#))
         let pale = tokens.replacing("#111111", with: "#dddddd")
         let response = routes.respond(to: Request(method: "POST", path: "/v1/palettes/\(name)/proposals",
                                                   headers: [Header(name: "Content-Type", value: "application/json")], body: Array(pale.utf8)))

@@ -297,6 +297,8 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.find_element(By.ID, "byo-audit").click()
     wait_for(lambda: "dtcg: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the brought file")
     assert d.find_element(By.ID, "workbench-title").text == "Workbench: dtcg (brought by you)"
+    ink_field = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
+    assert ink_field.get_attribute("value") == "#999999", "a color object is shown as its hex"
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[role=button]'), "a fix")
     value = json.loads(fix.get_attribute("data-apply"))[0]["value"]
     fix.click()
@@ -307,6 +309,30 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     assert ink["colorSpace"] == "srgb" and ink["hex"] == value, ink
     assert [round(c * 255) for c in ink["components"]] == [int(value[i:i + 2], 16) for i in (1, 3, 5)]
     shot(d, "08-dtcg-fixed")
+    # Typed a character at a time, a hex is a string while it is partial and an object again
+    # once it is whole.
+    from selenium.webdriver.common.keys import Keys
+    ink_field = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
+    ink_field.send_keys(Keys.CONTROL, "a")
+    for key in "#222222":
+        ink_field.send_keys(key)
+    wait_for(lambda: "dtcg: 0 of 1 checks fail" in d.find_element(By.ID, "status").text
+             and json.loads(d.find_element(By.ID, "byo-text").get_attribute("value"))["tokens"]["ink"]["$value"].get("hex") == "#222222",
+             "the typed color audited")
+    # The edit is kept in the text box too, so it is not lost when something else is opened.
+    leaving = "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;"
+    assert d.execute_script(leaving) is True, "the typed edit is not downloaded yet"
+    d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="train"] a.open-palette').click()
+    wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: train", "train")
+    assert d.execute_script(leaving) is True, "the brought edit is still only in the text box"
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: dtcg (brought by you)", "the brought file again")
+    assert d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]').get_attribute("value") == "#222222"
+    (d.downloads / "dtcg.json").unlink()
+    d.find_element(By.ID, "download-palette").click()
+    again = json.loads(downloaded(d, "dtcg.json").read_text())
+    assert again["tokens"]["ink"]["$value"]["hex"] == "#222222" and again["tokens"]["ink"]["$value"]["colorSpace"] == "srgb"
+    assert d.execute_script(leaving) is False, "downloaded: nothing to lose"
     # The palette list still opens from the address.
     d.get(server.base + "/#palette=train")
     wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: train", "train, opened from the address")
@@ -339,6 +365,8 @@ def test_edits_survive_opening_another_palette(server, browser):
     d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="peptide-fox"] a.open-palette').click()
     wait_for(lambda: "earlier edits of peptide-fox are back" in d.find_element(By.ID, "status").text, "the draft restored")
     wait_for(lambda: d.find_element(By.CSS_SELECTOR, field_css).get_attribute("value") == "#475569", "the edited value")
+    edited = [(r.get_attribute("data-theme"), r.get_attribute("data-token")) for r in d.find_elements(By.CSS_SELECTOR, "#editor .token.changed")]
+    assert edited == [("dark", "text.body")], f"only the edited token is marked: {edited}"
     wait_for(lambda: "regression" in d.find_element(By.ID, "status").text and "0 regressions" not in d.find_element(By.ID, "status").text,
              "the restored edit audited again")
     d.find_element(By.ID, "download-palette").click()
@@ -349,24 +377,30 @@ def test_edits_survive_opening_another_palette(server, browser):
     console_is_clean(d, "switching palettes with edits")
 
 
-@pytest.mark.parametrize("shape", ["flat", "nested"])
-def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape):
+@pytest.mark.parametrize("shape", ["flat", "nested", "crlf"])
+def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_path):
     """Dark inherits its text color from light; fixing dark adds an override to dark, and light keeps its color."""
     from selenium.webdriver.common.by import By
     d = browser
-    if shape == "flat":
+    if shape in ("flat", "crlf"):
         light = {"ink": "#555555", "paper": "#ffffff"}
         dark = {"paper": "#333333"}
     else:
         light = {"ink": {"body": {"$type": "color", "$value": "#555555"}}, "paper": {"$type": "color", "$value": "#ffffff"}}
         dark = {"paper": {"$type": "color", "$value": "#333333"}}
-    ink = "ink" if shape == "flat" else "ink.body"
+    ink = "ink.body" if shape == "nested" else "ink"
     palette = {"name": "inherits", "themes": {"light": {"tokens": light}, "dark": {"extends": "light", "tokens": dark}},
                "checks": [{"id": "body", "foreground": ink, "background": "paper"}]}
     d.get(server.base + "/")
     area = d.find_element(By.ID, "byo-text")
-    d.execute_script("arguments[0].value = arguments[1]", area, json.dumps(palette, indent=2))
-    d.find_element(By.ID, "byo-audit").click()
+    text = json.dumps(palette, indent=2)
+    if shape == "crlf":  # chosen as a file: a text box would turn its line ends into LF
+        chosen = tmp_path / "inherits.json"
+        chosen.write_bytes(text.replace("\n", "\r\n").encode())
+        d.find_element(By.ID, "byo-file").send_keys(str(chosen))
+    else:
+        d.execute_script("arguments[0].value = arguments[1]", area, text)
+        d.find_element(By.ID, "byo-audit").click()
     wait_for(lambda: "inherits: 1 of 2 checks fail" in d.find_element(By.ID, "status").text, "dark failing")
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="dark"][data-check="body"] .fix[role=button]'), "dark's fix")
     assert "in theme dark only" in fix.get_attribute("aria-label")
@@ -376,9 +410,12 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape):
     row = wait_for(lambda: d.find_element(By.CSS_SELECTOR, f'#editor fieldset[data-theme="dark"] .token[data-token="{ink}"]'), "the override in the editor")
     assert "changed" in row.get_attribute("class")
     d.find_element(By.ID, "download-palette").click()
-    saved = json.loads(downloaded(d, "inherits.json").read_text())
+    raw = downloaded(d, "inherits.json").read_bytes()
+    saved = json.loads(raw)
     assert saved["themes"]["light"]["tokens"] == light
-    if shape == "flat":
+    if shape == "crlf":
+        assert raw.count(b"\n") == raw.count(b"\r\n") > 10, "the override keeps the file's CRLF line ends"
+    if shape != "nested":
         assert set(saved["themes"]["dark"]["tokens"]) == {"paper", "ink"}
     else:
         assert saved["themes"]["dark"]["tokens"]["ink"]["body"]["$type"] == "color"

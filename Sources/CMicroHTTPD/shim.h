@@ -32,7 +32,9 @@ typedef struct cmhd_config {
 static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
-                                                   MHD_NotifyConnectionCallback notify, void *notify_cls) {
+                                                   MHD_NotifyConnectionCallback notify, void *notify_cls,
+                                                   void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
+                                                   void *uri_log_cls) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address = NULL;
@@ -57,6 +59,9 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
     int n = 0;
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
     if (notify != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_cls };
+    // Sees each request's target as sent, before libmicrohttpd decodes it (a %2F inside a path
+    // segment is then still told apart from a "/" between segments).
+    if (uri_log != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, uri_log_cls };
     if (address != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)address };
     if (config->thread_pool_size > 1) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL };
     if (config->connection_limit) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL };

@@ -5,6 +5,11 @@ import Synchronization
 /// completion callback releases it.
 final class RequestState {
     let started = ContinuousClock.now
+    /// The access handler has seen the request's headers (the state may exist before that: it
+    /// is created when the request line is read, to keep the target as sent).
+    var begun = false
+    /// The request target as sent, before percent-decoding.
+    var target: String?
     var body: [UInt8] = []
     var bodyBytes = 0
     var tooLarge = false
@@ -59,12 +64,22 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, _, cod
     if code == .CONNECTION_NOTIFY_STARTED { server.connectionStarted(fd) } else { server.connectionClosed(fd) }
 }
 
+/// The request line is read: keep its target as sent. What this returns is the request's
+/// `req_cls`, released by the completion callback (libmicrohttpd calls it for every request
+/// this saw, even one refused before the access handler runs).
+let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    let state = RequestState()
+    state.target = uri.map { String(cString: $0) }
+    return Unmanaged.passRetained(state).toOpaque()
+}
+
 let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in
     guard let cls, let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     server.connectionIdle(cmhd_connection_fd(connection))
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    guard state.begun else { return }
     server.requestFinished()
     guard let onComplete = server.onComplete else { return }
     let end = state.queuedAt ?? ContinuousClock.now
@@ -81,13 +96,15 @@ extension Server {
                 version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
                 uploadDataSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         // First call: headers are in. Set up the request's state and refuse what is refused early.
-        guard let raw = requestContext.pointee else {
-            let state = RequestState()
+        let existing = requestContext.pointee.map { Unmanaged<RequestState>.fromOpaque($0).takeUnretainedValue() }
+        guard let state = existing, state.begun else {
+            let state = existing ?? RequestState()
+            state.begun = true
             state.method = method.map { String(cString: $0) } ?? ""
             state.path = url.map { String(cString: $0) } ?? ""
             var buffer = [CChar](repeating: 0, count: 64)
             if let address = cmhd_client_address(connection, &buffer, buffer.count) { state.remoteAddress = String(cString: address) }
-            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             state.headers = values(connection, .HEADER_KIND).map { Header(name: $0.0.lowercased(), value: $0.1) }
             if isOverConnectionLimit {
@@ -101,7 +118,6 @@ extension Server {
             }
             return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         let size = uploadDataSize.pointee
         if size > 0 {
             state.bodyBytes += size
@@ -125,7 +141,7 @@ extension Server {
         if state.tooLarge {
             return queue(Response.problem(413, "Content Too Large", "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes"), state: state, on: connection)
         }
-        let request = Request(method: state.method, path: state.path,
+        let request = Request(method: state.method, path: state.path, target: state.target,
                               query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
                               headers: state.headers,
                               body: state.body, version: version.map { String(cString: $0) } ?? "HTTP/1.1",

@@ -3,6 +3,9 @@ public struct Request: Sendable {
     public var method: String
     /// The URL path, percent-decoded (`/v1/palettes/peptide-fox`).
     public var path: String
+    /// The request target as sent, before percent-decoding (`/v1/palettes/a%2Fb?x=1`), when
+    /// known: the path's segments are split on it, so an encoded "/" stays inside its segment.
+    public var target: String?
     /// Query parameters in order, decoded (`?fg=%23fff` gives `("fg", "#fff")`).
     public var query: [QueryItem]
     /// Header fields in order; names are lowercased.
@@ -12,10 +15,11 @@ public struct Request: Sendable {
     public var version: String
     public var remoteAddress: String?
 
-    public init(method: String, path: String, query: [QueryItem] = [], headers: [Header] = [], body: [UInt8] = [],
+    public init(method: String, path: String, target: String? = nil, query: [QueryItem] = [], headers: [Header] = [], body: [UInt8] = [],
                 version: String = "HTTP/1.1", remoteAddress: String? = nil) {
         self.method = method
         self.path = path
+        self.target = target
         self.query = query
         self.headers = headers.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A } } ? headers
             : headers.map { Header(name: $0.name.lowercased(), value: $0.value) }
@@ -28,6 +32,43 @@ public struct Request: Sendable {
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()
         return headers.first { $0.name == lower }?.value
+    }
+
+    /// The path's segments, each percent-decoded (`/v1/palettes/a%2Fb` gives `["v1", "palettes",
+    /// "a/b"]`). Without the target as sent, the decoded path is split.
+    public var pathSegments: [String] {
+        guard let target, target.hasPrefix("/") else {
+            return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        }
+        let rawPath = target.prefix { $0 != "?" && $0 != "#" }
+        return rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { Request.percentDecoded($0) }
+    }
+
+    /// `%XX` escapes decoded (a malformed one is kept as it is, as libmicrohttpd does); bytes
+    /// that are not UTF-8 become U+FFFD.
+    static func percentDecoded(_ text: Substring) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        func hex(_ b: UInt8) -> UInt8? {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The first value of a query parameter.

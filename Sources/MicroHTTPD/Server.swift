@@ -98,7 +98,7 @@ public final class Server: Sendable {
                     config.host = host
                     config.tls_key_pem = key
                     config.tls_cert_pem = cert
-                    return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context, connectionNotifier, context)
+                    return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context, connectionNotifier, context, uriLogger, context)
                 }
             }
         }

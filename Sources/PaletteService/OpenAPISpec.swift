@@ -471,7 +471,7 @@ components:
       name: name
       in: path
       required: true
-      description: The palette's name (GET /v1/palettes lists them).
+      description: The palette's name (GET /v1/palettes lists them), percent-encoded as one path segment (a "/" in a name is sent as `%2F`).
       schema: { type: string }
       example: peptide-fox
   responses:

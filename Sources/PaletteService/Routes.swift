@@ -35,7 +35,7 @@ public struct Routes: Sendable {
     }
 
     func route(_ request: Request) -> Response {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let segments = request.pathSegments
         func only(_ methods: [String], route: String, _ body: () -> Response) -> Response {
             if methods.contains(request.method) || (request.method == "HEAD" && methods.contains("GET")) {
                 var response = body()

@@ -21,6 +21,17 @@ import Testing
         Request(method: "POST", path: path, headers: [Header(name: "Content-Type", value: type)], body: Array(body.utf8))
     }
 
+    /// Segments are split on the target as sent, then decoded: "%2F" stays inside its segment.
+    @Test func pathSegmentsKeepAnEncodedSlash() {
+        func segments(_ target: String) -> [String] { Request(method: "GET", path: "(decoded)", target: target).pathSegments }
+        #expect(segments("/v1/palettes/acme%2Fbrand%20%C3%BC/audit?theme=a%2Fb") == ["v1", "palettes", "acme/brand ü", "audit"])
+        #expect(segments("/v1/palettes/100%25%zz%4") == ["v1", "palettes", "100%%zz%4"])
+        #expect(segments("/") == [""])
+        #expect(segments("/%FF") == ["\u{FFFD}"])
+        #expect(Request(method: "GET", path: "/a/b").pathSegments == ["a", "b"])
+        #expect(Request(method: "GET", path: "/a/b", target: "http://host/x").pathSegments == ["a", "b"])
+    }
+
     @Test func health() throws {
         let routes = try Self.routes()
         #expect(routes.respond(to: Request(method: "GET", path: "/healthz")).status == 200)

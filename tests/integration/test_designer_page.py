@@ -262,13 +262,16 @@ def test_the_page_is_safe_and_its_colors_pass(server, run, tmp_path):
     assert not stray, f"colors in /app.css outside the audited custom properties: {stray}"
 
 
-def test_names_are_escaped_on_the_page(binary, tmp_path):
+def test_names_are_escaped_on_the_page_and_reachable(binary, tmp_path):
     evil = {"name": "<img src=x onerror=alert(1)>", "description": "<script>alert(2)</script>",
             "themes": {"<b>t</b>": {"tokens": {"x": "#000", "y": "#fff"}}},
             "checks": [{"foreground": "x", "background": "y"}]}
     palettes = tmp_path / "palettes"
     palettes.mkdir()
     (palettes / "evil.json").write_text(json.dumps(evil))
+    slash = {"name": "acme/brand ü", "themes": {"light": {"tokens": {"x": "#333", "y": "#fff"}}},
+             "checks": [{"foreground": "x", "background": "y"}]}
+    (palettes / "slash.json").write_text(json.dumps(slash))
     s = Server(binary, str(palettes))
     try:
         status, _, body = s.request("GET", "/")
@@ -277,6 +280,15 @@ def test_names_are_escaped_on_the_page(binary, tmp_path):
         assert "<img src=x" not in page and "<script>alert" not in page and "<b>t</b>" not in page
         assert "&lt;img src=x onerror=alert(1)&gt;" in page
         assert 'href="/v1/palettes/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/audit"' in page
+        # Every name's link leads to its report, even a name with a "/" (sent as %2F).
+        for href in re.findall(r'<a class="name open-palette" href="([^"]+)"', page):
+            status, _, report = s.request("GET", href, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+            assert status == 200 and b"<!doctype html>" in report.lower(), href
+        assert 'href="/v1/palettes/acme%2Fbrand%20%C3%BC/audit"' in page
+        status, _, document = s.request("GET", "/v1/palettes/acme%2fbrand%20%c3%bc")
+        assert status == 200 and json.loads(document)["name"] == "acme/brand ü"
+        status, _, problem = s.request("GET", "/v1/palettes/acme/brand%20%C3%BC")
+        assert status == 404 and "no resource at /v1/palettes/acme/brand ü" in json.loads(problem)["detail"]
     finally:
         assert s.stop() == 0
 

@@ -175,8 +175,11 @@ function insertAt(text, pointer, value) {
     let inner = value;
     if (rest.length > 1 && rest[rest.length - 1] === '$value') { inner = { $type: 'color', $value: value }; rest.pop(); }
     for (let i = rest.length - 1; i >= 1; i--) inner = { [rest[i]]: inner };
-    const inline = (v) => (v && typeof v === 'object'
-      ? `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')}}` : JSON.stringify(v));
+    const inline = (v) => {
+      if (Array.isArray(v)) return `[${v.map(inline).join(', ')}]`;
+      if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')}}`;
+      return JSON.stringify(v);
+    };
     const member = `${JSON.stringify(rest[0])}: ${inline(inner)}`;
     const close = end - 1;
     let last = close - 1;
@@ -190,14 +193,27 @@ function insertAt(text, pointer, value) {
   throw new Error(`${pointer} cannot be added to the document`);
 }
 
-// Sets one change of a fix: in place, or as a new override of an inherited token.
+// Sets one change of a fix: in place, or as a new override of an inherited token (written as
+// a DTCG color object when the token it overrides is one).
 function applyChange(text, change) {
   try {
     return replaceAt(text, change.pointer, change.value);
   } catch (error) {
     if (!change.override) throw error;
-    return insertAt(text, change.pointer, change.value);
+    const object = isColorObject(valueAt(parseJSON(text), inheritedPointer(change)));
+    if (object) state.objects.add(change.pointer);
+    return insertAt(text, change.pointer, designTokenValue(object, change.value));
   }
+}
+
+// Where the token an override replaces is written: in the theme it is inherited from.
+function inheritedPointer(change) {
+  const themes = state.listing ? state.listing.themes : [];
+  const theme = themes.find((t) => change.pointer.startsWith(`${pointerOf(['themes', t.name])}/`));
+  const inherited = theme && theme.inherited.find((t) => t.name === change.token);
+  const base = inherited && themes.find((t) => t.name === inherited.from);
+  const token = base && base.tokens.find((t) => t.name === change.token);
+  return token ? token.pointer : '/nothing';
 }
 
 // A W3C Design Tokens color is an object ({colorSpace, components, alpha, hex}): a hex color
@@ -286,7 +302,7 @@ async function start(name, text, { served, opening = ++state.opening, brought = 
   if (opening !== state.opening) return;
   clearTimeout(state.timer);
   Object.assign(state, { name, served, brought, text: draft === undefined ? text : draft, original: text, saved,
-    file: file || `${name}.json`, proposal: null, problems: 0, rows: new Map(), objects: new Set() });
+    file: file || `${name}.json`, proposal: null, problems: 0, rows: new Map(), objects: new Set(), listing: null });
   if (brought) Object.assign(state, { broughtUnsaved: false, broughtText: text, broughtFile: file });
   state.generation++;
   byId('editor').replaceChildren();
@@ -356,6 +372,7 @@ async function refreshNow() {
     setStatus(listing && listing.detail ? listing.detail : `The service answered ${tokens.status}.`);
     return;
   }
+  state.listing = listing;
   const pointers = listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer));
   if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(listing);
   updateEditor(listing);

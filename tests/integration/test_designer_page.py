@@ -398,7 +398,8 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
         light = {"ink": "#555555", "paper": "#ffffff"}
         dark = {"paper": "#333333"}
     else:
-        light = {"ink": {"body": {"$type": "color", "$value": "#555555"}}, "paper": {"$type": "color", "$value": "#ffffff"}}
+        gray = {"colorSpace": "srgb", "components": [1 / 3, 1 / 3, 1 / 3], "hex": "#555555"}
+        light = {"ink": {"body": {"$type": "color", "$value": gray}}, "paper": {"$type": "color", "$value": "#ffffff"}}
         dark = {"paper": {"$type": "color", "$value": "#333333"}}
     ink = "ink.body" if shape == "nested" else "ink"
     palette = {"name": "inherits", "themes": {"light": {"tokens": light}, "dark": {"extends": "light", "tokens": dark}},
@@ -416,6 +417,7 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
     wait_for(lambda: "inherits: 1 of 2 checks fail" in d.find_element(By.ID, "status").text, "dark failing")
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="dark"][data-check="body"] .fix[role=button]'), "dark's fix")
     assert "in theme dark only" in fix.get_attribute("aria-label")
+    fix_value = json.loads(fix.get_attribute("data-apply"))[0]["value"]
     fix.click()
     wait_for(lambda: "inherits: 0 of 2 checks fail" in d.find_element(By.ID, "status").text, "both themes passing")
     # The override shows in dark's editor, marked as an edit.
@@ -430,5 +432,7 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
     if shape != "nested":
         assert set(saved["themes"]["dark"]["tokens"]) == {"paper", "ink"}
     else:
-        assert saved["themes"]["dark"]["tokens"]["ink"]["body"]["$type"] == "color"
+        override = saved["themes"]["dark"]["tokens"]["ink"]["body"]
+        assert override["$type"] == "color" and override["$value"]["colorSpace"] == "srgb", "an object overrides an object"
+        assert override["$value"]["hex"] == fix_value and len(override["$value"]["components"]) == 3
     console_is_clean(d, f"overriding an inherited token ({shape})")

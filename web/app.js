@@ -565,6 +565,8 @@ function renderAudit(html) {
     } catch (error) {
       // Written outside this document (a checks file beside a tokens file): not applicable here.
       fix.title = 'This color is written in another file; change it there.';
+      fix.setAttribute('aria-label', `${fix.textContent.trim()}: ${fix.title}`);
+      fix.setAttribute('aria-disabled', 'true');
       continue;
     }
     const targets = changes.map((c) => {
@@ -738,6 +740,8 @@ function wire() {
     }
   });
   byId('revert').addEventListener('click', () => {
+    if (state.text === state.original) { setStatus('There are no edits to undo.'); return; }
+    if (hasUnsavedEdits() && !window.confirm(`Undo every edit of ${state.name}? They were not downloaded.`)) return;
     state.text = state.original;
     keepDraft();
     mirrorBrought();

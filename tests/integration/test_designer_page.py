@@ -381,6 +381,12 @@ def test_edits_survive_opening_another_palette(server, browser):
     assert edited == [("dark", "text.body")], f"only the edited token is marked: {edited}"
     wait_for(lambda: "regression" in d.find_element(By.ID, "status").text and "0 regressions" not in d.find_element(By.ID, "status").text,
              "the restored edit audited again")
+    # Undoing edits that were not downloaded asks first; saying no keeps them.
+    d.find_element(By.ID, "revert").click()
+    alert = wait_for(lambda: d.switch_to.alert, "the question before undoing")
+    assert "not downloaded" in alert.text
+    alert.dismiss()
+    assert d.find_element(By.CSS_SELECTOR, field_css).get_attribute("value") == "#475569"
     d.find_element(By.ID, "download-palette").click()
     downloaded(d, "peptide-fox.json")
     assert d.execute_script(leaving) is False, "downloaded: nothing to lose"

@@ -8,7 +8,7 @@ struct AuditCommand: ParsableCommand {
         commandName: "audit",
         abstract: "Audit palettes: every check in every theme, against WCAG and a baseline.",
         discussion: """
-            PATH is a palette file or a directory of them (every *.json inside). A broken palette is reported and the others are still audited.
+            PATH is a palette or token file of any format contrast reads (its palette format, DTCG tokens and resolvers, Tokens Studio, Style Dictionary, JSON5), or a directory searched recursively: a resolver document or a Tokens Studio folder ($themes.json) is one palette, other token files are merged into one, and every skipped file is listed with its reason. A broken palette is reported and the others are still audited. Warnings (an ignored property, a hex that disagrees with its components) are shown but never change the exit code.
 
             Without --baseline the audit fails (exit 1) when any check fails. With --baseline it fails only on regressions against it (a check that met its level and no longer does, or fell to a lower WCAG level), so a team can migrate gradually; --fail-on changes that. Exit 2 means the input is broken (unreadable file, bad palette, bad baseline).
 
@@ -17,6 +17,7 @@ struct AuditCommand: ParsableCommand {
               contrast audit palettes/ --write-baseline contrast-baseline.json
               contrast audit palettes/ --baseline contrast-baseline.json --format junit --output contrast.xml
               contrast audit palettes/peptide-fox.json --theme dark --format markdown >> "$GITHUB_STEP_SUMMARY"
+              contrast audit tokens/sds.resolver.json --checks contrast-rules.json
             """
     )
 
@@ -31,6 +32,9 @@ struct AuditCommand: ParsableCommand {
 
     @Option(help: "Write the report to FILE instead of standard output.")
     var output: String?
+
+    @Option(help: "A checks document ({\"checks\": [...]}) whose checks apply to every palette read.")
+    var checks: String?
 
     @Option(help: "Compare with this baseline (written by --write-baseline).")
     var baseline: String?
@@ -56,7 +60,7 @@ struct AuditCommand: ParsableCommand {
     }
 
     func run() throws {
-        var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes)
+        var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes, checks: checks)
         let unknownThemes = themes.filter { name in !report.palettes.contains { $0.themes.contains { $0.name == name } } }
         if !unknownThemes.isEmpty {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
@@ -87,6 +91,7 @@ struct AuditCommand: ParsableCommand {
             let color = output == nil && Terminal.stdoutWantsColor
             try Terminal.emit(TextRenderer(color: color).render(report), to: output)
         }
+        for warning in report.warnings { Terminal.writeError("warning: \(warning)") }
         if !report.problems.isEmpty {
             for problem in report.problems { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
@@ -105,14 +110,15 @@ struct AuditCommand: ParsableCommand {
 
 /// Loading and auditing, shared by the subcommands.
 enum AuditRun {
-    static func audit(paths: [String], themes: [String]?) -> AuditReport {
+    static func audit(paths: [String], themes: [String]?, checks: String? = nil) -> AuditReport {
         let auditor = Auditor(themeFilter: themes)
-        let reports = PaletteLoader.load(paths: paths).map { loaded in
+        let loaded = PaletteLoader.loadSources(paths: paths, checks: checks)
+        let reports = loaded.palettes.map { loaded in
             if let palette = loaded.palette {
                 return auditor.audit(palette, problems: loaded.problems)
             }
             return Auditor.unreadable(name: loaded.file, file: loaded.file, problems: loaded.problems)
         }
-        return AuditReport(palettes: reports)
+        return AuditReport(palettes: reports, skipped: loaded.skipped)
     }
 }

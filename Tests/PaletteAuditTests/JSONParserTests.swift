@@ -26,7 +26,7 @@ import Testing
     ])
     func reportsErrors(text: String, message: String) {
         do {
-            _ = try JSONParser.parse(text)
+            _ = try JSONParser.parse(text, dialect: .json)
             Issue.record("\(text) parsed")
         } catch {
             #expect(error.description == message)

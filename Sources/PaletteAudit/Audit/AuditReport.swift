@@ -77,10 +77,13 @@ public struct AuditReport: Sendable, Codable {
     public var palettes: [PaletteReport]
     /// Present when the audit was compared with a baseline.
     public var comparison: BaselineComparison?
+    /// Files a directory search passed over, with the reason.
+    public var skipped: [SkippedFile] = []
 
-    public init(palettes: [PaletteReport], comparison: BaselineComparison? = nil) {
+    public init(palettes: [PaletteReport], comparison: BaselineComparison? = nil, skipped: [SkippedFile] = []) {
         self.palettes = palettes
         self.comparison = comparison
+        self.skipped = skipped
         var summary = AuditSummary()
         for palette in palettes { summary.add(palette.summary) }
         self.summary = summary
@@ -92,6 +95,7 @@ public struct AuditReport: Sendable, Codable {
     }
 
     public var problems: [PaletteProblem] { palettes.flatMap(\.problems) }
+    public var warnings: [PaletteProblem] { palettes.flatMap { $0.warnings ?? [] } }
 }
 
 /// The audit of one palette.
@@ -105,6 +109,13 @@ public struct PaletteReport: Sendable, Codable {
     /// Every value that is an assumption, with its reason: shown in every report.
     public var assumptions: [Assumption]
     public var themes: [ThemeReport]
+    /// Things read but worth a look (an ignored property, a hex that disagrees with its
+    /// components): shown beside problems, never failing the run.
+    public var warnings: [PaletteProblem]?
+    /// What the source was read as (`DTCG resolver 2025.10; themes from theme (light, dark)`).
+    public var format: String?
+    /// The files read, when the palette spans several.
+    public var files: [String]?
 }
 
 /// The audit of one theme of a palette.

@@ -37,15 +37,17 @@ public struct Auditor: Sendable {
     /// Audits a decoded palette. `problems` are those found while decoding it; resolution
     /// problems found here are added to them.
     public func audit(_ palette: Palette, problems decodeProblems: [PaletteProblem] = []) -> PaletteReport {
-        var problems = decodeProblems
+        var problems = decodeProblems.filter { !$0.isWarning }
+        let warnings = decodeProblems.filter(\.isWarning)
         var themes: [ThemeReport] = []
         var summary = AuditSummary()
         let selected = palette.themes.filter { themeFilter?.contains($0.name) ?? true }
+        var ruleMatches: [String: Int] = [:]
         for theme in selected {
             var resolver = ThemeResolver(palette: palette, theme: theme)
             var results: [CheckResult] = []
             var themeSummary = AuditSummary()
-            for item in Auditor.items(of: palette) where item.applies(to: theme.name) {
+            for item in Auditor.items(of: palette, theme: theme.name, tokens: resolver.tokenNames, problems: &problems, ruleMatches: &ruleMatches) {
                 switch evaluate(item, with: &resolver) {
                 case .success(let result):
                     results.append(result)
@@ -61,18 +63,26 @@ public struct Auditor: Sendable {
             themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results))
             summary.add(themeSummary)
         }
+        for check in palette.checks where check.isRule && (ruleMatches[check.id] ?? 0) == 0 && !selected.isEmpty
+        && selected.contains(where: { check.applies(to: $0.name) }) {
+            problems.append(PaletteProblem(.emptyRule, "rule \"\(check.id)\" (\(check.foreground) on \(check.background)) matches no pair of tokens in \(selected.count == 1 ? "theme '\(selected[0].name)'" : "any theme")",
+                                           file: check.file ?? palette.file, pointer: check.pointer, location: check.location))
+        }
         let assumptions = Auditor.assumptions(of: palette)
         summary.problems = problems.count
         summary.assumptions = assumptions.count
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
-                             summary: summary, problems: problems, assumptions: assumptions, themes: themes)
+                             summary: summary, problems: problems, assumptions: assumptions, themes: themes,
+                             warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files)
     }
 
     /// A report for a file that could not be decoded at all.
-    public static func unreadable(name: String, file: String?, problems: [PaletteProblem]) -> PaletteReport {
+    public static func unreadable(name: String, file: String?, problems allProblems: [PaletteProblem]) -> PaletteReport {
         var summary = AuditSummary()
+        let problems = allProblems.filter { !$0.isWarning }, warnings = allProblems.filter(\.isWarning)
         summary.problems = problems.count
-        return PaletteReport(name: name, file: file, summary: summary, problems: problems, assumptions: [], themes: [])
+        return PaletteReport(name: name, file: file, summary: summary, problems: problems, assumptions: [], themes: [],
+                             warnings: warnings.isEmpty ? nil : warnings)
     }
 
     // MARK: Items
@@ -95,18 +105,48 @@ public struct Auditor: Sendable {
         var claim: Claim?
         var pointer: JSONPointer
         var location: SourceLocation?
+        var minimumRatio: Double?
+        var file: String?
 
         func applies(to theme: String) -> Bool { themes.map { $0.contains(theme) } ?? true }
     }
 
-    static func items(of palette: Palette) -> [Item] {
-        var items = palette.checks.map { check in
-            Item(id: check.id, kind: "check", description: check.description, foreground: check.foreground,
-                 background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
-                 fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
-                 assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location)
+    /// The checks and badges of a palette that apply to one theme, with rule checks expanded
+    /// over that theme's tokens. `ruleMatches` counts each rule's pairs over every theme.
+    static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int]) -> [Item] {
+        var items: [Item] = []
+        for check in palette.checks where check.applies(to: theme) {
+            let item = Item(id: check.id, kind: "check", description: check.description, foreground: check.foreground,
+                            background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
+                            fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
+                            assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location,
+                            minimumRatio: check.minimumRatio, file: check.file)
+            guard check.isRule else {
+                items.append(item)
+                continue
+            }
+            let foregrounds = CheckRule.side(check.foreground, tokens: tokens, except: check.except)
+            let backgrounds = CheckRule.side(check.background, tokens: tokens, except: check.except)
+            let count = foregrounds.count * backgrounds.count
+            if count > CheckRule.maximumPairsPerRule {
+                let problem = PaletteProblem(.limitExceeded, "rule \"\(check.id)\" would expand to \(count) pairs (\(foregrounds.count) foregrounds × \(backgrounds.count) backgrounds); the limit is \(CheckRule.maximumPairsPerRule) per rule. Narrow its globs or add \"except\"",
+                                             file: check.file ?? palette.file, pointer: check.pointer, location: check.location)
+                if !problems.contains(problem) { problems.append(problem) }
+                continue
+            }
+            for fg in foregrounds {
+                for bg in backgrounds where fg != bg {
+                    var expanded = item
+                    expanded.id = CheckRule.expandedID(check.id, foreground: fg, background: bg)
+                    expanded.foreground = fg
+                    expanded.background = bg
+                    items.append(expanded)
+                    ruleMatches[check.id, default: 0] += 1
+                }
+            }
         }
         for badge in palette.badges {
+            guard badge.themes.map({ $0.contains(theme) }) ?? true else { continue }
             items.append(Item(id: "badge:\(badge.name)", kind: "badge", description: "Badge \"\(badge.name)\": its text on its background",
                               foreground: badge.text, background: badge.background, usage: .text, level: badge.level,
                               themes: badge.themes, claim: badge.claim, pointer: badge.pointer, location: badge.location))
@@ -148,17 +188,17 @@ public struct Auditor: Sendable {
 
     func evaluate(_ item: Item, with resolver: inout ThemeResolver) -> Result<CheckResult, PaletteProblem> {
         let fg: ResolvedColor, bg: ResolvedColor
-        switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind == "check" ? "foreground" : item.kind == "badge" ? "text" : "border"), location: item.location) {
+        switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind == "check" ? "foreground" : item.kind == "badge" ? "text" : "border"), location: item.location, referenceFile: item.file) {
         case .success(let c): fg = c
         case .failure(let p): return .failure(p)
         }
-        switch resolver.resolve(item.background, at: item.pointer.appending("background"), location: item.location) {
+        switch resolver.resolve(item.background, at: item.pointer.appending("background"), location: item.location, referenceFile: item.file) {
         case .success(let c): bg = c
         case .failure(let p): return .failure(p)
         }
         var backdrop: ResolvedColor?
         if let reference = item.backdrop ?? (bg.color.isOpaque ? nil : resolver.theme.backdrop) {
-            switch resolver.resolve(reference, at: item.pointer.appending("backdrop"), location: item.location) {
+            switch resolver.resolve(reference, at: item.pointer.appending("backdrop"), location: item.location, referenceFile: item.file) {
             case .success(let c): backdrop = c
             case .failure(let p): return .failure(p)
             }
@@ -172,6 +212,7 @@ public struct Auditor: Sendable {
         let requirement = ContrastRequirement(usage: item.usage, level: item.level)
         var reasons: [String] = []
         var verdict = Verdict.exempt
+        var required = requirement.minimumRatio
         if let minimum = requirement.minimumRatio {
             verdict = .pass
             if m.ratio < minimum {
@@ -179,6 +220,16 @@ public struct Auditor: Sendable {
                 let worst = m.isRange ? " (worst case over unknown backdrops)" : ""
                 reasons.append("\(RatioFormat.display(m.ratio))\(worst) is below the \(CSSNumber.format(minimum)):1 that SC \(requirement.successCriterion ?? "") \(item.level.name) requires for \(item.usage)")
             }
+        }
+        if let house = item.minimumRatio {
+            if verdict == .exempt { verdict = .pass }
+            required = max(required ?? 0, house)
+            if m.ratio < house {
+                verdict = .fail
+                reasons.append("\(RatioFormat.display(m.ratio)) is below the check's minimumRatio of \(CSSNumber.format(house)):1")
+            }
+        }
+        if requirement.minimumRatio != nil || item.minimumRatio != nil {
             if let lc = item.apcaMinimum, abs(m.apca) < lc {
                 verdict = .fail
                 reasons.append("APCA Lc \(formatLc(m.apca)) is below the required Lc \(CSSNumber.format(lc))")
@@ -196,7 +247,7 @@ public struct Auditor: Sendable {
         var suggestions: Suggestions?
         if verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground {
             suggestions = Auditor.suggestions(foreground: f, background: b,
-                                              target: ContrastTarget(ratio: requirement.minimumRatio, lc: item.apcaMinimum))
+                                              target: ContrastTarget(ratio: required, lc: item.apcaMinimum))
         }
         var range: RatioRange?
         if m.isRange, let worst = m.worstBackdrop, let best = m.bestBackdrop {
@@ -204,7 +255,7 @@ public struct Auditor: Sendable {
         }
         return CheckResult(
             id: item.id, kind: item.kind, description: item.description, usage: item.usage.name, level: item.level.name,
-            criterion: requirement.successCriterion, required: requirement.minimumRatio,
+            criterion: requirement.successCriterion, required: required,
             fontSize: item.fontSize?.description, fontWeight: item.fontWeight,
             foreground: fg, background: bg, backdrop: backdrop, composited: composited,
             ratio: m.ratio, display: RatioFormat.display(m.ratio), range: range, apca: m.apca, apcaRequired: item.apcaMinimum,

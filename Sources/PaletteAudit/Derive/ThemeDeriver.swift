@@ -62,12 +62,15 @@ public enum ThemeDeriver {
             let name = Token.aliasTarget(of: reference) ?? reference
             return original[name] != nil ? name : nil
         }
-        let items = Auditor.items(of: palette).filter { $0.themes.map { $0.contains(target) } ?? true }
+        var ruleProblems: [PaletteProblem] = []
+        var ruleMatches: [String: Int] = [:]
+        let items = Auditor.items(of: palette, theme: target, tokens: resolver.tokenNames, problems: &ruleProblems, ruleMatches: &ruleMatches)
+        if let problem = ruleProblems.first { throw DeriveError("\(problem)") }
         func requirement(_ item: Auditor.Item) -> ContrastTarget? {
             var level = item.level
             if let minimumLevel, minimumLevel > level { level = minimumLevel }
-            guard let ratio = ContrastRequirement(usage: item.usage, level: level).minimumRatio else { return nil }
-            return ContrastTarget(ratio: ratio, lc: item.apcaMinimum)
+            guard let wcag = ContrastRequirement(usage: item.usage, level: level).minimumRatio ?? item.minimumRatio else { return nil }
+            return ContrastTarget(ratio: max(wcag, item.minimumRatio ?? 0), lc: item.apcaMinimum)
         }
 
         // The main surface: the background most checks use.

@@ -14,6 +14,10 @@ public struct Palette: Sendable {
     public var badges: [Badge]
     /// Whether badge borders carry meaning (then each border gets a non-text check).
     public var badgeBordersCarryMeaning: Bool
+    /// What the source was read as (`DTCG resolver`, `Tokens Studio`…), for report headers.
+    public var format: String?
+    /// Every file the palette was read from, when it spans several.
+    public var files: [String] = []
 
     public init(name: String, description: String? = nil, source: String? = nil, file: String? = nil,
                 themes: [Theme], checks: [Check] = [], badges: [Badge] = [], badgeBordersCarryMeaning: Bool = false) {
@@ -66,16 +70,30 @@ public struct Token: Sendable {
     /// Where its value is in the file.
     public var pointer: JSONPointer
     public var location: SourceLocation?
+    /// The file that holds it, when it is not the palette's own file (multi-file token sets).
+    public var file: String?
+    /// The DTCG `$type` declared on it or inherited from its groups; nil when none is declared.
+    /// Tokens of other types are kept only until aliases are typed, then dropped.
+    public var type: String?
+    /// Non-nil when the token is `$deprecated`: the reason given, or "" when none is.
+    public var deprecated: String?
+    /// Changes the source format applies to the resolved value, innermost first (Tokens Studio
+    /// color modifiers, a Primer `alpha`).
+    public var operations: [ColorOperation] = []
 
     public init(name: String, value: String, description: String? = nil, assumed: String? = nil,
-                pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil) {
+                pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil, file: String? = nil) {
         self.name = name
         self.value = value
         self.description = description
         self.assumed = assumed
         self.pointer = pointer
         self.location = location
+        self.file = file
     }
+
+    /// Whether the token is a color (declared, or untyped and not yet known otherwise).
+    public var isColorTyped: Bool { type == nil || type == "color" }
 
     /// The token an alias value points to (`{text.body}` → `text.body`), or nil.
     public var aliasTarget: String? { Token.aliasTarget(of: value) }
@@ -83,7 +101,22 @@ public struct Token: Sendable {
     static func aliasTarget(of value: String) -> String? {
         let trimmed = value.trimmingSpaces
         guard trimmed.hasPrefix("{"), trimmed.hasSuffix("}"), trimmed.count > 2 else { return nil }
-        return String(trimmed.dropFirst().dropLast())
+        let inner = trimmed.dropFirst().dropLast()
+        guard !inner.contains("{") && !inner.contains("}") else { return nil }
+        return String(inner)
+    }
+
+    /// The names referenced inside a larger value (`rgba({brand.red}, 0.5)` → `brand.red`).
+    static func embeddedReferences(in value: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = rest[rest.index(after: open)..<close]
+            if !name.isEmpty && !name.contains("{") { names.append(String(name)) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
     }
 }
 
@@ -106,8 +139,17 @@ public struct Check: Sendable {
     public var themes: [String]?
     public var assumed: String?
     public var claim: Claim?
+    /// A house minimum ratio, stricter than the WCAG level (judged like a level).
+    public var minimumRatio: Double?
+    /// For rule checks: token-name globs that never count as a match (`*.disabled`).
+    public var except: [String] = []
     public var pointer: JSONPointer
     public var location: SourceLocation?
+    /// The file that holds the check (a sidecar or `--checks` file), when not the palette's.
+    public var file: String?
+
+    /// Whether the check names tokens by glob (`fgColor.*`) and expands per theme.
+    public var isRule: Bool { CheckRule.isPattern(foreground) || CheckRule.isPattern(background) }
 
     public init(id: String, description: String? = nil, foreground: String, background: String,
                 usage: ContrastUsage = .text, level: WCAGLevel = .AA, apcaMinimum: Double? = nil,

@@ -14,8 +14,15 @@ public struct PaletteDecoder {
     }
 
     public var limits = Limits()
-    private var problems: [PaletteProblem] = []
-    private var file: String?
+    var problems: [PaletteProblem] = []
+    var file: String?
+    /// How token objects are written in the document being read.
+    var dialect: TokenDialect = .palette
+    /// `$extends` found on groups, applied once every file of a set is read.
+    var groupExtensions: [GroupExtension] = []
+    /// Tokens carrying Primer's per-theme overrides, reported once per file.
+    var primerOverrides = 0
+    var primerOverridesExample: (token: String, pointer: JSONPointer, location: SourceLocation?, themes: [String])?
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -26,23 +33,72 @@ public struct PaletteDecoder {
         decode(bytes: Array(text.utf8), file: file, limits: limits)
     }
 
-    public static func decode(bytes: [UInt8], file: String? = nil, defaultName: String? = nil, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+    public static func decode(bytes: [UInt8], file: String? = nil, defaultName: String? = nil, limits: Limits = Limits(),
+                              reader: DocumentReader = .none) -> (palette: Palette?, problems: [PaletteProblem]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
             return (nil, [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
         }
+        return decode(document: document, file: file, defaultName: defaultName, limits: limits, reader: reader)
+    }
+
+    /// Decodes a parsed document of any format this tool reads (see ``SourceFormat``).
+    public static func decode(document: JSONValue, file: String? = nil, defaultName: String? = nil, limits: Limits = Limits(),
+                              reader: DocumentReader = .none) -> (palette: Palette?, problems: [PaletteProblem]) {
         var decoder = PaletteDecoder(limits: limits)
         decoder.file = file
-        let palette = decoder.palette(from: document, defaultName: file.map(PaletteDecoder.baseName) ?? defaultName)
-        return (palette, decoder.problems)
+        let name = file.map(PaletteDecoder.baseName) ?? defaultName
+        let format = SourceFormat.detect(document, path: file)
+        var palette: Palette?
+        switch format {
+        case .palette:
+            palette = decoder.palette(from: document, defaultName: name)
+        case .resolver:
+            palette = decoder.resolverPalette(document, name: name, reader: reader)
+        case .tokensStudio:
+            let sets = (document["values"]?.members ?? document.members ?? []).filter { !$0.key.hasPrefix("$") && $0.value.members != nil }
+            let pointerBase = document["values"] == nil ? JSONPointer() : JSONPointer(["values"])
+            palette = decoder.tokensStudioPalette(sets: sets.map { ($0.key, file ?? "tokens.json", $0.value, pointerBase.appending($0.key)) },
+                                                  themes: document["$themes"], themesFile: nil, metadata: document["$metadata"],
+                                                  name: name ?? "tokens", reader: reader)
+        case .dtcg, .styleDictionary, .plainTokens:
+            let dialect: TokenDialect = format == .dtcg ? .dtcg : .styleDictionary
+            var cache: [String: JSONValue?] = [file ?? "tokens.json": document]
+            let resolved = decoder.resolveReferences(document, file: file ?? "tokens.json", pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: [])
+            decoder.dialect = dialect
+            let tokens = decoder.flatten(TokenSource(file: file ?? "tokens.json", root: resolved, pointer: JSONPointer()), dialect: dialect)
+            let finished = decoder.finishTokens(tokens.map { token in
+                var t = token
+                if file == nil { t.file = nil }
+                return t
+            })
+            palette = Palette(name: name ?? "tokens", file: file, themes: [Theme(name: "default", tokens: finished, pointer: JSONPointer())])
+            palette?.format = format.displayName
+        case .tokensStudioMetadata:
+            decoder.problems.append(PaletteProblem(.unknownFormat, "this is Tokens Studio's \(file.map { String($0.split(separator: "/").last ?? "") } ?? "$themes/$metadata") document, which belongs to a folder of token sets: audit the folder that holds it", file: file))
+        case .checks:
+            decoder.problems.append(PaletteProblem(.unknownFormat, "this is a checks document, not a palette: give it with --checks, or name it NAME.checks.json beside NAME.tokens.json", file: file))
+        case .unknown where document.members == nil:
+            decoder.problems.append(PaletteProblem(.wrongType, "a palette must be a JSON object, found \(document.typeName)", file: file, location: document.location))
+        case .unknown:
+            decoder.problems.append(PaletteProblem(.unknownFormat, "not a palette or token file: it is \(SourceFormat.describe(document)). Accepted: \(SourceFormat.accepted)", file: file, location: document.location))
+        }
+        if palette != nil && palette?.format == nil { palette?.format = format.displayName }
+        var unique: [PaletteProblem] = []
+        var seen: Set<PaletteProblem> = []
+        for p in decoder.problems where !seen.contains(p) {
+            seen.insert(p)
+            unique.append(p)
+        }
+        return (palette, unique)
     }
 
     /// The file name without folders and `.json` / `.tokens.json`.
     static func baseName(_ path: String) -> String {
         var name = String(path.split(separator: "/").last ?? Substring(path))
-        for suffix in [".tokens.json", ".json"] where name.hasSuffix(suffix) {
+        for suffix in [".resolver.json", ".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
             break
         }
@@ -131,14 +187,6 @@ public struct PaletteDecoder {
             problem(.wrongType, "a palette must be a JSON object, found \(document.typeName)", at: root, document)
             return nil
         }
-        // A document without "themes" whose members are DTCG groups is a standalone token file.
-        if members.first(where: { $0.key == "themes" }) == nil && members.first(where: { $0.key == "tokens" }) == nil {
-            if PaletteDecoder.looksLikeDesignTokens(document) {
-                var tokens: [Token] = []
-                flattenTokens(document, prefix: "", pointer: root, into: &tokens, inherited: nil)
-                return Palette(name: defaultName ?? "tokens", file: file, themes: [Theme(name: "default", tokens: tokens, pointer: root)])
-            }
-        }
         var fields = Fields(members, root)
         var name = string(&fields, "name", what: "a palette") ?? defaultName ?? ""
         if name.isEmpty {
@@ -160,8 +208,9 @@ public struct PaletteDecoder {
         } else if let tokens = fields.value("tokens") {
             // A palette with one theme may give its tokens directly.
             var list: [Token] = []
-            flattenTokens(tokens, prefix: "", pointer: root.appending("tokens"), into: &list, inherited: nil)
-            palette.themes = [Theme(name: "default", tokens: list, pointer: root)]
+            var seen: Set<String> = []
+            flattenTokens(tokens, prefix: "", pointer: root.appending("tokens"), into: &list, seen: &seen)
+            palette.themes = [Theme(name: "default", tokens: finishTokens(list), pointer: root)]
         } else {
             problems.append(PaletteProblem(.missingField, "a palette needs \"themes\" (an object of named themes, each with \"tokens\")", file: file, pointer: root))
         }
@@ -174,19 +223,6 @@ public struct PaletteDecoder {
         finish(fields, allowed: PaletteDecoder.paletteFields, what: "a palette")
         validateReferences(&palette)
         return palette
-    }
-
-    /// Whether a document is a DTCG token tree (some nested object has a `$value`).
-    static func looksLikeDesignTokens(_ value: JSONValue) -> Bool {
-        var stack = [value]
-        var visited = 0
-        while let next = stack.popLast(), visited < 10_000 {
-            visited += 1
-            guard let members = next.members else { continue }
-            if members.contains(where: { $0.key == "$value" }) { return true }
-            stack.append(contentsOf: members.map(\.value))
-        }
-        return false
     }
 
     static let themeFields = ["extends", "description", "tokens", "backdrop"]
@@ -217,7 +253,9 @@ public struct PaletteDecoder {
             theme.description = string(&fields, "description", what: "a theme")
             theme.backdrop = string(&fields, "backdrop", what: "a theme")
             if let tokens = fields.value("tokens") {
-                flattenTokens(tokens, prefix: "", pointer: themePointer.appending("tokens"), into: &theme.tokens, inherited: nil)
+                var seen: Set<String> = []
+                flattenTokens(tokens, prefix: "", pointer: themePointer.appending("tokens"), into: &theme.tokens, seen: &seen)
+                theme.tokens = finishTokens(theme.tokens)
                 if theme.tokens.count > limits.maximumTokensPerTheme {
                     problem(.limitExceeded, "theme \"\(member.key)\" has \(theme.tokens.count) tokens; the limit is \(limits.maximumTokensPerTheme)", at: themePointer.appending("tokens"), tokens)
                     theme.tokens = []
@@ -231,128 +269,10 @@ public struct PaletteDecoder {
         return themes
     }
 
-    /// Flattens flat (`"text.body": "#000"`) and nested DTCG groups into dotted token names.
-    /// `inherited` is the `$type` declared by an enclosing group.
-    mutating func flattenTokens(_ value: JSONValue, prefix: String, pointer: JSONPointer, into tokens: inout [Token], inherited: String?) {
-        guard let members = value.members else {
-            problem(.wrongType, "\"tokens\" must be an object, found \(value.typeName)", at: pointer, value)
-            return
-        }
-        let groupType = members.first { $0.key == "$type" }?.value.stringValue ?? inherited
-        var seen = Set(tokens.map(\.name))
-        for member in members {
-            let key = member.key
-            if key.hasPrefix("$") { continue }  // group metadata ($type, $description, $extensions)
-            let name = prefix.isEmpty ? key : prefix + "." + key
-            let memberPointer = pointer.appending(key)
-            if tokens.count > limits.maximumTokensPerTheme { return }
-            switch member.value {
-            case .string(let text, let location):
-                guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
-                if seen.contains(name) {
-                    problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
-                    continue
-                }
-                seen.insert(name)
-                tokens.append(Token(name: name, value: text, pointer: memberPointer, location: location))
-            case .object(let inner, _):
-                if inner.contains(where: { $0.key == "$value" }) {
-                    guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
-                    if seen.contains(name) {
-                        problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
-                        continue
-                    }
-                    if let token = designToken(inner, name: name, pointer: memberPointer, groupType: groupType) {
-                        seen.insert(name)
-                        tokens.append(token)
-                    }
-                } else {
-                    flattenTokens(member.value, prefix: name, pointer: memberPointer, into: &tokens, inherited: groupType)
-                    seen = Set(tokens.map(\.name))
-                }
-            default:
-                problem(.wrongType, "token \"\(name)\" must be a color string, an alias like \"{text.body}\", a DTCG token object with \"$value\", or a group; found \(member.value.typeName)", at: memberPointer, member.value)
-            }
-        }
-    }
-
-    /// A DTCG token object. Non-color tokens (dimensions, fonts…) are skipped: only colors contrast.
-    mutating func designToken(_ members: [JSONMember], name: String, pointer: JSONPointer, groupType: String?) -> Token? {
-        var fields = Fields(members, pointer)
-        let type = fields.value("$type")?.stringValue ?? groupType
-        guard let raw = fields.value("$value") else { return nil }
-        if let type, type != "color" { return nil }
-        let valuePointer = pointer.appending("$value")
-        var token = Token(name: name, value: "", pointer: valuePointer, location: raw.location)
-        token.description = fields.value("$description")?.stringValue
-        if let extensions = fields.value("$extensions"), let ours = extensions["org.contrast"] {
-            if let assumed = ours["assumed"] {
-                if let text = assumed.stringValue { token.assumed = text } else {
-                    problem(.wrongType, "\"assumed\" must be a string giving the assumption and its reason", at: pointer.appending("$extensions").appending("org.contrast").appending("assumed"), assumed)
-                }
-            }
-        }
-        switch raw {
-        case .string(let text, _):
-            token.value = text
-        case .object(let object, _):
-            guard let css = cssFromDesignTokenColor(object, pointer: valuePointer, raw) else { return nil }
-            token.value = css
-        default:
-            problem(.wrongType, "the \"$value\" of color token \"\(name)\" must be a color string, an alias or a DTCG color object {\"colorSpace\", \"components\", \"alpha\"}; found \(raw.typeName)", at: valuePointer, raw)
-            return nil
-        }
-        return token
-    }
-
-    /// The DTCG color object (`{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 1}`)
-    /// written as the equivalent CSS color.
-    mutating func cssFromDesignTokenColor(_ members: [JSONMember], pointer: JSONPointer, _ raw: JSONValue) -> String? {
-        let object = JSONValue.object(members, raw.location)
-        guard let space = object["colorSpace"]?.stringValue else {
-            problem(.missingField, "a DTCG color object needs \"colorSpace\" (srgb, display-p3, oklch…)", at: pointer, raw)
-            return nil
-        }
-        guard case .array(let items, _)? = object["components"], items.count == 3 else {
-            problem(.invalidValue, "a DTCG color object needs \"components\": an array of 3 numbers (or \"none\")", at: pointer.appending("components"), object["components"] ?? raw)
-            return nil
-        }
-        var parts: [String] = []
-        for (index, item) in items.enumerated() {
-            switch item {
-            case .number(let v, _): parts.append(CSSNumber.format(v))
-            case .string("none", _): parts.append("none")
-            default:
-                problem(.wrongType, "component \(index) must be a number or \"none\", found \(item.typeName)", at: pointer.appending("components").appending(index), item)
-                return nil
-            }
-        }
-        var alpha = ""
-        if let a = object["alpha"] {
-            guard case .number(let v, _) = a else {
-                problem(.wrongType, "\"alpha\" must be a number from 0 to 1, found \(a.typeName)", at: pointer.appending("alpha"), a)
-                return nil
-            }
-            if v != 1 { alpha = " / " + CSSNumber.format(v) }
-        }
-        let joined = parts.joined(separator: " ")
-        switch space {
-        case "srgb", "srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50":
-            return "color(\(space) \(joined)\(alpha))"
-        case "hsl", "hwb":
-            return "\(space)(\(parts[0]) \(parts[1])% \(parts[2])%\(alpha))"
-        case "lab", "lch", "oklab", "oklch":
-            return "\(space)(\(joined)\(alpha))"
-        default:
-            problem(.invalidValue, "\"\(space)\" is not a DTCG color space; expected srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz-d65 or xyz-d50", at: pointer.appending("colorSpace"), object["colorSpace"])
-            return nil
-        }
-    }
-
     // MARK: Checks and badges
 
     static let checkFields = ["id", "description", "foreground", "background", "usage", "level", "apca", "fontSize",
-                              "fontWeight", "backdrop", "themes", "assumed", "claim"]
+                              "fontWeight", "backdrop", "themes", "assumed", "claim", "minimumRatio", "except"]
 
     mutating func decodeChecks(_ value: JSONValue, at pointer: JSONPointer) -> [Check] {
         guard case .array(let items, _) = value else {
@@ -402,6 +322,22 @@ public struct PaletteDecoder {
             if let weight = fields.value("fontWeight") {
                 if case .number(let w, _) = weight, w >= 1, w <= 1000, w == w.rounded() { check.fontWeight = Int(w) } else {
                     problem(.invalidValue, "\"fontWeight\" must be a number from 1 to 1000 (400 regular, 700 bold)", at: itemPointer.appending("fontWeight"), weight)
+                }
+            }
+            check.file = file
+            if let minimum = fields.value("minimumRatio") {
+                if case .number(let v, _) = minimum, v >= 1, v <= 21 { check.minimumRatio = v } else {
+                    problem(.invalidValue, "\"minimumRatio\" must be a contrast ratio from 1 to 21 (4.5 for \"4.5:1\")", at: itemPointer.appending("minimumRatio"), minimum)
+                }
+            }
+            if let except = fields.value("except") {
+                if case .array(let patterns, _) = except, patterns.allSatisfy({ $0.stringValue != nil }) {
+                    check.except = patterns.compactMap(\.stringValue)
+                } else {
+                    problem(.wrongType, "\"except\" must be an array of token-name globs like [\"*.disabled\"]", at: itemPointer.appending("except"), except)
+                }
+                if !check.isRule {
+                    problem(.invalidValue, "\"except\" applies only to rule checks, whose foreground or background is a glob like \"fgColor.*\"", at: itemPointer.appending("except"), except)
                 }
             }
             check.themes = decodeThemeList(&fields, at: itemPointer)

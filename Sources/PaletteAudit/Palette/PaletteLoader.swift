@@ -1,10 +1,23 @@
 public import Foundation
 
-/// A palette file read and decoded (or not).
+/// A palette read and decoded (or not), from one file or a set of them.
 public struct LoadedPalette: Sendable {
     public var file: String
     public var palette: Palette?
+    /// Problems and warnings (``PaletteProblem/severity``) found while reading it.
     public var problems: [PaletteProblem]
+}
+
+/// A file a directory search passed over, and why.
+public struct SkippedFile: Hashable, Sendable, Codable {
+    public var file: String
+    public var reason: String
+}
+
+/// What a set of paths held: the palettes, and the files passed over.
+public struct LoadResult: Sendable {
+    public var palettes: [LoadedPalette]
+    public var skipped: [SkippedFile]
 }
 
 /// Reads palettes from disk: the one place in PaletteAudit that touches files.
@@ -12,62 +25,244 @@ public enum PaletteLoader {
     /// The largest palette file read, in bytes.
     public static let maximumFileSize = 16 << 20
 
-    /// Reads each path: a file, or a directory whose `*.json` files (sorted, not recursive;
-    /// `*.checks.json` sidecars excluded) are palettes. Unreadable paths become problems.
+    /// Reads each path (see ``loadSources(paths:checks:)``).
     public static func load(paths: [String]) -> [LoadedPalette] {
-        var loaded: [LoadedPalette] = []
+        loadSources(paths: paths).palettes
+    }
+
+    public static let disk = DocumentReader { path in read(path) }
+
+    /// Reads each path: a file of any format this tool reads, or a directory searched
+    /// recursively. In a directory:
+    /// - a resolver document (`*.resolver.json`) is one palette, and the files it names are not
+    ///   read again on their own;
+    /// - a folder with Tokens Studio's `$themes.json` or `$metadata.json` is one palette;
+    /// - a palette file (`{"themes": …}`) and a token file with a `NAME.checks.json` sidecar are
+    ///   each a palette;
+    /// - the other token files (`*.json`, `*.json5`, `*.tokens`, `*.tokens.json`) are merged, in
+    ///   path order, into one palette named after the directory (aliases cross files; a token
+    ///   two files define is reported);
+    /// - anything else is skipped, with its reason.
+    /// `checks`, a checks document, adds its checks to every palette read.
+    public static func loadSources(paths: [String], checks: String? = nil) -> LoadResult {
+        var result = LoadResult(palettes: [], skipped: [])
         let manager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                loaded.append(LoadedPalette(file: path, palette: nil, problems: [PaletteProblem(.unreadableFile, "no such file or directory", file: path)]))
+                result.palettes.append(LoadedPalette(file: path, palette: nil, problems: [PaletteProblem(.unreadableFile, "no such file or directory", file: path)]))
                 continue
             }
             if isDirectory.boolValue {
-                let names: [String]
-                do {
-                    names = try manager.contentsOfDirectory(atPath: path)
-                } catch {
-                    loaded.append(LoadedPalette(file: path, palette: nil, problems: [PaletteProblem(.unreadableFile, "cannot list the directory: \(error.localizedDescription)", file: path)]))
-                    continue
-                }
-                let files = names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".checks.json") && !$0.hasPrefix(".") }.sorted()
-                if files.isEmpty {
-                    loaded.append(LoadedPalette(file: path, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette (*.json) files", file: path)]))
-                }
-                for name in files {
-                    let full = path.hasSuffix("/") ? path + name : path + "/" + name
-                    loaded.append(loadFile(full))
-                }
+                loadDirectory(path, into: &result)
             } else {
-                loaded.append(loadFile(path))
+                result.palettes.append(loadFile(path))
             }
         }
-        return loaded
+        if let checks {
+            switch read(checks) {
+            case .failure(let problem):
+                for i in result.palettes.indices { result.palettes[i].problems.append(problem) }
+                if result.palettes.isEmpty { result.palettes.append(LoadedPalette(file: checks, palette: nil, problems: [problem])) }
+            case .success(let bytes):
+                let (decoded, problems) = PaletteDecoder.decodeChecksDocument(bytes: bytes, file: checks)
+                for i in result.palettes.indices {
+                    result.palettes[i].problems += problems
+                    result.palettes[i].palette?.checks += decoded.checks
+                    result.palettes[i].palette?.badges += decoded.badges
+                }
+            }
+        }
+        return result
     }
 
-    /// Reads and decodes one file; a `NAME.tokens.json` picks up checks from `NAME.checks.json`.
+    static let tokenSuffixes = [".json", ".json5", ".tokens"]
+
+    /// Every file below `directory` (sorted, hidden entries and node_modules left out).
+    static func files(below directory: String) -> [String] {
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let parts = relative.split(separator: "/")
+            if parts.contains(where: { $0.hasPrefix(".") || $0 == "node_modules" }) { continue }
+            var isDirectory: ObjCBool = false
+            let full = base + "/" + relative
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue { found.append(full) }
+            if found.count > PaletteDecoder.maximumFilesPerSet * 2 { break }
+        }
+        return found.sorted()
+    }
+
+    static func loadDirectory(_ directory: String, into result: inout LoadResult) {
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let all = files(below: base)
+        var candidates = all.filter { file in tokenSuffixes.contains { file.hasSuffix($0) } }
+        for file in all where !candidates.contains(file) {
+            result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5 or .tokens file"))
+        }
+        if candidates.count > PaletteDecoder.maximumFilesPerSet {
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.limitExceeded, "the directory holds \(candidates.count) token files; the limit is \(PaletteDecoder.maximumFilesPerSet)", file: base)]))
+            return
+        }
+        var consumed: Set<String> = []
+        // Tokens Studio folders.
+        let studioRoots = Set(candidates.filter { $0.hasSuffix("/$themes.json") || $0.hasSuffix("/$metadata.json") }.map { SourcePath.directory(of: $0) })
+        for root in studioRoots.sorted() {
+            let members = candidates.filter { $0.hasPrefix(root) && $0.hasSuffix(".json") }
+            result.palettes.append(loadTokensStudioFolder(root: root, files: members))
+            consumed.formUnion(members)
+        }
+        // Resolvers, and the files they name.
+        var parsed: [String: Result<JSONValue, PaletteProblem>] = [:]
+        func parse(_ file: String) -> Result<JSONValue, PaletteProblem> {
+            if let known = parsed[file] { return known }
+            let value: Result<JSONValue, PaletteProblem> = read(file).flatMap { bytes in
+                do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parse(bytes)) } catch {
+                    return .failure(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
+                }
+            }
+            parsed[file] = value
+            return value
+        }
+        for file in candidates where !consumed.contains(file) {
+            guard case .success(let document) = parse(file), SourceFormat.detect(document, path: file) == .resolver else { continue }
+            let loaded = loadFile(file)
+            consumed.insert(file)
+            for named in loaded.palette?.files ?? [] { consumed.insert(named) }
+            result.palettes.append(loaded)
+        }
+        candidates = candidates.filter { !consumed.contains($0) }
+        // Palettes, sidecar token files, and the token files to merge.
+        var merge: [String] = []
+        for file in candidates {
+            if file.hasSuffix(".checks.json") {
+                let tokens = String(file.dropLast(".checks.json".count))
+                if !candidates.contains(where: { $0.hasPrefix(tokens + ".") && !$0.hasSuffix(".checks.json") }) {
+                    result.skipped.append(SkippedFile(file: file, reason: "a checks document with no token file beside it (give it with --checks)"))
+                }
+                continue
+            }
+            switch parse(file) {
+            case .failure:
+                result.palettes.append(loadFile(file))
+            case .success(let document):
+                let format = SourceFormat.detect(document, path: file)
+                switch format {
+                case .palette, .tokensStudio:
+                    result.palettes.append(loadFile(file))
+                case .dtcg, .styleDictionary, .plainTokens:
+                    if FileManager.default.fileExists(atPath: sidecar(of: file)) {
+                        result.palettes.append(loadFile(file))
+                    } else {
+                        merge.append(file)
+                    }
+                case .checks:
+                    result.skipped.append(SkippedFile(file: file, reason: "a checks document (give it with --checks, or name it NAME.checks.json beside NAME.tokens.json)"))
+                case .tokensStudioMetadata, .resolver:
+                    result.skipped.append(SkippedFile(file: file, reason: "\(format.displayName) outside a token folder"))
+                case .unknown:
+                    result.skipped.append(SkippedFile(file: file, reason: "not a palette or token file: \(SourceFormat.describe(document))"))
+                }
+            }
+        }
+        if merge.count == 1 {
+            result.palettes.append(loadFile(merge[0]))
+        } else if merge.count > 1 {
+            result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse))
+        }
+        if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (*.json, *.json5, *.tokens)", file: base)]))
+        }
+    }
+
+    static func sidecar(of file: String) -> String {
+        for suffix in [".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where file.hasSuffix(suffix) {
+            return String(file.dropLast(suffix.count)) + ".checks.json"
+        }
+        return file + ".checks.json"
+    }
+
+    /// Token files merged into one palette (one theme), in path order.
+    static func loadMerged(files: [String], name: String, directory: String, parse: (String) -> Result<JSONValue, PaletteProblem>) -> LoadedPalette {
+        var decoder = PaletteDecoder()
+        var lists: [[Token]] = []
+        var cache: [String: JSONValue?] = [:]
+        var formats: Set<String> = []
+        for file in files {
+            guard case .success(let document) = parse(file) else { continue }
+            cache[file] = document
+        }
+        for file in files {
+            switch parse(file) {
+            case .failure(let problem):
+                decoder.problems.append(problem)
+            case .success(let document):
+                let format = SourceFormat.detect(document, path: file)
+                formats.insert(format.displayName)
+                decoder.file = file
+                let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: disk, cache: &cache, setFiles: files)
+                lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: format == .dtcg ? .dtcg : .styleDictionary))
+            }
+        }
+        decoder.file = nil
+        let tokens = decoder.finishTokens(decoder.mergedTokens(lists, warnCollisions: true))
+        var palette = Palette(name: name, file: directory, themes: [Theme(name: "default", tokens: tokens)])
+        palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order"
+        palette.files = files
+        return LoadedPalette(file: directory, palette: palette, problems: decoder.problems)
+    }
+
+    /// A Tokens Studio folder: `$themes.json`, `$metadata.json`, one file per set.
+    static func loadTokensStudioFolder(root: String, files: [String]) -> LoadedPalette {
+        var decoder = PaletteDecoder()
+        var sets: [(name: String, file: String, root: JSONValue, pointer: JSONPointer)] = []
+        var themes: JSONValue?, metadata: JSONValue?
+        let themesFile = root + "$themes.json"
+        for file in files {
+            let relative = String(file.dropFirst(root.count))
+            let value: JSONValue
+            switch read(file) {
+            case .failure(let problem):
+                decoder.problems.append(problem)
+                continue
+            case .success(let bytes):
+                do { value = try JSONParser.parse(bytes) } catch {
+                    decoder.problems.append(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
+                    continue
+                }
+            }
+            if relative == "$themes.json" { themes = value } else if relative == "$metadata.json" { metadata = value } else {
+                sets.append((String(relative.dropLast(".json".count)), file, value, JSONPointer()))
+            }
+        }
+        let name = String(root.dropLast().split(separator: "/").last ?? "tokens")
+        decoder.file = root
+        let palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: disk)
+        return LoadedPalette(file: root, palette: palette, problems: decoder.problems)
+    }
+
+    /// Reads and decodes one file of any format; a `NAME.tokens.json` picks up checks from
+    /// `NAME.checks.json` beside it.
     public static func loadFile(_ path: String) -> LoadedPalette {
         let bytes: [UInt8]
         switch read(path) {
         case .success(let b): bytes = b
         case .failure(let problem): return LoadedPalette(file: path, palette: nil, problems: [problem])
         }
-        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path)
-        if path.hasSuffix(".tokens.json"), var tokens = palette {
-            let sidecar = String(path.dropLast(".tokens.json".count)) + ".checks.json"
-            if FileManager.default.fileExists(atPath: sidecar) {
-                switch read(sidecar) {
-                case .success(let data):
-                    let (checks, more) = PaletteDecoder.decodeChecksDocument(bytes: data, file: sidecar)
-                    tokens.checks = checks.checks
-                    tokens.badges = checks.badges
-                    problems += more
-                case .failure(let problem):
-                    problems.append(problem)
-                }
-                palette = tokens
+        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: disk)
+        let sidecar = sidecar(of: path)
+        if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json"), FileManager.default.fileExists(atPath: sidecar) {
+            switch read(sidecar) {
+            case .success(let data):
+                let (checks, more) = PaletteDecoder.decodeChecksDocument(bytes: data, file: sidecar)
+                tokens.checks = checks.checks
+                tokens.badges = checks.badges
+                problems += more
+            case .failure(let problem):
+                problems.append(problem)
             }
+            palette = tokens
         }
         return LoadedPalette(file: path, palette: palette, problems: problems)
     }

@@ -14,9 +14,13 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
     public var location: SourceLocation?
     /// The theme in which the problem shows, for problems that depend on a theme.
     public var theme: String?
+    /// `error` (the input is broken: exit 2) or `warning` (something was read but deserves a
+    /// look: shown beside problems, never changes the exit code). Absent in JSON for errors.
+    public var severity: Severity
 
     public init(_ code: Code, _ message: String, file: String? = nil, pointer: JSONPointer = JSONPointer(),
-                location: SourceLocation? = nil, theme: String? = nil) {
+                location: SourceLocation? = nil, theme: String? = nil, severity: Severity = .error) {
+        self.severity = severity
         self.code = code
         // Hostile documents can carry megabyte names: problems quote them briefly.
         self.message = message.utf8.count > 2000 ? String(message.prefix(1000)) + "…" : message
@@ -37,6 +41,37 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
         return "\(prefix):\(at)\(inTheme) \(message)"
     }
 
+    public enum Severity: String, Hashable, Sendable, Codable {
+        case error
+        case warning
+    }
+
+    public var isWarning: Bool { severity == .warning }
+
+    enum CodingKeys: String, CodingKey { case code, message, file, pointer, location, theme, severity }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        code = try c.decode(Code.self, forKey: .code)
+        message = try c.decode(String.self, forKey: .message)
+        file = try c.decodeIfPresent(String.self, forKey: .file)
+        pointer = try c.decodeIfPresent(JSONPointer.self, forKey: .pointer) ?? JSONPointer()
+        location = try c.decodeIfPresent(SourceLocation.self, forKey: .location)
+        theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        severity = try c.decodeIfPresent(Severity.self, forKey: .severity) ?? .error
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(message, forKey: .message)
+        try c.encodeIfPresent(file, forKey: .file)
+        try c.encode(pointer, forKey: .pointer)
+        try c.encodeIfPresent(location, forKey: .location)
+        try c.encodeIfPresent(theme, forKey: .theme)
+        if severity == .warning { try c.encode(severity, forKey: .severity) }
+    }
+
     /// The kind of problem, an extensible set encoded as a string.
     public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
         public let rawValue: String
@@ -55,6 +90,14 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
         public static let extendsCycle = Code("extends-cycle")
         public static let invalidColor = Code("invalid-color")
         public static let limitExceeded = Code("limit-exceeded")
+        public static let refCycle = Code("ref-cycle")
+        public static let unknownFormat = Code("unknown-format")
+        public static let unsupportedProperty = Code("unsupported-property")
+        public static let hexMismatch = Code("hex-mismatch")
+        public static let deprecatedToken = Code("deprecated-token")
+        public static let overriddenToken = Code("overridden-token")
+        public static let emptyRule = Code("empty-rule")
+        public static let notAColor = Code("not-a-color")
 
         public var description: String { rawValue }
 

@@ -20,12 +20,19 @@ public struct ResolvedColor: Hashable, Sendable, Codable {
     public var pointer: JSONPointer?
     /// Its line in the file.
     public var line: Int?
+    /// The file that holds the token, when the palette spans several files.
+    public var file: String?
+    /// Present when the token is `$deprecated`: the reason given, or "deprecated".
+    public var deprecated: String?
+    /// What the source format did to the value after resolving it (a Tokens Studio
+    /// modifier, Primer's `alpha`), in the order applied.
+    public var operations: [String]?
 
     /// The full-precision color (not encoded: `hex` is its display form).
     public var color: SRGB
 
     enum CodingKeys: String, CodingKey {
-        case reference, token, aliases, css, hex, outOfGamut, assumed, pointer, line
+        case reference, token, aliases, css, hex, outOfGamut, assumed, pointer, line, file, deprecated, operations
     }
 
     public init(reference: String, token: String?, aliases: [String]?, css: String, color: SRGB,
@@ -53,6 +60,9 @@ public struct ResolvedColor: Hashable, Sendable, Codable {
         assumed = try c.decodeIfPresent(String.self, forKey: .assumed)
         pointer = try c.decodeIfPresent(JSONPointer.self, forKey: .pointer)
         line = try c.decodeIfPresent(Int.self, forKey: .line)
+        file = try c.decodeIfPresent(String.self, forKey: .file)
+        deprecated = try c.decodeIfPresent(String.self, forKey: .deprecated)
+        operations = try c.decodeIfPresent([String].self, forKey: .operations)
         color = (try? SRGB(css: hex)) ?? .black
     }
 }
@@ -93,28 +103,45 @@ public struct ThemeResolver: Sendable {
         self.tokenNames = names
     }
 
-    func problem(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer?, _ location: SourceLocation?) -> PaletteProblem {
-        PaletteProblem(code, message, file: file, pointer: pointer ?? JSONPointer(), location: location, theme: theme.name)
+    func problem(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer?, _ location: SourceLocation?, file: String? = nil) -> PaletteProblem {
+        PaletteProblem(code, message, file: file ?? self.file, pointer: pointer ?? JSONPointer(), location: location, theme: theme.name)
+    }
+
+    func problem(_ code: PaletteProblem.Code, _ message: String, at token: Token) -> PaletteProblem {
+        problem(code, message, token.pointer, token.location, file: token.file)
     }
 
     /// Resolves a token name, `{alias}` or CSS color. `at` locates the reference for messages.
-    public mutating func resolve(_ reference: String, at pointer: JSONPointer? = nil, location: SourceLocation? = nil) -> Result<ResolvedColor, PaletteProblem> {
+    /// `referenceFile` is the file that holds the reference (a sidecar's check), for messages.
+    public mutating func resolve(_ reference: String, at pointer: JSONPointer? = nil, location: SourceLocation? = nil,
+                                 referenceFile: String? = nil) -> Result<ResolvedColor, PaletteProblem> {
+        resolve(reference, at: pointer, location: location, referenceFile: referenceFile, depth: 0)
+    }
+
+    mutating func resolve(_ reference: String, at pointer: JSONPointer?, location: SourceLocation?, referenceFile: String?, depth: Int) -> Result<ResolvedColor, PaletteProblem> {
         if let cached = cache[reference] { return cached.mapError { error in
             var e = error
-            if e.pointer.segments.isEmpty { e.pointer = pointer ?? e.pointer }
+            if e.pointer.segments.isEmpty {
+                e.pointer = pointer ?? e.pointer
+                e.location = e.location ?? location
+                if referenceFile != nil { e.file = referenceFile }
+            }
             return e
         } }
-        let result = resolveUncached(reference, at: pointer, location: location)
+        guard depth <= 64 else {
+            return .failure(problem(.limitExceeded, "references inside \"\(reference.prefix(80))\" nest more than 64 deep", pointer, location, file: referenceFile))
+        }
+        let result = resolveUncached(reference, at: pointer, location: location, referenceFile: referenceFile, depth: depth)
         cache[reference] = result
         return result
     }
 
-    private func resolveUncached(_ reference: String, at pointer: JSONPointer?, location: SourceLocation?) -> Result<ResolvedColor, PaletteProblem> {
+    private mutating func resolveUncached(_ reference: String, at pointer: JSONPointer?, location: SourceLocation?, referenceFile: String?, depth: Int) -> Result<ResolvedColor, PaletteProblem> {
         let explicitAlias = Token.aliasTarget(of: reference)
         let firstName = explicitAlias ?? reference
         guard var token = tokens[firstName] else {
             if let explicitAlias {
-                return .failure(problem(.unknownToken, "\"{\(explicitAlias)}\" names no token of theme '\(theme.name)'\(suggestion(for: explicitAlias))", pointer, location))
+                return .failure(problem(.unknownToken, "\"{\(explicitAlias)}\" names no color token of theme '\(theme.name)'\(suggestion(for: explicitAlias))", pointer, location, file: referenceFile))
             }
             // Not a token: a literal CSS color.
             do {
@@ -129,14 +156,14 @@ public struct ThemeResolver: Sendable {
                     : looksLikeName
                     ? "\"\(reference)\" is neither a token of theme '\(theme.name)'\(suggestion(for: reference)) nor a CSS color (\(error.message))"
                     : "\"\(reference)\" is not a valid color: \(error.message) (at byte \(error.offset))"
-                return .failure(problem(looksLikeName ? .unknownToken : .invalidColor, message, pointer, location))
+                return .failure(problem(looksLikeName ? .unknownToken : .invalidColor, message, pointer, location, file: referenceFile))
             }
         }
         var followed: [String] = []
         var visited: Set<String> = [token.name]
         while let target = token.aliasTarget {
             guard let next = tokens[target] else {
-                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no token of theme '\(theme.name)'\(suggestion(for: target))", token.pointer, token.location))
+                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
             }
             if visited.contains(target) {
                 let path = [firstName] + followed
@@ -144,19 +171,76 @@ public struct ThemeResolver: Sendable {
                 return .failure(cycleProblem(Array(path[start...])))
             }
             if followed.count >= ThemeResolver.maximumAliasDepth {
-                return .failure(problem(.limitExceeded, "alias chain from \"\(firstName)\" is longer than \(ThemeResolver.maximumAliasDepth) tokens", token.pointer, token.location))
+                return .failure(problem(.limitExceeded, "alias chain from \"\(firstName)\" is longer than \(ThemeResolver.maximumAliasDepth) tokens", at: token))
             }
             visited.insert(target)
             followed.append(target)
             token = next
         }
+        var parsed: ParsedColor
+        var css = token.value
+        switch parseValue(of: token, depth: depth) {
+        case .success(let (color, text)):
+            parsed = color
+            css = text
+        case .failure(let p):
+            return .failure(p)
+        }
+        // What the format does to each value, from the innermost token of the chain outward.
+        var applied: [String] = []
+        for name in ([firstName] + followed).reversed() {
+            guard let link = tokens[name] else { continue }
+            for operation in link.operations {
+                guard operation.amount != nil else {
+                    return .failure(problem(.invalidValue, "token \"\(link.name)\": the modifier amount \"\(operation.amountText)\" is not a number from 0 to 1 (nor a reference to one)", operation.pointer, operation.location, file: link.file))
+                }
+                var mixColor: SRGB?
+                if let other = operation.color {
+                    switch resolve(other, at: operation.pointer, location: operation.location, referenceFile: link.file, depth: depth + 1) {
+                    case .success(let c): mixColor = c.color
+                    case .failure(let p): return .failure(p)
+                    }
+                }
+                parsed.color = operation.apply(to: parsed.color, mixColor: mixColor)
+                applied.append("\(link.name): \(operation.origin)")
+            }
+        }
+        let first = tokens[firstName]
+        var resolved = ResolvedColor(reference: reference, token: firstName, aliases: followed.isEmpty ? nil : followed,
+                                     css: css, color: parsed.color, outOfGamut: parsed.wasOutOfGamut,
+                                     assumed: token.assumed, pointer: token.pointer, line: token.location?.line)
+        resolved.file = token.file
+        resolved.deprecated = first?.deprecated.map { $0.isEmpty ? "deprecated" : $0 }
+        resolved.operations = applied.isEmpty ? nil : applied
+        return .success(resolved)
+    }
+
+    /// The color a token's own value gives: CSS, or (Tokens Studio, Style Dictionary) a value
+    /// with references inside it, like `rgba({brand.red}, 0.5)`.
+    private mutating func parseValue(of token: Token, depth: Int) -> Result<(ParsedColor, String), PaletteProblem> {
+        if let parsed = try? CSSColor.parse(token.value) { return .success((parsed, token.value)) }
+        let references = Token.embeddedReferences(in: token.value)
+        var text = token.value
+        if !references.isEmpty {
+            for name in references {
+                guard tokens[name] != nil else {
+                    return .failure(problem(.unknownToken, "token \"\(token.name)\" refers to \"{\(name)}\" inside \"\(token.value)\", which names no color token of theme '\(theme.name)'\(suggestion(for: name))", at: token))
+                }
+                if name == token.name {
+                    return .failure(problem(.aliasCycle, "token \"\(token.name)\" refers to itself inside \"\(token.value)\"", at: token))
+                }
+                switch resolve(name, at: token.pointer, location: token.location, referenceFile: token.file, depth: depth + 1) {
+                case .success(let c): text = text.replacing("{\(name)}", with: c.color.hex)
+                case .failure(let p): return .failure(p)
+                }
+            }
+        }
+        text = StudioExpression.rewriteRGBAWithColor(text)
         do {
-            let parsed = try CSSColor.parse(token.value)
-            return .success(ResolvedColor(reference: reference, token: firstName, aliases: followed.isEmpty ? nil : followed,
-                                          css: token.value, color: parsed.color, outOfGamut: parsed.wasOutOfGamut,
-                                          assumed: token.assumed, pointer: token.pointer, line: token.location?.line))
+            return .success((try CSSColor.parse(text), text))
         } catch {
-            return .failure(problem(.invalidColor, "token \"\(token.name)\" has \"\(error.input)\", which is not a valid color: \(error.message) (at byte \(error.offset))", token.pointer, token.location))
+            let shown = text == token.value ? "\"\(error.input)\"" : "\"\(token.value)\" (\"\(text)\" after references)"
+            return .failure(problem(.invalidColor, "token \"\(token.name)\" has \(shown), which is not a valid color: \(error.message) (at byte \(error.offset))", at: token))
         }
     }
 
@@ -168,7 +252,7 @@ public struct ThemeResolver: Sendable {
         let rotated = Array(members[first...] + members[..<first])
         let closing = tokens[rotated.last ?? ""]
         let shown = rotated.count > 12 ? Array(rotated.prefix(6)) + ["…"] + Array(rotated.suffix(5)) : rotated
-        return problem(.aliasCycle, "alias cycle: \((shown + [rotated[0]]).joined(separator: " → "))", closing?.pointer, closing?.location)
+        return problem(.aliasCycle, "alias cycle: \((shown + [rotated[0]]).joined(separator: " → "))", closing?.pointer, closing?.location, file: closing?.file)
     }
 
     /// Checks that every token resolves to a color, in time linear in the number of tokens
@@ -199,18 +283,25 @@ public struct ThemeResolver: Sendable {
                 path.append(current)
                 if let target = token.aliasTarget {
                     if tokens[target] == nil {
-                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no token of theme '\(theme.name)'\(suggestion(for: target))", token.pointer, token.location))
+                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
                         end = -1
                         break
                     }
                     current = target
                     continue
                 }
-                do {
-                    _ = try CSSColor.parse(token.value)
-                } catch {
-                    problems.append(problem(.invalidColor, "token \"\(token.name)\" has \"\(error.input)\", which is not a valid color: \(error.message) (at byte \(error.offset))", token.pointer, token.location))
-                    end = -1
+                if (try? CSSColor.parse(token.value)) == nil && token.operations.isEmpty {
+                    var copy = self
+                    if case .failure(let p) = copy.resolve(token.name) {
+                        problems.append(p)
+                        end = -1
+                    }
+                } else if !token.operations.isEmpty {
+                    var copy = self
+                    if case .failure(let p) = copy.resolve(token.name) {
+                        problems.append(p)
+                        end = -1
+                    }
                 }
                 break
             }
@@ -219,7 +310,7 @@ public struct ThemeResolver: Sendable {
                 let d = end < 0 ? -1 : end + offset
                 depth[member] = d
                 if d > ThemeResolver.maximumAliasDepth && !reportedTooDeep, let token = tokens[member] {
-                    problems.append(problem(.limitExceeded, "alias chain from \"\(member)\" is longer than \(ThemeResolver.maximumAliasDepth) tokens", token.pointer, token.location))
+                    problems.append(problem(.limitExceeded, "alias chain from \"\(member)\" is longer than \(ThemeResolver.maximumAliasDepth) tokens", at: token))
                     reportedTooDeep = true
                 }
             }

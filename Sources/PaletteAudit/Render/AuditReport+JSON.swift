@@ -74,6 +74,15 @@ extension AuditReport {
             if let comparison { w.key("comparison"); comparison.write(&w) }
             w.key("palettes"); w.array(palettes) { w, p in p.write(&w) }
             w.key("schemaVersion"); w.int(schemaVersion)
+            do {
+                w.key("skipped")
+                w.array(skipped) { w, s in
+                    w.object { w in
+                        w.key("file"); w.string(s.file)
+                        w.key("reason"); w.string(s.reason)
+                    }
+                }
+            }
             w.key("summary"); summary.write(&w)
         }
         return Array(w.out.utf8)
@@ -116,11 +125,14 @@ extension PaletteReport {
             w.key("assumptions"); w.array(assumptions) { w, a in a.write(&w) }
             w.string("description", description)
             w.string("file", file)
+            if let files { w.key("files"); w.strings(files) }
+            w.string("format", format)
             w.key("name"); w.string(name)
             w.key("problems"); w.array(problems) { w, p in p.write(&w) }
             w.string("source", source)
             w.key("summary"); summary.write(&w)
             w.key("themes"); w.array(themes) { w, t in t.write(&w) }
+            if let warnings { w.key("warnings"); w.array(warnings) { w, p in p.write(&w) } }
         }
     }
 }
@@ -163,6 +175,7 @@ extension PaletteProblem {
             }
             w.key("message"); w.string(message)
             w.key("pointer"); w.string(pointer.description)
+            if severity == .warning { w.key("severity"); w.string("warning") }
             w.string("theme", theme)
         }
     }
@@ -174,8 +187,11 @@ extension ResolvedColor {
             if let aliases { w.key("aliases"); w.strings(aliases) }
             w.string("assumed", assumed)
             w.key("css"); w.string(css)
+            w.string("deprecated", deprecated)
+            w.string("file", file)
             w.key("hex"); w.string(hex)
             w.int("line", line)
+            if let operations { w.key("operations"); w.strings(operations) }
             if let outOfGamut { w.key("outOfGamut"); w.bool(outOfGamut) }
             w.string("pointer", pointer?.description)
             w.key("reference"); w.string(reference)

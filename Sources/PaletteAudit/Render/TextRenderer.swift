@@ -11,10 +11,20 @@ public struct TextRenderer: Sendable {
 
     public func render(_ report: AuditReport) -> String {
         var out = ""
+        for skipped in report.skipped {
+            out += paint("skipped", ANSI.yellow) + "  \(skipped.file): \(skipped.reason)\n"
+        }
+        if !report.skipped.isEmpty { out += "\n" }
         for palette in report.palettes {
             out += heading(palette.name + (palette.file.map { "  (\($0))" } ?? "")) + "\n"
+            if let format = palette.format {
+                out += "  read as \(format)\(palette.files.map { " from \($0.count) file\($0.count == 1 ? "" : "s")" } ?? "")\n"
+            }
             for problem in palette.problems {
                 out += "  " + paint("problem", ANSI.red) + "  \(problem)\n"
+            }
+            for warning in palette.warnings ?? [] {
+                out += "  " + paint("warning", ANSI.yellow) + "  \(warning)\n"
             }
             for assumption in palette.assumptions {
                 let subject = assumption.token.map { "token \($0)" } ?? assumption.check.map { "check \($0)" } ?? "value"
@@ -34,6 +44,11 @@ public struct TextRenderer: Sendable {
                     }
                     out += line.trimmingTrailingSpaces() + "\n"
                     for reason in result.reasons ?? [] { out += "        " + reason + "\n" }
+                    for side in [result.foreground, result.background] {
+                        if let deprecated = side.deprecated, let token = side.token {
+                            out += "        " + paint("deprecated", ANSI.yellow) + ": token \(token)\(deprecated == "deprecated" ? "" : ": \(deprecated)")\n"
+                        }
+                    }
                     if let fix = fixLine(result) { out += "        " + fix + "\n" }
                     if let claim = result.claim, !claim.supported {
                         out += "        " + paint("false claim", ANSI.yellow) + ": " + claim.message + "\n"

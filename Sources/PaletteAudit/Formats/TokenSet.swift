@@ -1,0 +1,214 @@
+/// Reads the bytes of a file named by a source (a resolver's `$ref`, a Tokens Studio set). The
+/// CLI and the service read from disk (``PaletteLoader``); a request body has no files.
+public struct DocumentReader: Sendable {
+    public let read: @Sendable (String) -> Result<[UInt8], PaletteProblem>
+
+    public init(read: @escaping @Sendable (String) -> Result<[UInt8], PaletteProblem>) {
+        self.read = read
+    }
+
+    /// For documents that came without a folder (an HTTP body): other files cannot be named.
+    public static let none = DocumentReader { path in
+        .failure(PaletteProblem(.unreadableFile, "\"\(path)\" is another file, and a document sent on its own cannot refer to other files; audit the folder with the CLI, or inline the set"))
+    }
+}
+
+/// One token tree of a set: a file, part of a file, or tokens written inline in a resolver.
+struct TokenSource {
+    var file: String
+    var root: JSONValue
+    var pointer: JSONPointer
+}
+
+/// Paths relative to the file that names them.
+enum SourcePath {
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[...slash])
+    }
+
+    static func join(_ base: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") { return normalize(relative) }
+        return normalize(directory(of: base) + relative)
+    }
+
+    static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return parts.joined(separator: "/")
+    }
+}
+
+extension PaletteDecoder {
+    /// The most files one set may read.
+    static let maximumFilesPerSet = 10_000
+
+    /// Reads and parses a file of the set (once), reporting a failure at `pointer` of the
+    /// file that named it.
+    mutating func document(_ path: String, reader: DocumentReader, cache: inout [String: JSONValue?], namedAt pointer: JSONPointer, location: SourceLocation?) -> JSONValue? {
+        if let cached = cache[path] { return cached }
+        if cache.count >= PaletteDecoder.maximumFilesPerSet {
+            problem(.limitExceeded, "the set names more than \(PaletteDecoder.maximumFilesPerSet) files; \"\(path)\" and the rest were not read", at: pointer, nil)
+            cache[path] = .some(nil)
+            return nil
+        }
+        switch reader.read(path) {
+        case .failure(let failure):
+            problems.append(PaletteProblem(failure.code, "\"\(path)\": \(failure.message)", file: file, pointer: pointer, location: location))
+            cache[path] = .some(nil)
+            return nil
+        case .success(let bytes):
+            do {
+                let value = try JSONParser.parse(bytes)
+                cache[path] = value
+                return value
+            } catch {
+                problems.append(PaletteProblem(.invalidJSON, error.message, file: path, location: error.location))
+                cache[path] = .some(nil)
+                return nil
+            }
+        }
+    }
+
+    /// Follows a JSON pointer (`/a/b/0`, the fragment after `#`) into a value.
+    static func follow(_ fragment: String, in root: JSONValue) -> JSONValue? {
+        var value = root
+        var text = Substring(fragment)
+        if text.hasPrefix("/") { text = text.dropFirst() }
+        guard !text.isEmpty else { return root }
+        for raw in text.split(separator: "/", omittingEmptySubsequences: false) {
+            let segment = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch value {
+            case .object(let members, _):
+                guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
+                value = next
+            case .array(let items, _):
+                guard let index = Int(segment), items.indices.contains(index) else { return nil }
+                value = items[index]
+            default:
+                return nil
+            }
+        }
+        return value
+    }
+
+    /// Replaces every `{"$ref": "…"}` in a token tree by what it points to (in the same file,
+    /// another file of the set, or `other.json#/path`), with sibling keys as overrides.
+    /// Cycles are reported with their members and left unresolved.
+    mutating func resolveReferences(_ value: JSONValue, file current: String, pointer: JSONPointer, reader: DocumentReader,
+                                    cache: inout [String: JSONValue?], setFiles: [String], stack: [String] = []) -> JSONValue {
+        switch value {
+        case .array(let items, let location):
+            guard items.contains(where: { $0.members != nil || $0.arrayCount > 0 }) else { return value }
+            return .array(items.enumerated().map { resolveReferences($1, file: current, pointer: pointer.appending($0), reader: reader, cache: &cache, setFiles: setFiles, stack: stack) }, location)
+        case .object(let members, let location):
+            guard let refMember = members.first(where: { $0.key == "$ref" }) else {
+                return .object(members.map { member in
+                    var m = member
+                    m.value = resolveReferences(member.value, file: current, pointer: pointer.appending(member.key), reader: reader, cache: &cache, setFiles: setFiles, stack: stack)
+                    return m
+                }, location)
+            }
+            guard let ref = refMember.value.stringValue else {
+                problem(.wrongType, "\"$ref\" must be a string like \"#/color/blue\" or \"other.tokens.json#/color/blue\", found \(refMember.value.typeName)", at: pointer.appending("$ref"), refMember.value)
+                return .object(members.filter { $0.key != "$ref" }, location)
+            }
+            let hash = ref.firstIndex(of: "#")
+            let pathPart = String(hash.map { ref[..<$0] } ?? Substring(ref))
+            let fragment = hash.map { String(ref[ref.index(after: $0)...]) } ?? ""
+            var targetFile = pathPart.isEmpty ? current : SourcePath.join(current, pathPart)
+            var root = pathPart.isEmpty ? cache[current] ?? nil : document(targetFile, reader: reader, cache: &cache, namedAt: pointer.appending("$ref"), location: refMember.value.location)
+            var target = root.flatMap { PaletteDecoder.follow(fragment, in: $0) }
+            if target == nil && pathPart.isEmpty {
+                // Under a resolver or a set, `#/…` names the merged tokens: the last file that has it.
+                for other in setFiles.reversed() where other != current {
+                    if let r = cache[other] ?? nil, let found = PaletteDecoder.follow(fragment, in: r) {
+                        target = found
+                        targetFile = other
+                        root = r
+                        break
+                    }
+                }
+            }
+            guard let found = target else {
+                if root != nil || pathPart.isEmpty {
+                    problem(.unknownToken, "\"$ref\": \"\(ref)\" points to nothing: \(pathPart.isEmpty ? "this file" : "\"\(targetFile)\"") has no \"#\(fragment)\"", at: pointer.appending("$ref"), refMember.value)
+                }
+                return .object(members.filter { $0.key != "$ref" }, location)
+            }
+            let key = "\(targetFile)#\(fragment)"
+            if let start = stack.firstIndex(of: key) {
+                let cycle = stack[start...] + [key]
+                problem(.refCycle, "$ref cycle: \(cycle.joined(separator: " → ")); the reference was not followed", at: pointer.appending("$ref"), refMember.value)
+                return .object(members.filter { $0.key != "$ref" }, location)
+            }
+            if stack.count > 64 {
+                problem(.limitExceeded, "$ref chain deeper than 64 references", at: pointer.appending("$ref"), refMember.value)
+                return .object(members.filter { $0.key != "$ref" }, location)
+            }
+            let resolved = resolveReferences(found, file: targetFile, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: setFiles, stack: stack + [key])
+            let siblings = members.filter { $0.key != "$ref" }
+            guard !siblings.isEmpty, case .object(var merged, let targetLocation) = resolved else { return resolved }
+            // Local keys beside "$ref" override the referenced ones (shallowly, as the Resolver
+            // Module says).
+            for sibling in siblings {
+                var local = sibling
+                local.value = resolveReferences(sibling.value, file: current, pointer: pointer.appending(sibling.key), reader: reader, cache: &cache, setFiles: setFiles, stack: stack)
+                if let index = merged.firstIndex(where: { $0.key == sibling.key }) { merged[index] = local } else { merged.append(local) }
+            }
+            return .object(merged, targetLocation)
+        default:
+            return value
+        }
+    }
+
+    /// The tokens of several sources merged in order: a later source's token replaces an
+    /// earlier one of the same name. With `warnCollisions`, each replacement is reported (for
+    /// files merged only because they share a folder, where it is likely a mistake).
+    mutating func mergedTokens(_ sources: [[Token]], warnCollisions: Bool = false) -> [Token] {
+        var order: [String] = []
+        var byName: [String: Token] = [:]
+        for tokens in sources {
+            for token in tokens {
+                if let previous = byName[token.name] {
+                    if warnCollisions && previous.file != token.file {
+                        problems.append(PaletteProblem(.overriddenToken, "token \"\(token.name)\" is also defined in \(previous.file ?? "another file")\(previous.location.map { ":\($0.line)" } ?? ""); this later definition is used. If the files are themes, describe them with a resolver document or a palette",
+                                                       file: token.file, pointer: token.pointer, location: token.location, severity: .warning))
+                    }
+                } else {
+                    order.append(token.name)
+                }
+                byName[token.name] = token
+            }
+        }
+        return order.compactMap { byName[$0] }
+    }
+
+    /// Flattens one source (after its `$ref`s) into tokens of every type.
+    mutating func flatten(_ source: TokenSource, dialect: TokenDialect) -> [Token] {
+        let saved = (file, self.dialect)
+        file = source.file
+        self.dialect = dialect
+        var tokens: [Token] = []
+        var seen: Set<String> = []
+        if source.root.members != nil {
+            flattenTokens(source.root, prefix: "", pointer: source.pointer, into: &tokens, seen: &seen)
+        } else {
+            problem(.wrongType, "a token source must be an object of groups and tokens, found \(source.root.typeName)", at: source.pointer, source.root)
+        }
+        reportPrimerOverrides()
+        (file, self.dialect) = saved
+        return tokens
+    }
+}
+
+extension JSONValue {
+    var arrayCount: Int {
+        if case .array(let items, _) = self { return items.count }
+        return 0
+    }
+}

@@ -1,0 +1,135 @@
+public import ColorScience
+
+extension PaletteDecoder {
+    /// Completes a theme's tokens once every file of it is read: applies group `$extends`,
+    /// types untyped aliases from what they name, and keeps only the color tokens.
+    mutating func finishTokens(_ tokens: [Token]) -> [Token] {
+        var tokens = applyGroupExtensions(tokens)
+        var index: [String: Int] = [:]
+        for (i, token) in tokens.enumerated() { index[token.name] = i }
+        // Style Dictionary v3 writes references to the value itself: `{color.red.value}`.
+        for i in tokens.indices {
+            for suffix in [".value", ".$value"] {
+                for target in [tokens[i].aliasTarget].compactMap({ $0 }) + Token.embeddedReferences(in: tokens[i].value)
+                where target.hasSuffix(suffix) && index[target] == nil && index[String(target.dropLast(suffix.count))] != nil {
+                    tokens[i].value = tokens[i].value.replacing("{\(target)}", with: "{\(target.dropLast(suffix.count))}")
+                }
+            }
+        }
+        // Modifier amounts written as references (`"value": "{opacity.muted}"`) become numbers.
+        for i in tokens.indices where !tokens[i].operations.isEmpty {
+            for j in tokens[i].operations.indices where tokens[i].operations[j].amount == nil {
+                var text = tokens[i].operations[j].amountText
+                var hops = 0
+                while let target = Token.aliasTarget(of: text), let k = index[target], hops < 100 {
+                    text = tokens[k].value
+                    hops += 1
+                }
+                tokens[i].operations[j].amount = Double(text.trimmingSpaces)
+            }
+        }
+
+        // The type of each token: declared, or that of what its alias names (followed to the end).
+        var resolvedType: [String: String?] = [:]
+        func typeOf(_ start: String) -> String? {
+            var path: [String] = []
+            var current = start
+            var result: String?
+            while true {
+                if let known = resolvedType[current] { result = known; break }
+                guard let i = index[current] else { result = nil; break }
+                let token = tokens[i]
+                if let type = token.type { result = type; break }
+                guard let target = token.aliasTarget, !path.contains(current), path.count < ThemeResolver.maximumAliasDepth else { result = nil; break }
+                path.append(current)
+                current = target
+            }
+            for name in path { resolvedType[name] = .some(result) }
+            resolvedType[start] = .some(result)
+            return result
+        }
+
+        var kept: [Token] = []
+        kept.reserveCapacity(tokens.count)
+        for i in tokens.indices {
+            var token = tokens[i]
+            let type = token.type ?? (token.aliasTarget != nil ? typeOf(token.name) : nil)
+            if let type, type != "color" { continue }  // dimensions, fonts, shadows…: not audited
+            if token.type == nil && token.aliasTarget == nil && dialect != .palette && !PaletteDecoder.couldBeColor(token.value) {
+                // An untyped token in a token file whose value is plainly not a color ("16px",
+                // "Inter"): another kind of token, said once so it is never silently lost.
+                problems.append(PaletteProblem(.notAColor, "token \"\(token.name)\" has no $type and its value \"\(token.value.prefix(80))\" is not a color; it is not audited (give it \"$type\": \"color\" if it is one)",
+                                               file: token.file ?? file, pointer: token.pointer, location: token.location, severity: .warning))
+                continue
+            }
+            token.type = "color"
+            tokens[i] = token
+            kept.append(token)
+        }
+        return kept
+    }
+
+    /// Whether an untyped value should be read as a color (and so reported if it does not
+    /// parse): it parses, or it is written the way colors are (`#…`, a color function).
+    static func couldBeColor(_ value: String) -> Bool {
+        if (try? CSSColor.parse(value)) != nil { return true }
+        let trimmed = value.trimmingSpaces.lowercased()
+        if trimmed.hasPrefix("#") { return true }
+        for function in ["rgb(", "rgba(", "hsl(", "hsla(", "hwb(", "lab(", "lch(", "oklab(", "oklch(", "color(", "color-mix(", "light-dark("]
+        where trimmed.hasPrefix(function) { return true }
+        return !Token.embeddedReferences(in: value).isEmpty
+    }
+
+    /// Copies into each extending group the tokens of the group it extends that it does not
+    /// define itself, following chains (`a` extends `b` extends `c`) and refusing cycles.
+    mutating func applyGroupExtensions(_ tokens: [Token]) -> [Token] {
+        guard !groupExtensions.isEmpty else { return tokens }
+        var tokens = tokens
+        var names = Set(tokens.map(\.name))
+        var byGroup: [String: GroupExtension] = [:]
+        for ext in groupExtensions { byGroup[ext.group] = ext }
+        var done: Set<String> = []
+        func apply(_ group: String, chain: [String]) {
+            guard !done.contains(group), let ext = byGroup[group] else { return }
+            if let start = chain.firstIndex(of: group) {
+                let cycle = chain[start...] + [group]
+                problems.append(PaletteProblem(.extendsCycle, "$extends cycle: \(cycle.joined(separator: " → ")); none of these groups inherits anything",
+                                               file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
+                for member in cycle { done.insert(member) }
+                return
+            }
+            // The extended group first, if it extends another in turn.
+            apply(ext.target, chain: chain + [group])
+            guard !done.contains(group) else { return }
+            done.insert(group)
+            let prefix = ext.target + "."
+            let inherited = tokens.filter { $0.name.hasPrefix(prefix) }
+            if inherited.isEmpty && !names.contains(ext.target) {
+                if problems.contains(where: { $0.code == .unknownToken && $0.pointer == ext.pointer && $0.file == (ext.file ?? file) }) { return }
+                problems.append(PaletteProblem(.unknownToken, "group \"\(group)\" extends \"{\(ext.target)}\", which is not a group of this token set",
+                                               file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
+                return
+            }
+            for token in inherited {
+                let name = group + "." + token.name.dropFirst(prefix.count)
+                guard !names.contains(name) else { continue }  // the extending group's own token wins
+                var copy = token
+                copy.name = name
+                tokens.append(copy)
+                names.insert(name)
+            }
+        }
+        for ext in groupExtensions { apply(ext.group, chain: []) }
+        return tokens
+    }
+
+    /// Reports, once per file, that Primer's per-theme overrides were seen and what they mean here.
+    mutating func reportPrimerOverrides() {
+        guard primerOverrides > 0, let example = primerOverridesExample else { return }
+        problems.append(PaletteProblem(.unsupportedProperty,
+            "\(primerOverrides) token\(primerOverrides == 1 ? "" : "s") carry \"org.primer.overrides\" (values for Primer's other themes: \(example.themes.prefix(6).joined(separator: ", "))\(example.themes.count > 6 ? ", …" : "")); only each token's own \"$value\" is audited here. To audit those themes, point a resolver or palette at their base files",
+            file: file, pointer: example.pointer, location: example.location, severity: .warning))
+        primerOverrides = 0
+        primerOverridesExample = nil
+    }
+}

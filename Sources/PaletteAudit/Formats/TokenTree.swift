@@ -1,0 +1,330 @@
+public import ColorScience
+
+/// How token objects are written in a document.
+public enum TokenDialect: String, Sendable {
+    /// This project's palette format: every token is a color (string or DTCG object).
+    case palette
+    /// W3C Design Tokens (DTCG) 2025.10: `$value`, `$type`, `$root`, `$extends`, `$deprecated`.
+    case dtcg
+    /// Tokens Studio for Figma: `value`, `type`, `$extensions["studio.tokens"]`.
+    case tokensStudio
+    /// Style Dictionary's classic format (`value`, `comment`, `attributes`) and its built
+    /// `json`/`docs` outputs (`original`, `path`, `filePath`).
+    case styleDictionary
+
+    /// The member that holds a token's value.
+    var valueKey: String { self == .dtcg || self == .palette ? "$value" : "value" }
+    var typeKey: String { self == .dtcg || self == .palette ? "$type" : "type" }
+
+    /// Token members that are understood (and so never warned about).
+    var knownTokenMembers: Set<String> {
+        switch self {
+        case .palette, .dtcg: ["$value", "$type", "$description", "$extensions", "$deprecated"]
+        case .tokensStudio: ["value", "type", "description", "$extensions", "$description", "$type", "$value", "id", "name"]
+        case .styleDictionary: ["value", "type", "comment", "attributes", "original", "name", "path", "filePath", "isSource",
+                                "themeable", "description", "$type", "$description", "key", "$extensions", "deprecated",
+                                "deprecated_comment", "docs", "group"]
+        }
+    }
+}
+
+/// A group's `"$extends": "{other.group}"`: the group inherits every token of the other group
+/// that it does not define itself.
+public struct GroupExtension: Sendable {
+    var group: String
+    var target: String
+    var file: String?
+    var pointer: JSONPointer
+    var location: SourceLocation?
+}
+
+/// What enclosing groups pass down to their tokens.
+struct GroupContext {
+    var type: String?
+    var deprecated: String?
+}
+
+/// `$extensions` whose content is metadata for other tools and cannot change a color.
+let metadataExtensions: Set<String> = [
+    "org.primer.figma", "org.primer.llm", "com.figma", "com.figma.scopes", "com.figma.codesyntax", "figma",
+    "org.figma", "com.github.primer", "mode", "org.contrast",
+]
+
+extension PaletteDecoder {
+    mutating func warn(_ code: PaletteProblem.Code, _ message: String, at pointer: JSONPointer, _ location: SourceLocation?) {
+        problems.append(PaletteProblem(code, message, file: file, pointer: pointer, location: location, severity: .warning))
+    }
+
+    /// Whether an object is a token (rather than a group) in the current dialect.
+    func isTokenObject(_ members: [JSONMember]) -> Bool {
+        if members.contains(where: { $0.key == "$value" }) { return true }
+        guard dialect == .tokensStudio || dialect == .styleDictionary,
+              let value = members.first(where: { $0.key == "value" })?.value else { return false }
+        // A group that happens to be called "value" holds groups or tokens, not a value.
+        if let inner = value.members {
+            return !inner.contains { $0.value.members?.contains { $0.key == "value" || $0.key == "$value" } ?? false }
+        }
+        return true
+    }
+
+    /// Flattens flat (`"text.body": "#000"`) and nested groups into dotted token names.
+    /// Tokens of every type are kept (typed), so aliases to non-color tokens can be recognised;
+    /// ``finishTokens(_:)`` drops the non-color ones.
+    mutating func flattenTokens(_ value: JSONValue, prefix: String, pointer: JSONPointer, into tokens: inout [Token],
+                                seen: inout Set<String>, context: GroupContext = GroupContext()) {
+        guard let members = value.members else {
+            problem(.wrongType, "\"tokens\" must be an object, found \(value.typeName)", at: pointer, value)
+            return
+        }
+        var context = context
+        if let type = members.first(where: { $0.key == "$type" })?.value.stringValue { context.type = type }
+        if dialect == .tokensStudio, let type = members.first(where: { $0.key == "type" })?.value.stringValue, !isTokenObject(members) {
+            context.type = type
+        }
+        if let deprecated = members.first(where: { $0.key == "$deprecated" }) {
+            context.deprecated = deprecationReason(deprecated.value) ?? context.deprecated
+        }
+        if let extends = members.first(where: { $0.key == "$extends" }) {
+            if let target = extends.value.stringValue.map({ Token.aliasTarget(of: $0) ?? $0 }), !prefix.isEmpty {
+                groupExtensions.append(GroupExtension(group: prefix, target: target, file: file, pointer: pointer.appending("$extends"), location: extends.value.location))
+            } else {
+                problem(.invalidValue, "\"$extends\" must name a group like \"{color.base}\"\(prefix.isEmpty ? " and cannot be used at the top level of a file" : "")", at: pointer.appending("$extends"), extends.value)
+            }
+        }
+        for member in members {
+            let key = member.key
+            let isRoot = key == "$root"
+            if key.hasPrefix("$") && !isRoot {
+                if !["$type", "$description", "$extensions", "$deprecated", "$extends", "$schema", "$metadata", "$themes", "$ref"].contains(key) {
+                    warn(.unsupportedProperty, "group property \"\(key)\" is not part of the DTCG format and was ignored", at: pointer.appending(key), member.keyLocation)
+                }
+                continue
+            }
+            if (dialect == .tokensStudio) && (key == "type" || key == "description") && !isTokenObject(members) { continue }
+            let name = prefix.isEmpty ? key : prefix + "." + key
+            let memberPointer = pointer.appending(key)
+            if tokens.count > limits.maximumTokensPerTheme { return }
+            switch member.value {
+            case .string(let text, let location):
+                guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
+                if seen.contains(name) {
+                    problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
+                    continue
+                }
+                seen.insert(name)
+                var token = Token(name: name, value: text, pointer: memberPointer, location: location, file: file)
+                token.type = dialect == .palette ? "color" : context.type
+                token.deprecated = context.deprecated
+                tokens.append(token)
+            case .object(let inner, _):
+                if isRoot || isTokenObject(inner) {
+                    guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
+                    if seen.contains(name) {
+                        problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
+                        continue
+                    }
+                    if let token = designToken(inner, name: name, pointer: memberPointer, context: context, object: member.value) {
+                        seen.insert(name)
+                        tokens.append(token)
+                    }
+                } else {
+                    flattenTokens(member.value, prefix: name, pointer: memberPointer, into: &tokens, seen: &seen, context: context)
+                }
+            case .number, .bool, .null, .array:
+                if dialect == .palette {
+                    problem(.wrongType, "token \"\(name)\" must be a color string, an alias like \"{text.body}\", a DTCG token object with \"$value\", or a group; found \(member.value.typeName)", at: memberPointer, member.value)
+                }
+                // In token files a bare number or list is not a token (or is another tool's
+                // metadata); it cannot be a color.
+            }
+        }
+    }
+
+    func deprecationReason(_ value: JSONValue) -> String? {
+        switch value {
+        case .bool(true, _): ""
+        case .string(let text, _): text
+        default: nil
+        }
+    }
+
+    /// One token object, of any type. Returns nil when it cannot be read (after a problem).
+    mutating func designToken(_ members: [JSONMember], name: String, pointer: JSONPointer, context: GroupContext, object: JSONValue) -> Token? {
+        var fields = Fields(members, pointer)
+        let valueKey = members.contains(where: { $0.key == "$value" }) ? "$value" : dialect.valueKey
+        let declaredType = fields.value("$type")?.stringValue ?? (dialect == .tokensStudio || dialect == .styleDictionary ? fields.value("type")?.stringValue : nil)
+        let type = declaredType ?? context.type
+        guard let raw = fields.value(valueKey) else {
+            problem(.missingField, "token \"\(name)\" has no \"\(valueKey)\"", at: pointer, object)
+            return nil
+        }
+        let valuePointer = pointer.appending(valueKey)
+        var token = Token(name: name, value: "", pointer: valuePointer, location: raw.location, file: file)
+        token.type = type
+        token.description = (fields.value("$description") ?? fields.value("description") ?? fields.value("comment"))?.stringValue
+        token.deprecated = context.deprecated
+        if let deprecated = fields.value("$deprecated") {
+            if case .bool(false, _) = deprecated { token.deprecated = nil } else { token.deprecated = deprecationReason(deprecated) ?? token.deprecated }
+        }
+        if let type, type != "color" {
+            // Not a color: kept only so that aliases to it are known not to be colors.
+            token.value = raw.stringValue ?? ""
+            return token
+        }
+        switch raw {
+        case .string(let text, _):
+            token.value = text
+        case .object(let object, _) where object.contains(where: { $0.key == "colorSpace" }) || type == "color":
+            guard let css = cssFromDesignTokenColor(object, pointer: valuePointer, raw, token: name) else { return nil }
+            token.value = css
+            token.type = "color"
+        default:
+            if type == "color" || dialect == .palette {
+                problem(.wrongType, "the \"\(valueKey)\" of color token \"\(name)\" must be a color string, an alias or a DTCG color object {\"colorSpace\", \"components\", \"alpha\"}; found \(raw.typeName)", at: valuePointer, raw)
+                return nil
+            }
+            // An untyped composite (a shadow, a typography object…): not a color.
+            token.type = "(\(raw.typeName))"
+            return token
+        }
+        readExtensions(&fields, into: &token, pointer: pointer)
+        // Members this dialect does not define, on a color token: some tools give them meaning
+        // that changes the color in their build, so each is applied or reported.
+        for member in members where !fields.used.contains(member.key) && !dialect.knownTokenMembers.contains(member.key) {
+            if member.key == "alpha", case .number(let alpha, _) = member.value, alpha >= 0, alpha <= 1 {
+                // Primer's token property: its build sets the color's alpha to this value.
+                token.operations.append(.setAlpha(alpha, origin: "\"alpha\": \(CSSNumber.format(alpha)) (Primer's token property)"))
+                continue
+            }
+            warn(.unsupportedProperty, "color token \"\(name)\" has a property \"\(member.key)\" that is not part of the \(dialect.displayName) format; it may change the color in the system's own build, but it was ignored here", at: pointer.appending(member.key), member.keyLocation)
+        }
+        return token
+    }
+
+    /// `$extensions` that change a color are applied (ours, Tokens Studio's modifiers) or reported.
+    mutating func readExtensions(_ fields: inout Fields, into token: inout Token, pointer: JSONPointer) {
+        guard let extensions = fields.value("$extensions") else { return }
+        let extPointer = pointer.appending("$extensions")
+        guard let members = extensions.members else {
+            problem(.wrongType, "\"$extensions\" must be an object, found \(extensions.typeName)", at: extPointer, extensions)
+            return
+        }
+        for member in members {
+            let key = member.key
+            let memberPointer = extPointer.appending(key)
+            switch key {
+            case "org.contrast":
+                if let assumed = member.value["assumed"] {
+                    if let text = assumed.stringValue { token.assumed = text } else {
+                        problem(.wrongType, "\"assumed\" must be a string giving the assumption and its reason", at: memberPointer.appending("assumed"), assumed)
+                    }
+                }
+            case "studio.tokens":
+                for inner in member.value.members ?? [] {
+                    if inner.key == "modify" {
+                        if let operation = studioModifier(inner.value, at: memberPointer.appending("modify"), token: token.name) {
+                            token.operations.append(operation)
+                        }
+                    } else if !["id", "originalType", "description"].contains(inner.key) {
+                        warn(.unsupportedProperty, "token \"\(token.name)\": Tokens Studio extension \"\(inner.key)\" is not understood and was ignored", at: memberPointer.appending(inner.key), inner.keyLocation)
+                    }
+                }
+            case "org.primer.overrides":
+                // Values for Primer's other themes: counted, and reported once per file.
+                primerOverrides += 1
+                if primerOverridesExample == nil { primerOverridesExample = (token.name, memberPointer, member.keyLocation, (member.value.members ?? []).map(\.key)) }
+            default:
+                if metadataExtensions.contains(key) { continue }
+                if PaletteDecoder.mayChangeColor(member.value) {
+                    warn(.unsupportedProperty, "token \"\(token.name)\" has the extension \"\(key)\", which this tool does not understand and which may change the color; it was ignored", at: memberPointer, member.keyLocation)
+                }
+            }
+        }
+    }
+
+    /// Whether an extension's content looks like it transforms or replaces a color.
+    static func mayChangeColor(_ value: JSONValue) -> Bool {
+        let words: Set<String> = ["modify", "alpha", "opacity", "mix", "lighten", "darken", "tint", "shade", "saturate",
+                                  "desaturate", "$value", "value", "color", "overrides", "modes", "hue", "lightness", "blend"]
+        var stack = [value]
+        var visited = 0
+        while let next = stack.popLast(), visited < 1_000 {
+            visited += 1
+            for member in next.members ?? [] {
+                if words.contains(member.key.lowercased()) { return true }
+                stack.append(member.value)
+            }
+        }
+        return false
+    }
+
+    /// The DTCG color object (`{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 1}`)
+    /// written as the equivalent CSS color. A `hex` that disagrees with the components is
+    /// reported; the components win, as the DTCG Color module says.
+    mutating func cssFromDesignTokenColor(_ members: [JSONMember], pointer: JSONPointer, _ raw: JSONValue, token: String? = nil) -> String? {
+        let object = JSONValue.object(members, raw.location)
+        guard let space = object["colorSpace"]?.stringValue else {
+            problem(.missingField, "a DTCG color object needs \"colorSpace\" (srgb, display-p3, oklch…)", at: pointer, raw)
+            return nil
+        }
+        guard case .array(let items, _)? = object["components"], items.count == 3 else {
+            problem(.invalidValue, "a DTCG color object needs \"components\": an array of 3 numbers (or \"none\")", at: pointer.appending("components"), object["components"] ?? raw)
+            return nil
+        }
+        var parts: [String] = []
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .number(let v, _): parts.append(CSSNumber.format(v))
+            case .string("none", _): parts.append("none")
+            default:
+                problem(.wrongType, "component \(index) must be a number or \"none\", found \(item.typeName)", at: pointer.appending("components").appending(index), item)
+                return nil
+            }
+        }
+        var alpha = ""
+        if let a = object["alpha"] {
+            guard case .number(let v, _) = a, v >= 0, v <= 1 else {
+                problem(.wrongType, "\"alpha\" must be a number from 0 to 1, found \(a.typeName)", at: pointer.appending("alpha"), a)
+                return nil
+            }
+            if v != 1 { alpha = " / " + CSSNumber.format(v) }
+        }
+        for member in members where !["colorSpace", "components", "alpha", "hex"].contains(member.key) {
+            warn(.unsupportedProperty, "the color object has a member \"\(member.key)\" that the DTCG Color module does not define; it was ignored", at: pointer.appending(member.key), member.keyLocation)
+        }
+        let joined = parts.joined(separator: " ")
+        let css: String
+        switch space {
+        case "srgb", "srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50":
+            css = "color(\(space) \(joined)\(alpha))"
+        case "hsl", "hwb":
+            css = "\(space)(\(parts[0]) \(parts[1])% \(parts[2])%\(alpha))"
+        case "lab", "lch", "oklab", "oklch":
+            css = "\(space)(\(joined)\(alpha))"
+        default:
+            problem(.invalidValue, "\"\(space)\" is not a DTCG color space; expected srgb, srgb-linear, hsl, hwb, lab, lch, oklab, oklch, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz-d65 or xyz-d50", at: pointer.appending("colorSpace"), object["colorSpace"])
+            return nil
+        }
+        if let hexValue = object["hex"] {
+            if let hex = hexValue.stringValue, let given = try? CSSColor.parse(hex), hex.hasPrefix("#") {
+                if let computed = try? CSSColor.parse(css), computed.color.opaque.hex != given.color.opaque.hex {
+                    warn(.hexMismatch, "\(token.map { "token \"\($0)\": " } ?? "")the color object's \"hex\" \(hex) disagrees with its components, which give \(computed.color.opaque.hex) (\(css)); the components are used, as the DTCG Color module says", at: pointer.appending("hex"), hexValue.location)
+                }
+            } else {
+                problem(.invalidValue, "\"hex\" must be a 6-digit hex color like \"#1a2b3c\"", at: pointer.appending("hex"), hexValue)
+            }
+        }
+        return css
+    }
+}
+
+extension TokenDialect {
+    var displayName: String {
+        switch self {
+        case .palette: "palette"
+        case .dtcg: "DTCG"
+        case .tokensStudio: "Tokens Studio"
+        case .styleDictionary: "Style Dictionary"
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/// Tokens Studio for Figma: token sets in one file (top-level keys) or a folder (one file per
+/// set, `theme/light` in `theme/light.json`), with `$themes` and `$metadata`.
+///
+/// As the plugin applies them: sets are merged in `$metadata.tokenSetOrder` order (sets it does
+/// not list come after, by name); a theme uses its `enabled` and `source` sets, and a later set's
+/// token replaces an earlier one. Themes with a `group` combine across groups (one theme per
+/// group at a time), named by their names joined with `-` in group order, as Tokens Studio's
+/// Style Dictionary transforms name them. Without `$themes`, every set is merged into one theme,
+/// and tokens that two sets define are reported.
+extension PaletteDecoder {
+    mutating func tokensStudioPalette(sets: [(name: String, file: String, root: JSONValue, pointer: JSONPointer)],
+                                      themes themesValue: JSONValue?, themesFile: String?, metadata: JSONValue?,
+                                      name: String, reader: DocumentReader) -> Palette? {
+        // Set order.
+        var order: [String] = []
+        if let listed = metadata?["tokenSetOrder"], case .array(let items, _) = listed {
+            order = items.compactMap(\.stringValue)
+        }
+        let unlisted = sets.map(\.name).filter { !order.contains($0) }.sorted()
+        order = order.filter { name in sets.contains { $0.name == name } } + unlisted
+
+        var cache: [String: JSONValue?] = [:]
+        for set in sets { cache[set.file] = set.root }
+        let setFiles = Array(Set(sets.map(\.file))).sorted()
+        var flattened: [String: [Token]] = [:]
+        for set in sets {
+            let saved = file
+            file = set.file
+            let resolved = resolveReferences(set.root, file: set.file, pointer: set.pointer, reader: reader, cache: &cache, setFiles: setFiles)
+            file = saved
+            let dialect: TokenDialect = PaletteDecoder.usesDollarValue(set.root) ? .dtcg : .tokensStudio
+            var tokens = flatten(TokenSource(file: set.file, root: resolved, pointer: set.pointer), dialect: dialect)
+            for i in tokens.indices { tokens[i].value = PaletteDecoder.normalizeStudioReferences(tokens[i].value) }
+            flattened[set.name] = tokens
+        }
+
+        struct StudioTheme { var name: String; var group: String?; var sets: [String: String]; var pointer: JSONPointer }
+        var studioThemes: [StudioTheme] = []
+        if let themesValue {
+            let saved = file
+            file = themesFile ?? file
+            if case .array(let items, _) = themesValue {
+                for (index, item) in items.enumerated() {
+                    let pointer = (themesFile == nil ? JSONPointer(["$themes"]) : JSONPointer()).appending(index)
+                    guard let themeName = item["name"]?.stringValue, let selected = item["selectedTokenSets"]?.members else {
+                        problem(.missingField, "a Tokens Studio theme needs \"name\" and \"selectedTokenSets\"", at: pointer, item)
+                        continue
+                    }
+                    var statuses: [String: String] = [:]
+                    for member in selected {
+                        guard let status = member.value.stringValue, ["enabled", "source", "disabled"].contains(status) else {
+                            problem(.invalidValue, "theme \"\(themeName)\": set \"\(member.key)\" has status \(member.value.stringValue.map { "\"\($0)\"" } ?? member.value.typeName); expected \"enabled\", \"source\" or \"disabled\"", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                            continue
+                        }
+                        if status != "disabled" && flattened[member.key] == nil {
+                            problem(.unknownToken, "theme \"\(themeName)\" uses the token set \"\(member.key)\", which is not in this Tokens Studio set (sets: \(order.joined(separator: ", ")))", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                        }
+                        statuses[member.key] = status
+                    }
+                    studioThemes.append(StudioTheme(name: themeName, group: item["group"]?.stringValue, sets: statuses, pointer: pointer))
+                }
+            } else {
+                problem(.wrongType, "\"$themes\" must be an array of themes, found \(themesValue.typeName)", at: JSONPointer(), themesValue)
+            }
+            file = saved
+        }
+
+        var themes: [Theme] = []
+        if studioThemes.isEmpty {
+            let tokens = finishTokens(mergedTokens(order.map { flattened[$0] ?? [] }, warnCollisions: true))
+            themes.append(Theme(name: "default", tokens: tokens, pointer: JSONPointer()))
+        } else {
+            // Combine one theme per group; themes without a group stand alone.
+            var groups: [String] = []
+            for theme in studioThemes { if let g = theme.group, !groups.contains(g) { groups.append(g) } }
+            var combinations: [[StudioTheme]]
+            if groups.count <= 1 || studioThemes.contains(where: { $0.group == nil }) {
+                combinations = studioThemes.map { [$0] }
+            } else {
+                combinations = [[]]
+                for group in groups {
+                    let members = studioThemes.filter { $0.group == group }
+                    combinations = combinations.flatMap { prefix in members.map { prefix + [$0] } }
+                }
+            }
+            if combinations.count > PaletteDecoder.maximumThemeCombinations {
+                problem(.limitExceeded, "the theme groups \(groups.joined(separator: " × ")) make \(combinations.count) themes; the limit is \(PaletteDecoder.maximumThemeCombinations)", at: JSONPointer(), themesValue)
+                return nil
+            }
+            var names: Set<String> = []
+            for combination in combinations {
+                var used: Set<String> = []
+                for theme in combination { for (set, status) in theme.sets where status != "disabled" { used.insert(set) } }
+                let lists = order.filter { used.contains($0) }.map { flattened[$0] ?? [] }
+                var themeName = combination.map(\.name).joined(separator: "-")
+                if names.contains(themeName) { themeName += "-\(names.count)" }
+                names.insert(themeName)
+                themes.append(Theme(name: themeName, tokens: finishTokens(mergedTokens(lists)), pointer: combination.first?.pointer ?? JSONPointer()))
+            }
+        }
+        var palette = Palette(name: name, file: file, themes: themes)
+        palette.format = "Tokens Studio; \(sets.count) set\(sets.count == 1 ? "" : "s") in order \(order.joined(separator: ", "))" + (studioThemes.isEmpty ? "; no $themes: every set merged into one theme" : "; themes from $themes")
+        palette.files = setFiles.count > 1 ? setFiles : []
+        return palette
+    }
+
+    static func usesDollarValue(_ value: JSONValue) -> Bool {
+        var stack = [value]
+        var visited = 0
+        while let next = stack.popLast(), visited < 100_000 {
+            visited += 1
+            for member in next.members ?? [] {
+                if member.key == "$value" { return true }
+                stack.append(member.value)
+            }
+        }
+        return false
+    }
+
+    /// Tokens Studio's legacy `$a.b` references (a whole value) written as `{a.b}`.
+    static func normalizeStudioReferences(_ value: String) -> String {
+        let trimmed = value.trimmingSpaces
+        guard trimmed.hasPrefix("$"), trimmed.count > 1, !trimmed.contains(" "), !trimmed.contains("("), !trimmed.contains(",") else { return value }
+        return "{\(trimmed.dropFirst())}"
+    }
+}

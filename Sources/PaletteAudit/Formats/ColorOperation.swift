@@ -50,7 +50,8 @@ public struct ColorOperation: Hashable, Sendable {
                 return GamutMapping.srgb(from: RGBSpace.displayP3.xyz(moved), alpha: color.alpha).color
             case "hsl":
                 var hsl = HSL(color)
-                hsl.lightness = lighten ? min(100, hsl.lightness + (100 - hsl.lightness) * a) : max(0, hsl.lightness - hsl.lightness * a)
+                // HSL here is 0…1; colorjs's is 0…100: the same proportions.
+                hsl.lightness = lighten ? min(1, hsl.lightness + (1 - hsl.lightness) * a) : max(0, hsl.lightness - hsl.lightness * a)
                 var out = hsl.srgb
                 out.alpha = color.alpha
                 return out

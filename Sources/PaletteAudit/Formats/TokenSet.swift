@@ -207,7 +207,7 @@ extension PaletteDecoder {
 }
 
 extension JSONValue {
-    var arrayCount: Int {
+    public var arrayCount: Int {
         if case .array(let items, _) = self { return items.count }
         return 0
     }

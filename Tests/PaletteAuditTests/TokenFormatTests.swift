@@ -1,0 +1,203 @@
+import ColorScience
+import Foundation
+import PaletteAudit
+import Testing
+
+/// Token sources written from the DTCG Format, Color and Resolver 2025.10 specifications and
+/// Tokens Studio's documentation: each feature read right, and each broken case reported.
+@Suite struct TokenFormatTests {
+    /// The audit of a document with one check per (foreground, background) given.
+    func audit(_ text: String, checks: [(String, String)] = [], file: String = "t.tokens.json", reader: DocumentReader = .none) throws -> PaletteReport {
+        let (decoded, problems) = PaletteDecoder.decode(bytes: Array(text.utf8), file: file, reader: reader)
+        var palette = try #require(decoded, "\(problems)")
+        palette.checks = checks.enumerated().map { Check(id: "c\($0)", foreground: $1.0, background: $1.1) }
+        return Auditor().audit(palette, problems: problems)
+    }
+
+    func hex(_ report: PaletteReport, theme: String = "default", check: Int = 0) -> String? {
+        report.themes.first { $0.name == theme }?.results.first { $0.id == "c\(check)" }?.foreground.hex
+    }
+
+    @Test func json5IsReadWithLineAndColumn() throws {
+        let text = "\u{FEFF}{\n  // Primer writes its sources like this\n  color: {fg: {$value: '#0969da', $type: 'color',},},\n  /* block */ bg: {\"$value\": \"#fff\", \"$type\": \"color\"},\n}"
+        let report = try audit(text, checks: [("color.fg", "bg")])
+        #expect(hex(report) == "#0969da")
+        #expect(report.problems.isEmpty)
+        do {
+            _ = try JSONParser.parse("{a: 1,\n  b: 'x\n}")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.description == "2:8: a control character (byte 0xA) inside a string must be escaped")
+        }
+        #expect((try? JSONParser.parse("[0x1F, .5, +1, 5.]"))?.arrayCount == 4)
+    }
+
+    @Test func rootTokensExtendsAndRefs() throws {
+        let text = ##"""
+        {"color": {"$type": "color",
+          "accent": {"$root": {"$value": "#dd0000"}, "light": {"$value": "#ff6666"}},
+          "base": {"fg": {"$value": "#111111"}, "bg": {"$value": "#ffffff"}},
+          "brand": {"$extends": "{color.base}", "bg": {"$value": "#eeeeee"}},
+          "copy": {"$ref": "#/color/accent/light"},
+          "part": {"$value": {"colorSpace": "srgb", "components": [{"$ref": "#/color/red/$value/components/0"}, 0, 0]}},
+          "red": {"$value": {"colorSpace": "srgb", "components": [0.5, 0, 0]}},
+          "onAccent": {"$value": "{color.accent.$root}"}}}
+        """##
+        let report = try audit(text, checks: [("color.onAccent", "color.brand.bg"), ("color.brand.fg", "color.brand.bg"), ("color.copy", "color.base.bg"), ("color.part", "color.base.bg")])
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(hex(report, check: 0) == "#dd0000")
+        #expect(hex(report, check: 1) == "#111111")  // inherited through $extends
+        #expect(report.themes[0].results[1].background.hex == "#eeeeee")  // the local override wins
+        #expect(hex(report, check: 2) == "#ff6666")
+        #expect(hex(report, check: 3) == "#800000")
+    }
+
+    @Test func cyclesAreReportedWithTheirMembers() throws {
+        let extendsCycle = ##"{"a": {"$extends": "{b}", "x": {"$type": "color", "$value": "#000"}}, "b": {"$extends": "{a}"}}"##
+        let (_, p1) = PaletteDecoder.decode(extendsCycle, file: "e.tokens.json")
+        #expect(p1.map(\.description).contains("e.tokens.json:1:20: /a/$extends $extends cycle: a → b → a; none of these groups inherits anything"), "\(p1)")
+        let refCycle = ##"{"a": {"$ref": "#/b"}, "b": {"$ref": "#/a"}}"##
+        let (_, p2) = PaletteDecoder.decode(refCycle, file: "r.tokens.json")
+        #expect(p2.contains { $0.code == .refCycle && $0.message.contains("r.tokens.json#/b → r.tokens.json#/a → r.tokens.json#/b") }, "\(p2)")
+    }
+
+    @Test func nonColorAliasesAreIgnoredAndDeprecatedTokensMarked() throws {
+        let text = ##"""
+        {"size": {"$type": "dimension", "s": {"$value": {"value": 4, "unit": "px"}}},
+         "gap": {"$value": "{size.s}"},
+         "old": {"$type": "color", "$value": "#767676", "$deprecated": "use fg instead"},
+         "bg": {"$type": "color", "$value": "#ffffff"}}
+        """##
+        let report = try audit(text, checks: [("old", "bg")])
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.themes[0].results[0].foreground.deprecated == "use fg instead")
+    }
+
+    @Test func hexThatDisagreesIsAWarningAndComponentsWin() throws {
+        let text = ##"{"c": {"$type": "color", "$value": {"colorSpace": "hsl", "components": [330, 100, 50], "hex": "#ff00ff"}}, "bg": {"$type": "color", "$value": "#000"}}"##
+        let report = try audit(text, checks: [("c", "bg")])
+        #expect(hex(report) == "#ff0080")
+        #expect(report.problems.isEmpty)
+        #expect(report.warnings?.map(\.description) == [
+            "t.tokens.json:1:95: /c/$value/hex token \"c\": the color object's \"hex\" #ff00ff disagrees with its components, which give #ff0080 (hsl(330 100% 50%)); the components are used, as the DTCG Color module says",
+        ])
+    }
+
+    @Test func primerAlphaIsAppliedAndUnknownPropertiesWarned() throws {
+        let text = ##"{"base": {"$type": "color", "$value": "#1f2328"}, "border": {"$type": "color", "$value": "{base}", "alpha": 0.15}, "odd": {"$type": "color", "$value": "#000", "mix": {"color": "#fff", "weight": 0.5}}, "bg": {"$type": "color", "$value": "#fff"}}"##
+        let report = try audit(text, checks: [("border", "bg"), ("odd", "bg")])
+        #expect(hex(report) == "#1f232826")
+        #expect(report.warnings?.count == 1)
+        #expect(report.warnings?.first?.message.hasPrefix("color token \"odd\" has a property \"mix\" that is not part of the DTCG format") == true)
+    }
+
+    @Test func tokensStudioThemesModifiersAndReferences() throws {
+        let text = ##"""
+        {"core": {"red": {"value": "#C14242", "type": "color"}, "white": {"value": "#ffffff", "type": "color"}, "amount": {"value": "0.2", "type": "number"}},
+         "light": {"fg": {"value": "{red}", "type": "color", "$extensions": {"studio.tokens": {"modify": {"type": "darken", "value": "{amount}", "space": "srgb"}}}},
+                   "veil": {"value": "rgba({red}, 0.5)", "type": "color"}, "bg": {"value": "$white", "type": "color"}},
+         "dark": {"fg": {"value": "{red}", "type": "color", "$extensions": {"studio.tokens": {"modify": {"type": "lighten", "value": "0.2", "space": "hsl"}}}},
+                  "veil": {"value": "#000", "type": "color"}, "bg": {"value": "#000000", "type": "color"}},
+         "$themes": [{"id": "1", "name": "light", "selectedTokenSets": {"core": "source", "light": "enabled", "dark": "disabled"}},
+                     {"id": "2", "name": "dark", "selectedTokenSets": {"core": "source", "dark": "enabled"}}],
+         "$metadata": {"tokenSetOrder": ["core", "light", "dark"]}}
+        """##
+        let report = try audit(text, checks: [("fg", "bg"), ("veil", "bg")], file: "tokens.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.themes.map(\.name) == ["light", "dark"])
+        // sd-transforms' own vectors: #C14242 darkened 0.2 in srgb is #9a3535; lightened in hsl, hsl(0 50.598% 60.627%).
+        #expect(hex(report, theme: "light") == "#9a3535")
+        #expect(hex(report, theme: "dark") == "#cd6868")  // hsl(0 50.598% 60.627%)
+        #expect(hex(report, theme: "light", check: 1) == "#c1424280")
+    }
+
+    @Test func styleDictionaryClassicReferences() throws {
+        let text = ##"{"color": {"base": {"red": {"value": "#d1242f", "comment": "brand"}, "white": {"value": "#ffffff"}}, "font": {"danger": {"value": "{color.base.red.value}"}}}, "size": {"small": {"value": "12px"}}}"##
+        let report = try audit(text, checks: [("color.font.danger", "color.base.white")], file: "sd.json")
+        #expect(hex(report) == "#d1242f")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.format == "Style Dictionary")
+    }
+
+    /// A resolver whose files live in memory.
+    static func reader(_ files: [String: String]) -> DocumentReader {
+        DocumentReader { path in
+            guard let text = files[path] else { return .failure(PaletteProblem(.unreadableFile, "no such file")) }
+            return .success(Array(text.utf8))
+        }
+    }
+
+    static let files = [
+        "ds/base.tokens.json": ##"{"color": {"$type": "color", "gray": {"0": {"$value": "#ffffff"}, "9": {"$value": "#1f2328"}, "6": {"$value": "#59636e"}}}}"##,
+        "ds/light.tokens.json": ##"{"fg": {"$type": "color", "default": {"$value": "{color.gray.9}"}, "muted": {"$value": "{color.gray.6}"}}, "bg": {"$type": "color", "default": {"$value": "{color.gray.0}"}}}"##,
+        "ds/dark.tokens.json": ##"{"fg": {"$type": "color", "default": {"$value": "{color.gray.0}"}, "muted": {"$value": "#9198a1"}}, "bg": {"$type": "color", "default": {"$value": "#0d1117"}}}"##,
+        "ds/size.tokens.json": ##"{"space": {"$type": "dimension", "s": {"$value": {"value": 4, "unit": "px"}}}}"##,
+        "ds/ds.resolver.json": ##"""
+        {"version": "2025.10", "name": "ds",
+         "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
+         "modifiers": {"theme": {"contexts": {"light": [{"$ref": "light.tokens.json"}], "dark": [{"$ref": "dark.tokens.json"}]}, "default": "light"},
+                       "size": {"contexts": {"regular": [{"$ref": "size.tokens.json"}], "compact": [{"$ref": "size.tokens.json"}]}}},
+         "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}, {"$ref": "#/modifiers/size"}]}
+        """##,
+    ]
+
+    static let rules = [Check(id: "text", description: nil, foreground: "fg.*", background: "bg.*")]
+
+    @Test func resolverThemesAndRules() throws {
+        let (decoded, problems) = PaletteDecoder.decode(bytes: Array(Self.files["ds/ds.resolver.json"]!.utf8), file: "ds/ds.resolver.json", reader: Self.reader(Self.files))
+        var palette = try #require(decoded)
+        #expect(problems.filter { !$0.isWarning }.isEmpty, "\(problems)")
+        #expect(palette.themes.map(\.name) == ["light", "dark"])  // size defines no color: not multiplied
+        #expect(palette.format == "DTCG resolver 2025.10; themes from theme (light, dark); fixed: size = regular (its first context; no context defines a color)")
+        palette.checks = Self.rules
+        let report = Auditor().audit(palette)
+        #expect(report.themes[0].results.map(\.id) == ["text[fg.default on bg.default]", "text[fg.muted on bg.default]"])
+        #expect(report.themes[1].results.map(\.foreground.hex) == ["#ffffff", "#9198a1"])
+    }
+
+    @Test func missingFilesAndEmptyRulesAreProblems() throws {
+        var files = Self.files
+        files["ds/ds.resolver.json"] = files["ds/ds.resolver.json"]!.replacing("dark.tokens.json", with: "drak.tokens.json")
+        let (decoded, problems) = PaletteDecoder.decode(bytes: Array(files["ds/ds.resolver.json"]!.utf8), file: "ds/ds.resolver.json", reader: Self.reader(files))
+        #expect(problems.map(\.description).contains("ds/ds.resolver.json:3:99: /modifiers/theme/contexts/dark/0/$ref \"ds/drak.tokens.json\": no such file"), "\(problems)")
+        var palette = try #require(decoded)
+        palette.checks = [Check(id: "none", foreground: "nothing.*", background: "bg.*")]
+        let report = Auditor().audit(palette)
+        #expect(report.problems.contains { $0.code == .emptyRule && $0.message == "rule \"none\" (nothing.* on bg.*) matches no pair of tokens in any theme" })
+    }
+
+    /// The same design system written four ways audits to the same numbers.
+    @Test func oneSystemFourWaysAuditsAlike() throws {
+        let flat = ##"{"name": "ds", "themes": {"light": {"tokens": {"fg.default": "#1f2328", "fg.muted": "#59636e", "bg.default": "#ffffff"}}, "dark": {"tokens": {"fg.default": "#ffffff", "fg.muted": "#9198a1", "bg.default": "#0d1117"}}}}"##
+        let nested = ##"{"name": "ds", "themes": {"light": {"tokens": {"fg": {"$type": "color", "default": {"$value": "#1f2328"}, "muted": {"$value": "#59636e"}}, "bg": {"default": {"$type": "color", "$value": "#ffffff"}}}}, "dark": {"tokens": {"fg": {"$type": "color", "default": {"$value": "#ffffff"}, "muted": {"$value": "#9198a1"}}, "bg": {"default": {"$type": "color", "$value": "#0d1117"}}}}}}"##
+        let studio = ##"{"base": {"gray0": {"value": "#ffffff", "type": "color"}}, "light": {"fg": {"default": {"value": "#1f2328", "type": "color"}, "muted": {"value": "#59636e", "type": "color"}}, "bg": {"default": {"value": "{gray0}", "type": "color"}}}, "dark": {"fg": {"default": {"value": "{gray0}", "type": "color"}, "muted": {"value": "#9198a1", "type": "color"}}, "bg": {"default": {"value": "#0d1117", "type": "color"}}}, "$themes": [{"id": "a", "name": "light", "selectedTokenSets": {"base": "source", "light": "enabled"}}, {"id": "b", "name": "dark", "selectedTokenSets": {"base": "source", "dark": "enabled"}}]}"##
+        func numbers(_ palette: Palette?) -> [String] {
+            guard var palette else { return [] }
+            palette.checks = Self.rules
+            return Auditor().audit(palette).themes.flatMap { theme in theme.results.map { "\(theme.name) \($0.id) \($0.ratio)" } }
+        }
+        let resolver = PaletteDecoder.decode(bytes: Array(Self.files["ds/ds.resolver.json"]!.utf8), file: "ds/ds.resolver.json", reader: Self.reader(Self.files)).palette
+        let expected = numbers(PaletteDecoder.decode(flat).palette)
+        #expect(expected.count == 4)
+        #expect(numbers(PaletteDecoder.decode(nested).palette) == expected)
+        #expect(numbers(resolver) == expected)
+        #expect(numbers(PaletteDecoder.decode(studio, file: "ds.json").palette) == expected)
+    }
+
+    @Test func rulesTooLargeAreRefusedBeforeWork() {
+        #expect(CheckRule.matches("button.fg.disabled", "*.disabled"))
+        #expect(!CheckRule.matches("fgColor.default", "bgColor.*"))
+        #expect(CheckRule.matches("fgColor.accent.emphasis", "fgColor.*"))
+    }
+
+    @Test func minimumRatioIsAHouseLevel() throws {
+        var palette = try #require(PaletteDecoder.decode(##"{"name": "x", "themes": {"hc": {"tokens": {"border": "#767676", "bg": "#ffffff"}}}}"##).palette)
+        var check = Check(id: "border", foreground: "border", background: "bg", usage: .nonText)
+        check.minimumRatio = 4.6
+        palette.checks = [check]
+        let result = try #require(Auditor().audit(palette).themes.first?.results.first)
+        #expect(result.verdict == .fail)
+        #expect(result.required == 4.6)
+        #expect(result.reasons == ["4.54:1 is below the check's minimumRatio of 4.6:1"])
+    }
+}

@@ -166,7 +166,7 @@ extension PaletteDecoder {
                 }
             }
             let themeName = combination.isEmpty ? "default" : combination.map(\.context.name).joined(separator: "-")
-            let tokens = finishTokens(mergedTokens(lists))
+            let tokens = finishTokens(mergedTokens(lists), theme: combination.isEmpty ? nil : themeName)
             themes.append(Theme(name: themeName, tokens: tokens, pointer: root))
         }
         var palette = Palette(name: name, description: description, file: file, themes: themes)

@@ -200,7 +200,6 @@ extension PaletteDecoder {
         } else {
             problem(.wrongType, "a token source must be an object of groups and tokens, found \(source.root.typeName)", at: source.pointer, source.root)
         }
-        reportPrimerOverrides()
         (file, self.dialect) = saved
         return tokens
     }

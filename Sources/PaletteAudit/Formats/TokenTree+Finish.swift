@@ -3,8 +3,8 @@ public import ColorScience
 extension PaletteDecoder {
     /// Completes a theme's tokens once every file of it is read: applies group `$extends`,
     /// types untyped aliases from what they name, and keeps only the color tokens.
-    mutating func finishTokens(_ tokens: [Token]) -> [Token] {
-        var tokens = applyGroupExtensions(tokens)
+    mutating func finishTokens(_ tokens: [Token], theme: String? = nil) -> [Token] {
+        var tokens = applyTheme(theme, to: applyGroupExtensions(tokens))
         var index: [String: Int] = [:]
         for (i, token) in tokens.enumerated() { index[token.name] = i }
         // Style Dictionary v3 writes references to the value itself: `{color.red.value}`.
@@ -80,6 +80,39 @@ extension PaletteDecoder {
         return !Token.embeddedReferences(in: value).isEmpty
     }
 
+    /// Gives each token its value for the theme being built (Primer's overrides), and reports
+    /// overrides that no theme of this name can use.
+    mutating func applyTheme(_ theme: String?, to tokens: [Token]) -> [Token] {
+        var tokens = tokens
+        var unused: [String: Int] = [:]
+        var first: Token?
+        var applied = 0, carriers = 0
+        for i in tokens.indices where !tokens[i].themeValues.isEmpty {
+            if let theme, let override = tokens[i].themeValues[theme] {
+                if let value = override.value {
+                    tokens[i].value = value
+                    tokens[i].pointer = override.pointer
+                    tokens[i].location = override.location ?? tokens[i].location
+                }
+                if let operations = override.operations { tokens[i].operations = operations }
+                applied += 1
+            } else {
+                for key in tokens[i].themeValues.keys { unused[key, default: 0] += 1 }
+                first = first ?? tokens[i]
+                carriers += 1
+            }
+        }
+        // Tokens without an override for this theme keep their own value, as in Primer's build;
+        // a theme that no override names at all is likely named differently from Primer's.
+        if applied == 0, let first, let name = theme ?? Optional("default"), !unused.isEmpty {
+            let keys = unused.keys.sorted()
+            problems.append(PaletteProblem(.unsupportedProperty,
+                "\(carriers) tokens carry \"org.primer.overrides\" for themes \(keys.prefix(8).joined(separator: ", "))\(keys.count > 8 ? ", …" : ""); Primer's build applies the override named after the theme it builds, and this theme is \"\(name)\", so each token's own \"$value\" is audited. Name the theme after one of them (a resolver modifier context) to audit that theme",
+                file: first.file ?? file, pointer: first.pointer, location: first.location, theme: theme, severity: .warning))
+        }
+        return tokens
+    }
+
     /// Copies into each extending group the tokens of the group it extends that it does not
     /// define itself, following chains (`a` extends `b` extends `c`) and refusing cycles.
     mutating func applyGroupExtensions(_ tokens: [Token]) -> [Token] {
@@ -123,13 +156,4 @@ extension PaletteDecoder {
         return tokens
     }
 
-    /// Reports, once per file, that Primer's per-theme overrides were seen and what they mean here.
-    mutating func reportPrimerOverrides() {
-        guard primerOverrides > 0, let example = primerOverridesExample else { return }
-        problems.append(PaletteProblem(.unsupportedProperty,
-            "\(primerOverrides) token\(primerOverrides == 1 ? "" : "s") carry \"org.primer.overrides\" (values for Primer's other themes: \(example.themes.prefix(6).joined(separator: ", "))\(example.themes.count > 6 ? ", …" : "")); only each token's own \"$value\" is audited here. To audit those themes, point a resolver or palette at their base files",
-            file: file, pointer: example.pointer, location: example.location, severity: .warning))
-        primerOverrides = 0
-        primerOverridesExample = nil
-    }
 }

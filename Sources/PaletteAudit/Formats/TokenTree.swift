@@ -230,9 +230,35 @@ extension PaletteDecoder {
                     }
                 }
             case "org.primer.overrides":
-                // Values for Primer's other themes: counted, and reported once per file.
-                primerOverrides += 1
-                if primerOverridesExample == nil { primerOverridesExample = (token.name, memberPointer, member.keyLocation, (member.value.members ?? []).map(\.key)) }
+                // Primer's build gives the token this value when it builds the theme of that name.
+                guard let overrides = member.value.members else {
+                    problem(.wrongType, "\"org.primer.overrides\" must be an object of theme names, found \(member.value.typeName)", at: memberPointer, member.value)
+                    continue
+                }
+                for override in overrides {
+                    let overridePointer = memberPointer.appending(override.key)
+                    switch override.value {
+                    case .string(let text, let location):
+                        token.themeValues[override.key] = ThemeValue(value: text, operations: nil, pointer: overridePointer, location: location)
+                    case .object(let inner, _):
+                        let object = override.value
+                        let value = object["$value"]?.stringValue
+                        if object["$value"] != nil && value == nil {
+                            warn(.unsupportedProperty, "token \"\(token.name)\": the override for theme \"\(override.key)\" has a \"$value\" that is not a string; it was ignored", at: overridePointer, override.value.location)
+                            continue
+                        }
+                        var operations: [ColorOperation]?
+                        if case .number(let alpha, _)? = object["alpha"], alpha >= 0, alpha <= 1 {
+                            operations = [.setAlpha(alpha, origin: "\"alpha\": \(CSSNumber.format(alpha)) (Primer's override for \(override.key))")]
+                        }
+                        for other in inner where !["$value", "alpha", "$type", "$description"].contains(other.key) {
+                            warn(.unsupportedProperty, "token \"\(token.name)\": the override for theme \"\(override.key)\" has a property \"\(other.key)\" that was ignored", at: overridePointer.appending(other.key), other.keyLocation)
+                        }
+                        token.themeValues[override.key] = ThemeValue(value: value, operations: operations, pointer: value == nil ? overridePointer : overridePointer.appending("$value"), location: object["$value"]?.location ?? override.value.location)
+                    default:
+                        warn(.unsupportedProperty, "token \"\(token.name)\": the override for theme \"\(override.key)\" must be a string or {\"$value\": …}; it was ignored", at: overridePointer, override.value.location)
+                    }
+                }
             default:
                 if metadataExtensions.contains(key) { continue }
                 if PaletteDecoder.mayChangeColor(member.value) {

@@ -95,7 +95,7 @@ extension PaletteDecoder {
                 var themeName = combination.map(\.name).joined(separator: "-")
                 if names.contains(themeName) { themeName += "-\(names.count)" }
                 names.insert(themeName)
-                themes.append(Theme(name: themeName, tokens: finishTokens(mergedTokens(lists)), pointer: combination.first?.pointer ?? JSONPointer()))
+                themes.append(Theme(name: themeName, tokens: finishTokens(mergedTokens(lists), theme: themeName), pointer: combination.first?.pointer ?? JSONPointer()))
             }
         }
         var palette = Palette(name: name, file: file, themes: themes)

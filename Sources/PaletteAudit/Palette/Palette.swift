@@ -80,6 +80,9 @@ public struct Token: Sendable {
     /// Changes the source format applies to the resolved value, innermost first (Tokens Studio
     /// color modifiers, a Primer `alpha`).
     public var operations: [ColorOperation] = []
+    /// Values this token takes in named themes (Primer's `org.primer.overrides`), applied when
+    /// a theme of that name is built.
+    public var themeValues: [String: ThemeValue] = [:]
 
     public init(name: String, value: String, description: String? = nil, assumed: String? = nil,
                 pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil, file: String? = nil) {
@@ -118,6 +121,16 @@ public struct Token: Sendable {
         }
         return names
     }
+}
+
+/// A token's value in one named theme.
+public struct ThemeValue: Sendable {
+    /// The new value; nil keeps the token's own (an override that only sets `alpha`).
+    public var value: String?
+    /// Replaces the token's own operations when set (an override object with its own `alpha`).
+    public var operations: [ColorOperation]?
+    public var pointer: JSONPointer
+    public var location: SourceLocation?
 }
 
 /// A pair that must contrast, written once and applied to every theme (or to `themes`).

@@ -20,9 +20,6 @@ public struct PaletteDecoder {
     var dialect: TokenDialect = .palette
     /// `$extends` found on groups, applied once every file of a set is read.
     var groupExtensions: [GroupExtension] = []
-    /// Tokens carrying Primer's per-theme overrides, reported once per file.
-    var primerOverrides = 0
-    var primerOverridesExample: (token: String, pointer: JSONPointer, location: SourceLocation?, themes: [String])?
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -255,7 +252,7 @@ public struct PaletteDecoder {
             if let tokens = fields.value("tokens") {
                 var seen: Set<String> = []
                 flattenTokens(tokens, prefix: "", pointer: themePointer.appending("tokens"), into: &theme.tokens, seen: &seen)
-                theme.tokens = finishTokens(theme.tokens)
+                theme.tokens = finishTokens(theme.tokens, theme: member.key)
                 if theme.tokens.count > limits.maximumTokensPerTheme {
                     problem(.limitExceeded, "theme \"\(member.key)\" has \(theme.tokens.count) tokens; the limit is \(limits.maximumTokensPerTheme)", at: themePointer.appending("tokens"), tokens)
                     theme.tokens = []

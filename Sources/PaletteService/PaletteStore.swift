@@ -30,6 +30,7 @@ public final class PaletteStore: Sendable {
         var order: [String] = []
         var problems: [PaletteProblem] = []
         var directory: String?
+        var checks: String?
         var loadedAt: Date?
         var generation = 0
     }
@@ -51,16 +52,19 @@ public final class PaletteStore: Sendable {
         snapshot.withLock { $0 = s }
     }
 
-    /// Loads (or reloads) every palette of `directory`. Returns the problems found.
+    /// Loads (or reloads) every palette of `directory` (read as ``PaletteLoader`` reads a
+    /// directory), with the checks of `checks` added to each. Returns the problems found;
+    /// warnings are not among them.
     @discardableResult
-    public func load(directory: String) -> [PaletteProblem] {
+    public func load(directory: String, checks: String? = nil) -> [PaletteProblem] {
         let previous = snapshot.withLock { $0 }
         var next = Snapshot()
         next.directory = directory
+        next.checks = checks
         var byFile: [String: Entry] = [:]
         for entry in previous.entries.values { byFile[entry.file] = entry }
-        for loaded in PaletteLoader.load(paths: [directory]) {
-            var problems = loaded.problems
+        for loaded in PaletteLoader.loadSources(paths: [directory], checks: checks).palettes {
+            var problems = loaded.problems.filter { !$0.isWarning }
             var report: PaletteReport?
             if let palette = loaded.palette {
                 let audited = Auditor().audit(palette, problems: problems)
@@ -93,8 +97,8 @@ public final class PaletteStore: Sendable {
     /// Reloads the directory last loaded.
     @discardableResult
     public func reload() -> [PaletteProblem] {
-        guard let directory = snapshot.withLock({ $0.directory }) else { return [] }
-        return load(directory: directory)
+        guard let (directory, checks) = snapshot.withLock({ s in s.directory.map { ($0, s.checks) } }) else { return [] }
+        return load(directory: directory, checks: checks)
     }
 
     public func entry(named name: String) -> Entry? {

@@ -26,6 +26,7 @@ struct DeriveCommand: ParsableCommand {
     @Option(help: "Where to write the palette with the new theme (- for standard output).") var output: String?
     @Flag(help: "Overwrite the input palette.") var inPlace = false
     @Option(help: "The report of changes: text or json.") var format: String = "text"
+    @Option(help: "A checks document whose checks apply to the palette (for token files without checks).") var checks: String?
 
     func validate() throws {
         if output == nil && !inPlace { throw ValidationError("Say where to write the result: --output FILE (or - for standard output), or --in-place.") }
@@ -34,9 +35,10 @@ struct DeriveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = PaletteLoader.loadFile(palette)
-        guard let decoded = loaded.palette, loaded.problems.isEmpty else {
-            for problem in loaded.problems { Terminal.writeError("error: \(problem)") }
+        let loaded = PaletteLoader.loadSources(paths: [palette], checks: checks).palettes.first ?? PaletteLoader.loadFile(palette)
+        for warning in loaded.problems where warning.isWarning { Terminal.writeError("warning: \(warning)") }
+        guard let decoded = loaded.palette, !loaded.problems.contains(where: { !$0.isWarning }) else {
+            for problem in loaded.problems where !problem.isWarning { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
         }
         let surfaceColor = try CheckCommand.parse(surface, what: "surface").color

@@ -23,6 +23,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Address to listen on (CONTRAST_HOST; default 127.0.0.1).") var host: String?
     @Option(help: "Port (CONTRAST_PORT; default 8080; 0 picks a free one).") var port: Int?
     @Option(help: "Directory of palettes to serve (CONTRAST_PALETTES; default palettes).") var palettes: String?
+    @Option(help: "A checks document whose checks apply to every palette served (CONTRAST_CHECKS).") var checks: String?
     @Option(help: "Worker threads (CONTRAST_THREADS; default: the number of cores).") var threads: Int?
     @Option(help: "Largest request body (CONTRAST_MAX_BODY; default 1MiB).") var maxBody: String?
     @Option(help: "Open connections at most (default 1024).") var maxConnections: Int = 1024
@@ -103,7 +104,11 @@ struct ServeCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
 
         let store = PaletteStore()
-        for problem in store.load(directory: directory) { Log.line("palette problem: \(problem)") }
+        let checksFile = checks ?? Self.environment("CONTRAST_CHECKS")
+        if let checksFile, !FileManager.default.fileExists(atPath: checksFile) {
+            throw InputError("\(checksFile): no such checks file (--checks)")
+        }
+        for problem in store.load(directory: directory, checks: checksFile) { Log.line("palette problem: \(problem)") }
         let serverBox = ServerBox()
         let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 })
         var routes = Routes(store: store, metrics: metrics)

@@ -201,3 +201,32 @@ import Testing
         #expect(result.reasons == ["4.54:1 is below the check's minimumRatio of 4.6:1"])
     }
 }
+
+@Suite struct BrokenTokenTests {
+    /// One broken token makes only the checks that use it unresolvable; the rest are audited.
+    @Test func oneBrokenTokenSpoilsOnlyItsChecks() throws {
+        let text = ##"{"fg": {"$type": "color", "$value": "#12g456"}, "ok": {"$type": "color", "$value": "#111111"}, "bg": {"$type": "color", "$value": "#ffffff"}}"##
+        var palette = try #require(PaletteDecoder.decode(text, file: "b.tokens.json").palette)
+        palette.checks = [Check(id: "broken", foreground: "fg", background: "bg"), Check(id: "fine", foreground: "ok", background: "bg")]
+        let report = Auditor().audit(palette)
+        #expect(report.themes[0].results.map(\.id) == ["fine"])
+        #expect(report.themes[0].unresolved?.map(\.id) == ["broken"])
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.description.hasPrefix("b.tokens.json:1:37: /fg/$value (theme 'default') token \"fg\" has \"#12g456\", which is not a valid color") == true)
+    }
+
+    /// A sidecar's typo is reported in the sidecar, at its line.
+    @Test func sidecarProblemsPointIntoTheSidecar() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contrast-sidecar-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ##"{"fg": {"$type": "color", "$value": "#111"}, "bg": {"$type": "color", "$value": "#fff"}}"##.write(to: directory.appendingPathComponent("b.tokens.json"), atomically: true, encoding: .utf8)
+        try "{\"checks\": [\n  {\"foreground\": \"fgg\", \"background\": \"bg\"}\n]}".write(to: directory.appendingPathComponent("b.checks.json"), atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadFile(directory.appendingPathComponent("b.tokens.json").path)
+        let report = Auditor().audit(try #require(loaded.palette), problems: loaded.problems)
+        let problem = try #require(report.problems.first)
+        #expect(problem.file?.hasSuffix("b.checks.json") == true)
+        #expect(problem.location?.line == 2)
+        #expect(problem.message == "\"fgg\" is neither a token of theme 'default' (did you mean \"fg\"?) nor a CSS color ('fgg' is not a CSS color name)")
+    }
+}

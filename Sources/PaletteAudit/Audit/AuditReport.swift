@@ -123,6 +123,18 @@ public struct ThemeReport: Sendable, Codable {
     public var name: String
     public var summary: AuditSummary
     public var results: [CheckResult]
+    /// Checks that could not be measured in this theme (a token they use is broken or
+    /// missing); the palette's other checks are still audited.
+    public var unresolved: [UnresolvedCheck]?
+}
+
+/// A check that could not be measured, and why.
+public struct UnresolvedCheck: Hashable, Sendable, Codable {
+    public var id: String
+    public var foreground: String
+    public var background: String
+    /// The problem that stopped it (also listed among the palette's problems).
+    public var problem: String
 }
 
 /// A value the palette assumes rather than takes from its source, and why.

@@ -46,6 +46,7 @@ public struct Auditor: Sendable {
         for theme in selected {
             var resolver = ThemeResolver(palette: palette, theme: theme)
             var results: [CheckResult] = []
+            var unresolved: [UnresolvedCheck] = []
             var themeSummary = AuditSummary()
             for item in Auditor.items(of: palette, theme: theme.name, tokens: resolver.tokenNames, problems: &problems, ruleMatches: &ruleMatches) {
                 switch evaluate(item, with: &resolver) {
@@ -54,13 +55,14 @@ public struct Auditor: Sendable {
                     themeSummary.add(result)
                 case .failure(let problem):
                     if !problems.contains(problem) { problems.append(problem) }
+                    unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: problem.description))
                 }
             }
             // Tokens no check uses must still be valid colors.
             for problem in resolver.validateAll() where !problems.contains(problem) {
                 problems.append(problem)
             }
-            themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results))
+            themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved))
             summary.add(themeSummary)
         }
         for check in palette.checks where check.isRule && (ruleMatches[check.id] ?? 0) == 0 && !selected.isEmpty

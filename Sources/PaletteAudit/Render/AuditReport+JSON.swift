@@ -143,6 +143,17 @@ extension ThemeReport {
             w.key("name"); w.string(name)
             w.key("results"); w.array(results) { w, r in r.write(&w) }
             w.key("summary"); summary.write(&w)
+            if let unresolved {
+                w.key("unresolved")
+                w.array(unresolved) { w, u in
+                    w.object { w in
+                        w.key("background"); w.string(u.background)
+                        w.key("foreground"); w.string(u.foreground)
+                        w.key("id"); w.string(u.id)
+                        w.key("problem"); w.string(u.problem)
+                    }
+                }
+            }
         }
     }
 }

@@ -32,6 +32,9 @@ public struct TextRenderer: Sendable {
             }
             for theme in palette.themes {
                 out += "\n  " + heading("theme \(theme.name)") + "  " + theme.summary.line + "\n"
+                for u in theme.unresolved ?? [] {
+                    out += "    " + paint("UNRESOLVED", ANSI.red) + "  \(u.id)  \(u.foreground) on \(u.background): see the problem above\n"
+                }
                 let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
                 let rows = ordered.map { row($0) }
                 let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -670,6 +670,8 @@ components:
         themes: { type: array, items: { type: string } }
         assumed: { type: string }
         claim: { $ref: '#/components/schemas/Claim' }
+        minimumRatio: { type: number, minimum: 1, maximum: 21, description: 'A house minimum ratio, stricter than the WCAG level; judged like a level.' }
+        except: { type: array, items: { type: string }, description: 'For rule checks (foreground or background a glob like "fgColor.*"): token-name globs that never match.' }
     Badge:
       type: object
       required: [name, background, text]
@@ -683,7 +685,12 @@ components:
         claim: { $ref: '#/components/schemas/Claim' }
     Palette:
       type: object
-      description: A design-system palette (docs/palette-format.md).
+      description: >-
+        A design-system palette (docs/palette-format.md), or a design system's own token file: DTCG
+        2025.10 tokens, a DTCG resolver with inline sets, Tokens Studio (sets at the top level with
+        $themes and $metadata) or Style Dictionary. The format is detected from the content. JSON5
+        is accepted and a UTF-8 byte-order mark is ignored. A document sent over HTTP cannot name
+        other files.
       properties:
         name: { type: string, maxLength: 256 }
         description: { type: string }
@@ -759,12 +766,13 @@ components:
       properties:
         code:
           type: string
-          examples: [invalid-json, wrong-type, missing-field, unknown-field, invalid-value, duplicate-name, unknown-token, unknown-theme, alias-cycle, extends-cycle, invalid-color, limit-exceeded]
+          examples: [invalid-json, wrong-type, missing-field, unknown-field, invalid-value, duplicate-name, unknown-token, unknown-theme, alias-cycle, extends-cycle, ref-cycle, invalid-color, limit-exceeded, unknown-format, empty-rule, unsupported-property, hex-mismatch, overridden-token, not-a-color]
         message: { type: string }
         file: { type: string }
         pointer: { type: string, description: RFC 6901 JSON pointer into the palette. }
         location: { $ref: '#/components/schemas/SourceLocation' }
         theme: { type: string }
+        severity: { const: warning, description: 'Present on warnings only: read, but worth a look; never a reason to fail.' }
     ResolvedColor:
       type: object
       required: [reference, css, hex]
@@ -778,6 +786,9 @@ components:
         assumed: { type: string }
         pointer: { type: string }
         line: { type: integer }
+        file: { type: string, description: The file that holds the value, when the palette spans several. }
+        deprecated: { type: string, description: 'Present when the token is $deprecated: the reason, or "deprecated".' }
+        operations: { type: array, items: { type: string }, description: 'What the source format did to the value (a Tokens Studio modifier, a Primer alpha), in order.' }
     RatioRange:
       type: object
       required: [worst, best, worstBackdrop, bestBackdrop]
@@ -846,6 +857,17 @@ components:
         name: { type: string }
         summary: { $ref: '#/components/schemas/Summary' }
         results: { type: array, items: { $ref: '#/components/schemas/CheckResult' } }
+        unresolved:
+          type: array
+          description: Checks that could not be measured in this theme (a token they use is broken); the others are still audited.
+          items:
+            type: object
+            required: [id, foreground, background, problem]
+            properties:
+              id: { type: string }
+              foreground: { type: string }
+              background: { type: string }
+              problem: { type: string }
     PaletteReport:
       type: object
       required: [name, summary, problems, assumptions, themes]
@@ -858,6 +880,9 @@ components:
         problems: { type: array, items: { $ref: '#/components/schemas/PaletteProblem' } }
         assumptions: { type: array, items: { $ref: '#/components/schemas/Assumption' } }
         themes: { type: array, items: { $ref: '#/components/schemas/ThemeReport' } }
+        warnings: { type: array, items: { $ref: '#/components/schemas/PaletteProblem' } }
+        format: { type: string, description: 'What the source was read as ("DTCG resolver 2025.10; themes from theme (light, dark)").' }
+        files: { type: array, items: { type: string } }
     BaselineEntry:
       type: object
       required: [palette, theme, check, usage, level, verdict, achieved, ratio]
@@ -894,6 +919,15 @@ components:
         summary: { $ref: '#/components/schemas/Summary' }
         palettes: { type: array, items: { $ref: '#/components/schemas/PaletteReport' } }
         comparison: { $ref: '#/components/schemas/BaselineComparison' }
+        skipped:
+          type: array
+          description: Files a directory search passed over, with the reason (empty over HTTP).
+          items:
+            type: object
+            required: [file, reason]
+            properties:
+              file: { type: string }
+              reason: { type: string }
 
 """#
 }

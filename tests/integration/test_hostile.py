@@ -23,7 +23,6 @@ CASES = {
     "huge-number": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "apca": 1e400}]}',
     "nan": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "apca": NaN}]}',
     "duplicate-keys": b'{"name": "x", "name": "y", "themes": {"l": {"tokens": {"a": "#fff"}}}}',
-    "bom": b'\xef\xbb\xbf{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}}',
 }
 # Valid JSON whose palette is refused for a limit or a broken reference.
 LIMITS = {

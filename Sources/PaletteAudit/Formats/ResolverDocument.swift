@@ -21,6 +21,7 @@ extension PaletteDecoder {
     mutating func resolverPalette(_ document: JSONValue, name defaultName: String?, reader: DocumentReader) -> Palette? {
         let root = JSONPointer()
         let resolverFile = file ?? "resolver.json"
+        dialect = .dtcg
         guard let members = document.members else {
             problem(.wrongType, "a resolver document must be an object, found \(document.typeName)", at: root, document)
             return nil

@@ -37,7 +37,7 @@ extension PaletteDecoder {
             var result: String?
             while true {
                 if let known = resolvedType[current] { result = known; break }
-                guard let i = index[current] else { result = nil; break }
+                guard let i = index[current] else { result = current == start ? nil : "(missing)"; break }
                 let token = tokens[i]
                 if let type = token.type { result = type; break }
                 guard let target = token.aliasTarget, !path.contains(current), path.count < ThemeResolver.maximumAliasDepth else { result = nil; break }
@@ -54,7 +54,14 @@ extension PaletteDecoder {
         for i in tokens.indices {
             var token = tokens[i]
             let type = token.type ?? (token.aliasTarget != nil ? typeOf(token.name) : nil)
-            if let type, type != "color" { continue }  // dimensions, fonts, shadows…: not audited
+            if type == "(missing)" && dialect != .palette {
+                // An untyped alias to nothing: nothing says it is a color, so it is reported and
+                // not audited (a check that names it is unresolved).
+                problems.append(PaletteProblem(.unknownToken, "token \"\(token.name)\" has no $type and is an alias of \"\(token.value)\", which names no token of this set; its type cannot be known, so it is not audited",
+                                               file: token.file ?? file, pointer: token.pointer, location: token.location, severity: .warning))
+                continue
+            }
+            if let type, type != "color" && type != "(missing)" { continue }  // dimensions, fonts, shadows…: not audited
             if token.type == nil && token.aliasTarget == nil && dialect != .palette && !PaletteDecoder.couldBeColor(token.value) {
                 // An untyped token in a token file whose value is plainly not a color ("16px",
                 // "Inter"): another kind of token, said once so it is never silently lost.

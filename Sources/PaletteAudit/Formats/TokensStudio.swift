@@ -11,6 +11,7 @@ extension PaletteDecoder {
     mutating func tokensStudioPalette(sets: [(name: String, file: String, root: JSONValue, pointer: JSONPointer)],
                                       themes themesValue: JSONValue?, themesFile: String?, metadata: JSONValue?,
                                       name: String, reader: DocumentReader) -> Palette? {
+        dialect = .tokensStudio
         // Set order.
         var order: [String] = []
         if let listed = metadata?["tokenSetOrder"], case .array(let items, _) = listed {

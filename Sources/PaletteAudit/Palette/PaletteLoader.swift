@@ -206,6 +206,7 @@ public enum PaletteLoader {
             }
         }
         decoder.file = nil
+        decoder.dialect = .dtcg
         let tokens = decoder.finishTokens(decoder.mergedTokens(lists, warnCollisions: true))
         var palette = Palette(name: name, file: directory, themes: [Theme(name: "default", tokens: tokens)])
         palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order"

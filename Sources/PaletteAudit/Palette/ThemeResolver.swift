@@ -20,7 +20,8 @@ public struct ResolvedColor: Hashable, Sendable, Codable {
     public var pointer: JSONPointer?
     /// Its line in the file.
     public var line: Int?
-    /// The file that holds the token, when the palette spans several files.
+    /// The file that holds the parsed value (the end of the alias chain), when the palette
+    /// spans several files.
     public var file: String?
     /// Present when the token is `$deprecated`: the reason given, or "deprecated".
     public var deprecated: String?

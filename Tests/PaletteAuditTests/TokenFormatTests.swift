@@ -71,6 +71,14 @@ import Testing
         let report = try audit(text, checks: [("old", "bg")])
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.themes[0].results[0].foreground.deprecated == "use fg instead")
+        // Marked in every rendering.
+        let all = AuditReport(palettes: [report])
+        let note = "token old is deprecated: use fg instead"
+        #expect(TextRenderer(color: false).render(all).contains("deprecated: " + note))
+        #expect(JUnitRenderer.render(all).contains(note))
+        #expect(String(decoding: try SARIFRenderer.render(all, toolVersion: "test"), as: UTF8.self).contains(note))
+        #expect(HTMLReport(title: "t", generated: "now").render(all).contains("Deprecated:</strong> " + note))
+        #expect(String(decoding: all.compactJSON(), as: UTF8.self).contains("\"deprecated\":\"use fg instead\""))
     }
 
     @Test func hexThatDisagreesIsAWarningAndComponentsWin() throws {

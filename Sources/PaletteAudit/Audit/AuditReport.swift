@@ -197,6 +197,16 @@ public struct CheckResult: Sendable, Codable {
     public var line: Int?
 }
 
+extension CheckResult {
+    /// "token fg.old is deprecated: use fg.default", for each deprecated token the check uses.
+    public var deprecations: [String] {
+        [foreground, background].compactMap { color in
+            guard let reason = color.deprecated, let token = color.token else { return nil }
+            return "token \(token) is deprecated" + (reason == "deprecated" ? "" : ": \(reason)")
+        }
+    }
+}
+
 public struct CompositedPair: Hashable, Sendable, Codable {
     public var foreground: String
     public var background: String

@@ -177,7 +177,7 @@ public enum PaletteLoader {
     }
 
     static func sidecar(of file: String) -> String {
-        for suffix in [".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where file.hasSuffix(suffix) {
+        for suffix in [".resolver.json", ".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where file.hasSuffix(suffix) {
             return String(file.dropLast(suffix.count)) + ".checks.json"
         }
         return file + ".checks.json"

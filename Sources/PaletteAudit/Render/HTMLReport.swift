@@ -134,6 +134,9 @@ public struct HTMLReport: Sendable {
         if !palette.problems.isEmpty {
             out += "<div class=\"note\" role=\"alert\"><strong>Problems</strong><ul>\n" + palette.problems.map { "<li><code>\(Self.escape($0.description))</code></li>\n" }.joined() + "</ul></div>\n"
         }
+        if let warnings = palette.warnings, !warnings.isEmpty {
+            out += "<details class=\"note\"><summary><strong>Warnings</strong> (\(warnings.count): read, but worth a look)</summary><ul>\n" + warnings.map { "<li><code>\(Self.escape($0.description))</code></li>\n" }.joined() + "</ul></details>\n"
+        }
         if !palette.assumptions.isEmpty {
             out += "<div class=\"note\"><strong>Assumptions</strong> (values the source does not give)<ul>\n"
             for a in palette.assumptions {
@@ -192,6 +195,7 @@ public struct HTMLReport: Sendable {
         for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(Self.escape(reason))</span>" }
         if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(Self.escape(claim.message))" }
         for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(Self.escape(a))</span>" }
+        for note in r.deprecations { verdict += "<br><strong>Deprecated:</strong> \(Self.escape(note))" }
         if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r, theme: theme) }
         out += "<td>\(verdict)</td></tr>\n"
         return out

@@ -35,8 +35,9 @@ public enum JUnitRenderer {
                     if let change = regressions[key]?.first {
                         out += "      <system-err>\(xml("regressed against the baseline: " + change.message))</system-err>\n"
                     }
-                    if let claim = r.claim, !claim.supported {
-                        out += "      <system-out>\(xml("false claim: " + claim.message))</system-out>\n"
+                    let notes = (r.claim.flatMap { $0.supported ? nil : ["false claim: " + $0.message] } ?? []) + r.deprecations
+                    if !notes.isEmpty {
+                        out += "      <system-out>\(xml(notes.joined(separator: "\n")))</system-out>\n"
                     }
                     out += "    </testcase>\n"
                 }

@@ -25,13 +25,18 @@ public enum MarkdownRenderer {
                 for problem in palette.problems { out += "- `\(escape(problem.description))`\n" }
                 out += "\n"
             }
+            if let warnings = palette.warnings, !warnings.isEmpty {
+                out += "<details><summary>\(warnings.count) warning(s) in \(escape(palette.name))</summary>\n\n"
+                for warning in warnings { out += "- `\(escape(warning.description))`\n" }
+                out += "\n</details>\n\n"
+            }
             let failing = palette.themes.flatMap { theme in theme.results.filter { $0.verdict == .fail || $0.claim?.supported == false }.map { (theme.name, $0) } }
             if !failing.isEmpty {
                 out += "### \(escape(palette.name)): failures and false claims\n\n"
                 out += "| Theme | Check | Foreground | Background | Ratio | Needs | Verdict | Note | Nearest fix |\n|---|---|---|---|---:|---:|---|---|---|\n"
                 for (theme, r) in failing {
                     let need = r.required.map { "\(CSSNumber.format($0)):1" } ?? "exempt"
-                    let note = ([r.claim.flatMap { $0.supported ? nil : $0.message }] + (r.reasons ?? []).map { Optional($0) }).compactMap { $0 }.joined(separator: "; ")
+                    let note = ([r.claim.flatMap { $0.supported ? nil : $0.message }] + (r.reasons ?? []).map { Optional($0) } + r.deprecations.map { Optional($0) }).compactMap { $0 }.joined(separator: "; ")
                     let fix = TextRenderer(color: false).fixLine(r).map { escape(String($0.dropFirst("fix: ".count))) } ?? ""
                     out += "| \(escape(theme)) | \(escape(r.id)) | `\(r.foreground.hex)` \(escape(r.foreground.reference)) | `\(r.background.hex)` \(escape(r.background.reference)) | \(r.display) | \(need) | \(r.verdict) | \(escape(note)) | \(fix) |\n"
                 }

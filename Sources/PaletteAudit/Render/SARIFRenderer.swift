@@ -17,6 +17,10 @@ public enum SARIFRenderer {
              "Restore the previous contrast, or update the baseline deliberately.")
         rule("contrast/palette-problem", "PaletteProblem", "The palette file has a problem that keeps a check from running.",
              "Fix the value at the reported JSON pointer.")
+        rule("contrast/palette-warning", "PaletteWarning", "Something in a token file was read but deserves a look (an ignored property, a hex that disagrees with its components).",
+             "Check that the value the audit used is the one the design system's build uses.")
+        rule("contrast/deprecated-token", "DeprecatedToken", "A check uses a $deprecated token.",
+             "Move the pair to the token that replaces it.")
 
         var results: [[String: Any]] = []
         func location(file: String?, line: Int?, pointer: String) -> [[String: Any]] {
@@ -31,10 +35,20 @@ public enum SARIFRenderer {
                                 "message": ["text": problem.message],
                                 "locations": location(file: problem.file ?? palette.file, line: problem.location?.line, pointer: problem.pointer.description)])
             }
+            for warning in palette.warnings ?? [] {
+                results.append(["ruleId": "contrast/palette-warning", "level": "warning",
+                                "message": ["text": warning.message],
+                                "locations": location(file: warning.file ?? palette.file, line: warning.location?.line, pointer: warning.pointer.description)])
+            }
             for theme in palette.themes {
                 for r in theme.results {
+                    for note in r.deprecations {
+                        results.append(["ruleId": "contrast/deprecated-token", "level": "note",
+                                        "message": ["text": "\(palette.name) › \(theme.name) › \(r.id): \(note)"],
+                                        "locations": location(file: r.foreground.file ?? palette.file, line: r.line, pointer: r.pointer.description)])
+                    }
                     let line = r.foreground.line ?? r.background.line ?? r.line
-                    let where_ = location(file: palette.file, line: line, pointer: (r.foreground.pointer ?? r.pointer).description)
+                    let where_ = location(file: r.foreground.file ?? palette.file, line: line, pointer: (r.foreground.pointer ?? r.pointer).description)
                     if r.verdict == .fail {
                         let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex) is \(r.display); \(r.usage) \(r.level) needs \(r.required.map { "\($0)" } ?? "?"):1. " + (r.reasons ?? []).joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
                         results.append(["ruleId": "contrast/insufficient", "level": "error", "message": ["text": text], "locations": where_,

@@ -47,11 +47,7 @@ public struct TextRenderer: Sendable {
                     }
                     out += line.trimmingTrailingSpaces() + "\n"
                     for reason in result.reasons ?? [] { out += "        " + reason + "\n" }
-                    for side in [result.foreground, result.background] {
-                        if let deprecated = side.deprecated, let token = side.token {
-                            out += "        " + paint("deprecated", ANSI.yellow) + ": token \(token)\(deprecated == "deprecated" ? "" : ": \(deprecated)")\n"
-                        }
-                    }
+                    for note in result.deprecations { out += "        " + paint("deprecated", ANSI.yellow) + ": \(note)\n" }
                     if let fix = fixLine(result) { out += "        " + fix + "\n" }
                     if let claim = result.claim, !claim.supported {
                         out += "        " + paint("false claim", ANSI.yellow) + ": " + claim.message + "\n"

@@ -261,7 +261,7 @@ paths:
                       properties:
                         name: { type: string }
                         description: { type: string }
-                        verdict: { type: string }
+                        verdict: { type: string, examples: ["all 12 checks pass", "3 of 12 checks fail", "no checks"] }
                         summary: { $ref: '#/components/schemas/Summary' }
                         themes:
                           type: array
@@ -529,17 +529,20 @@ components:
         generation: { type: integer }
     PairRequest:
       type: object
-      required: [fg, bg]
       description: |
-        One pair. In a batch (`pairs`), a pair whose color, usage or level is not valid gives an
-        error entry in its place; the other pairs are still measured.
+        One pair, read exactly as `contrast check --batch` reads a line. `fg`/`bg` may also be
+        written `foreground`/`background`. In a batch (`pairs`), a pair whose color, usage or
+        level is not valid gives an error entry in its place; the other pairs are still measured.
+        An unknown field is refused.
       properties:
         fg: { $ref: '#/components/schemas/Color' }
         bg: { $ref: '#/components/schemas/Color' }
+        foreground: { $ref: '#/components/schemas/Color' }
+        background: { $ref: '#/components/schemas/Color' }
         backdrop: { $ref: '#/components/schemas/Color' }
         usage: { type: string, description: 'text (default), large-text or non-text' }
         level: { type: string, description: 'AA (default) or AAA' }
-        id: { type: string, description: Echoed back, to match results to pairs. }
+        id: { type: [string, number], description: Echoed back (a number as written), to match results to pairs. }
       additionalProperties: false
     BatchPair:
       type: object
@@ -550,10 +553,12 @@ components:
       properties:
         fg: { type: string }
         bg: { type: string }
+        foreground: { type: string }
+        background: { type: string }
         backdrop: { type: string }
         usage: { type: string }
         level: { type: string }
-        id: { type: string }
+        id: { type: [string, number] }
       additionalProperties: false
     PairReport:
       type: object

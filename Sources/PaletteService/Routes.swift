@@ -209,51 +209,21 @@ public struct Routes: Sendable {
 
     // MARK: Contrast
 
-    /// One pair from strings, or the problem with it.
-    static func pair(fg: String?, bg: String?, backdrop: String?, usage: String?, level: String?) -> Result<PairReport, PairError> {
-        guard let fg, !fg.isEmpty else { return .failure(PairError(field: "fg", message: "missing fg (the foreground color)")) }
-        guard let bg, !bg.isEmpty else { return .failure(PairError(field: "bg", message: "missing bg (the background color)")) }
-        func color(_ text: String, _ field: String) -> Result<ParsedColor, PairError> {
-            do { return .success(try CSSColor.parse(text)) } catch { return .failure(PairError(field: field, message: "\(field): \(error)")) }
-        }
-        let parsedFg: ParsedColor, parsedBg: ParsedColor
-        var parsedBackdrop: ParsedColor?
-        switch color(fg, "fg") { case .success(let c): parsedFg = c; case .failure(let e): return .failure(e) }
-        switch color(bg, "bg") { case .success(let c): parsedBg = c; case .failure(let e): return .failure(e) }
-        if let backdrop {
-            switch color(backdrop, "backdrop") { case .success(let c): parsedBackdrop = c; case .failure(let e): return .failure(e) }
-            if parsedBackdrop?.color.isOpaque == false {
-                return .failure(PairError(field: "backdrop", message: "backdrop: the backdrop must be opaque (it is the surface underneath)"))
-            }
-        }
-        var requirement = ContrastRequirement(usage: .text)
-        if let usage {
-            guard let u = ContrastUsage(name: usage), !u.isExempt else {
-                return .failure(PairError(field: "usage", message: "usage must be text, large-text or non-text, not \"\(usage)\""))
-            }
-            requirement.usage = u
-        }
-        if let level {
-            guard let l = WCAGLevel(name: level) else { return .failure(PairError(field: "level", message: "level must be AA or AAA, not \"\(level)\"")) }
-            requirement.level = l
-        }
-        return .success(PairReport(foreground: parsedFg, background: parsedBg, backdrop: parsedBackdrop, requirement: requirement))
-    }
-
-    struct PairError: Error, Encodable {
-        var field: String
-        var message: String
+    static func badRequest(_ error: RequestError) -> Response {
+        Response.problem(400, "Bad Request", error.message, extra: error.field.isEmpty ? "" : ",\"field\":\(jsonString(error.field))")
     }
 
     func contrastGet(_ request: Request) -> Response {
-        let known: Set = ["fg", "bg", "backdrop", "usage", "level"]
+        let known: Set = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level"]
         if let unknown = request.query.first(where: { !known.contains($0.name) }) {
             return Response.problem(400, "Bad Request", "unknown query parameter \"\(unknown.name)\"; expected fg, bg, backdrop, usage, level")
         }
-        switch Routes.pair(fg: request.query("fg"), bg: request.query("bg"), backdrop: request.query("backdrop"),
-                           usage: request.query("usage"), level: request.query("level")) {
-        case .success(let report): return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: report.jsonBytes())
-        case .failure(let error): return Response.problem(400, "Bad Request", error.message, extra: ",\"field\":\(jsonString(error.field))")
+        let pair = PairRequest(foreground: request.query("fg") ?? request.query("foreground"), background: request.query("bg") ?? request.query("background"),
+                               backdrop: request.query("backdrop"), usage: request.query("usage"), level: request.query("level"))
+        do {
+            return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: try pair.evaluate().jsonBytes())
+        } catch {
+            return Routes.badRequest(error)
         }
     }
 
@@ -261,19 +231,6 @@ public struct Routes: Sendable {
         let body: JSONValue
         switch Routes.parseBody(request) { case .success(let v): body = v; case .failure(let r): return r }
         guard body.members != nil else { return Response.problem(400, "Bad Request", "expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}") }
-        func strings(_ object: JSONValue, at pointer: String) -> Result<[String: String], Response> {
-            var out: [String: String] = [:]
-            for member in object.members ?? [] {
-                guard ["fg", "bg", "backdrop", "usage", "level", "id"].contains(member.key) else {
-                    return .failure(Response.problem(400, "Bad Request", "unknown field \"\(member.key)\" at \(pointer); expected fg, bg, backdrop, usage, level, id"))
-                }
-                guard let text = member.value.stringValue else {
-                    return .failure(Response.problem(400, "Bad Request", "\(pointer)/\(member.key) must be a string, found \(member.value.typeName)"))
-                }
-                out[member.key] = text
-            }
-            return .success(out)
-        }
         if let pairs = body["pairs"] {
             if let other = body.members?.first(where: { $0.key != "pairs" }) {
                 return Response.problem(400, "Bad Request", "unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}")
@@ -282,41 +239,30 @@ public struct Routes: Sendable {
             if items.count > limits.maximumPairs {
                 return Response.problem(422, "Unprocessable Content", "\(items.count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)")
             }
-            var results: [[UInt8]] = []
-            results.reserveCapacity(items.count)
-            for (index, item) in items.enumerated() {
-                guard item.members != nil else {
-                    return Response.problem(400, "Bad Request", "/pairs/\(index) must be an object like {\"fg\": …, \"bg\": …}, found \(item.typeName)")
-                }
-                switch strings(item, at: "/pairs/\(index)") {
-                case .failure(let r): return r
-                case .success(let f):
-                    switch Routes.pair(fg: f["fg"], bg: f["bg"], backdrop: f["backdrop"], usage: f["usage"], level: f["level"]) {
-                    case .success(let report): results.append(report.jsonBytes(id: f["id"]))
-                    case .failure(let e):
-                        var entry = "{\"error\":\(jsonString(e.message))"
-                        if let id = f["id"] { entry += ",\"id\":\(jsonString(id))" }
-                        entry += ",\"pointer\":\(jsonString("/pairs/\(index)/\(e.field)"))}"
-                        results.append(Array(entry.utf8))
-                    }
-                }
-            }
             var body: [UInt8] = Array("{\"results\":[".utf8)
-            body.reserveCapacity(results.reduce(16) { $0 + $1.count + 1 })
-            for (index, item) in results.enumerated() {
+            body.reserveCapacity(items.count * 400)
+            for (index, item) in items.enumerated() {
+                let pointer = "/pairs/\(index)"
+                let pair: PairRequest
+                do { pair = try PairRequest(json: item, at: pointer) } catch { return Routes.badRequest(error) }
                 if index > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(contentsOf: item)
+                do {
+                    body.append(contentsOf: try pair.evaluate().jsonBytes(id: pair.id))
+                } catch {
+                    var entry = "{\"error\":\(jsonString(error.message))"
+                    if let id = pair.id { entry += ",\"id\":\(jsonString(id))" }
+                    entry += ",\"pointer\":\(jsonString("\(pointer)/\(error.field)"))}"
+                    body.append(contentsOf: Array(entry.utf8))
+                }
             }
             body.append(contentsOf: Array("]}".utf8))
             return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: body)
         }
-        switch strings(body, at: "") {
-        case .failure(let r): return r
-        case .success(let f):
-            switch Routes.pair(fg: f["fg"], bg: f["bg"], backdrop: f["backdrop"], usage: f["usage"], level: f["level"]) {
-            case .success(let report): return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: report.jsonBytes(id: f["id"]))
-            case .failure(let e): return Response.problem(400, "Bad Request", e.message, extra: ",\"field\":\(jsonString(e.field))")
-            }
+        do {
+            let pair = try PairRequest(json: body)
+            return Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: try pair.evaluate().jsonBytes(id: pair.id))
+        } catch {
+            return Routes.badRequest(error)
         }
     }
 
@@ -339,11 +285,7 @@ public struct Routes: Sendable {
             return .failure(Routes.problems(422, "Unprocessable Content", "the document is not a palette", problems))
         }
         if let name { palette.name = name }
-        if let sidecar, palette.checks.isEmpty, palette.badges.isEmpty {
-            palette.checks = sidecar.checks
-            palette.badges = sidecar.badges
-            palette.badgeBordersCarryMeaning = sidecar.badgeBordersCarryMeaning
-        }
+        if let sidecar { palette.adoptChecks(from: sidecar) }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let report = Auditor(themeFilter: themes.isEmpty ? nil : themes).audit(palette, problems: problems)
         if !report.problems.isEmpty {
@@ -351,8 +293,8 @@ public struct Routes: Sendable {
                                             "the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its JSON pointer",
                                             report.problems))
         }
-        if let missing = themes.first(where: { theme in !palette.themes.contains { $0.name == theme } }) {
-            return .failure(Response.problem(400, "Bad Request", "the palette has no theme \"\(missing)\"; themes: \(palette.themes.map(\.name).joined(separator: ", "))"))
+        if let unknown = palette.unknownThemes(themes) {
+            return .failure(Response.problem(400, "Bad Request", unknown))
         }
         return .success(report)
     }
@@ -380,9 +322,7 @@ public struct Routes: Sendable {
             var summary: AuditSummary
             var verdict: String
         }
-        func verdict(_ s: AuditSummary) -> String {
-            s.fail == 0 ? "all \(s.checks) checks pass" : "\(s.fail) of \(s.checks) checks fail"
-        }
+        func verdict(_ s: AuditSummary) -> String { s.verdict.text }
         let items = store.entries.map { entry in
             Item(name: entry.palette.name, description: entry.palette.description,
                  themes: entry.report.themes.map { ThemeItem(name: $0.name, summary: $0.summary, verdict: verdict($0.summary)) },
@@ -408,8 +348,8 @@ public struct Routes: Sendable {
         let themes = request.query.map(\.value)
         var report = entry.report
         if !themes.isEmpty {
-            if let missing = themes.first(where: { theme in !report.themes.contains { $0.name == theme } }) {
-                return Response.problem(400, "Bad Request", "palette \"\(name)\" has no theme \"\(missing)\"; themes: \(report.themes.map(\.name).joined(separator: ", "))")
+            if let unknown = entry.palette.unknownThemes(themes) {
+                return Response.problem(400, "Bad Request", unknown)
             }
             report = Auditor(themeFilter: themes).audit(entry.palette)
         }
@@ -460,104 +400,64 @@ public struct Routes: Sendable {
 
     // MARK: Suggestions
 
-    static func target(_ object: JSONValue) -> Result<ContrastTarget, Response> {
-        if let text = object["target"] {
-            switch text {
-            case .string(let s, _):
-                if let t = ContrastTarget(parsing: s) { return .success(t) }
-            case .number(let n, _):
-                if n >= 1 && n <= 21 { return .success(ContrastTarget.ratio(n)) }
-            default: break
+    /// `target` (a string, or a ratio as a number), else `usage` and `level`.
+    static func target(_ object: JSONValue) throws(RequestError) -> ContrastTarget {
+        func text(_ key: String) throws(RequestError) -> String? {
+            guard let value = object[key] else { return nil }
+            switch value {
+            case .string(let s, _): return s
+            case .number(let n, _) where key == "target": return CSSNumber.format(n)
+            default: throw RequestError(field: key, "\"\(key)\" must be a string, found \(value.typeName)")
             }
-            return .failure(Response.problem(400, "Bad Request", "target must be a ratio (4.5), a level (AA, AAA, AA-large), an APCA Lc (\"Lc60\") or both (\"AA+Lc60\")", extra: ",\"field\":\"target\""))
         }
-        var usage = ContrastUsage.text, level = WCAGLevel.AA
-        if let u = object["usage"]?.stringValue {
-            guard let parsed = ContrastUsage(name: u), !parsed.isExempt else {
-                return .failure(Response.problem(400, "Bad Request", "usage must be text, large-text or non-text, not \"\(u)\"", extra: ",\"field\":\"usage\""))
-            }
-            usage = parsed
-        }
-        if let l = object["level"]?.stringValue {
-            guard let parsed = WCAGLevel(name: l) else { return .failure(Response.problem(400, "Bad Request", "level must be AA or AAA, not \"\(l)\"", extra: ",\"field\":\"level\"")) }
-            level = parsed
-        }
-        return .success(ContrastTarget(ratio: ContrastRequirement(usage: usage, level: level).minimumRatio))
+        return try SuggestionTarget.parse(target: try text("target"), usage: try text("usage"), level: try text("level"))
     }
 
-    static func color(_ object: JSONValue, _ field: String) -> Result<SRGB, Response> {
-        guard let value = object[field] else { return .failure(Response.problem(400, "Bad Request", "missing \"\(field)\"", extra: ",\"field\":\(jsonString(field))")) }
-        guard let text = value.stringValue else { return .failure(Response.problem(400, "Bad Request", "\"\(field)\" must be a color string, found \(value.typeName)", extra: ",\"field\":\(jsonString(field))")) }
-        do {
-            let parsed = try CSSColor.parse(text)
-            guard parsed.color.isOpaque else {
-                return .failure(Response.problem(422, "Unprocessable Content", "\"\(field)\" is translucent (\(parsed.color.hex)); suggestions need opaque colors", extra: ",\"field\":\(jsonString(field))"))
-            }
-            return .success(parsed.color)
-        } catch {
-            return .failure(Response.problem(400, "Bad Request", "\(field): \(error)", extra: ",\"field\":\(jsonString(field))"))
-        }
+    /// An opaque color from a field of the body.
+    static func color(_ object: JSONValue, _ field: String) throws(RequestError) -> SRGB {
+        guard let value = object[field] else { throw RequestError(field: field, "missing \"\(field)\"") }
+        guard let text = value.stringValue else { throw RequestError(field: field, "\"\(field)\" must be a color string, found \(value.typeName)") }
+        return try SuggestionTarget.opaqueColor(text, field: field)
+    }
+
+    /// Translucent colors are well-formed but cannot be suggested for: 422, the rest 400.
+    static func suggestionRefusal(_ error: RequestError) -> Response {
+        error.message.contains("is translucent")
+            ? Response.problem(422, "Unprocessable Content", error.message, extra: ",\"field\":\(jsonString(error.field))")
+            : badRequest(error)
     }
 
     func suggestPost(_ request: Request) -> Response {
         let body: JSONValue
         switch Routes.parseBody(request) { case .success(let v): body = v; case .failure(let r): return r }
-        let fg: SRGB, bg: SRGB, target: ContrastTarget
-        switch Routes.color(body, "fg") { case .success(let c): fg = c; case .failure(let r): return r }
-        switch Routes.color(body, "bg") { case .success(let c): bg = c; case .failure(let r): return r }
-        switch Routes.target(body) { case .success(let t): target = t; case .failure(let r): return r }
-        struct Output: Encodable {
-            var foreground: String
-            var background: String
-            var target: String
-            var ratio: Double
-            var display: String
-            var passes: Bool
-            var suggestions: Suggestions?
+        do {
+            let fg = try Routes.color(body, "fg"), bg = try Routes.color(body, "bg")
+            return Routes.json(200, SuggestionResult(foreground: fg, background: bg, target: try Routes.target(body)))
+        } catch {
+            return Routes.suggestionRefusal(error)
         }
-        let ratio = fg.contrastRatio(with: bg)
-        let passes = target.isMet(foreground: fg, background: bg)
-        return Routes.json(200, Output(foreground: fg.hex, background: bg.hex, target: target.description, ratio: ratio,
-                                       display: RatioFormat.display(ratio), passes: passes,
-                                       suggestions: passes ? nil : Auditor.suggestions(foreground: fg, background: bg, target: target)))
     }
 
     func variantsPost(_ request: Request) -> Response {
         let body: JSONValue
         switch Routes.parseBody(request) { case .success(let v): body = v; case .failure(let r): return r }
-        let base: SRGB, target: ContrastTarget
-        switch Routes.color(body, "color") { case .success(let c): base = c; case .failure(let r): return r }
-        switch Routes.target(body) { case .success(let t): target = t; case .failure(let r): return r }
-        guard case .array(let items, _)? = body["on"], !items.isEmpty else {
-            return Response.problem(400, "Bad Request", "\"on\" must be a non-empty array of background colors", extra: ",\"field\":\"on\"")
-        }
-        if items.count > limits.maximumBackgrounds {
-            return Response.problem(422, "Unprocessable Content", "\(items.count) backgrounds; the limit is \(limits.maximumBackgrounds)")
-        }
-        var backgrounds: [SRGB] = []
-        for (index, item) in items.enumerated() {
-            switch Routes.color(.object([JSONMember(key: "on", keyLocation: item.location, value: item)], item.location), "on") {
-            case .success(let c): backgrounds.append(c)
-            case .failure(var r):
-                r.body = Array(String(decoding: r.body, as: UTF8.self).replacing("\"field\":\"on\"", with: "\"field\":\"on/\(index)\"").utf8)
-                return r
+        do throws(RequestError) {
+            let base = try Routes.color(body, "color")
+            let target = try Routes.target(body)
+            guard case .array(let items, _)? = body["on"], !items.isEmpty else {
+                throw RequestError(field: "on", "\"on\" must be a non-empty array of background colors")
             }
+            if items.count > limits.maximumBackgrounds {
+                return Response.problem(422, "Unprocessable Content", "\(items.count) backgrounds; the limit is \(limits.maximumBackgrounds)")
+            }
+            var backgrounds: [SRGB] = []
+            for (index, item) in items.enumerated() {
+                guard let text = item.stringValue else { throw RequestError(field: "on/\(index)", "\"on/\(index)\" must be a color string, found \(item.typeName)") }
+                backgrounds.append(try SuggestionTarget.opaqueColor(text, field: "on/\(index)"))
+            }
+            return Routes.json(200, VariantsResult(color: base, on: backgrounds, target: target))
+        } catch {
+            return Routes.suggestionRefusal(error)
         }
-        struct Variant: Encodable {
-            var background: String
-            var variant: SuggestedColor?
-            var alternatives: [SuggestedColor]
-            var bestReachable: Double?
-        }
-        let variants = NearestPassing.variants(of: base, on: backgrounds, target: target).map {
-            Variant(background: $0.background.hex, variant: $0.variant.map(SuggestedColor.init),
-                    alternatives: $0.result.suggestions.dropFirst().map(SuggestedColor.init), bestReachable: $0.result.bestReachableRatio)
-        }
-        struct Output: Encodable {
-            var color: String
-            var target: String
-            var variants: [Variant]
-        }
-        return Routes.json(200, Output(color: base.hex, target: target.description, variants: variants))
     }
 }

@@ -196,7 +196,7 @@ struct CheckCommand: ParsableCommand {
     }
 }
 
-/// One line of `check --batch`: `{"fg": …, "bg": …}` with optional usage, level, backdrop, size, weight, id.
+/// One line of `check --batch`: a ``PairRequest`` as JSON, read as `POST /v1/contrast` reads one.
 enum BatchLine {
     static func evaluate(_ line: String, requirement defaults: ContrastRequirement) throws -> BatchResult {
         let value: JSONValue
@@ -205,35 +205,14 @@ enum BatchLine {
         } catch {
             throw InputError("not valid JSON at column \(error.location.column): \(error.message)")
         }
-        guard value.members != nil else { throw InputError("expected an object like {\"fg\": \"#777\", \"bg\": \"#fff\"}, found \(value.typeName)") }
-        func string(_ key: String, _ alternative: String? = nil) throws -> String? {
-            guard let v = value[key] ?? alternative.flatMap({ value[$0] }) else { return nil }
-            guard let s = v.stringValue else { throw InputError("\"\(key)\" must be a string, found \(v.typeName)") }
-            return s
+        do {
+            let pair = try PairRequest(json: value)
+            var result = BatchResult(try pair.evaluate(defaults: defaults))
+            result.id = pair.id
+            return result
+        } catch {
+            throw InputError(error.message)
         }
-        guard let fgText = try string("fg", "foreground") else { throw InputError("missing \"fg\" (the foreground color)") }
-        guard let bgText = try string("bg", "background") else { throw InputError("missing \"bg\" (the background color)") }
-        let fg = try CheckCommand.parse(fgText, what: "fg")
-        let bg = try CheckCommand.parse(bgText, what: "bg")
-        let backdrop = try string("backdrop").map { try CheckCommand.parse($0, what: "backdrop") }
-        var requirement = defaults
-        if let u = try string("usage") {
-            guard let usage = ContrastUsage(name: u), !usage.isExempt else { throw InputError("\"usage\" must be text, large-text or non-text, not \"\(u)\"") }
-            requirement.usage = usage
-        }
-        if let l = try string("level") {
-            guard let level = WCAGLevel(name: l) else { throw InputError("\"level\" must be AA or AAA, not \"\(l)\"") }
-            requirement.level = level
-        }
-        var report = BatchResult(PairReport(foreground: fg, background: bg, backdrop: backdrop, requirement: requirement))
-        if let id = value["id"] {
-            switch id {
-            case .string(let s, _): report.id = s
-            case .number(let n, _): report.id = CSSNumber.format(n)
-            default: throw InputError("\"id\" must be a string or a number, found \(id.typeName)")
-            }
-        }
-        return report
     }
 }
 

@@ -29,25 +29,28 @@ struct SuggestCommand: ParsableCommand {
     }
 
     func run() throws {
-        let goal = try Targets.resolve(target: target, usage: usage, level: level)
-        let fg = try CheckCommand.parse(foreground, what: "foreground").color
-        let bg = try CheckCommand.parse(background, what: "background").color
-        guard fg.isOpaque && bg.isOpaque else { throw InputError("suggest works on opaque colors; composite translucent ones first (contrast check shows the composite)") }
-        let current = fg.contrastRatio(with: bg)
-        if goal.isMet(foreground: fg, background: bg) {
-            if format == "json" {
-                try Terminal.emit(try Targets.json(SuggestOutput(foreground: fg.hex, background: bg.hex, target: goal.description, ratio: current, passes: true, suggestions: nil)), to: nil)
-            } else {
-                print("\(fg.hex) on \(bg.hex) is \(RatioFormat.display(current)) and already meets \(goal): nothing to change.")
-            }
+        let goal: ContrastTarget, fg: SRGB, bg: SRGB
+        do {
+            goal = try SuggestionTarget.parse(target: target, usage: usage, level: level)
+            fg = try SuggestionTarget.opaqueColor(foreground, field: "foreground")
+            bg = try SuggestionTarget.opaqueColor(background, field: "background")
+        } catch {
+            throw InputError(error.message)
+        }
+        let result = SuggestionResult(foreground: fg, background: bg, target: goal)
+        if format == "json" {
+            try Terminal.emit(try Targets.json(result), to: nil)
+            if !result.passes { throw ExitCode(1) }
             return
         }
-        let suggestions = Auditor.suggestions(foreground: fg, background: bg, target: goal)
-        if format == "json" {
-            try Terminal.emit(try Targets.json(SuggestOutput(foreground: fg.hex, background: bg.hex, target: goal.description, ratio: current, passes: false, suggestions: suggestions)), to: nil)
-        } else {
+        if result.passes {
+            print("\(fg.hex) on \(bg.hex) is \(result.display) and already meets \(goal): nothing to change.")
+            return
+        }
+        let suggestions = result.suggestions ?? Suggestions(foreground: [], background: [], both: nil, notes: nil)
+        do {
             let color = Terminal.stdoutWantsColor
-            print("\(fg.hex) on \(bg.hex) is \(RatioFormat.display(current)); \(goal) is needed.")
+            print("\(fg.hex) on \(bg.hex) is \(result.display); \(goal) is needed.")
             func line(_ label: String, _ c: SuggestedColor, _ swatchFg: String, _ swatchBg: String) -> String {
                 let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: swatchFg)) ?? fg, background: (try? SRGB(css: swatchBg)) ?? bg) + " " : ""
                 return "  \(label.padding(toLength: 11)) \(swatch)\(c.hex)  \(c.direction.padding(toLength: 7))  ΔE-OK \(String(format: "%.3f", c.deltaEOK))  \(c.display)  Lc \(Auditor.formatLc(c.apca))"
@@ -62,15 +65,6 @@ struct SuggestCommand: ParsableCommand {
         }
         throw ExitCode(1)
     }
-}
-
-struct SuggestOutput: Encodable {
-    var foreground: String
-    var background: String
-    var target: String
-    var ratio: Double
-    var passes: Bool
-    var suggestions: Suggestions?
 }
 
 struct VariantsCommand: ParsableCommand {
@@ -97,20 +91,18 @@ struct VariantsCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let goal = ContrastTarget(parsing: target) else {
-            throw InputError("--target must be a ratio (4.5), a level (AA, AAA, AA-large), an APCA Lc (Lc60) or both (AA+Lc60), not '\(target)'")
+        let goal: ContrastTarget, base: SRGB, surfaces: [SRGB]
+        do {
+            goal = try SuggestionTarget.parse(target: target, usage: nil, level: nil)
+            base = try SuggestionTarget.opaqueColor(color, field: "color")
+            surfaces = try backgrounds.enumerated().map { index, text throws(RequestError) in try SuggestionTarget.opaqueColor(text, field: "--on \(text)") }
+        } catch {
+            throw InputError(error.message)
         }
-        let base = try CheckCommand.parse(color, what: "color").color
-        let surfaces = try backgrounds.map { try CheckCommand.parse($0, what: "background \($0)").color }
-        let variants = NearestPassing.variants(of: base, on: surfaces, target: goal)
-        var rows: [VariantOutput] = []
-        for (background, variant, result) in variants {
-            rows.append(VariantOutput(background: background.hex, variant: variant.map(SuggestedColor.init),
-                                      alternatives: result.suggestions.dropFirst().map(SuggestedColor.init),
-                                      bestReachable: result.bestReachableRatio))
-        }
+        let result = VariantsResult(color: base, on: surfaces, target: goal)
+        let rows = result.variants
         if format == "json" {
-            try Terminal.emit(try Targets.json(["color": AnyEncodable(base.hex), "target": AnyEncodable(goal.description), "variants": AnyEncodable(rows)]), to: nil)
+            try Terminal.emit(try Targets.json(result), to: nil)
         } else {
             let color = Terminal.stdoutWantsColor
             print("\(base.hex) for \(goal):")
@@ -123,36 +115,11 @@ struct VariantsCommand: ParsableCommand {
                 }
             }
         }
-        if rows.contains(where: { $0.variant == nil }) { throw ExitCode(1) }
+        if !result.allReached { throw ExitCode(1) }
     }
-}
-
-struct VariantOutput: Encodable {
-    var background: String
-    var variant: SuggestedColor?
-    var alternatives: [SuggestedColor]
-    var bestReachable: Double?
-}
-
-struct AnyEncodable: Encodable {
-    let encodeValue: (any Encoder) throws -> Void
-    init(_ value: some Encodable) { encodeValue = value.encode }
-    func encode(to encoder: any Encoder) throws { try encodeValue(encoder) }
 }
 
 enum Targets {
-    static func resolve(target: String?, usage: String, level: String) throws -> ContrastTarget {
-        if let target {
-            guard let goal = ContrastTarget(parsing: target) else {
-                throw InputError("--target must be a ratio (4.5), a level (AA, AAA, AA-large), an APCA Lc (Lc60) or both (AA+Lc60), not '\(target)'")
-            }
-            return goal
-        }
-        guard let u = ContrastUsage(name: usage), !u.isExempt else { throw InputError("--usage must be text, large-text or non-text, not '\(usage)'") }
-        guard let l = WCAGLevel(name: level) else { throw InputError("--level must be AA or AAA, not '\(level)'") }
-        return ContrastTarget(ratio: ContrastRequirement(usage: u, level: l).minimumRatio)
-    }
-
     static func json(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

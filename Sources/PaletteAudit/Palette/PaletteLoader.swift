@@ -257,8 +257,7 @@ public enum PaletteLoader {
             switch read(sidecar) {
             case .success(let data):
                 let (checks, more) = PaletteDecoder.decodeChecksDocument(bytes: data, file: sidecar)
-                tokens.checks = checks.checks
-                tokens.badges = checks.badges
+                tokens.adoptChecks(from: Palette(name: tokens.name, themes: [], checks: checks.checks, badges: checks.badges))
                 problems += more
             case .failure(let problem):
                 problems.append(problem)

@@ -1,0 +1,205 @@
+public import ColorScience
+
+/// A request the CLI and the HTTP API both take, found wrong: the field at fault and why.
+public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The field (`fg`, `target`, `on/2`…), as the request named it.
+    public var field: String
+    public var message: String
+
+    public init(field: String, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// One pair to measure, as `contrast check`, `check --batch`, `GET`/`POST /v1/contrast` take it.
+///
+/// One reading for every edge: `fg`/`bg` (or `foreground`/`background`), optional `backdrop`
+/// (opaque), `usage` (text, large-text, non-text), `level` (AA, AAA) and `id` (a string or a
+/// number, echoed back). An unknown field is refused, never ignored.
+public struct PairRequest: Hashable, Sendable {
+    public var foreground: String?
+    public var background: String?
+    public var backdrop: String?
+    public var usage: String?
+    public var level: String?
+    public var id: String?
+
+    public static let fields = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "id"]
+
+    public init(foreground: String?, background: String?, backdrop: String? = nil, usage: String? = nil, level: String? = nil, id: String? = nil) {
+        self.foreground = foreground
+        self.background = background
+        self.backdrop = backdrop
+        self.usage = usage
+        self.level = level
+        self.id = id
+    }
+
+    /// Reads a JSON object. `at` prefixes messages (`/pairs/3`).
+    public init(json object: JSONValue, at pointer: String = "") throws(RequestError) {
+        guard let members = object.members else {
+            throw RequestError(field: "", "\(pointer.isEmpty ? "the pair" : pointer) must be an object like {\"fg\": \"#777\", \"bg\": \"#fff\"}, found \(object.typeName)")
+        }
+        func text(_ member: JSONMember) throws(RequestError) -> String {
+            guard let s = member.value.stringValue else {
+                throw RequestError(field: member.key, "\(pointer)/\(member.key) must be a string, found \(member.value.typeName)")
+            }
+            return s
+        }
+        for member in members {
+            switch member.key {
+            case "fg", "foreground": foreground = try text(member)
+            case "bg", "background": background = try text(member)
+            case "backdrop": backdrop = try text(member)
+            case "usage": usage = try text(member)
+            case "level": level = try text(member)
+            case "id":
+                switch member.value {
+                case .string(let s, _): id = s
+                case .number(let n, _): id = CSSNumber.format(n)
+                default: throw RequestError(field: "id", "\(pointer)/id must be a string or a number, found \(member.value.typeName)")
+                }
+            default:
+                throw RequestError(field: member.key, "unknown field \"\(member.key)\" at \(pointer.isEmpty ? "/" : pointer); expected fg, bg, backdrop, usage, level, id")
+            }
+        }
+    }
+
+    /// Measures the pair. `defaults` is the requirement when the request names none (the CLI's
+    /// `--usage`/`--level`).
+    public func evaluate(defaults: ContrastRequirement = ContrastRequirement(usage: .text)) throws(RequestError) -> PairReport {
+        guard let foreground, !foreground.isEmpty else { throw RequestError(field: "fg", "missing \"fg\" (the foreground color)") }
+        guard let background, !background.isEmpty else { throw RequestError(field: "bg", "missing \"bg\" (the background color)") }
+        let fg = try PairRequest.color(foreground, field: "fg")
+        let bg = try PairRequest.color(background, field: "bg")
+        var parsedBackdrop: ParsedColor?
+        if let backdrop {
+            let parsed = try PairRequest.color(backdrop, field: "backdrop")
+            guard parsed.color.isOpaque else { throw RequestError(field: "backdrop", "backdrop: the backdrop must be opaque (it is the surface underneath)") }
+            parsedBackdrop = parsed
+        }
+        let requirement = try PairRequest.requirement(usage: usage, level: level, defaults: defaults)
+        return PairReport(foreground: fg, background: bg, backdrop: parsedBackdrop, requirement: requirement)
+    }
+
+    /// A CSS color, or an error naming the field and the byte at fault.
+    public static func color(_ text: String, field: String) throws(RequestError) -> ParsedColor {
+        do { return try CSSColor.parse(text) } catch { throw RequestError(field: field, "\(field): \(error)") }
+    }
+
+    /// The requirement from `usage` and `level` (either may be absent).
+    public static func requirement(usage: String?, level: String?, defaults: ContrastRequirement = ContrastRequirement(usage: .text)) throws(RequestError) -> ContrastRequirement {
+        var requirement = defaults
+        if let usage {
+            guard let u = ContrastUsage(name: usage), !u.isExempt else { throw RequestError(field: "usage", "usage must be text, large-text or non-text, not \"\(usage)\"") }
+            requirement.usage = u
+        }
+        if let level {
+            guard let l = WCAGLevel(name: level) else { throw RequestError(field: "level", "level must be AA or AAA, not \"\(level)\"") }
+            requirement.level = l
+        }
+        return requirement
+    }
+}
+
+/// What a suggestion aims for: `target` (`4.5`, `AAA`, `Lc60`, `AA+Lc60`), or else `usage` and
+/// `level`, for `contrast suggest`/`variants` and `POST /v1/suggest`/`/v1/variants` alike.
+public enum SuggestionTarget {
+    public static func parse(target: String?, usage: String?, level: String?) throws(RequestError) -> ContrastTarget {
+        if let target {
+            guard let goal = ContrastTarget(parsing: target) else {
+                throw RequestError(field: "target", "target must be a ratio (4.5), a level (AA, AAA, AA-large), an APCA Lc (Lc60) or both (AA+Lc60), not \"\(target)\"")
+            }
+            return goal
+        }
+        return ContrastTarget(ratio: try PairRequest.requirement(usage: usage, level: level).minimumRatio)
+    }
+
+    /// An opaque color for suggestions.
+    public static func opaqueColor(_ text: String, field: String) throws(RequestError) -> SRGB {
+        let parsed = try PairRequest.color(text, field: field)
+        guard parsed.color.isOpaque else {
+            throw RequestError(field: field, "\(field) is translucent (\(parsed.color.hex)); suggestions need opaque colors (contrast check shows the composite)")
+        }
+        return parsed.color
+    }
+}
+
+/// The answer to a suggestion request (`contrast suggest --format json`, `POST /v1/suggest`).
+public struct SuggestionResult: Sendable, Codable {
+    public var foreground: String
+    public var background: String
+    public var target: String
+    public var ratio: Double
+    public var display: String
+    public var passes: Bool
+    /// Absent when the pair already passes.
+    public var suggestions: Suggestions?
+
+    public init(foreground: SRGB, background: SRGB, target: ContrastTarget) {
+        self.foreground = foreground.hex
+        self.background = background.hex
+        self.target = target.description
+        ratio = foreground.contrastRatio(with: background)
+        display = RatioFormat.display(ratio)
+        passes = target.isMet(foreground: foreground, background: background)
+        suggestions = passes ? nil : Auditor.suggestions(foreground: foreground, background: background, target: target)
+    }
+}
+
+/// A color's nearest passing variant on each background (`contrast variants`, `POST /v1/variants`).
+public struct VariantsResult: Sendable, Codable {
+    public struct Variant: Sendable, Codable {
+        public var background: String
+        /// Absent when no color of this hue reaches the target on this background.
+        public var variant: SuggestedColor?
+        public var alternatives: [SuggestedColor]
+        public var bestReachable: Double?
+    }
+
+    public var color: String
+    public var target: String
+    public var variants: [Variant]
+
+    public init(color: SRGB, on backgrounds: [SRGB], target: ContrastTarget) {
+        self.color = color.hex
+        self.target = target.description
+        variants = NearestPassing.variants(of: color, on: backgrounds, target: target).map {
+            Variant(background: $0.background.hex, variant: $0.variant.map(SuggestedColor.init),
+                    alternatives: $0.result.suggestions.dropFirst().map(SuggestedColor.init), bestReachable: $0.result.bestReachableRatio)
+        }
+    }
+
+    /// Whether every background has a variant.
+    public var allReached: Bool { variants.allSatisfy { $0.variant != nil } }
+}
+
+extension AuditSummary {
+    /// "all 12 checks pass", "3 of 12 checks fail", or "no checks": the one-line verdict the
+    /// palette list and the designers' page show.
+    public var verdict: (text: String, passed: Bool) {
+        if checks == 0 { return ("no checks", true) }
+        return fail == 0 ? ("all \(checks) checks pass", true) : ("\(fail) of \(checks) checks fail", false)
+    }
+}
+
+extension Palette {
+    /// The names in `requested` that are no theme of this palette, or nil when all are.
+    public func unknownThemes(_ requested: [String]) -> String? {
+        let missing = requested.filter { name in !themes.contains { $0.name == name } }
+        guard !missing.isEmpty else { return nil }
+        return "\(missing.count == 1 ? "there is no theme" : "there are no themes") \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) in palette \"\(name)\"; themes: \(themes.map(\.name).joined(separator: ", "))"
+    }
+
+    /// Takes the checks and badges of `other` when this palette has none: a tokens file is
+    /// audited with the checks of its sidecar (or of the served palette it proposes to replace).
+    public mutating func adoptChecks(from other: Palette) {
+        guard checks.isEmpty && badges.isEmpty else { return }
+        checks = other.checks
+        badges = other.badges
+        badgeBordersCarryMeaning = other.badgeBordersCarryMeaning
+    }
+}

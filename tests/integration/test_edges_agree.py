@@ -1,0 +1,69 @@
+"""The CLI and the HTTP API are two edges over one implementation: on the same inputs they give
+the same JSON (issue: one implementation per feature)."""
+import json
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from server import Server
+
+PAIRS = [
+    {"fg": "#777", "bg": "#fff"},
+    {"foreground": "rebeccapurple", "background": "oklch(0.95 0.02 300)", "id": 7},
+    {"fg": "rgb(0 0 0 / 0.6)", "bg": "#fff", "usage": "large-text", "level": "AAA"},
+    {"fg": "#2563eb", "bg": "hsl(220 40% 50% / 0.5)", "backdrop": "#000"},
+    {"fg": "color(display-p3 1 0 0)", "bg": "#000", "usage": "non-text", "id": "p3"},
+    {"fg": "#12", "bg": "#fff"},
+    {"bg": "#fff"},
+    {"fg": "#000", "bg": "#fff", "usage": "decorative"},
+    {"fg": "#000", "bg": "#fff", "backdrop": "rgb(0 0 0 / 0.5)"},
+]
+
+
+@pytest.fixture(scope="module")
+def server(binary, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("edges") / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--threads", "2", "--quiet")
+    yield s
+    assert s.stop() == 0, s.logs()[-2000:]
+
+
+def test_pairs_agree(run, server):
+    r = run("check", "--batch", "-", input="\n".join(json.dumps(p) for p in PAIRS) + "\n")
+    cli = [json.loads(line) for line in r.stdout.splitlines()]
+    status, _, api = server.json("POST", "/v1/contrast", {"pairs": PAIRS})
+    assert status == 200, api
+    assert len(cli) == len(api["results"]) == len(PAIRS)
+    for index, (c, a) in enumerate(zip(cli, api["results"])):
+        if "error" in a:
+            # Each edge wraps the same message in its own envelope: a line number, a pointer.
+            assert c["error"] == a["error"] and c["line"] == index + 1, (c, a)
+        else:
+            assert c == a, (PAIRS[index], c, a)
+
+
+def test_suggestions_and_variants_agree(run, server):
+    r = run("suggest", "#777", "#eee", "--target", "AAA", "--format", "json")
+    assert r.returncode == 1
+    status, _, api = server.json("POST", "/v1/suggest", {"fg": "#777", "bg": "#eee", "target": "AAA"})
+    assert status == 200 and json.loads(r.stdout) == api
+    def lum(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    expected = (lum(0xee) + 0.05) / (lum(0x77) + 0.05)  # grays: one channel is the luminance
+    assert abs(api["ratio"] - expected) < 1e-9 and api["display"] == "3.85:1"
+    r = run("variants", "#2563eb", "--on", "white", "--on", "#0f172a", "--target", "AA+Lc60", "--format", "json")
+    status, _, api = server.json("POST", "/v1/variants", {"color": "#2563eb", "on": ["white", "#0f172a"], "target": "AA+Lc60"})
+    assert status == 200 and json.loads(r.stdout) == api
+
+
+def test_same_errors_on_both_edges(run, server):
+    r = run("suggest", "#777", "#eee", "--target", "AAAA")
+    status, _, api = server.json("POST", "/v1/suggest", {"fg": "#777", "bg": "#eee", "target": "AAAA"})
+    assert r.returncode == 2 and status == 400
+    assert api["detail"] in r.stderr and api["field"] == "target"
+    r = run("check", "--batch", "-", input=json.dumps({"fg": "#000", "bg": "#fff", "colour": "x"}) + "\n")
+    status, _, api = server.json("POST", "/v1/contrast", {"fg": "#000", "bg": "#fff", "colour": "x"})
+    assert status == 400 and json.loads(r.stdout)["error"] == api["detail"] == 'unknown field "colour" at /; expected fg, bg, backdrop, usage, level, id'

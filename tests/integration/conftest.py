@@ -25,3 +25,15 @@ def run(binary):
         return subprocess.run([binary, *args], input=input, capture_output=True, text=True,
                               env=environment, cwd=cwd or ROOT, timeout=timeout)
     return runner
+
+
+@pytest.fixture(scope="module")
+def palettes_server(binary, tmp_path_factory):
+    """The real server over a copy of palettes/, two threads, quiet; it must stop cleanly."""
+    import shutil
+    from server import Server
+    directory = tmp_path_factory.mktemp("served") / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--threads", "2", "--quiet")
+    yield s
+    assert s.stop() == 0, s.logs()[-2000:]

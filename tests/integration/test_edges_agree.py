@@ -1,12 +1,10 @@
 """The CLI and the HTTP API are two edges over one implementation: on the same inputs they give
 the same JSON (issue: one implementation per feature)."""
 import json
-import shutil
 
 import pytest
 
 from conftest import ROOT
-from server import Server
 
 PAIRS = [
     {"fg": "#777", "bg": "#fff"},
@@ -22,12 +20,8 @@ PAIRS = [
 
 
 @pytest.fixture(scope="module")
-def server(binary, tmp_path_factory):
-    directory = tmp_path_factory.mktemp("edges") / "palettes"
-    shutil.copytree(ROOT / "palettes", directory)
-    s = Server(binary, str(directory), "--threads", "2", "--quiet")
-    yield s
-    assert s.stop() == 0, s.logs()[-2000:]
+def server(palettes_server):
+    return palettes_server
 
 
 def test_pairs_agree(run, server):

@@ -3,12 +3,10 @@
 The real-world systems are read from ../shared/realworld (never copied here); those tests skip,
 saying so, when the folder is absent."""
 import json
-import shutil
 
 import pytest
 
 from conftest import ROOT
-from server import Server
 
 REALWORLD = ROOT.parent / "shared" / "realworld"
 needs_realworld = pytest.mark.skipif(not REALWORLD.is_dir(), reason=f"{REALWORLD} is absent: real design systems not audited")
@@ -138,12 +136,8 @@ def test_tokens_studio_folder_with_themes(run, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def server(binary, tmp_path_factory):
-    directory = tmp_path_factory.mktemp("sources") / "palettes"
-    shutil.copytree(ROOT / "palettes", directory)
-    s = Server(binary, str(directory), "--threads", "2", "--quiet")
-    yield s
-    assert s.stop() == 0, s.logs()[-2000:]
+def server(palettes_server):
+    return palettes_server
 
 
 def test_api_accepts_a_byte_order_mark_and_json5(server, run, tmp_path):

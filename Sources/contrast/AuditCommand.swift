@@ -61,7 +61,7 @@ struct AuditCommand: ParsableCommand {
 
     func run() throws {
         var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes, checks: checks)
-        let unknownThemes = themes.filter { name in !report.palettes.contains { $0.themes.contains { $0.name == name } } }
+        let unknownThemes = AuditRun.unknownThemes(themes, in: report)
         if !unknownThemes.isEmpty {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
         }
@@ -108,17 +108,3 @@ struct AuditCommand: ParsableCommand {
     }
 }
 
-/// Loading and auditing, shared by the subcommands.
-enum AuditRun {
-    static func audit(paths: [String], themes: [String]?, checks: String? = nil) -> AuditReport {
-        let auditor = Auditor(themeFilter: themes)
-        let loaded = PaletteLoader.loadSources(paths: paths, checks: checks)
-        let reports = loaded.palettes.map { loaded in
-            if let palette = loaded.palette {
-                return auditor.audit(palette, problems: loaded.problems)
-            }
-            return Auditor.unreadable(name: loaded.file, file: loaded.file, problems: loaded.problems)
-        }
-        return AuditReport(palettes: reports, skipped: loaded.skipped)
-    }
-}

@@ -44,25 +44,14 @@ struct MatrixCommand: ParsableCommand {
             for problem in loaded.problems { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
         }
-        guard let chosen = theme.map({ name in decoded.theme(named: name) }) ?? decoded.themes.first else {
-            throw InputError("\(palette): no theme named '\(theme ?? "")'; themes: \(decoded.themes.map(\.name).joined(separator: ", "))")
-        }
-        var resolver = ThemeResolver(palette: decoded, theme: chosen)
-        var entries: [ContrastMatrix.Entry] = []
-        var problems: [PaletteProblem] = []
-        for name in resolver.tokenNames {
-            switch resolver.resolve(name) {
-            case .success(let color): entries.append(ContrastMatrix.Entry(name: name, color: color.color))
-            case .failure(let problem): problems.append(problem)
-            }
-        }
-        if !problems.isEmpty {
-            for problem in problems { Terminal.writeError("error: \(problem)") }
+        let matrix: ContrastMatrix
+        do {
+            matrix = try ContrastMatrix(palette: decoded, theme: theme)
+        } catch {
+            for problem in error.problems { Terminal.writeError("error: \(problem)") }
+            if error.problems.isEmpty { throw InputError("\(palette): \(error.message)") }
             throw ExitCode(2)
         }
-        var backdrop: SRGB?
-        if let name = chosen.backdrop, case .success(let color) = resolver.resolve(name) { backdrop = color.color }
-        let matrix = ContrastMatrix(entries: entries, backdrop: backdrop)
         if matrix.pairCount > maxPairs {
             throw InputError("\(palette): \(matrix.entries.count) tokens make \(matrix.pairCount) pairs, over the limit of \(maxPairs) (--max-pairs)")
         }
@@ -77,7 +66,7 @@ struct MatrixCommand: ParsableCommand {
                 sink.write("\(names[i]),\(names[j]),\(hexes[i]),\(hexes[j]),\(ratio),\(AchievedLevel(ratio: ratio).name)\n")
             }
         case "json":
-            sink.write("{\"palette\":\(MatrixCommand.json(decoded.name)),\"theme\":\(MatrixCommand.json(chosen.name)),\"pairs\":[\n")
+            sink.write("{\"palette\":\(MatrixCommand.json(decoded.name)),\"theme\":\(MatrixCommand.json(matrix.theme ?? "")),\"pairs\":[\n")
             let names = matrix.entries.map { MatrixCommand.json($0.name) }
             var first = true
             matrix.forEachPair { i, j, ratio in

@@ -1,0 +1,52 @@
+public import ColorScience
+
+/// An audit over paths, as `contrast audit` and `contrast report` run it: every palette the
+/// paths hold (see ``PaletteLoader/loadSources(paths:checks:)``), audited, with the files passed
+/// over.
+public enum AuditRun {
+    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil) -> AuditReport {
+        let auditor = Auditor(themeFilter: themes)
+        let loaded = PaletteLoader.loadSources(paths: paths, checks: checks)
+        let reports = loaded.palettes.map { loaded in
+            if let palette = loaded.palette {
+                return auditor.audit(palette, problems: loaded.problems)
+            }
+            return Auditor.unreadable(name: loaded.file, file: loaded.file, problems: loaded.problems)
+        }
+        return AuditReport(palettes: reports, skipped: loaded.skipped)
+    }
+
+    /// The requested themes that no palette of the report has.
+    public static func unknownThemes(_ requested: [String], in report: AuditReport) -> [String] {
+        requested.filter { name in !report.palettes.contains { $0.themes.contains { $0.name == name } } }
+    }
+}
+
+extension ContrastMatrix {
+    /// The matrix of one theme of a palette (its first theme when `theme` is nil): every token
+    /// resolved, over the theme's backdrop. Throws the problems that keep tokens from resolving.
+    public init(palette: Palette, theme name: String?) throws(MatrixError) {
+        guard let theme = name.map({ palette.theme(named: $0) }) ?? palette.themes.first else {
+            throw MatrixError(message: palette.unknownThemes([name ?? ""]) ?? "the palette has no theme", problems: [])
+        }
+        var resolver = ThemeResolver(palette: palette, theme: theme)
+        var entries: [Entry] = []
+        var problems: [PaletteProblem] = []
+        for token in resolver.tokenNames {
+            switch resolver.resolve(token) {
+            case .success(let color): entries.append(Entry(name: token, color: color.color))
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        guard problems.isEmpty else { throw MatrixError(message: "\(problems.count) token(s) do not resolve", problems: problems) }
+        var backdrop: SRGB?
+        if let reference = theme.backdrop, case .success(let color) = resolver.resolve(reference) { backdrop = color.color }
+        self.init(entries: entries, backdrop: backdrop)
+        self.theme = theme.name
+    }
+
+    public struct MatrixError: Error, Sendable {
+        public var message: String
+        public var problems: [PaletteProblem]
+    }
+}

@@ -108,7 +108,7 @@ extension Server {
             requestStarted()
             state.headers = values(connection, .HEADER_KIND).map { Header(name: $0.0.lowercased(), value: $0.1) }
             if isOverConnectionLimit {
-                var busy = Response.problem(503, "Service Unavailable", "the server has more than \(configuration.connectionLimit) connections open; retry shortly")
+                var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(configuration.connectionLimit) connections open; retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return queue(busy, state: state, on: connection)
             }
@@ -133,13 +133,13 @@ extension Server {
             }
             uploadDataSize.pointee = 0
             if exceededDeadline(state) {
-                return queue(Response.problem(408, "Request Timeout", "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive"), state: state, on: connection)
+                return queue(configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive")), state: state, on: connection)
             }
             return .YES
         }
         // Last call: the whole request is in.
         if state.tooLarge {
-            return queue(Response.problem(413, "Content Too Large", "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes"), state: state, on: connection)
+            return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
         }
         let request = Request(method: state.method, path: state.path, target: state.target,
                               query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
@@ -157,20 +157,20 @@ extension Server {
         let encodings = header("transfer-encoding")
         if !lengths.isEmpty && !encodings.isEmpty {
             // RFC 9112 §6.1: a request with both is a smuggling risk behind a proxy.
-            return Response.problem(400, "Bad Request", "the request has both Content-Length and Transfer-Encoding; send one")
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has both Content-Length and Transfer-Encoding; send one"))
         }
         if lengths.count > 1 && Set(lengths).count > 1 {
-            return Response.problem(400, "Bad Request", "the request has conflicting Content-Length headers")
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has conflicting Content-Length headers"))
         }
         if version == "HTTP/1.1" && header("host").isEmpty {
-            return Response.problem(400, "Bad Request", "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)")
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)"))
         }
         if let text = lengths.first {
             guard let length = Int(text.trimmingCharacters(in: " \t")), length >= 0 else {
-                return Response.problem(400, "Bad Request", "Content-Length '\(text)' is not a number of bytes")
+                return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "Content-Length '\(text)' is not a number of bytes"))
             }
             if length > configuration.maximumBodyBytes {
-                return Response.problem(413, "Content Too Large", "the body is \(length) bytes; the limit is \(configuration.maximumBodyBytes)")
+                return configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is \(length) bytes; the limit is \(configuration.maximumBodyBytes)"))
             }
         }
         return nil
@@ -198,36 +198,6 @@ extension Server {
             return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         }
     }
-}
-
-extension Response {
-    /// An `application/problem+json` (RFC 9457) error.
-    public static func problem(_ status: Int, _ title: String, _ detail: String, extra: String = "", route: String? = nil) -> Response {
-        let body = "{\"type\":\"about:blank\",\"title\":\(jsonString(title)),\"status\":\(status),\"detail\":\(jsonString(detail))\(extra)}"
-        return Response(status: status, headers: [Header(name: "Content-Type", value: "application/problem+json")], body: Array(body.utf8), route: route)
-    }
-}
-
-/// A JSON string literal, escaped (no Foundation here).
-public func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
 }
 
 extension String {

@@ -27,8 +27,27 @@ public struct ServerConfiguration: Sendable {
     /// PEM-encoded certificate and key: serve HTTPS.
     public var tlsCertificatePEM: String?
     public var tlsKeyPEM: String?
+    /// The response for a request the server refuses before any handler sees it (408, 413,
+    /// 503, malformed framing). The server knows nothing of the body format: the application
+    /// supplies it (the service answers RFC 9457 problem+json); by default, plain text.
+    public var refusal: @Sendable (Refusal) -> Response = { refusal in
+        Response(status: refusal.status, contentType: "text/plain; charset=utf-8", body: "\(refusal.title): \(refusal.detail)\n")
+    }
 
     public init() {}
+}
+
+/// A request the server itself refuses: its status, the status's title, and what was wrong.
+public struct Refusal: Sendable {
+    public var status: Int
+    public var title: String
+    public var detail: String
+
+    public init(status: Int, title: String, detail: String) {
+        self.status = status
+        self.title = title
+        self.detail = detail
+    }
 }
 
 public struct ServerError: Error, Sendable, CustomStringConvertible {

@@ -52,6 +52,7 @@ struct ServeCommand: ParsableCommand {
 
     func serverConfiguration() throws -> ServerConfiguration {
         var config = ServerConfiguration()
+        config.refusal = ServerConfiguration.problemJSON
         config.host = host ?? Self.environment("CONTRAST_HOST") ?? "127.0.0.1"
         let portValue = try port ?? Self.environment("CONTRAST_PORT").map {
             guard let p = Int($0) else { throw InputError("CONTRAST_PORT must be a port number, not '\($0)'") }

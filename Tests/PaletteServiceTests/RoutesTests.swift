@@ -142,3 +142,36 @@ import Testing
         #expect(metrics.contains("contrast_palettes_loaded 1"))
     }
 }
+
+/// Errors become RFC 9457 problems in one place, whatever threw them.
+@Suite struct ServiceErrorTests {
+    struct Unexpected: Error {}
+
+    func problem(_ error: any Error) throws -> (Int, ProblemDetails) {
+        let response = ServiceError.from(error).response
+        #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/problem+json" })
+        return (response.status, try JSONDecoder().decode(ProblemDetails.self, from: Data(response.body)))
+    }
+
+    @Test func everyErrorHasItsStatus() throws {
+        let (s1, p1) = try problem(RequestError(field: "fg", "fg: bad"))
+        #expect(s1 == 400 && p1.field == "fg" && p1.detail == "fg: bad" && p1.title == "Bad Request" && p1.type == "about:blank")
+        let (s2, p2) = try problem(PaletteProblem(.invalidColor, "token \"a\" is not a color", file: "x.json"))
+        #expect(s2 == 422 && p2.problems?.first?.code == .invalidColor)
+        let (s3, p3) = try problem(Unexpected())
+        #expect(s3 == 500 && p3.detail == "the request could not be answered; the server's log has the details")
+        var notAllowed = ServiceError(405, "PUT is not allowed on /v1/audit; use POST")
+        notAllowed.headers = [Header(name: "Allow", value: "POST")]
+        #expect(notAllowed.response.headers.contains { $0.name == "Allow" && $0.value == "POST" })
+    }
+
+    @Test func theServersOwnRefusalsAreProblemsToo() throws {
+        let refusal = Refusal(status: 413, title: "Content Too Large", detail: "the body is 5000000 bytes; the limit is 1048576")
+        let response = ServerConfiguration.problemJSON(refusal)
+        let body = try JSONDecoder().decode(ProblemDetails.self, from: Data(response.body))
+        #expect(response.status == 413 && body.title == "Content Too Large" && body.detail == refusal.detail)
+        // MicroHTTPD alone knows no JSON: its default refusal is plain text.
+        let plain = ServerConfiguration().refusal(refusal)
+        #expect(String(decoding: plain.body, as: UTF8.self) == "Content Too Large: the body is 5000000 bytes; the limit is 1048576\n")
+    }
+}

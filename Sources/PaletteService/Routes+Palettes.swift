@@ -1,0 +1,113 @@
+import Foundation
+public import MicroHTTPD
+import PaletteAudit
+
+/// Audits of posted documents, the palettes the service holds, proposals, and token listings.
+extension Routes {
+    /// Decodes a posted palette (or any token document) and audits it.
+    /// `sidecar`: the served palette, when its checks live in a `NAME.checks.json` beside its
+    /// tokens file; a proposal that is the tokens file alone is audited with those checks.
+    func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil) throws(ServiceError) -> PaletteReport {
+        try Routes.requireJSONBody(request, what: "a palette document")
+        let defaultName: String
+        if let name { defaultName = name } else { defaultName = try Routes.documentName(request) }
+        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
+        if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
+            var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)")
+            failure.line = syntax.location?.line ?? 0
+            failure.column = syntax.location?.column ?? 0
+            throw failure
+        }
+        guard var palette = decoded else { throw Routes.problems("the document is not a palette", problems) }
+        if let name { palette.name = name }
+        if let sidecar { palette.adoptChecks(from: sidecar) }
+        let themes = request.query.filter { $0.name == "theme" }.map(\.value)
+        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes).audit(palette, problems: problems)
+        if !report.problems.isEmpty {
+            throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its JSON pointer", report.problems)
+        }
+        if let unknown = palette.unknownThemes(themes) { throw .badRequest(unknown) }
+        return report
+    }
+
+    func auditPost(_ request: Request) throws -> Response {
+        let report = try audit(request)
+        return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)")
+    }
+
+    func paletteList() throws -> Response {
+        struct Item: Encodable {
+            var name: String
+            var description: String?
+            var themes: [ThemeItem]
+            var summary: AuditSummary
+            var verdict: String
+        }
+        struct ThemeItem: Encodable {
+            var name: String
+            var summary: AuditSummary
+            var verdict: String
+        }
+        let items = store.entries.map { entry in
+            Item(name: entry.palette.name, description: entry.palette.description,
+                 themes: entry.report.themes.map { ThemeItem(name: $0.name, summary: $0.summary, verdict: $0.summary.verdict.text) },
+                 summary: entry.report.summary, verdict: entry.report.summary.verdict.text)
+        }
+        return try Routes.json(200, ["palettes": items])
+    }
+
+    func entry(_ name: String) throws(ServiceError) -> PaletteStore.Entry {
+        guard let entry = store.entry(named: name) else { throw .notFound("no palette named \"\(name)\"; GET /v1/palettes lists them") }
+        return entry
+    }
+
+    func paletteDocument(_ name: String) throws -> Response {
+        Routes.jsonBytes(try entry(name).document)
+    }
+
+    func paletteAudit(_ name: String, _ request: Request) throws -> Response {
+        let entry = try entry(name)
+        try Routes.onlyQuery(request, ["theme"], expected: "theme")
+        let themes = request.query.map(\.value)
+        var report = entry.report
+        if !themes.isEmpty {
+            if let unknown = entry.palette.unknownThemes(themes) { throw ServiceError.badRequest(unknown) }
+            report = Auditor(themeFilter: themes).audit(entry.palette)
+        }
+        return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(name)")
+    }
+
+    func proposal(_ name: String, _ request: Request) throws -> Response {
+        let entry = try entry(name)
+        let proposed = try audit(request, name: name, sidecar: entry.file.hasSuffix(".tokens.json") ? entry.palette : nil)
+        let themes = request.query.filter { $0.name == "theme" }.map(\.value)
+        let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes).audit(entry.palette)
+        let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
+        let report = AuditReport(palettes: [proposed], comparison: comparison)
+        let title = "Proposed change to \(name)"
+        if Routes.wantsHTML(request) { return Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")) }
+        if Routes.wantsMarkdown(request) { return Routes.markdown(report, title: title, comparedWith: "the served palette") }
+        return Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
+                                                         comparison: comparison,
+                                                         audit: AuditReport(palettes: [proposed], comparison: comparison)))
+    }
+
+    func designerPage() -> Response {
+        Response(status: 200, headers: [Header(name: "Content-Type", value: "text/html; charset=utf-8"),
+                                        Header(name: "Content-Security-Policy", value: DesignerPage.contentSecurityPolicy),
+                                        Header(name: "Referrer-Policy", value: "no-referrer")],
+                 body: Array(DesignerPage.render(store.entries).utf8))
+    }
+
+    /// Every theme's tokens, resolved, with the JSON pointer of each value; the palette's
+    /// problems (syntax errors included) come back as data, not as an error status, so an
+    /// editor can check a document and show what is wrong without failing requests.
+    func tokensPost(_ request: Request) throws -> Response {
+        try Routes.requireJSONBody(request, what: "a palette document")
+        let defaultName = try Routes.documentName(request)
+        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
+        guard let palette = decoded else { return try Routes.json(200, TokenListing(nil, problems: problems)) }
+        let audited = Auditor().audit(palette, problems: problems)
+        return try Routes.json(200, TokenListing(palette, problems: audited.problems))
+    }
+}

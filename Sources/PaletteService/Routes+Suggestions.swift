@@ -1,0 +1,52 @@
+import ColorScience
+public import MicroHTTPD
+import PaletteAudit
+
+/// `POST /v1/suggest` and `/v1/variants`: the nearest passing colors, as `contrast suggest` and
+/// `contrast variants` give them (``SuggestionResult``, ``VariantsResult``).
+extension Routes {
+    /// `target` (a string, or a ratio as a number), else `usage` and `level`.
+    static func target(_ object: JSONValue) throws(RequestError) -> ContrastTarget {
+        func text(_ key: String) throws(RequestError) -> String? {
+            guard let value = object[key] else { return nil }
+            switch value {
+            case .string(let s, _): return s
+            case .number(let n, _) where key == "target": return CSSNumber.format(n)
+            default: throw RequestError(field: key, "\"\(key)\" must be a string, found \(value.typeName)")
+            }
+        }
+        return try SuggestionTarget.parse(target: try text("target"), usage: try text("usage"), level: try text("level"))
+    }
+
+    /// An opaque color from a field of the body: a translucent one is well-formed but cannot be
+    /// suggested for (422); anything else wrong is a 400.
+    static func opaqueColor(_ value: JSONValue?, field: String) throws -> SRGB {
+        guard let value else { throw RequestError(field: field, "missing \"\(field)\"") }
+        guard let text = value.stringValue else { throw RequestError(field: field, "\"\(field)\" must be a color string, found \(value.typeName)") }
+        let parsed = try PairRequest.color(text, field: field)
+        guard parsed.color.isOpaque else {
+            throw ServiceError.unprocessable("\"\(field)\" is translucent (\(parsed.color.hex)); suggestions need opaque colors", field: field)
+        }
+        return parsed.color
+    }
+
+    func suggestPost(_ request: Request) throws -> Response {
+        let body = try Routes.parseBody(request)
+        let fg = try Routes.opaqueColor(body["fg"], field: "fg"), bg = try Routes.opaqueColor(body["bg"], field: "bg")
+        return try Routes.json(200, SuggestionResult(foreground: fg, background: bg, target: try Routes.target(body)))
+    }
+
+    func variantsPost(_ request: Request) throws -> Response {
+        let body = try Routes.parseBody(request)
+        let base = try Routes.opaqueColor(body["color"], field: "color")
+        let target = try Routes.target(body)
+        guard case .array(let items, _)? = body["on"], !items.isEmpty else {
+            throw ServiceError.badRequest("\"on\" must be a non-empty array of background colors", field: "on")
+        }
+        if items.count > limits.maximumBackgrounds {
+            throw ServiceError.unprocessable("\(items.count) backgrounds; the limit is \(limits.maximumBackgrounds)")
+        }
+        let backgrounds = try items.enumerated().map { index, item in try Routes.opaqueColor(item, field: "on/\(index)") }
+        return try Routes.json(200, VariantsResult(color: base, on: backgrounds, target: target))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+public import MicroHTTPD
+public import PaletteAudit
+
+/// An error a handler throws, carrying the HTTP status it means. ``Routes/respond(to:)`` turns
+/// it into an RFC 9457 `application/problem+json` body, in one place.
+public struct ServiceError: Error, Sendable {
+    public var status: Int
+    /// What was wrong, for a person (RFC 9457 `detail`).
+    public var detail: String
+    /// The request field at fault, when there is one.
+    public var field: String?
+    /// Where a JSON syntax error is in the body.
+    public var line: Int?
+    public var column: Int?
+    /// A palette's problems, each with its JSON pointer.
+    public var problems: [PaletteProblem]?
+    /// Extra response headers (`Allow` on a 405).
+    public var headers: [Header] = []
+
+    public init(_ status: Int, _ detail: String, field: String? = nil) {
+        self.status = status
+        self.detail = detail
+        self.field = field
+    }
+
+    public static func badRequest(_ detail: String, field: String? = nil) -> ServiceError { ServiceError(400, detail, field: field) }
+    public static func notFound(_ detail: String) -> ServiceError { ServiceError(404, detail) }
+    public static func unprocessable(_ detail: String, field: String? = nil) -> ServiceError { ServiceError(422, detail, field: field) }
+
+    /// The body and headers of this error.
+    public var response: Response {
+        let problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, field: field,
+                                     line: line, column: column, problems: problems)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(problem)).map { [UInt8]($0) } ?? Array("{\"status\":\(status)}".utf8)
+        return Response(status: status, headers: [Header(name: "Content-Type", value: "application/problem+json")] + headers, body: body)
+    }
+
+    /// The reason phrase of each status the service uses (RFC 9110).
+    static func title(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Content"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Error"
+        }
+    }
+
+    /// Any error as the service answers it: its own status for a ``ServiceError``, 400 for a
+    /// request field at fault, 422 for a palette problem, 500 for anything else (without
+    /// details, which stay in the server's log).
+    static func from(_ error: any Error) -> ServiceError {
+        switch error {
+        case let e as ServiceError: return e
+        case let e as RequestError: return .badRequest(e.message, field: e.field.isEmpty ? nil : e.field)
+        case let e as PaletteProblem:
+            var service = ServiceError.unprocessable(e.message)
+            service.problems = [e]
+            return service
+        default: return ServiceError(500, "the request could not be answered; the server's log has the details")
+        }
+    }
+}
+
+/// An RFC 9457 problem details document.
+public struct ProblemDetails: Codable, Sendable {
+    public var type = "about:blank"
+    public var title: String
+    public var status: Int
+    public var detail: String
+    public var field: String?
+    public var line: Int?
+    public var column: Int?
+    public var problems: [PaletteProblem]?
+}
+
+extension ServerConfiguration {
+    /// The server's own refusals (408, 413, 503, bad framing) as problem+json, like every
+    /// other error of the service.
+    public static let problemJSON: @Sendable (Refusal) -> Response = { refusal in
+        ServiceError(refusal.status, refusal.detail).response
+    }
+}

@@ -11,7 +11,8 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+COPY Package.swift openapi.yaml ./
+COPY web ./web
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --product contrast --static-swift-stdlib \

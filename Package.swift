@@ -49,6 +49,13 @@ let package = Package(
         .target(
             name: "PaletteService",
             dependencies: ["MicroHTTPD", "PaletteAudit", "ColorScience"],
+            // Served from memory, so `contrast serve` needs nothing beside the binary. The files
+            // stay where users look for them (openapi.yaml, web/): Resources/ holds symlinks.
+            resources: [
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/app.js"),
+                .embedInCode("Resources/app.css"),
+            ],
             swiftSettings: strictSettings
         ),
 

@@ -40,11 +40,11 @@ import Testing
         let js = routes.respond(to: Request(method: "GET", path: "/app.js"))
         #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
         #expect(String(decoding: js.body, as: UTF8.self) == (try String(contentsOf: web.appendingPathComponent("app.js"), encoding: .utf8)),
-                "run scripts/embed-assets.sh after editing web/app.js")
+                "the served script is web/app.js as built")
         let css = String(decoding: routes.respond(to: Request(method: "GET", path: "/app.css")).body, as: UTF8.self)
         #expect(css.hasPrefix(HTMLReport.style), "the report's style first: the audit view is the report's markup")
         #expect(css.hasSuffix(try String(contentsOf: web.appendingPathComponent("app.css"), encoding: .utf8)),
-                "run scripts/embed-assets.sh after editing web/app.css")
+                "the served style ends with web/app.css as built")
     }
 
     @Test func namesAreEscapedAndEncodedInLinks() {

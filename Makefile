@@ -1,6 +1,7 @@
 # contrast: the two commands of the README, and a few more for developers.
 #   make run   — set up what is missing, build, and serve palettes/ on http://127.0.0.1:8080
-#   make test  — set up what is missing, build, and run every test
+#   make test  — set up what is missing, build, and run every test (what CI runs)
+#   make unit  — the Swift unit tests alone (swift test); CONTRAST_TEST_SEED=N replays a seed
 #   make audit — audit palettes/ against the committed baseline, as CI would
 #   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
 #   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
@@ -10,7 +11,7 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test audit bench fuzz sanitize soak deps deps-test build release clean
+.PHONY: run test unit audit bench fuzz sanitize soak deps deps-test build release clean
 
 FUZZ_SECONDS ?= 300
 
@@ -25,6 +26,9 @@ test: deps-test
 	$(SWIFT) test
 	scripts/fuzz.sh 30
 	python3 -m pytest tests/integration -q
+
+unit: deps
+	$(SWIFT) test
 
 bench: deps
 	bench/run.sh

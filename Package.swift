@@ -85,20 +85,21 @@ let package = Package(
         .executableTarget(name: "fuzz-palette", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
 
         // Tests
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "ColorScienceTests",
-            dependencies: ["ColorScience"],
+            dependencies: ["ColorScience", "TestSupport"],
             resources: [.copy("Vectors")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PaletteAuditTests",
-            dependencies: ["PaletteAudit", "ColorScience"],
+            dependencies: ["PaletteAudit", "ColorScience", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PaletteServiceTests",
-            dependencies: ["PaletteService", "MicroHTTPD", "PaletteAudit"],
+            dependencies: ["PaletteService", "MicroHTTPD", "PaletteAudit", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

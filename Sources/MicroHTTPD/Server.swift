@@ -1,5 +1,9 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// How the server listens and what it tolerates.
@@ -247,7 +251,11 @@ private final class SweeperThread: @unchecked Sendable {
     }
 
     func start() {
+        #if canImport(Darwin)
+        var thread: pthread_t?  // an optional pointer on Apple's platforms
+        #else
         var thread = pthread_t()
+        #endif
         let context = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&thread, nil, { raw in
             guard let raw else { return nil }
@@ -256,7 +264,11 @@ private final class SweeperThread: @unchecked Sendable {
             return nil
         }, context)
         if created == 0 {
+            #if canImport(Darwin)
+            if let thread { pthread_detach(thread) }
+            #else
             pthread_detach(thread)
+            #endif
         } else {
             Unmanaged<SweeperThread>.fromOpaque(context).release()
         }

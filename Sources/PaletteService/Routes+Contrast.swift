@@ -1,5 +1,5 @@
 import ColorScience
-public import MicroHTTPD
+import MicroHTTPD
 import PaletteAudit
 
 /// `GET` and `POST /v1/contrast`: pairs, read by ``PairRequest`` as `contrast check` reads them.

@@ -1,5 +1,5 @@
 import Foundation
-public import MicroHTTPD
+import MicroHTTPD
 import PaletteAudit
 
 /// Audits of posted documents, the palettes the service holds, proposals, and token listings.

@@ -1,5 +1,5 @@
 import ColorScience
-public import MicroHTTPD
+import MicroHTTPD
 import PaletteAudit
 
 /// `POST /v1/suggest` and `/v1/variants`: the nearest passing colors, as `contrast suggest` and

@@ -1,6 +1,7 @@
 @testable import ColorScience
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ContrastTests {
     @Test(arguments: [
@@ -119,14 +120,14 @@ import Testing
                 high = max(high, ratio)
             } } }
             // The exact extremes are at least as extreme as any sampled backdrop.
-            #expect(m.ratio <= low + 1e-9, "worst \(m.ratio) vs sampled \(low) for \(fg) on \(bg)")
-            #expect(m.bestRatio >= high - 1e-9, "best \(m.bestRatio) vs sampled \(high) for \(fg) on \(bg)")
+            #expect(m.ratio <= low + 1e-9, "\(generator.replay): worst \(m.ratio) vs sampled \(low) for \(fg) on \(bg)")
+            #expect(m.bestRatio >= high - 1e-9, "\(generator.replay): best \(m.bestRatio) vs sampled \(high) for \(fg) on \(bg)")
             // And they are attained by the backdrops reported.
             if let worst = m.worstBackdrop, let best = m.bestBackdrop {
                 let atWorst = fg.composited(over: bg.composited(over: worst)).contrastRatio(with: bg.composited(over: worst))
                 let atBest = fg.composited(over: bg.composited(over: best)).contrastRatio(with: bg.composited(over: best))
-                #expect(abs(atWorst - m.ratio) < 1e-6)
-                #expect(abs(atBest - m.bestRatio) < 1e-6)
+                #expect(abs(atWorst - m.ratio) < 1e-6, "\(generator.replay)")
+                #expect(abs(atBest - m.bestRatio) < 1e-6, "\(generator.replay)")
             }
         }
     }
@@ -197,7 +198,7 @@ import Testing
             let viaHSL = HSL(color).srgb
             for other in [viaOKLab, viaLab, viaLCH, viaHSL] {
                 #expect(max(abs(other.red - color.red), abs(other.green - color.green), abs(other.blue - color.blue)) < 1e-9,
-                        "\(color) round trip gave \(other)")
+                        "\(generator.replay): \(color) round trip gave \(other)")
             }
         }
     }
@@ -311,8 +312,8 @@ import Testing
         for _ in 0..<10_000 {
             let a = SRGB.random(using: &generator), b = SRGB.random(using: &generator)
             let ab = a.contrastRatio(with: b), ba = b.contrastRatio(with: a)
-            #expect(ab == ba)
-            #expect(ab >= 1 && ab <= 21)
+            #expect(ab == ba, "\(generator.replay)")
+            #expect(ab >= 1 && ab <= 21, "\(generator.replay)")
         }
     }
 
@@ -328,14 +329,14 @@ import Testing
                 case 1: brighter.green = min(1, c.green + delta)
                 default: brighter.blue = min(1, c.blue + delta)
                 }
-                #expect(brighter.relativeLuminance >= c.relativeLuminance)
+                #expect(brighter.relativeLuminance >= c.relativeLuminance, "\(generator.replay)")
             }
         }
         // The 8-bit table agrees with the formula.
         for v in 0...255 {
             let value = UInt8(v)
             let color = SRGB(red8: value, green8: value, blue8: value)
-            #expect(abs(WCAG.relativeLuminance(red8: value, green8: value, blue8: value) - color.relativeLuminance) < 1e-15)
+            #expect(abs(WCAG.relativeLuminance(red8: value, green8: value, blue8: value) - color.relativeLuminance) < 1e-15, "\(generator.replay)")
         }
     }
 
@@ -343,23 +344,10 @@ import Testing
         var generator = SeededGenerator(seed: 3)
         for _ in 0..<5_000 {
             let c = SRGB.random(using: &generator, alpha: Bool.random(using: &generator) ? 1 : Double.random(in: 0...1, using: &generator)).quantized
-            #expect(try SRGB(css: c.hex) == c)
+            #expect(try SRGB(css: c.hex) == c, "\(generator.replay)")
             let viaFunction = try SRGB(css: c.rgbFunction)
-            #expect(viaFunction.hex == c.hex)
+            #expect(viaFunction.hex == c.hex, "\(generator.replay)")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

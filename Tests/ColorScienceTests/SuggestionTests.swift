@@ -1,6 +1,7 @@
 @testable import ColorScience
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct SuggestionTests {
     @Test func grayOnWhiteBecomesTheNearestPassingGray() throws {
@@ -56,15 +57,15 @@ import Testing
             }
             if passingDarker == nil && meets(NearestPassing.candidate(lch, l: 0)) { passingDarker = 0 }
             #expect(result.suggestions.isEmpty == (passingLighter == nil && passingDarker == nil),
-                    "\(color) vs \(other) \(role) \(target): \(result.suggestions.map(\.color.hex)) brute \(String(describing: passingLighter)) \(String(describing: passingDarker))")
+                    "\(generator.replay): \(color) vs \(other) \(role) \(target): \(result.suggestions.map(\.color.hex)) brute \(String(describing: passingLighter)) \(String(describing: passingDarker))")
             for s in result.suggestions {
                 checked += 1
-                #expect(meets(s.color), "\(s.color.hex) must meet \(target)")
-                #expect(s.color == s.color.quantized)
+                #expect(meets(s.color), "\(generator.replay): \(s.color.hex) must meet \(target)")
+                #expect(s.color == s.color.quantized, "\(generator.replay)")
                 let found = OKLCH(s.color)
                 // Nothing closer along the lightness axis passes (within the brute-force step).
-                if s.direction == "lighter", let brute = passingLighter { #expect(found.l <= brute + 0.004, "\(color): lighter \(found.l) vs brute \(brute)") }
-                if s.direction == "darker", let brute = passingDarker { #expect(found.l >= brute - 0.004, "\(color): darker \(found.l) vs brute \(brute)") }
+                if s.direction == "lighter", let brute = passingLighter { #expect(found.l <= brute + 0.004, "\(generator.replay): \(color): lighter \(found.l) vs brute \(brute)") }
+                if s.direction == "darker", let brute = passingDarker { #expect(found.l >= brute - 0.004, "\(generator.replay): \(color): darker \(found.l) vs brute \(brute)") }
                 // The hue is kept: the hue difference ΔH (in OKLab units, 2·√(C₁C₂)·sin(Δh/2)) stays
                 // within the CSS gamut-mapping JND (0.02) plus the 8-bit rounding of the result.
                 var dh = abs(found.h - lch.h)
@@ -75,10 +76,10 @@ import Testing
                 let forced = !GamutMapping.isInGamut(OKLCH(l: found.l, c: lch.c, h: lch.h).oklab.xyz.unclampedSRGB)
                 if forced { continue }
                 maxDeltaH = max(maxDeltaH, deltaH)
-                #expect(deltaH < 0.025, "\(color) → \(s.color.hex): hue \(lch.h) → \(found.h), C \(lch.c) → \(found.c)")
+                #expect(deltaH < 0.025, "\(generator.replay): \(color) → \(s.color.hex): hue \(lch.h) → \(found.h), C \(lch.c) → \(found.c)")
             }
             if result.suggestions.count == 2 {
-                #expect(result.suggestions[0].deltaEOK <= result.suggestions[1].deltaEOK)
+                #expect(result.suggestions[0].deltaEOK <= result.suggestions[1].deltaEOK, "\(generator.replay)")
             }
         }
         #expect(checked > 800)

@@ -23,6 +23,12 @@ import Testing
         ("{} x", "1:4: expected the end of the document after the top-level value, found 'x'"),
         ("{'a': 1}", "1:2: expected a quoted key, found '''"),
         ("[tru]", "1:2: expected a JSON value, found 't' (strings need double quotes)"),
+        // JSON5 only: strict JSON refuses it.
+        ("[+1]", "1:2: expected a JSON value (object, array, string, number, true, false or null), found '+'"),
+        ("[.5]", "1:2: expected a JSON value (object, array, string, number, true, false or null), found '.'"),
+        ("[1,]", "1:4: expected a JSON value (object, array, string, number, true, false or null), found ']'"),
+        ("\u{0B}[]", "1:1: expected a JSON value (object, array, string, number, true, false or null), found byte 0xB"),
+        ("// c\n[]", "1:1: expected a JSON value (object, array, string, number, true, false or null), found '/'"),
     ])
     func reportsErrors(text: String, message: String) {
         do {

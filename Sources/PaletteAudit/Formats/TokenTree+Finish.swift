@@ -1,4 +1,4 @@
-public import ColorScience
+import ColorScience
 
 extension PaletteDecoder {
     /// Completes a theme's tokens once every file of it is read: applies group `$extends`,

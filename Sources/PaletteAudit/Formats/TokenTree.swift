@@ -1,4 +1,4 @@
-public import ColorScience
+import ColorScience
 
 /// How token objects are written in a document.
 public enum TokenDialect: String, Sendable {

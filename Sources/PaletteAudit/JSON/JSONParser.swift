@@ -85,7 +85,7 @@ public struct JSONParser {
                 position += 1
                 line += 1
                 lineStart = position
-            case 0x0B, 0x0C where json5: position += 1
+            case 0x0B where json5, 0x0C where json5: position += 1
             case 0xC2 where json5 && position + 1 < bytes.count && bytes[position + 1] == 0xA0:
                 position += 2  // no-break space
             case 0xE2 where json5 && position + 2 < bytes.count && bytes[position + 1] == 0x80 && (bytes[position + 2] == 0xA8 || bytes[position + 2] == 0xA9):
@@ -186,7 +186,7 @@ public struct JSONParser {
             case UInt8(ascii: "n"): try expectWord("null"); value = .null(start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = .number(try parseNumber(), start)
-            case UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N") where json5:
+            case UInt8(ascii: "+") where json5, UInt8(ascii: ".") where json5, UInt8(ascii: "I") where json5, UInt8(ascii: "N") where json5:
                 value = .number(try parseNumber(), start)
             default:
                 throw SyntaxError(message: "expected a JSON value (object, array, string, number, true, false or null), found \(describeCurrent())", location: start)

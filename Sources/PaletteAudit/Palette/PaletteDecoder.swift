@@ -1,4 +1,4 @@
-public import ColorScience
+import ColorScience
 
 /// Turns a palette document into a ``Palette``, collecting every problem with its JSON pointer
 /// instead of stopping at the first.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A palette read and decoded (or not), from one file or a set of them.
 public struct LoadedPalette: Sendable {

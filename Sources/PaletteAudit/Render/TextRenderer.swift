@@ -1,4 +1,4 @@
-public import ColorScience
+import ColorScience
 
 /// The audit as an aligned table for a terminal: failures first, then the rest, and a summary.
 public struct TextRenderer: Sendable {

@@ -204,14 +204,12 @@ import TestSupport
     }
 
     @Test func gamutMappingMatchesColorAide() throws {
-        let file = try loadVectors("gamut_mapping")
-        let cases = try #require(file["cases"] as? [[String: Any]])
+        let cases = try loadVectors("gamut_mapping", as: GamutMappingFile.self).cases
         #expect(cases.count == 80)
         for testCase in cases {
-            let input = try #require(testCase["input"] as? String)
-            let expected = try #require(testCase["srgb"] as? [Double])
+            let input = testCase.input, expected = testCase.srgb
             let parsed = try CSSColor.parse(input)
-            #expect(parsed.wasOutOfGamut == !(testCase["in_gamut"] as? Bool ?? true), "\(input)")
+            #expect(parsed.wasOutOfGamut == !testCase.in_gamut, "\(input)")
             let c = parsed.color
             let difference = max(abs(c.red - expected[0]), abs(c.green - expected[1]), abs(c.blue - expected[2]))
             // Both run the same binary search; they may stop one ε-step of chroma apart.

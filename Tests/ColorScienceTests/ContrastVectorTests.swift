@@ -20,62 +20,62 @@ import Testing
     ]
 
     @Test func wcagVectors() throws {
-        let file = try loadVectors("wcag_vectors")
-        let groups = try #require(file["groups"] as? [[String: Any]])
-        var checked = 0
-        for group in groups {
-            let name = group["name"] as? String ?? "?"
-            for testCase in group["cases"] as? [[String: Any]] ?? [] {
-                if let fg = testCase["fg"] as? String, let bg = testCase["bg"] as? String {
+        let file = try loadVectors("wcag_vectors", as: WCAGVectorFile.self)
+        #expect(file.groups.count == 7)
+        #expect(file.groups.map(\.cases.count).reduce(0, +) == 48)
+        var checked = 0, skipped = 0
+        for group in file.groups {
+            let name = group.name
+            for testCase in group.cases {
+                if let fg = testCase.fg, let bg = testCase.bg {
                     let measured = try ratio(fg, bg)
-                    let compare = (testCase["compare"] ?? group["compare"]) as? [String: Any] ?? [:]
-                    switch compare["type"] as? String {
-                    case "abs":
-                        let expected = try #require(testCase["expected"] as? Double)
-                        let tolerance = compare["tol"] as? Double ?? 1e-4
-                        #expect(abs(measured - expected) <= tolerance, "\(name): \(fg) on \(bg) = \(measured), expected \(expected)")
-                    case "exact":
-                        let expected = try #require(testCase["expected"] as? Double)
+                    let compare = testCase.compare ?? group.compare
+                    switch (compare.type, testCase.expected) {
+                    case ("abs", .number(let expected)?):
+                        #expect(abs(measured - expected) <= (compare.tol ?? 1e-4), "\(name): \(fg) on \(bg) = \(measured), expected \(expected)")
+                    case ("exact", .number(let expected)?):
                         #expect(measured == expected, "\(name): \(fg) on \(bg) = \(measured), expected exactly \(expected)")
-                    case "toFixed":
-                        let expected = try #require(testCase["expected"] as? String)
-                        let digits = compare["digits"] as? Int ?? 2
-                        #expect(String(format: "%.\(digits)f", measured) == expected, "\(name): \(fg) on \(bg) = \(measured)")
-                    case "threshold":
-                        let threshold = try #require(testCase["threshold"] as? Double)
-                        let expectedPass = try #require(testCase["expected_pass"] as? Bool)
+                    case ("toFixed", .text(let expected)?):
+                        #expect(String(format: "%.\(compare.digits ?? 2)f", measured) == expected, "\(name): \(fg) on \(bg) = \(measured)")
+                    case ("threshold", _):
+                        let threshold = try #require(testCase.threshold), expectedPass = try #require(testCase.expected_pass)
                         #expect((measured >= threshold) == expectedPass, "\(name): \(fg) on \(bg) = \(measured) vs \(threshold)")
-                        if let px = testCase["font_px"] as? Double, let bold = testCase["bold"] as? Bool {
+                        if let px = testCase.font_px, let bold = testCase.bold {
                             let large = FontSize(pixels: px).isLargeText(weight: bold ? 700 : 400)
                             let requirement = ContrastRequirement(usage: large ? .largeText : .text)
                             #expect(requirement.minimumRatio == threshold, "\(name): \(px)px bold=\(bold)")
                         }
-                        if let claim = testCase["upstream_comment_ratio"] as? String {
+                        if let claim = testCase.upstream_comment_ratio {
                             // The comments round to nearest; our display floors, so it may sit 0.01 lower.
                             #expect(String(format: "%.2f", measured) == claim, "\(name): \(fg) on \(bg) = \(measured)")
                             let floored = try #require(Double(RatioFormat.floored(measured))), rounded = try #require(Double(claim))
                             #expect(floored <= rounded && rounded - floored < 0.0101)
                         }
                     default:
-                        Issue.record("\(name): unknown comparison \(compare)")
+                        Issue.record("\(name): comparison \(compare) does not fit the case's expectation")
                     }
                     checked += 1
-                } else if let relation = testCase["relation"] as? String, let a = testCase["a"] as? [String] {
-                    if Self.conventionSkips[a.joined(separator: "|")] != nil { continue }
+                } else if let relation = testCase.relation, let a = testCase.a {
+                    if Self.conventionSkips[a.joined(separator: "|")] != nil {
+                        skipped += 1
+                        continue
+                    }
                     let ra = try ratio(a[0], a[1])
                     switch relation {
-                    case "eq": #expect(ra == testCase["value"] as? Double, "\(name): \(a)")
+                    case "eq": #expect(ra == testCase.value, "\(name): \(a)")
                     case "symmetric": #expect(ra == (try ratio(a[1], a[0])), "\(name): \(a)")
                     case "lt":
-                        let b = try #require(testCase["b"] as? [String])
+                        let b = try #require(testCase.b)
                         #expect(ra < (try ratio(b[0], b[1])), "\(name): \(a) < \(b)")
                     default: Issue.record("\(name): unknown relation \(relation)")
                     }
                     checked += 1
+                } else {
+                    Issue.record("\(name): a case with neither a pair nor a relation")
                 }
             }
         }
-        #expect(checked >= 47)
+        #expect(checked == 47 && skipped == 1, "every case is checked or skipped with its reason")
     }
 
     @Test func transparentBackgroundGivesTheFullRange() throws {
@@ -97,32 +97,30 @@ import Testing
     ]
 
     @Test func apcaVectors() throws {
-        let file = try loadVectors("apca_vectors")
-        let groups = try #require(file["groups"] as? [[String: Any]])
-        var checked = 0
-        for group in groups {
-            let compare = group["compare"] as? [String: Any] ?? [:]
-            let tolerance = compare["tol"] as? Double ?? 1e-4
-            for testCase in group["cases"] as? [[String: Any]] ?? [] {
-                let text = try #require(testCase["text"] as? String), bg = try #require(testCase["bg"] as? String)
-                let expected = try #require(testCase["expected_lc"] as? Double)
-                if Self.apcaSkips["\(text)|\(bg)"] != nil { continue }
-                let measurement = ContrastMeasurement(foreground: try color(text), background: try color(bg))
-                #expect(abs(measurement.apca - expected) <= tolerance, "\(text) on \(bg): Lc \(measurement.apca), expected \(expected)")
+        let file = try loadVectors("apca_vectors", as: APCAVectorFile.self)
+        #expect(file.groups.count == 5)
+        var checked = 0, skipped = 0
+        for group in file.groups {
+            let tolerance = group.compare.tol ?? 1e-4
+            for testCase in group.cases {
+                if Self.apcaSkips["\(testCase.text)|\(testCase.bg)"] != nil {
+                    skipped += 1
+                    continue
+                }
+                let measurement = ContrastMeasurement(foreground: try color(testCase.text), background: try color(testCase.bg))
+                #expect(abs(measurement.apca - testCase.expected_lc) <= tolerance, "\(testCase.text) on \(testCase.bg): Lc \(measurement.apca), expected \(testCase.expected_lc)")
                 checked += 1
             }
         }
-        #expect(checked == 24)
+        #expect(checked == 24 && skipped == Self.apcaSkips.count)
     }
 
     @Test func namedColors() throws {
-        let file = try loadVectors("named_colors")
-        let colors = try #require(file["colors"] as? [[String: Any]])
+        let colors = try loadVectors("named_colors", as: NamedColorFile.self).colors
         #expect(colors.count == 148)
         for entry in colors {
-            let name = try #require(entry["name"] as? String), hex = try #require(entry["hex"] as? String)
-            #expect(try color(name).hex == hex, "\(name)")
-            #expect(try color(name.uppercased()).hex == hex, "\(name) in capitals")
+            #expect(try color(entry.name).hex == entry.hex, "\(entry.name)")
+            #expect(try color(entry.name.uppercased()).hex == entry.hex, "\(entry.name) in capitals")
         }
         #expect(try color("transparent") == .transparent)
     }

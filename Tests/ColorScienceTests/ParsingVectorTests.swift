@@ -18,9 +18,9 @@ import Testing
     ]
 
     /// Why a valid case is refused, or nil when it must parse.
-    static func refusal(_ testCase: [String: Any]) -> String? {
-        let input = testCase["input"] as? String ?? ""
-        if testCase["needs_font_metrics"] as? Bool == true {
+    static func refusal(_ testCase: ValidParsingFile.Case) -> String? {
+        let input = testCase.input
+        if testCase.needs_font_metrics {
             return "depends on font metrics (em): has no value outside a document"
         }
         if input.hasPrefix("color(") && input.lowercased().contains("infinity)") && !input.contains("calc(0.5") {
@@ -30,21 +30,20 @@ import Testing
     }
 
     /// Valid cases that parse but whose expected value we do not compare, with the reason.
-    static func comparisonSkip(_ testCase: [String: Any]) -> String? {
-        if let bug = testCase["upstream_bug"] { return "upstream test bug: \(bug)" }
-        if testCase["input"] as? String == "hsl(0 0% 49.999999%)" {
+    static func comparisonSkip(_ testCase: ValidParsingFile.Case) -> String? {
+        if let bug = testCase.upstream_bug { return "upstream test bug: \(bug)" }
+        if testCase.input == "hsl(0 0% 49.999999%)" {
             return "browsers compute in single precision, where 49.999999% is 50%; in double precision 0.49999999 × 255 = 127.4999997 rounds to 127"
         }
         return nil
     }
 
     @Test func validCasesParse() throws {
-        let file = try loadVectors("parsing_valid")
-        let cases = try #require(file["cases"] as? [[String: Any]])
+        let cases = try loadVectors("parsing_valid", as: ValidParsingFile.self).cases
         #expect(cases.count == 595)
         var checked = 0, refusedCount = 0, comparedWithColorAide = 0
         for testCase in cases {
-            let input = try #require(testCase["input"] as? String)
+            let input = testCase.input
             if Self.refusal(testCase) != nil {
                 refusedCount += 1
                 #expect(throws: ColorParseError.self, "refused case \(input) now parses: remove it from the list") {
@@ -61,9 +60,9 @@ import Testing
             }
             checked += 1
             if Self.comparisonSkip(testCase) != nil { continue }
-            let expected = try #require(testCase["expected"] as? String)
-            let tolerance = testCase["fuzzy"] as? Bool == true ? 1.0 : 0.0
-            if let rgba = testCase["expected_rgba"] as? [Double] {
+            let expected = testCase.expected
+            let tolerance = testCase.fuzzy ? 1.0 : 0.0
+            if let rgba = testCase.expected_rgba {
                 let q = parsed.color
                 let bytes = [q.red, q.green, q.blue].map { Double(SRGB.to8Bit($0)) }
                 for channel in 0..<3 {
@@ -79,9 +78,8 @@ import Testing
             }
             // Against ColorAide's independent conversion, where no gamut mapping is involved
             // (ColorAide clips; CSS maps).
-            if let coloraide = testCase["coloraide"] as? [String: Any], coloraide["parsed"] as? Bool == true,
-               !parsed.wasOutOfGamut, testCase["uses_none"] as? Bool != true,
-               let srgb = coloraide["srgb_clamped"] as? [Double], let alpha = coloraide["alpha"] as? Double {
+            if let coloraide = testCase.coloraide, coloraide.parsed, !parsed.wasOutOfGamut, !testCase.uses_none,
+               let srgb = coloraide.srgb_clamped, let alpha = coloraide.alpha {
                 comparedWithColorAide += 1
                 let c = parsed.color
                 let difference = max(abs(c.red - srgb[0]), abs(c.green - srgb[1]), abs(c.blue - srgb[2]))
@@ -99,12 +97,12 @@ import Testing
     static let invalidSkips: [String: String] = [:]
 
     @Test func invalidCasesAreRejected() throws {
-        let file = try loadVectors("parsing_invalid")
-        let cases = try #require(file["cases"] as? [[String: Any]])
+        let cases = try loadVectors("parsing_invalid", as: InvalidParsingFile.self).cases
         #expect(cases.count == 159)
+        #expect(cases.filter { $0.likely_outdated != nil }.count == 3)
         for testCase in cases {
-            let input = try #require(testCase["input"] as? String)
-            if Self.invalidSkips[input] != nil || testCase["likely_outdated"] != nil {
+            let input = testCase.input
+            if Self.invalidSkips[input] != nil || testCase.likely_outdated != nil {
                 #expect((try? CSSColor.parse(input)) != nil, "skipped invalid case \(input) is now rejected: remove its skip")
                 continue
             }

@@ -544,6 +544,18 @@ function demoteHeadings(root) {
   }
 }
 
+// The changes a fix swatch makes, from the audit JSON (each failing result lists its `fixes`:
+// where each suggested color goes in the document); the HTML only names the fix.
+function fixChanges(fix) {
+  const row = fix.closest('tr');
+  const report = state.proposal && (state.proposal.audit || state.proposal);
+  if (!row || !report || !report.palettes || !report.palettes[0]) return [];
+  const theme = report.palettes[0].themes.find((t) => t.name === row.dataset.theme);
+  const result = theme && theme.results.find((r) => r.id === row.dataset.check);
+  const found = result && (result.fixes || []).find((f) => f.kind === fix.dataset.fix);
+  return found ? found.changes : [];
+}
+
 function renderAudit(html) {
   // The report's own style sheet is already part of /app.css; parsing its inline copy would
   // break this page's Content-Security-Policy (style-src 'self'), so it is left out.
@@ -555,8 +567,9 @@ function renderAudit(html) {
   demoteHeadings(fragment);
   view.replaceChildren(fragment);
   view.classList.remove('stale');
-  for (const fix of view.querySelectorAll('.fix[data-apply]')) {
-    const changes = parseJSON(fix.dataset.apply) || [];
+  for (const fix of view.querySelectorAll('.fix[data-fix]')) {
+    const changes = fixChanges(fix);
+    if (changes.length === 0) continue;
     const row = fix.closest('tr');
     const theme = row ? row.dataset.theme : '';
     const check = row ? row.dataset.check : '';
@@ -585,7 +598,7 @@ function renderAudit(html) {
 }
 
 async function applyFix(fix) {
-  const changes = parseJSON(fix.dataset.apply) || [];
+  const changes = fixChanges(fix);
   const row = fix.closest('tr');
   const where = row ? { theme: row.dataset.theme, check: row.dataset.check } : null;
   state.text = changes.reduce(applyChange, state.text);

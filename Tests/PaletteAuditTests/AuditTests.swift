@@ -53,7 +53,7 @@ import TestSupport
         let body = try #require(light.results.first { $0.id == "body-text-on-page" })
         #expect(body.foreground.hex == "#0f172a")
         #expect(body.display == "17.85:1")
-        #expect(body.achieved == "AAA")
+        #expect(body.achieved == .AAA)
         #expect(try #require(dark.results.first { $0.id == "body-text-on-page" }).foreground.hex == "#e2e8f0")
         // Every assumed value is reported.
         #expect(palette.assumptions.contains { $0.token == "surface.page" })
@@ -214,21 +214,32 @@ import TestSupport
     }
 }
 
-/// What the HTML report hands an editor: where each fix goes, and the themes side by side.
+/// Where each fix goes (in the audit model, so every edge and the page share it), and the
+/// report's themes side by side.
 @Suite struct HTMLReportEditingTests {
     @Test func fixesNameTheValueTheyReplace() throws {
         let text = ##"{"name": "p", "themes": {"light": {"tokens": {"ink": "#999999", "link": "{ink}", "paper": "#ffffff"}}, "dark": {"extends": "light", "tokens": {"paper": "#eeeeee"}}}, "checks": [{"id": "c", "foreground": "link", "background": "paper"}], "badges": [{"name": "b", "text": "#aaaaaa", "background": "#ffffff"}]}"##
         let (palette, problems) = PaletteDecoder.decode(text, file: nil)
         #expect(problems.isEmpty)
-        let html = HTMLReport(title: "t", generated: "now").render(AuditReport(palettes: [Auditor().audit(try #require(palette))]))
+        let report = Auditor().audit(try #require(palette))
+        func fixes(_ theme: String, _ id: String) -> [String: [SuggestedFix.Change]] {
+            let result = report.themes.first { $0.name == theme }?.results.first { $0.id == id }
+            return Dictionary(uniqueKeysWithValues: (result?.fixes ?? []).map { ($0.kind, $0.changes) })
+        }
         // An alias is fixed where its color is written (the end of the chain), in the theme defining it.
-        #expect(html.contains("data-apply=\"[{&quot;pointer&quot;:&quot;/themes/light/tokens/ink&quot;,&quot;token&quot;:&quot;ink&quot;"))
-        #expect(html.contains("&quot;pointer&quot;:&quot;/themes/light/tokens/paper&quot;,&quot;token&quot;:&quot;paper&quot;"))
-        #expect(html.contains("&quot;pointer&quot;:&quot;/themes/dark/tokens/paper&quot;,&quot;token&quot;:&quot;paper&quot;"))
+        let light = fixes("light", "c")
+        #expect(light["foreground"]?.map(\.pointer.description) == ["/themes/light/tokens/ink"] && light["foreground"]?.first?.token == "ink")
+        #expect(light["background"]?.first?.pointer.description == "/themes/light/tokens/paper" && light["background"]?.first?.override == nil)
+        let dark = fixes("dark", "c")
+        #expect(dark["background"]?.first?.pointer.description == "/themes/dark/tokens/paper")
         // Dark inherits ink from light: its fix adds an override to dark rather than changing light.
-        #expect(html.contains("data-apply=\"[{&quot;override&quot;:true,&quot;pointer&quot;:&quot;/themes/dark/tokens/ink&quot;,&quot;token&quot;:&quot;ink&quot;"))
+        #expect(dark["foreground"]?.first?.pointer.description == "/themes/dark/tokens/ink" && dark["foreground"]?.first?.override == true)
         // A literal color in a badge is fixed in the badge.
-        #expect(html.contains("data-apply=\"[{&quot;pointer&quot;:&quot;/badges/0/text&quot;,&quot;value&quot;:&quot;#"))
+        let badge = fixes("light", "badge:b")["foreground"]?.first
+        #expect(badge?.pointer.description == "/badges/0/text" && badge?.token == nil && badge?.value.hasPrefix("#") == true)
+        // The report names each fix; the page applies it from the JSON.
+        let html = HTMLReport(title: "t", generated: "now").render(AuditReport(palettes: [report]))
+        #expect(html.contains("data-fix=\"foreground\"") && html.contains("data-fix=\"both\"") && !html.contains("data-apply"))
         #expect(html.contains("id=\"palette-p-side-by-side\""))
         #expect(html.contains("<tr data-check=\"c\"><th scope=\"row\">c</th>"))
     }

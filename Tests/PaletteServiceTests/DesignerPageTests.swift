@@ -120,7 +120,7 @@ import TestSupport
         let page = String(decoding: html.body, as: UTF8.self)
         #expect(page.contains("Against the served palette: <strong>1 regression</strong>"))
         #expect(page.contains(##"data-check="body" data-theme="light" data-verdict="fail" data-regressed="true""##))
-        #expect(page.contains(##"data-apply="[{&quot;pointer&quot;:&quot;/themes/light/tokens/text&quot;,&quot;token&quot;:&quot;text&quot;,&quot;value&quot;:&quot;#"##))
+        #expect(page.contains(##"data-fix="foreground""##))
         let markdown = routes.respond(to: post("/v1/palettes/demo/proposals", paler, accept: "text/markdown"))
         #expect(markdown.header("Content-Type") == "text/markdown; charset=utf-8")
         let text = String(decoding: markdown.body, as: UTF8.self)

@@ -155,7 +155,8 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
 
     # Take the suggested text color, with the keyboard.
     fix = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"] .fix')
-    change = json.loads(fix.get_attribute("data-apply"))
+    change = d.execute_script("return fixChanges(arguments[0])", fix)  # from the audit JSON, as a click applies it
+    assert fix.get_attribute("data-fix") == "foreground" and not fix.get_attribute("data-apply")
     assert change[0]["pointer"] == "/themes/light/tokens/text.body/$value" and change[0]["token"] == "text.body"
     suggested = change[0]["value"]
     assert fix.get_attribute("role") == "button" and fix.get_attribute("tabindex") == "0"
@@ -312,7 +313,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     ink_field = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
     assert ink_field.get_attribute("value") == "#999999", "a color object is shown as its hex"
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[role=button]'), "a fix")
-    value = json.loads(fix.get_attribute("data-apply"))[0]["value"]
+    value = d.execute_script("return fixChanges(arguments[0])", fix)[0]["value"]
     fix.click()
     wait_for(lambda: "dtcg: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the fixed audit")
     d.find_element(By.ID, "download-palette").click()
@@ -423,7 +424,7 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
     wait_for(lambda: "inherits: 1 of 2 checks fail" in d.find_element(By.ID, "status").text, "dark failing")
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="dark"][data-check="body"] .fix[role=button]'), "dark's fix")
     assert "in theme dark only" in fix.get_attribute("aria-label")
-    fix_value = json.loads(fix.get_attribute("data-apply"))[0]["value"]
+    fix_value = d.execute_script("return fixChanges(arguments[0])", fix)[0]["value"]
     fix.click()
     wait_for(lambda: "inherits: 0 of 2 checks fail" in d.find_element(By.ID, "status").text, "both themes passing")
     # The override shows in dark's editor, marked as an edit.

@@ -32,6 +32,22 @@ public struct ContrastUsage: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
+extension ContrastUsage: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = ContrastUsage(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a usage; expected text, large-text, non-text, decorative or disabled")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
 /// A WCAG conformance level a requirement asks for.
 public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let name: String
@@ -53,6 +69,22 @@ public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public static func < (lhs: WCAGLevel, rhs: WCAGLevel) -> Bool { lhs.rank < rhs.rank }
     public var description: String { name }
+}
+
+extension WCAGLevel: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = WCAGLevel(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a level; expected AA or AAA")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
 }
 
 /// The best WCAG 2.x level a contrast ratio reaches for text: `AAA` (≥ 7), `AA` (≥ 4.5),
@@ -92,6 +124,22 @@ public struct AchievedLevel: Hashable, Sendable, Comparable, CustomStringConvert
 
     public static func < (lhs: AchievedLevel, rhs: AchievedLevel) -> Bool { lhs.rank < rhs.rank }
     public var description: String { name }
+}
+
+extension AchievedLevel: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = AchievedLevel(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a level; expected AAA, AA, AA-large or none")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
 }
 
 /// A contrast requirement: a usage at a level, and the minimum ratio WCAG 2.2 sets for it.

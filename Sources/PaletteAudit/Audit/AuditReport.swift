@@ -150,17 +150,47 @@ public struct Assumption: Hashable, Sendable, Codable {
     public var pointer: JSONPointer
 }
 
+/// What a result measures: a check, a badge's text, or a badge's border.
+public struct CheckKind: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let name: String
+    private init(_ name: String) { self.name = name }
+
+    public static let check = CheckKind("check")
+    public static let badge = CheckKind("badge")
+    public static let badgeBorder = CheckKind("badge-border")
+    public static let all: [CheckKind] = [.check, .badge, .badgeBorder]
+
+    /// The field that names the foreground in the palette: `foreground`, a badge's `text`, or
+    /// its `border` (where a fix to the foreground goes).
+    public var foregroundField: String { self == .check ? "foreground" : self == .badge ? "text" : "border" }
+
+    public var description: String { name }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = CheckKind.all.first(where: { $0.name == name }) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a result kind; expected check, badge or badge-border")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
 /// The result of one check (or badge) in one theme.
 public struct CheckResult: Sendable, Codable {
     /// The check's id (`badge:purple` for badges, `badge:purple:border` for their borders).
     public var id: String
-    /// `check`, `badge` or `badge-border`.
-    public var kind: String
+    public var kind: CheckKind
     public var description: String?
     /// The usage judged (text whose size is large counts as `large-text`).
-    public var usage: String
+    public var usage: ContrastUsage
     /// The level required.
-    public var level: String
+    public var level: WCAGLevel
     /// The WCAG success criterion (`1.4.3`), absent for exempt usages.
     public var criterion: String?
     /// The minimum ratio required, absent for exempt usages.
@@ -183,13 +213,15 @@ public struct CheckResult: Sendable, Codable {
     /// The minimum |Lc| the check asks for, if it asks for one.
     public var apcaRequired: Double?
     /// The best WCAG level the pair reaches: AAA, AA, AA-large or none.
-    public var achieved: String
+    public var achieved: AchievedLevel
     public var verdict: Verdict
     /// Why it fails, in words ("4.12:1 is below the 4.5:1 that 1.4.3 AA requires for text").
     public var reasons: [String]?
     public var claim: ClaimResult?
     /// For a failing check: the nearest colors that would pass.
     public var suggestions: Suggestions?
+    /// The same suggestions as edits of the palette document: where each color goes.
+    public var fixes: [SuggestedFix]?
     /// Assumptions this result rests on.
     public var assumed: [String]?
     /// Where the check is in the palette file.

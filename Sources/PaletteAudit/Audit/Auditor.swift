@@ -92,7 +92,7 @@ public struct Auditor: Sendable {
     /// A check or a badge's implied check, in one shape.
     struct Item {
         var id: String
-        var kind: String
+        var kind: CheckKind
         var description: String?
         var foreground: String
         var background: String
@@ -118,7 +118,7 @@ public struct Auditor: Sendable {
     static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int]) -> [Item] {
         var items: [Item] = []
         for check in palette.checks where check.applies(to: theme) {
-            let item = Item(id: check.id, kind: "check", description: check.description, foreground: check.foreground,
+            let item = Item(id: check.id, kind: .check, description: check.description, foreground: check.foreground,
                             background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
                             fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
                             assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location,
@@ -149,11 +149,11 @@ public struct Auditor: Sendable {
         }
         for badge in palette.badges {
             guard badge.themes.map({ $0.contains(theme) }) ?? true else { continue }
-            items.append(Item(id: "badge:\(badge.name)", kind: "badge", description: "Badge \"\(badge.name)\": its text on its background",
+            items.append(Item(id: "badge:\(badge.name)", kind: .badge, description: "Badge \"\(badge.name)\": its text on its background",
                               foreground: badge.text, background: badge.background, usage: .text, level: badge.level,
                               themes: badge.themes, claim: badge.claim, pointer: badge.pointer, location: badge.location))
             if let border = badge.border {
-                items.append(Item(id: "badge:\(badge.name):border", kind: "badge-border",
+                items.append(Item(id: "badge:\(badge.name):border", kind: .badgeBorder,
                                   description: "Badge \"\(badge.name)\": its border against its background",
                                   foreground: border, background: badge.background,
                                   usage: palette.badgeBordersCarryMeaning ? .nonText : .decorative, level: .AA,
@@ -190,7 +190,7 @@ public struct Auditor: Sendable {
 
     func evaluate(_ item: Item, with resolver: inout ThemeResolver) -> Result<CheckResult, PaletteProblem> {
         let fg: ResolvedColor, bg: ResolvedColor
-        switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind == "check" ? "foreground" : item.kind == "badge" ? "text" : "border"), location: item.location, referenceFile: item.file) {
+        switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind.foregroundField), location: item.location, referenceFile: item.file) {
         case .success(let c): fg = c
         case .failure(let p): return .failure(p)
         }
@@ -206,10 +206,10 @@ public struct Auditor: Sendable {
             }
         }
         let measurement = ContrastMeasurement(foreground: fg.color, background: bg.color, backdrop: backdrop?.color)
-        return .success(Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, measurement: measurement))
+        return .success(Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement))
     }
 
-    static func result(_ item: Item, fg: ResolvedColor, bg: ResolvedColor, backdrop: ResolvedColor?,
+    static func result(_ item: Item, fg: ResolvedColor, bg: ResolvedColor, backdrop: ResolvedColor?, theme: String,
                        measurement m: ContrastMeasurement) -> CheckResult {
         let requirement = ContrastRequirement(usage: item.usage, level: item.level)
         var reasons: [String] = []
@@ -256,14 +256,15 @@ public struct Auditor: Sendable {
             range = RatioRange(worst: m.ratio, best: m.bestRatio, worstBackdrop: worst.hex, bestBackdrop: best.hex)
         }
         return CheckResult(
-            id: item.id, kind: item.kind, description: item.description, usage: item.usage.name, level: item.level.name,
+            id: item.id, kind: item.kind, description: item.description, usage: item.usage, level: item.level,
             criterion: requirement.successCriterion, required: required,
             fontSize: item.fontSize?.description, fontWeight: item.fontWeight,
             foreground: fg, background: bg, backdrop: backdrop, composited: composited,
             ratio: m.ratio, display: RatioFormat.display(m.ratio), range: range, apca: m.apca, apcaRequired: item.apcaMinimum,
-            achieved: AchievedLevel(ratio: m.ratio).name, verdict: verdict, reasons: reasons.isEmpty ? nil : reasons,
+            achieved: AchievedLevel(ratio: m.ratio), verdict: verdict, reasons: reasons.isEmpty ? nil : reasons,
             claim: item.claim.map { ClaimCheck.evaluate($0, ratio: m.ratio, usage: item.usage) },
             suggestions: suggestions,
+            fixes: suggestions.map { SuggestedFix.fixes($0, foreground: fg, background: bg, kind: item.kind, pointer: item.pointer, theme: theme) }.flatMap { $0.isEmpty ? nil : $0 },
             assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
     }
 

@@ -17,10 +17,10 @@ public struct BaselineEntry: Hashable, Sendable, Codable {
         self.palette = palette
         self.theme = theme
         self.check = result.id
-        self.usage = result.usage
-        self.level = result.level
+        self.usage = result.usage.name
+        self.level = result.level.name
         self.verdict = result.verdict
-        self.achieved = result.achieved
+        self.achieved = result.achieved.name
         self.ratio = (result.ratio * 100 + 1e-9).rounded(.down) / 100
     }
 

@@ -227,7 +227,7 @@ extension SuggestedColor {
 extension CheckResult {
     func write(_ w: inout JSONText) {
         w.object { w in
-            w.key("achieved"); w.string(achieved)
+            w.key("achieved"); w.string(achieved.name)
             w.key("apca"); w.number(apca)
             w.number("apcaRequired", apcaRequired)
             if let assumed { w.key("assumed"); w.strings(assumed) }
@@ -258,12 +258,29 @@ extension CheckResult {
             w.string("criterion", criterion)
             w.string("description", description)
             w.key("display"); w.string(display)
+            if let fixes {
+                w.key("fixes")
+                w.array(fixes) { w, fix in
+                    w.object { w in
+                        w.key("changes")
+                        w.array(fix.changes) { w, change in
+                            w.object { w in
+                                if let override = change.override { w.key("override"); w.bool(override) }
+                                w.key("pointer"); w.string(change.pointer.description)
+                                w.string("token", change.token)
+                                w.key("value"); w.string(change.value)
+                            }
+                        }
+                        w.key("kind"); w.string(fix.kind)
+                    }
+                }
+            }
             w.string("fontSize", fontSize)
             w.int("fontWeight", fontWeight)
             w.key("foreground"); foreground.write(&w)
             w.key("id"); w.string(id)
-            w.key("kind"); w.string(kind)
-            w.key("level"); w.string(level)
+            w.key("kind"); w.string(kind.name)
+            w.key("level"); w.string(level.name)
             w.int("line", line)
             w.key("pointer"); w.string(pointer.description)
             if let range {
@@ -293,7 +310,7 @@ extension CheckResult {
                     if let notes = suggestions.notes { w.key("notes"); w.strings(notes) }
                 }
             }
-            w.key("usage"); w.string(usage)
+            w.key("usage"); w.string(usage.name)
             w.key("verdict"); w.string(verdict.rawValue)
         }
     }

@@ -166,13 +166,13 @@ public struct HTMLReport: Sendable {
 
     func sample(_ r: CheckResult, foreground: String, background: String) -> String {
         let label = "\(foreground) on \(background), \(r.display)"
-        if r.usage == "non-text" || r.kind == "badge-border" {
+        if r.usage == .nonText || r.kind == .badgeBorder {
             return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
         }
-        if r.kind == "badge" {
+        if r.kind == .badge {
             return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\">\(Self.escape(String(r.id.dropFirst("badge:".count))))</span>"
         }
-        let size = r.fontSize.flatMap { FontSize(parsing: $0) }.map { String(format: "%.0fpx", min($0.pixels, 48)) } ?? (r.usage == "large-text" ? "24px" : "16px")
+        let size = r.fontSize.flatMap { FontSize(parsing: $0) }.map { String(format: "%.0fpx", min($0.pixels, 48)) } ?? (r.usage == .largeText ? "24px" : "16px")
         let weight = r.fontWeight.map { ";font-weight:\($0)" } ?? ""
         return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" role=\"img\" aria-label=\"\(Self.escape(label))\">Sample text</span>"
     }
@@ -181,7 +181,7 @@ public struct HTMLReport: Sendable {
         let (fg, bg) = colors(r)
         var out = "<tr data-check=\"\(Self.escape(r.id))\" data-theme=\"\(Self.escape(theme))\" data-verdict=\"\(r.verdict.rawValue)\"\(regressed ? " data-regressed=\"true\"" : "")>"
         out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
-        var what = "<strong>\(Self.escape(r.id))</strong><br><span class=\"muted\">\(Self.escape(r.usage)) \(Self.escape(r.level))\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
+        var what = "<strong>\(Self.escape(r.id))</strong><br><span class=\"muted\">\(Self.escape(r.usage.name)) \(Self.escape(r.level.name))\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
         if let d = r.description { what += "<br><span class=\"muted\">\(Self.escape(d))</span>" }
         out += "<td>\(what)</td>"
         func describe(_ c: ResolvedColor) -> String {
@@ -189,7 +189,7 @@ public struct HTMLReport: Sendable {
         }
         out += "<td><span class=\"chip\" style=\"background:\(fg)\" aria-hidden=\"true\"></span>\(describe(r.foreground))<br><span class=\"chip\" style=\"background:\(bg)\" aria-hidden=\"true\"></span>\(describe(r.background))</td>"
         out += "<td class=\"num\">\(Self.escape(r.display))\(r.range.map { "<br><span class=\"muted\">to \(RatioFormat.display($0.best)) by backdrop</span>" } ?? "")</td>"
-        out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(Self.escape(r.achieved))</td>"
+        out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(Self.escape(r.achieved.name))</td>"
         var verdict = "<span class=\"verdict-\(r.verdict.rawValue)\">\(r.verdict.rawValue.uppercased())</span>"
         if regressed { verdict += " <strong class=\"verdict-fail\">regressed</strong>" }
         for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(Self.escape(reason))</span>" }
@@ -201,57 +201,22 @@ public struct HTMLReport: Sendable {
         return out
     }
 
-    /// Where a suggested color goes in the palette document for a result in `theme`: the value
-    /// of the token it comes from (the end of an alias chain), or the check's own literal. A
-    /// token the theme inherits gets an override in this theme instead (`override`: the
-    /// members on the way may not exist yet), so fixing dark does not change light.
-    struct Edit {
-        var pointer: JSONPointer
-        var token: String?
-        var override: Bool
-    }
-
-    static func edits(_ r: CheckResult, theme: String) -> (foreground: Edit, background: Edit) {
-        func edit(_ color: ResolvedColor, literal: JSONPointer) -> Edit {
-            let token = color.aliases?.last ?? color.token
-            guard var pointer = color.pointer else { return Edit(pointer: literal, token: token, override: false) }
-            var segments = pointer.segments
-            if segments.count > 2, segments[0] == "themes", segments[1] != theme {
-                segments[1] = theme
-                pointer = JSONPointer(segments)
-                return Edit(pointer: pointer, token: token, override: true)
-            }
-            return Edit(pointer: pointer, token: token, override: false)
-        }
-        let side = r.kind == "check" ? "foreground" : r.kind == "badge" ? "text" : "border"
-        return (edit(r.foreground, literal: r.pointer.appending(side)), edit(r.background, literal: r.pointer.appending("background")))
-    }
-
     func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult, theme: String) -> String {
         var parts: [String] = []
-        let edits = Self.edits(r, theme: theme)
-        // Each swatch says, in `data-apply`, which values of the document it would set: inert in
-        // the report, a one-click fix on the designers' page.
-        func swatch(_ f: String, _ b: String, _ text: String, _ changes: [(edit: Edit, value: String)]) -> String {
-            var apply = JSONText()
-            apply.array(changes) { w, change in
-                w.object { w in
-                    if change.edit.override { w.key("override"); w.bool(true) }
-                    w.key("pointer"); w.string(change.edit.pointer.description)
-                    w.string("token", change.edit.token)
-                    w.key("value"); w.string(change.value)
-                }
-            }
-            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\" data-apply=\"\(Self.escape(apply.out))\">\(Self.escape(text))</span>"
+        // Each swatch names its fix (`data-fix`): inert in the report; on the designers' page, a
+        // one-click fix, applied from the result's `fixes` in the audit JSON.
+        func swatch(_ f: String, _ b: String, _ text: String, kind: String) -> String {
+            let applicable = r.fixes?.contains { $0.kind == kind } == true
+            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\"\(applicable ? " data-fix=\"\(kind)\"" : "")>\(Self.escape(text))</span>"
         }
         if let f = s.foreground.first {
-            parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", [(edits.foreground, f.hex)]))")
+            parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", kind: "foreground"))")
         }
         if let b = s.background.first {
-            parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)", [(edits.background, b.hex)]))")
+            parts.append("background \(swatch(fg, b.hex, "\(b.hex) \(b.display)", kind: "background"))")
         }
         if let both = s.both {
-            parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)", [(edits.foreground, both.foreground.hex), (edits.background, both.background.hex)]))")
+            parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)", kind: "both"))")
         }
         var out = "<div class=\"fixes\">Nearest passing: " + (parts.isEmpty ? "none of these hues" : parts.joined(separator: " ")) + "</div>"
         for note in s.notes ?? [] { out += "<div class=\"fixes muted\">\(Self.escape(note))</div>" }
@@ -285,7 +250,7 @@ public struct HTMLReport: Sendable {
     /// Text tokens × surface tokens of a theme as a colored grid of the level each pair reaches.
     func grid(_ theme: ThemeReport) -> String {
         var texts: [(String, String)] = [], surfaces: [(String, String)] = []
-        for r in theme.results where r.usage == "text" || r.usage == "large-text" {
+        for r in theme.results where r.usage == .text || r.usage == .largeText {
             if let t = r.foreground.token, !texts.contains(where: { $0.0 == t }), r.foreground.color.isOpaque { texts.append((t, r.foreground.hex)) }
             if let t = r.background.token, !surfaces.contains(where: { $0.0 == t }), r.background.color.isOpaque { surfaces.append((t, r.background.hex)) }
         }

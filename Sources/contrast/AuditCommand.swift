@@ -21,20 +21,13 @@ struct AuditCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Palette files or directories.")
-    var paths: [String]
+    @OptionGroup var sources: SourceOptions
 
-    @Option(name: .customLong("theme"), help: "Only these themes (repeatable).")
-    var themes: [String] = []
-
-    @Option(help: "Output format: text, json, junit, markdown or sarif.")
-    var format: String?
+    @Option(help: "Output format.")
+    var format: AuditFormat = .text
 
     @Option(help: "Write the report to FILE instead of standard output.")
     var output: String?
-
-    @Option(help: "A checks document ({\"checks\": [...]}) whose checks apply to every palette read.")
-    var checks: String?
 
     @Option(help: "Compare with this baseline (written by --write-baseline).")
     var baseline: String?
@@ -42,26 +35,18 @@ struct AuditCommand: ParsableCommand {
     @Option(help: "Write the audit as a baseline to FILE (sorted, diff-friendly JSON to commit).")
     var writeBaseline: String?
 
-    @Option(help: "What fails the run: failures, regressions or never. Default: regressions with --baseline, failures without.")
-    var failOn: String?
-
-    static let formats = ["text", "json", "junit", "markdown", "sarif"]
+    @Option(help: "What fails the run. Default: regressions with --baseline, failures without.")
+    var failOn: FailOn?
 
     func validate() throws {
-        if let format, !Self.formats.contains(format) {
-            throw ValidationError("--format must be one of \(Self.formats.joined(separator: ", ")), not '\(format)'.")
-        }
-        if let failOn, !["failures", "regressions", "never"].contains(failOn) {
-            throw ValidationError("--fail-on must be failures, regressions or never, not '\(failOn)'.")
-        }
-        if failOn == "regressions" && baseline == nil {
+        if failOn == .regressions && baseline == nil {
             throw ValidationError("--fail-on regressions needs a --baseline to compare with.")
         }
     }
 
     func run() throws {
-        var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes, checks: checks)
-        let unknownThemes = AuditRun.unknownThemes(themes, in: report)
+        var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks)
+        let unknownThemes = AuditRun.unknownThemes(sources.themes, in: report)
         if !unknownThemes.isEmpty {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
         }
@@ -81,13 +66,12 @@ struct AuditCommand: ParsableCommand {
         if let writeBaseline {
             try Terminal.emit(try Baseline(report).encoded(), to: writeBaseline)
         }
-        let format = format ?? "text"
         switch format {
-        case "json": try Terminal.emit(try report.jsonData(), to: output)
-        case "junit": try Terminal.emit(JUnitRenderer.render(report), to: output)
-        case "markdown": try Terminal.emit(MarkdownRenderer.render(report), to: output)
-        case "sarif": try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)
-        default:
+        case .json: try Terminal.emit(try report.jsonData(), to: output)
+        case .junit: try Terminal.emit(JUnitRenderer.render(report), to: output)
+        case .markdown: try Terminal.emit(MarkdownRenderer.render(report), to: output)
+        case .sarif: try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)
+        case .text:
             let color = output == nil && Terminal.stdoutWantsColor
             try Terminal.emit(TextRenderer(color: color).render(report), to: output)
         }
@@ -96,11 +80,10 @@ struct AuditCommand: ParsableCommand {
             for problem in report.problems { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
         }
-        let mode = failOn ?? (baseline == nil ? "failures" : "regressions")
-        switch mode {
-        case "failures" where report.summary.fail > 0:
+        switch failOn ?? (baseline == nil ? .failures : .regressions) {
+        case .failures where report.summary.fail > 0:
             throw ExitCode(1)
-        case "regressions" where !(report.comparison?.regressions.isEmpty ?? true):
+        case .regressions where !(report.comparison?.regressions.isEmpty ?? true):
             throw ExitCode(1)
         default:
             return

@@ -34,23 +34,25 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Font weight (400 regular, 700 bold).")
     var weight: Int = 400
 
-    @Option(help: "What the pair is used for: text, large-text, non-text.")
-    var usage: String = "text"
+    @Option(help: "What the pair is used for.")
+    var usage: ContrastUsage = .text
 
-    @Option(help: "Required level: AA or AAA.")
-    var level: String = "AA"
+    @Option(help: "Required level.")
+    var level: WCAGLevel = .AA
 
     @Option(help: "The opaque surface a translucent background sits on. Without it, a translucent background gives the range over every backdrop.")
     var backdrop: String?
 
-    @Option(help: "Output format: text or json.")
-    var format: String = "text"
+    @Option(help: "Output format.")
+    var format: OutputFormat = .text
 
     @Option(help: "Read JSON Lines {\"fg\": …, \"bg\": …} from FILE (or - for standard input) and write one JSON object per line.")
     var batch: String?
 
     func validate() throws {
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'.") }
+        if usage.isExempt {
+            throw ValidationError("--usage must be text, large-text or non-text, not '\(usage)': WCAG sets no requirement for \(usage) pairs to check against.")
+        }
         if batch == nil && (foreground == nil || background == nil) {
             throw ValidationError("Give a foreground and a background color (or --batch FILE).")
         }
@@ -60,10 +62,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func requirement() throws -> ContrastRequirement {
-        guard var usage = ContrastUsage(name: usage), !usage.isExempt else {
-            throw InputError("--usage must be text, large-text or non-text, not '\(self.usage)'")
-        }
-        guard let level = WCAGLevel(name: level) else { throw InputError("--level must be AA or AAA, not '\(self.level)'") }
+        var usage = self.usage
         if let size {
             guard let fontSize = FontSize(parsing: size) else { throw InputError("--size must be a size like 16px or 12pt, not '\(size)'") }
             if usage == .text && fontSize.isLargeText(weight: weight) { usage = .largeText }
@@ -90,7 +89,7 @@ struct CheckCommand: ParsableCommand {
             throw InputError("backdrop: \(backdropColor.color.hex) is translucent; the backdrop is the opaque surface underneath")
         }
         let report = PairReport(foreground: fg, background: bg, backdrop: backdropColor, requirement: requirement)
-        if format == "json" {
+        if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             try Terminal.emit(try encoder.encode(report) + Data([0x0A]), to: nil)

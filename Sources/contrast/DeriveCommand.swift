@@ -22,16 +22,15 @@ struct DeriveCommand: ParsableCommand {
     @Option(help: "The theme to start from.") var from: String = "light"
     @Option(help: "The theme to write (replaced when it exists).") var to: String = "dark"
     @Option(help: "The new main surface color.") var surface: String
-    @Option(help: "Raise every check to at least this level in the new theme (AAA for high contrast).") var level: String?
+    @Option(help: "Raise every check to at least this level in the new theme (AAA for high contrast).") var level: WCAGLevel?
     @Option(help: "Where to write the palette with the new theme (- for standard output).") var output: String?
     @Flag(help: "Overwrite the input palette.") var inPlace = false
-    @Option(help: "The report of changes: text or json.") var format: String = "text"
+    @Option(help: "The report of changes.") var format: OutputFormat = .text
     @Option(help: "A checks document whose checks apply to the palette (for token files without checks).") var checks: String?
 
     func validate() throws {
         if output == nil && !inPlace { throw ValidationError("Say where to write the result: --output FILE (or - for standard output), or --in-place.") }
         if output != nil && inPlace { throw ValidationError("Use --output or --in-place, not both.") }
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'.") }
     }
 
     func run() throws {
@@ -42,11 +41,7 @@ struct DeriveCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let surfaceColor = try CheckCommand.parse(surface, what: "surface").color
-        var minimum: WCAGLevel?
-        if let level {
-            guard let parsed = WCAGLevel(name: level) else { throw InputError("--level must be AA or AAA, not '\(level)'") }
-            minimum = parsed
-        }
+        let minimum = level
         let derivation: Derivation
         do {
             derivation = try ThemeDeriver.derive(decoded, from: from, to: to, surface: surfaceColor, minimumLevel: minimum)
@@ -78,7 +73,7 @@ struct DeriveCommand: ParsableCommand {
             try Terminal.emit(text, to: destination)
         }
         let reportToStdout = destination != "-"
-        if format == "json" {
+        if format == .json {
             struct Output: Encodable {
                 var from: String, to: String, surface: String
                 var tokens: [DerivedToken]

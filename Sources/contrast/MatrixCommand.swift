@@ -23,20 +23,14 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "The theme (default: the first).")
     var theme: String?
 
-    @Option(help: "Output format: text, summary, json or csv.")
-    var format: String = "text"
+    @Option(help: "Output format.")
+    var format: MatrixFormat = .text
 
     @Option(help: "Write to FILE instead of standard output.")
     var output: String?
 
     @Option(help: "Refuse matrices with more pairs than this (a guard against accidents).")
     var maxPairs: Int = 1_000_000_000
-
-    func validate() throws {
-        guard ["text", "summary", "json", "csv"].contains(format) else {
-            throw ValidationError("--format must be text, summary, json or csv, not '\(format)'.")
-        }
-    }
 
     func run() throws {
         let loaded = PaletteLoader.loadFile(palette)
@@ -58,14 +52,14 @@ struct MatrixCommand: ParsableCommand {
         for (token, reason) in matrix.skipped { Terminal.writeError("note: \(token) left out: \(reason)") }
         let sink = try OutputSink(path: output)
         switch format {
-        case "csv":
+        case .csv:
             sink.write("foreground,background,foreground_hex,background_hex,ratio,level\n")
             let names = matrix.entries.map { MatrixCommand.csvField($0.name) }
             let hexes = matrix.entries.map { $0.color.hex }
             matrix.forEachPair { i, j, ratio in
                 sink.write("\(names[i]),\(names[j]),\(hexes[i]),\(hexes[j]),\(ratio),\(AchievedLevel(ratio: ratio).name)\n")
             }
-        case "json":
+        case .json:
             sink.write("{\"palette\":\(MatrixCommand.json(decoded.name)),\"theme\":\(MatrixCommand.json(matrix.theme ?? "")),\"pairs\":[\n")
             let names = matrix.entries.map { MatrixCommand.json($0.name) }
             var first = true
@@ -74,9 +68,9 @@ struct MatrixCommand: ParsableCommand {
                 first = false
             }
             sink.write("\n]}\n")
-        case "summary":
+        case .summary:
             sink.write(MatrixCommand.summaryText(matrix.summarize()))
-        default:
+        case .text:
             sink.write(MatrixCommand.grid(matrix))
         }
         sink.close()

@@ -17,15 +17,13 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Palette files or directories.") var paths: [String]
+    @OptionGroup var sources: SourceOptions
     @Option(help: "The directory to write the report into (created when missing).") var out: String
     @Option(help: "A JSON Lines file of earlier runs, appended to.") var history: String?
     @Option(help: "The report's title.") var title: String = "Contrast audit"
-    @Option(name: .customLong("theme"), help: "Only these themes (repeatable).") var themes: [String] = []
-    @Option(help: "A checks document whose checks apply to every palette read.") var checks: String?
 
     func run() throws {
-        var report = AuditRun.audit(paths: paths, themes: themes.isEmpty ? nil : themes, checks: checks)
+        var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks)
         var earlier: [HistoryEntry] = []
         if let history, FileManager.default.fileExists(atPath: history) {
             let text = try String(contentsOfFile: history, encoding: .utf8)

@@ -19,26 +19,22 @@ struct SuggestCommand: ParsableCommand {
 
     @Argument(help: "Foreground color.") var foreground: String
     @Argument(help: "Background color.") var background: String
-    @Option(help: "Usage: text, large-text or non-text.") var usage: String = "text"
-    @Option(help: "Level: AA or AAA.") var level: String = "AA"
+    @Option(help: "Usage.") var usage: ContrastUsage = .text
+    @Option(help: "Level.") var level: WCAGLevel = .AA
     @Option(help: "A target instead of usage/level: 4.5, AAA, Lc60, AA+Lc60.") var target: String?
-    @Option(help: "Output format: text or json.") var format: String = "text"
-
-    func validate() throws {
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'.") }
-    }
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func run() throws {
         let goal: ContrastTarget, fg: SRGB, bg: SRGB
         do {
-            goal = try SuggestionTarget.parse(target: target, usage: usage, level: level)
+            goal = try SuggestionTarget.parse(target: target, usage: usage.name, level: level.name)
             fg = try SuggestionTarget.opaqueColor(foreground, field: "foreground")
             bg = try SuggestionTarget.opaqueColor(background, field: "background")
         } catch {
             throw InputError(error.message)
         }
         let result = SuggestionResult(foreground: fg, background: bg, target: goal)
-        if format == "json" {
+        if format == .json {
             try Terminal.emit(try Targets.json(result), to: nil)
             if !result.passes { throw ExitCode(1) }
             return
@@ -83,11 +79,10 @@ struct VariantsCommand: ParsableCommand {
     @Argument(help: "The color to adapt.") var color: String
     @Option(name: .customLong("on"), help: "A background (repeatable).") var backgrounds: [String] = []
     @Option(help: "The target: 4.5, AA, AAA, AA-large, Lc60, AA+Lc60.") var target: String = "AA"
-    @Option(help: "Output format: text or json.") var format: String = "text"
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
     func validate() throws {
         guard !backgrounds.isEmpty else { throw ValidationError("Give at least one background with --on.") }
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'.") }
     }
 
     func run() throws {
@@ -101,7 +96,7 @@ struct VariantsCommand: ParsableCommand {
         }
         let result = VariantsResult(color: base, on: surfaces, target: goal)
         let rows = result.variants
-        if format == "json" {
+        if format == .json {
             try Terminal.emit(try Targets.json(result), to: nil)
         } else {
             let color = Terminal.stdoutWantsColor

@@ -84,7 +84,7 @@ def test_usage_errors_exit_2(run):
     assert run("check").returncode == 2
     assert run("check", "a", "b", "--bogus").returncode == 2
     r = run("check", "#000", "#fff", "--level", "AAAA")
-    assert r.returncode == 2 and "--level must be AA or AAA" in r.stderr
+    assert r.returncode == 2 and "The value 'AAAA' is invalid for '--level <level>'. Please provide one of 'AA' and 'AAA'." in r.stderr
     assert run("audit", "palettes", "--format", "yaml").returncode == 2
     assert run("frobnicate").returncode == 2
 

@@ -1,0 +1,50 @@
+public import ArgumentParser
+public import ColorScience
+
+// Options that take one of a few words are enumerations, so --help lists the words and a wrong
+// one is refused with them, before any work (swift-argument-parser's `Examples/math` idiom).
+
+/// `--format` of `check`, `suggest`, `variants` and `derive`.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case text, json
+}
+
+/// `--format` of `audit`.
+enum AuditFormat: String, CaseIterable, ExpressibleByArgument {
+    case text, json, junit, markdown, sarif
+}
+
+/// `--format` of `matrix`.
+enum MatrixFormat: String, CaseIterable, ExpressibleByArgument {
+    case text, summary, json, csv
+}
+
+/// `--fail-on` of `audit`.
+enum FailOn: String, CaseIterable, ExpressibleByArgument {
+    case failures, regressions, never
+}
+
+extension WCAGLevel: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { WCAGLevel.all.map(\.name) }
+}
+
+extension ContrastUsage: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    /// The usages a requirement can ask for (decorative and disabled are exempt: they ask nothing).
+    public static var allValueStrings: [String] { ContrastUsage.all.filter { !$0.isExempt }.map(\.name) }
+}
+
+/// What `audit` and `report` read: paths, the checks to add, the themes to keep.
+struct SourceOptions: ParsableArguments {
+    @Argument(help: "Palette or token files, or directories of them.")
+    var paths: [String]
+
+    @Option(help: "A checks document ({\"checks\": [...]}) whose checks apply to every palette read.")
+    var checks: String?
+
+    @Option(name: .customLong("theme"), help: "Only these themes (repeatable).")
+    var themes: [String] = []
+
+    var themeFilter: [String]? { themes.isEmpty ? nil : themes }
+}

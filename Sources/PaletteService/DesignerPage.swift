@@ -14,8 +14,12 @@ enum DesignerPage {
     static func verdict(_ s: AuditSummary) -> (text: String, passed: Bool) { s.verdict }
 
     static func render(_ entries: [PaletteStore.Entry]) -> String {
-        let e = HTMLReport.escape
-        var out = """
+        page(entries).text
+    }
+
+    /// The page, as ``HTML``: every name and text from a palette is escaped by the type.
+    static func page(_ entries: [PaletteStore.Entry]) -> HTML {
+        var out: HTML = """
             <!doctype html>
             <html lang="en">
             <head>
@@ -44,18 +48,19 @@ enum DesignerPage {
                 let summary = verdict(entry.report.summary)
                 // The file's own name, which a downloaded edit keeps (brand.tokens.json stays that).
                 let file = entry.file.split(separator: "/").last.map(String.init) ?? "\(name).json"
-                out += "<li data-palette=\"\(e(name))\" data-file=\"\(e(file.hasSuffix(".json") ? file : "\(name).json"))\"><a class=\"name open-palette\" href=\"/v1/palettes/\(e(percentEncoded(name)))/audit\" data-palette=\"\(e(name))\">\(e(name))</a> "
-                out += "<span class=\"verdict-\(summary.passed ? "pass" : "fail")\">\(e(summary.text))</span>"
+                let downloadName = file.hasSuffix(".json") ? file : "\(name).json"
+                out += "<li data-palette=\"\(name)\" data-file=\"\(downloadName)\"><a class=\"name open-palette\" href=\"/v1/palettes/\(percentEncoded(name))/audit\" data-palette=\"\(name)\">\(name)</a> "
+                out += "<span class=\"verdict-\(summary.passed ? "pass" : "fail")\">\(summary.text)</span>"
                 if entry.report.summary.falseClaims > 0 {
                     out += " <span class=\"muted\">· \(entry.report.summary.falseClaims) false claim\(entry.report.summary.falseClaims == 1 ? "" : "s")</span>"
                 }
-                out += "\n<ul class=\"themes\" aria-label=\"Themes of \(e(name))\">"
+                out += "\n<ul class=\"themes\" aria-label=\"Themes of \(name))\">"
                 for theme in entry.report.themes {
                     let v = verdict(theme.summary)
-                    out += "<li>\(e(theme.name)): <span class=\"verdict-\(v.passed ? "pass" : "fail")\">\(e(v.text))</span></li>"
+                    out += "<li>\(theme.name): <span class=\"verdict-\(v.passed ? "pass" : "fail")\">\(v.text)</span></li>"
                 }
                 out += "</ul>\n"
-                if let description = entry.palette.description { out += "<p class=\"description muted\">\(e(description))</p>\n" }
+                if let description = entry.palette.description { out += "<p class=\"description muted\">\(description)</p>\n" }
                 out += "</li>\n"
             }
             out += "</ul>\n"

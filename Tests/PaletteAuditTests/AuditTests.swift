@@ -244,3 +244,23 @@ import TestSupport
         #expect(html.contains("<tr data-check=\"c\"><th scope=\"row\">c</th>"))
     }
 }
+
+@Suite struct HTMLTypeTests {
+    @Test func interpolationEscapesUnlessItIsMarkup() {
+        let name = "<img src=x onerror=\"alert(1)\">&'"
+        let cell: HTML = "<td title=\"\(name)\">\(name)</td>"
+        #expect(cell.text == "<td title=\"&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;\">&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;</td>")
+        let row: HTML = "<tr>\(cell)</tr>"
+        #expect(row.text == "<tr>" + cell.text + "</tr>")
+        #expect(([cell, cell].joined(separator: "\n")).text == cell.text + "\n" + cell.text)
+    }
+
+    @Test func aHostilePaletteCannotInjectMarkupIntoTheReport() throws {
+        let evil = "<script>alert(1)</script>"
+        let text = ##"{"name": "\##(evil)", "description": "\##(evil)", "themes": {"\##(evil)": {"tokens": {"\##(evil)": "#777", "bg": "#fff"}}}, "checks": [{"id": "\##(evil)", "foreground": "\##(evil)", "background": "bg", "description": "\##(evil)"}]}"##
+        let (palette, _) = PaletteDecoder.decode(text, file: nil)
+        let html = HTMLReport(title: evil, generated: evil).render(AuditReport(palettes: [Auditor().audit(try #require(palette))]))
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    }
+}

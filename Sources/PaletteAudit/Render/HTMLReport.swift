@@ -39,24 +39,12 @@ public struct HTMLReport: Sendable {
     }
 
     /// Escapes text for HTML content and attribute values.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    public static func escape(_ text: String) -> String { HTML.escape(text) }
 
     /// The report's style sheet (the designers' page serves it too).
-    public static let style = """
+    public static var style: String { styleSheet.description }
+
+    static let styleSheet: StaticString = """
         :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #57606a; --line: #d0d7de; --pass: #116329; --fail: #b3261e; --exempt: #57606a; --card: #f6f8fa; --focus: #0969da; }
         @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #3d444d; --pass: #4ac26b; --fail: #ff7b72; --exempt: #9da7b3; --card: #161b22; --focus: #4493f8; } }
         body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; padding: 24px; max-width: 1200px; }
@@ -81,17 +69,21 @@ public struct HTMLReport: Sendable {
         """
 
     public func render(_ report: AuditReport) -> String {
+        page(report).text
+    }
+
+    func page(_ report: AuditReport) -> HTML {
         let previous = history.last
         let comparison = self.comparison?.0 ?? previous.map { Baseline(entries: $0.checks).compare(with: report) }
-        let against = self.comparison?.against ?? "Since the last run (\(Self.escape(previous?.time ?? "")))"
+        let against = self.comparison?.against ?? "Since the last run (\(previous?.time ?? ""))"
         let regressed = Set(comparison?.regressions.map(\.key) ?? [])
-        var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>\(Self.escape(title))</title>\n<style>\n\(Self.style)\n</style>\n</head>\n<body>\n"
-        out += "<header><h1>\(Self.escape(title))</h1>\n<p class=\"muted\">Generated \(Self.escape(generated)) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(Self.escape(report.summary.line))</span></p></header>\n<main>\n"
+        var out: HTML = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<title>\(title)</title>\n<style>\n\(trusted: Self.styleSheet)\n</style>\n</head>\n<body>\n"
+        out += "<header><h1>\(title)</h1>\n<p class=\"muted\">Generated \(generated) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(report.summary.line)</span></p></header>\n<main>\n"
         if let comparison {
             out += "<p class=\"note\" id=\"since-last-run\">\(against): <strong>\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s")</strong>, \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s"), \(comparison.added.count) added, \(comparison.removed.count) removed.</p>\n"
             if !comparison.regressions.isEmpty {
-                out += "<ul>\n" + comparison.regressions.map { "<li>Regressed: \(Self.escape($0.message))</li>\n" }.joined() + "</ul>\n"
+                out += "<ul>\n" + comparison.regressions.map { change -> HTML in "<li>Regressed: \(change.message)</li>\n" }.joined() + "</ul>\n"
             }
         }
         // Summary per palette and theme.
@@ -100,11 +92,11 @@ public struct HTMLReport: Sendable {
             for theme in palette.themes {
                 let s = theme.summary
                 let themeRegressions = regressed.filter { $0.hasPrefix("\(palette.name)/\(theme.name)/") }.count
-                out += "<tr data-palette=\"\(Self.escape(palette.name))\" data-theme=\"\(Self.escape(theme.name))\"><th scope=\"row\"><a href=\"#\(Self.anchor(palette.name))\">\(Self.escape(palette.name))</a></th><td>\(Self.escape(theme.name))</td>"
+                out += "<tr data-palette=\"\(palette.name)\" data-theme=\"\(theme.name)\"><th scope=\"row\"><a href=\"#\(Self.anchor(palette.name))\">\(palette.name)</a></th><td>\(theme.name)</td>"
                 out += "<td class=\"num\">\(s.checks)</td><td class=\"num\">\(s.pass)</td><td class=\"num\(s.fail > 0 ? " bad" : "")\">\(s.fail)</td><td class=\"num\">\(s.exempt)</td><td class=\"num\(s.falseClaims > 0 ? " bad" : "")\">\(s.falseClaims)</td><td class=\"num\(themeRegressions > 0 ? " bad" : "")\">\(themeRegressions)</td><td>\(sparkline(palette.name, current: palette.summary.fail))</td></tr>\n"
             }
             if palette.themes.isEmpty {
-                out += "<tr><th scope=\"row\">\(Self.escape(palette.name))</th><td colspan=\"8\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
+                out += "<tr><th scope=\"row\">\(palette.name)</th><td colspan=\"8\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
             }
         }
         out += "</tbody>\n</table>\n</section>\n"
@@ -117,7 +109,7 @@ public struct HTMLReport: Sendable {
         "palette-" + String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
     }
 
-    func sparkline(_ palette: String, current: Int) -> String {
+    func sparkline(_ palette: String, current: Int) -> HTML {
         let values = history.suffix(29).map { $0.failures[palette] ?? 0 } + [current]
         guard values.count > 1 else { return "<span class=\"muted\">first run</span>" }
         let width = 120.0, height = 24.0, top = Double(max(values.max() ?? 1, 1))
@@ -127,29 +119,30 @@ public struct HTMLReport: Sendable {
         return "<svg role=\"img\" aria-label=\"failures over the last \(values.count) runs: \(values.map(String.init).joined(separator: ", "))\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"\(points)\"/></svg>"
     }
 
-    func section(_ palette: PaletteReport, regressed: Set<String>) -> String {
-        var out = "<section aria-labelledby=\"\(Self.anchor(palette.name))\">\n<h2 id=\"\(Self.anchor(palette.name))\">\(Self.escape(palette.name))</h2>\n"
-        if let description = palette.description { out += "<p>\(Self.escape(description))</p>\n" }
-        if let source = palette.source { out += "<p class=\"muted\">Source: \(Self.escape(source))</p>\n" }
+    func section(_ palette: PaletteReport, regressed: Set<String>) -> HTML {
+        var out: HTML = "<section aria-labelledby=\"\(Self.anchor(palette.name))\">\n<h2 id=\"\(Self.anchor(palette.name))\">\(palette.name)</h2>\n"
+        if let description = palette.description { out += "<p>\(description)</p>\n" }
+        if let source = palette.source { out += "<p class=\"muted\">Source: \(source)</p>\n" }
         if !palette.problems.isEmpty {
-            out += "<div class=\"note\" role=\"alert\"><strong>Problems</strong><ul>\n" + palette.problems.map { "<li><code>\(Self.escape($0.description))</code></li>\n" }.joined() + "</ul></div>\n"
+            out += "<div class=\"note\" role=\"alert\"><strong>Problems</strong><ul>\n" + palette.problems.map { problem -> HTML in "<li><code>\(problem.description)</code></li>\n" }.joined() + "</ul></div>\n"
         }
         if let warnings = palette.warnings, !warnings.isEmpty {
-            out += "<details class=\"note\"><summary><strong>Warnings</strong> (\(warnings.count): read, but worth a look)</summary><ul>\n" + warnings.map { "<li><code>\(Self.escape($0.description))</code></li>\n" }.joined() + "</ul></details>\n"
+            out += "<details class=\"note\"><summary><strong>Warnings</strong> (\(warnings.count): read, but worth a look)</summary><ul>\n" + warnings.map { warning -> HTML in "<li><code>\(warning.description)</code></li>\n" }.joined() + "</ul></details>\n"
         }
         if !palette.assumptions.isEmpty {
             out += "<div class=\"note\"><strong>Assumptions</strong> (values the source does not give)<ul>\n"
             for a in palette.assumptions {
-                let subject = a.token.map { "token <code>\(Self.escape($0))</code>" } ?? a.check.map { "check <code>\(Self.escape($0))</code>" } ?? "value"
-                out += "<li>\(subject)\(a.value.map { " = <code>\(Self.escape($0))</code>" } ?? ""): \(Self.escape(a.reason))</li>\n"
+                let subject: HTML = a.token.map { token -> HTML in "token <code>\(token)</code>" } ?? a.check.map { check -> HTML in "check <code>\(check)</code>" } ?? "value"
+                let value: HTML = a.value.map { value -> HTML in " = <code>\(value)</code>" } ?? ""
+                out += "<li>\(subject)\(value): \(a.reason)</li>\n"
             }
             out += "</ul></div>\n"
         }
         out += sideBySide(palette)
         for theme in palette.themes {
-            out += "<h3 id=\"\(Self.anchor(palette.name))-\(Self.escape(theme.name))\">Theme \(Self.escape(theme.name)) <span class=\"muted\">· \(Self.escape(theme.summary.line))</span></h3>\n"
+            out += "<h3 id=\"\(Self.anchor(palette.name))-\(theme.name)\">Theme \(theme.name) <span class=\"muted\">· \(theme.summary.line)</span></h3>\n"
             let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
-            out += "<table>\n<caption class=\"muted\">Checks of \(Self.escape(palette.name)) in \(Self.escape(theme.name)), failures first</caption>\n<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"
+            out += "<table>\n<caption class=\"muted\">Checks of \(palette.name) in \(theme.name), failures first</caption>\n<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"
             for r in ordered {
                 let key = "\(palette.name)/\(theme.name)/\(r.id)"
                 out += row(r, theme: theme.name, regressed: regressed.contains(key))
@@ -164,50 +157,52 @@ public struct HTMLReport: Sendable {
         (r.composited?.foreground ?? String(r.foreground.hex.prefix(7)), r.composited?.background ?? String(r.background.hex.prefix(7)))
     }
 
-    func sample(_ r: CheckResult, foreground: String, background: String) -> String {
+    func sample(_ r: CheckResult, foreground: String, background: String) -> HTML {
         let label = "\(foreground) on \(background), \(r.display)"
         if r.usage == .nonText || r.kind == .badgeBorder {
-            return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
+            return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(label)\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
         }
         if r.kind == .badge {
-            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" role=\"img\" aria-label=\"\(Self.escape(label))\">\(Self.escape(String(r.id.dropFirst("badge:".count))))</span>"
+            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" role=\"img\" aria-label=\"\(label)\">\(String(r.id.dropFirst("badge:".count)))</span>"
         }
         let size = r.fontSize.flatMap { FontSize(parsing: $0) }.map { String(format: "%.0fpx", min($0.pixels, 48)) } ?? (r.usage == .largeText ? "24px" : "16px")
         let weight = r.fontWeight.map { ";font-weight:\($0)" } ?? ""
-        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" role=\"img\" aria-label=\"\(Self.escape(label))\">Sample text</span>"
+        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" role=\"img\" aria-label=\"\(label)\">Sample text</span>"
     }
 
-    func row(_ r: CheckResult, theme: String, regressed: Bool) -> String {
+    func row(_ r: CheckResult, theme: String, regressed: Bool) -> HTML {
         let (fg, bg) = colors(r)
-        var out = "<tr data-check=\"\(Self.escape(r.id))\" data-theme=\"\(Self.escape(theme))\" data-verdict=\"\(r.verdict.rawValue)\"\(regressed ? " data-regressed=\"true\"" : "")>"
+        let regressedAttribute: HTML = regressed ? " data-regressed=\"true\"" : ""
+        var out: HTML = "<tr data-check=\"\(r.id)\" data-theme=\"\(theme)\" data-verdict=\"\(r.verdict.rawValue)\"\(regressedAttribute)>"
         out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
-        var what = "<strong>\(Self.escape(r.id))</strong><br><span class=\"muted\">\(Self.escape(r.usage.name)) \(Self.escape(r.level.name))\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
-        if let d = r.description { what += "<br><span class=\"muted\">\(Self.escape(d))</span>" }
+        var what: HTML = "<strong>\(r.id)</strong><br><span class=\"muted\">\(r.usage.name) \(r.level.name)\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
+        if let d = r.description { what += "<br><span class=\"muted\">\(d)</span>" }
         out += "<td>\(what)</td>"
-        func describe(_ c: ResolvedColor) -> String {
-            c.reference.lowercased() == c.hex ? "<code>\(Self.escape(c.hex))</code>" : "<code>\(Self.escape(c.reference))</code> \(Self.escape(c.hex))"
+        func describe(_ c: ResolvedColor) -> HTML {
+            c.reference.lowercased() == c.hex ? "<code>\(c.hex)</code>" : "<code>\(c.reference)</code> \(c.hex)"
         }
         out += "<td><span class=\"chip\" style=\"background:\(fg)\" aria-hidden=\"true\"></span>\(describe(r.foreground))<br><span class=\"chip\" style=\"background:\(bg)\" aria-hidden=\"true\"></span>\(describe(r.background))</td>"
-        out += "<td class=\"num\">\(Self.escape(r.display))\(r.range.map { "<br><span class=\"muted\">to \(RatioFormat.display($0.best)) by backdrop</span>" } ?? "")</td>"
-        out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(Self.escape(r.achieved.name))</td>"
-        var verdict = "<span class=\"verdict-\(r.verdict.rawValue)\">\(r.verdict.rawValue.uppercased())</span>"
+        let range: HTML = r.range.map { range -> HTML in "<br><span class=\"muted\">to \(RatioFormat.display(range.best)) by backdrop</span>" } ?? ""
+        out += "<td class=\"num\">\(r.display)\(range)</td>"
+        out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(r.achieved.name)</td>"
+        var verdict: HTML = "<span class=\"verdict-\(r.verdict.rawValue)\">\(r.verdict.rawValue.uppercased())</span>"
         if regressed { verdict += " <strong class=\"verdict-fail\">regressed</strong>" }
-        for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(Self.escape(reason))</span>" }
-        if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(Self.escape(claim.message))" }
-        for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(Self.escape(a))</span>" }
-        for note in r.deprecations { verdict += "<br><strong>Deprecated:</strong> \(Self.escape(note))" }
+        for reason in r.reasons ?? [] { verdict += "<br><span class=\"muted\">\(reason)</span>" }
+        if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(claim.message)" }
+        for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(a)</span>" }
+        for note in r.deprecations { verdict += "<br><strong>Deprecated:</strong> \(note)" }
         if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r, theme: theme) }
         out += "<td>\(verdict)</td></tr>\n"
         return out
     }
 
-    func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult, theme: String) -> String {
-        var parts: [String] = []
+    func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult, theme: String) -> HTML {
+        var parts: [HTML] = []
         // Each swatch names its fix (`data-fix`): inert in the report; on the designers' page, a
         // one-click fix, applied from the result's `fixes` in the audit JSON.
-        func swatch(_ f: String, _ b: String, _ text: String, kind: String) -> String {
-            let applicable = r.fixes?.contains { $0.kind == kind } == true
-            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\"\(applicable ? " data-fix=\"\(kind)\"" : "")>\(Self.escape(text))</span>"
+        func swatch(_ f: String, _ b: String, _ text: String, kind: String) -> HTML {
+            let applicable: HTML = r.fixes?.contains { $0.kind == kind } == true ? " data-fix=\"\(kind)\"" : ""
+            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\"\(applicable)>\(text)</span>"
         }
         if let f = s.foreground.first {
             parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", kind: "foreground"))")
@@ -218,29 +213,29 @@ public struct HTMLReport: Sendable {
         if let both = s.both {
             parts.append("both \(swatch(both.foreground.hex, both.background.hex, "\(both.foreground.hex) on \(both.background.hex)", kind: "both"))")
         }
-        var out = "<div class=\"fixes\">Nearest passing: " + (parts.isEmpty ? "none of these hues" : parts.joined(separator: " ")) + "</div>"
-        for note in s.notes ?? [] { out += "<div class=\"fixes muted\">\(Self.escape(note))</div>" }
+        var out: HTML = "<div class=\"fixes\">Nearest passing: " + (parts.isEmpty ? "none of these hues" : parts.joined(separator: " ")) + "</div>"
+        for note in s.notes ?? [] { out += "<div class=\"fixes muted\">\(note)</div>" }
         return out
     }
 
     /// Every check in every theme, one column per theme, so light and dark can be compared at a
     /// glance (only for palettes with more than one theme).
-    func sideBySide(_ palette: PaletteReport) -> String {
+    func sideBySide(_ palette: PaletteReport) -> HTML {
         guard palette.themes.count > 1 else { return "" }
         var ids: [String] = []
         var seen: Set<String> = []
         for theme in palette.themes { for r in theme.results where seen.insert(r.id).inserted { ids.append(r.id) } }
         let anchor = Self.anchor(palette.name)
-        var out = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">Themes side by side: each check as it looks in each theme</caption>\n<thead><tr><th scope=\"col\">Check</th>"
-        for theme in palette.themes { out += "<th scope=\"col\">\(Self.escape(theme.name))</th>" }
+        var out: HTML = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">Themes side by side: each check as it looks in each theme</caption>\n<thead><tr><th scope=\"col\">Check</th>"
+        for theme in palette.themes { out += "<th scope=\"col\">\(theme.name)</th>" }
         out += "</tr></thead>\n<tbody>\n"
         let byTheme = palette.themes.map { theme in Dictionary(theme.results.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
         for id in ids {
-            out += "<tr data-check=\"\(Self.escape(id))\"><th scope=\"row\">\(Self.escape(id))</th>"
+            out += "<tr data-check=\"\(id)\"><th scope=\"row\">\(id)</th>"
             for results in byTheme {
                 guard let r = results[id] else { out += "<td class=\"muted\">not checked</td>"; continue }
                 let (fg, bg) = colors(r)
-                out += "<td>\(sample(r, foreground: fg, background: bg)) <span class=\"verdict-\(r.verdict.rawValue)\">\(Self.escape(r.display)) \(r.verdict.rawValue.uppercased())</span></td>"
+                out += "<td>\(sample(r, foreground: fg, background: bg)) <span class=\"verdict-\(r.verdict.rawValue)\">\(r.display) \(r.verdict.rawValue.uppercased())</span></td>"
             }
             out += "</tr>\n"
         }
@@ -248,22 +243,22 @@ public struct HTMLReport: Sendable {
     }
 
     /// Text tokens × surface tokens of a theme as a colored grid of the level each pair reaches.
-    func grid(_ theme: ThemeReport) -> String {
+    func grid(_ theme: ThemeReport) -> HTML {
         var texts: [(String, String)] = [], surfaces: [(String, String)] = []
         for r in theme.results where r.usage == .text || r.usage == .largeText {
             if let t = r.foreground.token, !texts.contains(where: { $0.0 == t }), r.foreground.color.isOpaque { texts.append((t, r.foreground.hex)) }
             if let t = r.background.token, !surfaces.contains(where: { $0.0 == t }), r.background.color.isOpaque { surfaces.append((t, r.background.hex)) }
         }
         guard !texts.isEmpty, !surfaces.isEmpty else { return "" }
-        var out = "<table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
-        for (name, _) in surfaces { out += "<th scope=\"col\"><code>\(Self.escape(name))</code></th>" }
+        var out: HTML = "<table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
+        for (name, _) in surfaces { out += "<th scope=\"col\"><code>\(name)</code></th>" }
         out += "</tr></thead>\n<tbody>\n"
         for (name, hex) in texts {
-            out += "<tr><th scope=\"row\"><code>\(Self.escape(name))</code></th>"
+            out += "<tr><th scope=\"row\"><code>\(name)</code></th>"
             for (_, surfaceHex) in surfaces {
                 let f = (try? SRGB(css: hex)) ?? .black, b = (try? SRGB(css: surfaceHex)) ?? .white
                 let ratio = f.contrastRatio(with: b)
-                out += "<td style=\"color:\(hex);background:\(surfaceHex)\" aria-label=\"\(Self.escape("\(name) on \(surfaceHex): \(RatioFormat.display(ratio)), \(AchievedLevel(ratio: ratio).name)"))\">\(AchievedLevel(ratio: ratio).name)<br>\(RatioFormat.floored(ratio))</td>"
+                out += "<td style=\"color:\(hex);background:\(surfaceHex)\" aria-label=\"\("\(name) on \(surfaceHex): \(RatioFormat.display(ratio)), \(AchievedLevel(ratio: ratio).name)")\">\(AchievedLevel(ratio: ratio).name)<br>\(RatioFormat.floored(ratio))</td>"
             }
             out += "</tr>\n"
         }

@@ -50,20 +50,17 @@ public enum JUnitRenderer {
 
     /// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot hold.
     static func xml(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        text.escaped { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\n": "&#10;"
+            case "\t", "\r": nil
+            default: scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) ? "\u{FFFD}" : nil
             }
         }
-        return out
     }
 }

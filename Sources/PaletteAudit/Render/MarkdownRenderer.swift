@@ -54,16 +54,14 @@ public enum MarkdownRenderer {
     }
 
     static func escape(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "|": out += "\\|"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\n": out += " "
-            default: out.append(ch)
+        text.escaped { scalar in
+            switch scalar {
+            case "|": "\\|"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\n": " "
+            default: nil
             }
         }
-        return out
     }
 }

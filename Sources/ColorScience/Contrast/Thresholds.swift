@@ -1,3 +1,25 @@
+/// A closed set of named values (a usage, a level), written in JSON as its name.
+public protocol NamedValue: Codable, Hashable, Sendable {
+    var name: String { get }
+    static var all: [Self] { get }
+}
+
+extension NamedValue {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = Self.all.first(where: { $0.name == name }) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not one of \(Self.all.map(\.name).joined(separator: ", "))")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
 /// What a pair of colors is used for, which decides the WCAG success criterion that applies.
 public struct ContrastUsage: Hashable, Sendable, CustomStringConvertible {
     /// The name used in palettes, the CLI and the API (`large-text`).
@@ -32,21 +54,7 @@ public struct ContrastUsage: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
-extension ContrastUsage: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let known = ContrastUsage(name: name) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a usage; expected text, large-text, non-text, decorative or disabled")
-        }
-        self = known
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
-}
+extension ContrastUsage: NamedValue {}
 
 /// A WCAG conformance level a requirement asks for.
 public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -71,21 +79,7 @@ public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible
     public var description: String { name }
 }
 
-extension WCAGLevel: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let known = WCAGLevel(name: name) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a level; expected AA or AAA")
-        }
-        self = known
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
-}
+extension WCAGLevel: NamedValue {}
 
 /// The best WCAG 2.x level a contrast ratio reaches for text: `AAA` (≥ 7), `AA` (≥ 4.5),
 /// `AA-large` (≥ 3, enough for large text and non-text) or `none`.
@@ -126,21 +120,7 @@ public struct AchievedLevel: Hashable, Sendable, Comparable, CustomStringConvert
     public var description: String { name }
 }
 
-extension AchievedLevel: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let known = AchievedLevel(name: name) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a level; expected AAA, AA, AA-large or none")
-        }
-        self = known
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
-}
+extension AchievedLevel: NamedValue {}
 
 /// A contrast requirement: a usage at a level, and the minimum ratio WCAG 2.2 sets for it.
 public struct ContrastRequirement: Hashable, Sendable, CustomStringConvertible {

@@ -151,7 +151,7 @@ public struct Assumption: Hashable, Sendable, Codable {
 }
 
 /// What a result measures: a check, a badge's text, or a badge's border.
-public struct CheckKind: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct CheckKind: NamedValue, CustomStringConvertible {
     public let name: String
     private init(_ name: String) { self.name = name }
 
@@ -165,20 +165,6 @@ public struct CheckKind: Hashable, Sendable, Codable, CustomStringConvertible {
     public var foregroundField: String { self == .check ? "foreground" : self == .badge ? "text" : "border" }
 
     public var description: String { name }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let known = CheckKind.all.first(where: { $0.name == name }) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(name)\" is not a result kind; expected check, badge or badge-border")
-        }
-        self = known
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
 }
 
 /// The result of one check (or badge) in one theme.

@@ -47,7 +47,7 @@ public enum ThemeDeriver {
     public static func derive(_ palette: Palette, from source: String, to target: String, surface: SRGB,
                               minimumLevel: WCAGLevel? = nil) throws(DeriveError) -> Derivation {
         guard let sourceTheme = palette.theme(named: source) else {
-            throw DeriveError("the palette has no theme \"\(source)\"; themes: \(palette.themes.map(\.name).joined(separator: ", "))")
+            throw DeriveError(palette.unknownThemes([source]) ?? "the palette has no theme \"\(source)\"")
         }
         guard surface.isOpaque else { throw DeriveError("the surface must be opaque, not \(surface.hex)") }
         var resolver = ThemeResolver(palette: palette, theme: sourceTheme)

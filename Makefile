@@ -24,6 +24,7 @@ audit: deps release
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	scripts/check-sendable.sh
 	scripts/fuzz.sh 30
 	python3 -m pytest tests/integration -q
 

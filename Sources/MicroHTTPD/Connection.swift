@@ -10,6 +10,8 @@ final class RequestState {
     var begun = false
     /// The request target as sent, before percent-decoding.
     var target: String?
+    var rawTarget: [UInt8] = []
+    var rawMethod: [UInt8] = []
     var body: [UInt8] = []
     var bodyBytes = 0
     var tooLarge = false
@@ -70,6 +72,7 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, _, cod
 let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
     let state = RequestState()
     state.target = uri.map { String(cString: $0) }
+    state.rawTarget = uri.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -85,10 +88,13 @@ let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestC
     let end = state.queuedAt ?? ContinuousClock.now
     let elapsed = state.started.duration(to: end)
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    onComplete(CompletedRequest(method: state.method, path: state.path, route: state.route, status: state.status,
-                                requestBytes: state.bodyBytes, responseBytes: state.responseBytes, duration: seconds,
-                                remoteAddress: state.remoteAddress,
-                                completed: termination == .REQUEST_TERMINATED_COMPLETED_OK))
+    var completed = CompletedRequest(method: state.method, path: state.path, route: state.route, status: state.status,
+                                     requestBytes: state.bodyBytes, responseBytes: state.responseBytes, duration: seconds,
+                                     remoteAddress: state.remoteAddress,
+                                     completed: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+    completed.rawMethod = state.rawMethod
+    completed.rawTarget = state.rawTarget
+    onComplete(completed)
 }
 
 extension Server {
@@ -101,6 +107,7 @@ extension Server {
             let state = existing ?? RequestState()
             state.begun = true
             state.method = method.map { String(cString: $0) } ?? ""
+            state.rawMethod = method.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
             state.path = url.map { String(cString: $0) } ?? ""
             var buffer = [CChar](repeating: 0, count: 64)
             if let address = cmhd_client_address(connection, &buffer, buffer.count) { state.remoteAddress = String(cString: address) }

@@ -127,6 +127,10 @@ public typealias Handler = @Sendable (Request) -> Response
 public struct CompletedRequest: Sendable {
     public var method: String
     public var path: String
+    /// The method and the request target exactly as the client sent them, bytes and all (for
+    /// logs, which must show what arrived without letting it forge a line).
+    public var rawMethod: [UInt8] = []
+    public var rawTarget: [UInt8] = []
     public var route: String?
     public var status: Int
     public var requestBytes: Int

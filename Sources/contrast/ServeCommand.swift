@@ -34,6 +34,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PEM certificate for HTTPS (CONTRAST_TLS_CERT).") var tlsCert: String?
     @Option(help: "PEM private key for HTTPS (CONTRAST_TLS_KEY).") var tlsKey: String?
     @Flag(help: "No access log.") var quiet = false
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).") var logFormat: LogFormat = .text
 
     static func environment(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
@@ -104,12 +105,13 @@ struct ServeCommand: ParsableCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
 
+        let log = Log(logFormat)
         let store = PaletteStore()
         let checksFile = checks ?? Self.environment("CONTRAST_CHECKS")
         if let checksFile, !FileManager.default.fileExists(atPath: checksFile) {
             throw InputError("\(checksFile): no such checks file (--checks)")
         }
-        for problem in store.load(directory: directory, checks: checksFile) { Log.line("palette problem: \(problem)") }
+        for problem in store.load(directory: directory, checks: checksFile) { log.line("palette problem: \(problem)", level: "warning") }
         let serverBox = ServerBox()
         let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 })
         var routes = Routes(store: store, metrics: metrics)
@@ -118,7 +120,7 @@ struct ServeCommand: ParsableCommand {
         let quiet = self.quiet
         let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
             metrics.record(completed)
-            if !quiet { Log.access(completed) }
+            if !quiet { log.access(completed) }
         })
         serverBox.server = server
         do {
@@ -149,15 +151,15 @@ struct ServeCommand: ParsableCommand {
             guard sigwait(&signals, &received) == 0 else { continue }
             if received == SIGHUP {
                 let problems = store.reload()
-                Log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
-                for problem in problems { Log.line("palette problem: \(problem)") }
+                log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
+                for problem in problems { log.line("palette problem: \(problem)", level: "warning") }
                 continue
             }
-            Log.line("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining \(server.inFlight) request(s) in flight")
+            log.line("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining \(server.inFlight) request(s) in flight")
             server.beginDraining()
             let drained = server.waitUntilIdle(seconds: grace)
             server.stop()
-            Log.line(drained ? "stopped" : "stopped after the \(grace) s grace period with requests unfinished")
+            log.line(drained ? "stopped" : "stopped after the \(grace) s grace period with requests unfinished")
             return
         }
     }
@@ -169,16 +171,25 @@ final class ServerBox: @unchecked Sendable {
     var server: Server?
 }
 
-enum Log {
-    static func line(_ text: String) {
-        FileHandle.standardError.write(Data((timestamp() + " " + text + "\n").utf8))
+/// `--log-format`.
+enum LogFormat: String, CaseIterable, ExpressibleByArgument {
+    case text, json
+}
+
+/// Writes the service's log lines to standard error, escaped (``AccessLog``).
+struct Log: Sendable {
+    let format: AccessLog
+
+    init(_ format: LogFormat) {
+        self.format = AccessLog(format: format == .json ? .json : .text)
     }
 
-    static func access(_ r: CompletedRequest) {
-        let ms = r.duration * 1000
-        let duration = ms < 10 ? String(format: "%.2fms", ms) : String(format: "%.1fms", ms)
-        let path = r.path.count > 200 ? String(r.path.prefix(200)) + "…" : r.path
-        line("\(r.remoteAddress ?? "-") \"\(r.method) \(path)\" \(r.status) \(r.responseBytes)B \(duration)\(r.completed ? "" : " aborted")")
+    func line(_ text: String, level: String = "info") {
+        FileHandle.standardError.write(Data((format.message(text, time: Log.timestamp(), level: level) + "\n").utf8))
+    }
+
+    func access(_ r: CompletedRequest) {
+        FileHandle.standardError.write(Data((format.line(r, time: Log.timestamp()) + "\n").utf8))
     }
 
     static func timestamp() -> String {

@@ -175,3 +175,16 @@ import Testing
         #expect(String(decoding: plain.body, as: UTF8.self) == "Content Too Large: the body is 5000000 bytes; the limit is 1048576\n")
     }
 }
+
+@Suite struct AccessLogTests {
+    @Test func everyControlAndInvalidByteIsEscaped() {
+        #expect(AccessLog.escape(Array("/a b?c=ü✓".utf8)) == "/a b?c=ü✓")
+        #expect(AccessLog.escape([0x0A, 0x0D, 0x1B, 0x7F, 0x00]) == "\\x0a\\x0d\\x1b\\x7f\\x00")
+        #expect(AccessLog.escape(Array("\"\\".utf8)) == "\\\"\\\\")
+        // Invalid UTF-8 (a lone continuation byte, a truncated sequence, an overlong form) and
+        // C1 controls (U+009B, the 8-bit CSI) are escaped byte by byte.
+        #expect(AccessLog.escape([0xFF, 0x80, 0xE2, 0x82, 0xC0, 0xAF]) == "\\xff\\x80\\xe2\\x82\\xc0\\xaf")
+        #expect(AccessLog.escape([0xC2, 0x9B]) == "\\xc2\\x9b")
+        #expect(AccessLog.escape(Array("\u{2028}".utf8)) == "\\xe2\\x80\\xa8")
+    }
+}

@@ -106,10 +106,16 @@ def test_suggest_variants_openapi_metrics(server):
 def test_access_log_has_one_line_per_request(server):
     server.json("GET", "/healthz")
     server.json("GET", "/v1/contrast?fg=%23000&bg=%23fff")
-    time.sleep(0.2)
-    lines = [l for l in server.logs().splitlines() if '"GET ' in l]
+    # The line is written once the response is sent: wait for it (bounded), never a fixed sleep.
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        lines = [l for l in server.logs().splitlines() if '"GET ' in l]
+        if any('"GET /v1/contrast?fg=%23000&bg=%23fff" 200' in l for l in lines):
+            break
+        time.sleep(0.05)
     assert any('"GET /healthz" 200' in l for l in lines)
-    assert any('"GET /v1/contrast" 200' in l for l in lines)
+    # The target as the client sent it, query and percent-escapes included.
+    assert any('"GET /v1/contrast?fg=%23000&bg=%23fff" 200' in l for l in lines), lines
 
 
 def test_request_smuggling_and_bad_requests_get_400(server):

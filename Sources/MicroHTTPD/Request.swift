@@ -140,4 +140,17 @@ public struct CompletedRequest: Sendable {
     public var remoteAddress: String?
     /// False when the client went away or the connection failed before the response was sent.
     public var completed: Bool
+
+    public init(method: String, path: String, route: String?, status: Int, requestBytes: Int, responseBytes: Int,
+                duration: Double, remoteAddress: String?, completed: Bool) {
+        self.method = method
+        self.path = path
+        self.route = route
+        self.status = status
+        self.requestBytes = requestBytes
+        self.responseBytes = responseBytes
+        self.duration = duration
+        self.remoteAddress = remoteAddress
+        self.completed = completed
+    }
 }

@@ -24,12 +24,17 @@ public final class Metrics: Sendable {
     private let state = Mutex(State())
     private let inFlight: @Sendable () -> Int
 
+    /// The methods counted by name; any other is `OTHER`.
+    static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
+
     public init(inFlight: @escaping @Sendable () -> Int = { 0 }) {
         self.inFlight = inFlight
     }
 
     public func record(_ request: CompletedRequest) {
-        let key = Key(route: request.route ?? "unmatched", method: request.method.utf8.count <= 16 ? request.method : "OTHER", status: request.status)
+        // Bounded labels: junk methods and unmatched paths cannot grow the metrics.
+        let key = Key(route: request.route ?? "unmatched", method: Metrics.methods.contains(request.method) ? request.method : "OTHER",
+                      status: (100...599).contains(request.status) ? request.status : 0)
         let bucket = Metrics.buckets.firstIndex { request.duration <= $0 } ?? Metrics.buckets.count
         state.withLock { s in
             s.requests[key, default: 0] += 1

@@ -264,3 +264,35 @@ import TestSupport
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
     }
 }
+
+/// User strings cannot become Markdown, HTML or terminal control sequences in any rendering.
+@Suite struct RenderingInjectionTests {
+    static let evil = "x\n\n## FAKE HEADING\n<script>alert(1)</script><!-- ![img](https://e.x/p.png) `code` \u{1B}]0;title\u{07}\u{1B}[2J"
+
+    func report() throws -> AuditReport {
+        let doc: [String: Any] = [
+            "name": Self.evil,
+            "themes": [Self.evil: ["tokens": [Self.evil: "#777", "bg": "#fff"]]],
+            "checks": [["id": Self.evil, "foreground": Self.evil, "background": "bg", "claim": ["ratio": 7, "quote": Self.evil]]],
+        ]
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self)
+        let (palette, problems) = PaletteDecoder.decode(text, file: nil)
+        return AuditReport(palettes: [Auditor().audit(try #require(palette), problems: problems)])
+    }
+
+    @Test func markdownHasNoMarkupFromUsers() throws {
+        let markdown = MarkdownRenderer.render(try report(), title: Self.evil)
+        #expect(!markdown.contains("<script") && !markdown.contains("<!--") && !markdown.contains("![img]"))
+        #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("## FAKE") })
+        #expect(!markdown.contains("\u{1B}"))
+    }
+
+    @Test func textHasNoControlSequencesFromUsers() throws {
+        let text = TextRenderer(color: true).render(try report())
+        // The renderer's own colors are there; the palette's escape sequences are not.
+        #expect(text.contains("\u{1B}[31m") || text.contains("\u{1B}["))
+        #expect(!text.contains("\u{1B}]0;") && !text.contains("\u{1B}[2J") && !text.contains("\u{07}"))
+        #expect(text.contains("\\x1b]0;title\\x07\\x1b[2J"))
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("## FAKE") })
+    }
+}

@@ -188,3 +188,19 @@ import Testing
         #expect(AccessLog.escape(Array("\u{2028}".utf8)) == "\\xe2\\x80\\xa8")
     }
 }
+
+@Suite struct MetricsLabelTests {
+    /// Junk methods and unmatched paths cannot grow /metrics: labels are bounded.
+    @Test func labelsAreBounded() {
+        let metrics = Metrics()
+        for index in 0..<2_000 {
+            var request = CompletedRequest(method: "JUNK\(index)", path: "/nope/\(index)", route: nil, status: 404, requestBytes: 0, responseBytes: 0,
+                                           duration: 0.001, remoteAddress: nil, completed: true)
+            request.rawTarget = Array(request.path.utf8)
+            metrics.record(request)
+        }
+        let text = metrics.render(palettes: 0)
+        #expect(text.contains("contrast_http_requests_total{route=\"unmatched\",method=\"OTHER\",status=\"404\"} 2000"))
+        #expect(text.utf8.count < 10_000)
+    }
+}

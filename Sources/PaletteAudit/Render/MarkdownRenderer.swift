@@ -3,9 +3,9 @@ import ColorScience
 /// The audit as Markdown, for pull-request comments and `$GITHUB_STEP_SUMMARY`.
 public enum MarkdownRenderer {
     public static func render(_ report: AuditReport, title: String = "Contrast audit", comparedWith: String = "the baseline") -> String {
-        var out = "## \(title)\n\n**\(report.summary.line)**\n\n"
+        var out = "## \(escape(title))\n\n**\(report.summary.line)**\n\n"
         if let comparison = report.comparison {
-            out += "### Against \(comparedWith)\n\n"
+            out += "### Against \(escape(comparedWith))\n\n"
             out += "\(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s), \(comparison.added.count) added, \(comparison.removed.count) removed.\n\n"
             for change in comparison.regressions { out += "- :x: **regressed** \(escape(change.message))\n" }
             for change in comparison.improvements { out += "- :white_check_mark: improved \(escape(change.message))\n" }
@@ -22,12 +22,12 @@ public enum MarkdownRenderer {
         for palette in report.palettes {
             if !palette.problems.isEmpty {
                 out += "### Problems in \(escape(palette.name))\n\n"
-                for problem in palette.problems { out += "- `\(escape(problem.description))`\n" }
+                for problem in palette.problems { out += "- \(code(problem.description))\n" }
                 out += "\n"
             }
             if let warnings = palette.warnings, !warnings.isEmpty {
                 out += "<details><summary>\(warnings.count) warning(s) in \(escape(palette.name))</summary>\n\n"
-                for warning in warnings { out += "- `\(escape(warning.description))`\n" }
+                for warning in warnings { out += "- \(code(warning.description))\n" }
                 out += "\n</details>\n\n"
             }
             let failing = palette.themes.flatMap { theme in theme.results.filter { $0.verdict == .fail || $0.claim?.supported == false }.map { (theme.name, $0) } }
@@ -45,7 +45,7 @@ public enum MarkdownRenderer {
             if !palette.assumptions.isEmpty {
                 out += "<details><summary>\(palette.assumptions.count) assumption(s) in \(escape(palette.name))</summary>\n\n"
                 for a in palette.assumptions {
-                    out += "- \(escape(a.token ?? a.check ?? "value"))\(a.value.map { " = `\($0)`" } ?? ""): \(escape(a.reason))\n"
+                    out += "- \(escape(a.token ?? a.check ?? "value"))\(a.value.map { " = \(code($0))" } ?? ""): \(escape(a.reason))\n"
                 }
                 out += "\n</details>\n\n"
             }
@@ -53,15 +53,33 @@ public enum MarkdownRenderer {
         return out
     }
 
+    /// User text as inline Markdown that cannot become markup: no HTML (`<` and `&` as
+    /// entities), no links, images, emphasis or code (their characters backslash-escaped), no
+    /// table cells (`|`), and one line (a newline cannot start a heading or a list).
     static func escape(_ text: String) -> String {
         text.escaped { scalar in
             switch scalar {
-            case "|": "\\|"
             case "<": "&lt;"
             case ">": "&gt;"
-            case "\n": " "
-            default: nil
+            case "&": "&amp;"
+            case "\\", "`", "*", "_", "[", "]", "|", "~", "!", "#": "\\" + String(scalar)
+            case "\n", "\r", "\u{2028}", "\u{2029}": " "
+            default: scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
             }
         }
+    }
+
+    /// User text as a code span, whatever it holds: fenced with more backticks than it contains
+    /// (CommonMark), on one line. A code span renders its content literally, so no escaping
+    /// beyond that is needed.
+    static func code(_ text: String) -> String {
+        let oneLine = text.escaped { scalar in
+            scalar == "\n" || scalar == "\r" || scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
+        }
+        var longest = 0, run = 0
+        for ch in oneLine { if ch == "`" { run += 1; longest = max(longest, run) } else { run = 0 } }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = oneLine.hasPrefix("`") || oneLine.hasSuffix("`") || longest > 0 ? " " : ""
+        return fence + pad + oneLine + pad + fence
     }
 }

@@ -12,28 +12,28 @@ public struct TextRenderer: Sendable {
     public func render(_ report: AuditReport) -> String {
         var out = ""
         for skipped in report.skipped {
-            out += paint("skipped", ANSI.yellow) + "  \(skipped.file): \(skipped.reason)\n"
+            out += paint("skipped", ANSI.yellow) + "  \(t(skipped.file)): \(t(skipped.reason))\n"
         }
         if !report.skipped.isEmpty { out += "\n" }
         for palette in report.palettes {
-            out += heading(palette.name + (palette.file.map { "  (\($0))" } ?? "")) + "\n"
+            out += heading(t(palette.name) + (palette.file.map { "  (\(t($0)))" } ?? "")) + "\n"
             if let format = palette.format {
-                out += "  read as \(format)\(palette.files.map { " from \($0.count) file\($0.count == 1 ? "" : "s")" } ?? "")\n"
+                out += "  read as \(t(format))\(palette.files.map { " from \($0.count) file\($0.count == 1 ? "" : "s")" } ?? "")\n"
             }
             for problem in palette.problems {
-                out += "  " + paint("problem", ANSI.red) + "  \(problem)\n"
+                out += "  " + paint("problem", ANSI.red) + "  \(t(problem.description))\n"
             }
             for warning in palette.warnings ?? [] {
-                out += "  " + paint("warning", ANSI.yellow) + "  \(warning)\n"
+                out += "  " + paint("warning", ANSI.yellow) + "  \(t(warning.description))\n"
             }
             for assumption in palette.assumptions {
-                let subject = assumption.token.map { "token \($0)" } ?? assumption.check.map { "check \($0)" } ?? "value"
-                out += "  " + paint("assumed", ANSI.yellow) + "  \(subject)\(assumption.value.map { " = \($0)" } ?? ""): \(assumption.reason)\n"
+                let subject = assumption.token.map { "token \(t($0))" } ?? assumption.check.map { "check \(t($0))" } ?? "value"
+                out += "  " + paint("assumed", ANSI.yellow) + "  \(subject)\(assumption.value.map { " = \(t($0))" } ?? ""): \(t(assumption.reason))\n"
             }
             for theme in palette.themes {
-                out += "\n  " + heading("theme \(theme.name)") + "  " + theme.summary.line + "\n"
+                out += "\n  " + heading("theme \(t(theme.name))") + "  " + theme.summary.line + "\n"
                 for u in theme.unresolved ?? [] {
-                    out += "    " + paint("UNRESOLVED", ANSI.red) + "  \(u.id)  \(u.foreground) on \(u.background): see the problem above\n"
+                    out += "    " + paint("UNRESOLVED", ANSI.red) + "  \(t(u.id))  \(t(u.foreground)) on \(t(u.background)): see the problem above\n"
                 }
                 let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
                 let rows = ordered.map { row($0) }
@@ -46,11 +46,11 @@ public struct TextRenderer: Sendable {
                         line += cells[column].padding(toLength: widths[column]) + "  "
                     }
                     out += line.trimmingTrailingSpaces() + "\n"
-                    for reason in result.reasons ?? [] { out += "        " + reason + "\n" }
-                    for note in result.deprecations { out += "        " + paint("deprecated", ANSI.yellow) + ": \(note)\n" }
+                    for reason in result.reasons ?? [] { out += "        " + t(reason) + "\n" }
+                    for note in result.deprecations { out += "        " + paint("deprecated", ANSI.yellow) + ": \(t(note))\n" }
                     if let fix = fixLine(result) { out += "        " + fix + "\n" }
                     if let claim = result.claim, !claim.supported {
-                        out += "        " + paint("false claim", ANSI.yellow) + ": " + claim.message + "\n"
+                        out += "        " + paint("false claim", ANSI.yellow) + ": " + t(claim.message) + "\n"
                     }
                     if let range = result.range {
                         out += "        translucent background over an unknown backdrop: \(RatioFormat.display(range.worst)) (on \(range.worstBackdrop)) to \(RatioFormat.display(range.best)) (on \(range.bestBackdrop))\n"
@@ -62,12 +62,12 @@ public struct TextRenderer: Sendable {
         if let comparison = report.comparison {
             out += heading("against the baseline") + "  \(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") · \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s") · \(comparison.added.count) added · \(comparison.removed.count) removed\n"
             for change in comparison.regressions {
-                out += "  " + paint("regressed", ANSI.red) + "  " + change.message + "\n"
+                out += "  " + paint("regressed", ANSI.red) + "  " + t(change.message) + "\n"
                 if let result = result(for: change.key, in: report), let fix = fixLine(result) { out += "             " + fix + "\n" }
             }
-            for change in comparison.improvements { out += "  " + paint("improved", ANSI.green) + "   " + change.message + "\n" }
-            for key in comparison.added { out += "  added      \(key)\n" }
-            for key in comparison.removed { out += "  removed    \(key)\n" }
+            for change in comparison.improvements { out += "  " + paint("improved", ANSI.green) + "   " + t(change.message) + "\n" }
+            for key in comparison.added { out += "  added      \(t(key))\n" }
+            for key in comparison.removed { out += "  removed    \(t(key))\n" }
             out += "\n"
         }
         out += report.summary.line + "\n"
@@ -96,10 +96,21 @@ public struct TextRenderer: Sendable {
     }
 
     func row(_ r: CheckResult) -> [String] {
-        let pair = "\(r.foreground.reference) on \(r.background.reference)"
+        let pair = "\(t(r.foreground.reference)) on \(t(r.background.reference))"
         let colors = "\(r.foreground.hex) / \(r.background.hex)"
         let need = r.required.map { "needs \(CSSNumber.format($0)):1 (\(r.usage) \(r.level))" } ?? "\(r.usage): exempt"
-        return [r.verdict.rawValue.uppercased(), r.id, pair + "  " + colors, "\(r.display)  Lc \(Auditor.formatLc(r.apca))  best \(r.achieved)", need]
+        return [r.verdict.rawValue.uppercased(), t(r.id), pair + "  " + colors, "\(r.display)  Lc \(Auditor.formatLc(r.apca))  best \(r.achieved)", need]
+    }
+
+    /// User text made safe for a terminal: control characters (C0, DEL, C1, the line
+    /// separators) written as `\xHH`, so a palette cannot move the cursor, recolor the screen,
+    /// set the window title or forge a line.
+    func t(_ text: String) -> String {
+        text.escaped { scalar in
+            let v = scalar.value
+            guard v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 else { return nil }
+            return Array(String(scalar).utf8).map { "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        }
     }
 
     func verdictLabel(_ r: CheckResult) -> String {

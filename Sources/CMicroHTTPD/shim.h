@@ -24,6 +24,7 @@ typedef struct cmhd_config {
     unsigned int connection_timeout_seconds;
     size_t connection_memory_limit;
     unsigned int listen_backlog;
+    int strict_for_client;      // MHD_OPTION_STRICT_FOR_CLIENT: 1 strict, 0 default, -1 lenient
     const char *tls_key_pem;    // with tls_cert_pem: serve HTTPS
     const char *tls_cert_pem;
 } cmhd_config;
@@ -69,6 +70,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
     if (config->connection_timeout_seconds) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout_seconds, NULL };
     if (config->connection_memory_limit) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)config->connection_memory_limit, NULL };
     if (config->listen_backlog) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, config->listen_backlog, NULL };
+    if (config->strict_for_client) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, config->strict_for_client, NULL };
     if (config->tls_key_pem && config->tls_cert_pem) {
         flags |= MHD_USE_TLS;
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)config->tls_key_pem };

@@ -169,6 +169,28 @@ extension Server {
         if lengths.count > 1 && Set(lengths).count > 1 {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has conflicting Content-Length headers"))
         }
+        // RFC 9112 §5: a field name is a token (no white space before the colon, which would
+        // otherwise slip "Transfer-Encoding : chunked" past the check above) and a value holds
+        // no CR, LF or NUL.
+        if let field = headers.first(where: { $0.name.isEmpty || $0.name.contains(where: { $0 == " " || $0 == "\t" }) }) {
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"))
+        }
+        if let field = headers.first(where: { $0.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) }) {
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(field.name.prefix(60))\" contains a CR, LF or NUL (RFC 9112 §5.5)"))
+        }
+        if header("host").count > 1 {
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has \(header("host").count) Host headers; send one (RFC 9112 §3.2)"))
+        }
+        if !encodings.isEmpty {
+            // Only chunked is implemented, and it must be the one, final coding (RFC 9112 §6.1).
+            let codings = encodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { String($0).trimmingCharacters(in: " \t").lowercased() }
+            if let unknown = codings.first(where: { $0 != "chunked" }) {
+                return configuration.refusal(Refusal(status: 501, title: "Not Implemented", detail: "the transfer coding \"\(unknown.prefix(40))\" is not implemented; send the body with Content-Length or as chunked"))
+            }
+            if codings.count != 1 {
+                return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "chunked must be applied once, as the only transfer coding (RFC 9112 §6.1)"))
+            }
+        }
         if version == "HTTP/1.1" && header("host").isEmpty {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)"))
         }

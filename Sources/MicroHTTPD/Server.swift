@@ -114,6 +114,9 @@ public final class Server: Sendable {
         config.connection_timeout_seconds = UInt32(max(1, configuration.idleTimeoutSeconds))
         config.connection_memory_limit = max(16 << 10, configuration.connectionMemoryBytes)
         config.listen_backlog = 512
+        // Strict HTTP/1.1 framing: libmicrohttpd refuses spaces in the target and header
+        // names; the rest of RFC 9112's rules are checked in `earlyRejection`.
+        config.strict_for_client = 1
         let context = Unmanaged.passUnretained(self).toOpaque()
         let daemon: OpaquePointer? = configuration.host.withCString { host in
             withOptionalCString(configuration.tlsKeyPEM) { key in

@@ -51,6 +51,7 @@ public struct ServiceError: Error, Sendable {
         case 422: "Unprocessable Content"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
+        case 501: "Not Implemented"
         case 503: "Service Unavailable"
         default: "Error"
         }

@@ -61,9 +61,23 @@ public final class PaletteStore: Sendable {
         var next = Snapshot()
         next.directory = directory
         next.checks = checks
+        // A directory that is gone or unreadable keeps the palettes served until now.
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
+            || (try? FileManager.default.contentsOfDirectory(atPath: directory)) == nil {
+            var kept = previous
+            kept.directory = directory
+            kept.checks = checks
+            kept.problems = [PaletteProblem(.unreadableFile, "the palettes directory cannot be read (it is missing, not a directory, or not readable); the \(previous.order.count) palette(s) loaded before are still served")]
+            kept.loadedAt = Date()
+            kept.generation = previous.generation + 1
+            snapshot.withLock { $0 = kept }
+            return kept.problems
+        }
         var byFile: [String: Entry] = [:]
         for entry in previous.entries.values { byFile[entry.file] = entry }
-        for loaded in PaletteLoader.loadSources(paths: [directory], checks: checks).palettes {
+        let loader = PaletteLoader(reader: PaletteLoader.confined(to: directory))
+        for loaded in loader.loadSources(paths: [directory], checks: checks).palettes {
             var problems = loaded.problems.filter { !$0.isWarning }
             var report: PaletteReport?
             if let palette = loaded.palette {
@@ -89,9 +103,23 @@ public final class PaletteStore: Sendable {
         }
         next.loadedAt = Date()
         next.generation = previous.generation + 1
+        next.problems = next.problems.map { PaletteStore.relative($0, to: directory) }
         let problems = next.problems
         snapshot.withLock { $0 = next }
         return problems
+    }
+
+    /// A problem as `/readyz` and the log show it: paths relative to the palettes directory, so
+    /// the answer does not reveal where the service runs.
+    static func relative(_ problem: PaletteProblem, to directory: String) -> PaletteProblem {
+        var p = problem
+        let prefixes = [directory, URL(fileURLWithPath: directory).standardizedFileURL.path, URL(fileURLWithPath: directory).resolvingSymlinksInPath().path]
+            .map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        for prefix in prefixes {
+            if let file = p.file, file.hasPrefix(prefix) { p.file = String(file.dropFirst(prefix.count)) }
+            p.message = p.message.replacing(prefix, with: "")
+        }
+        return p
     }
 
     /// Reloads the directory last loaded.

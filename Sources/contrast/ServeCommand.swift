@@ -146,13 +146,18 @@ struct ServeCommand: ParsableCommand {
             """
         FileHandle.standardOutput.write(Data(banner.utf8))
 
+        // Reloads run one at a time off this thread, so a slow file system cannot keep the
+        // signal loop from seeing SIGTERM.
+        let reloads = DispatchQueue(label: "contrast.reload")
         while true {
             var received: Int32 = 0
             guard sigwait(&signals, &received) == 0 else { continue }
             if received == SIGHUP {
-                let problems = store.reload()
-                log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
-                for problem in problems { log.line("palette problem: \(problem)", level: "warning") }
+                reloads.async {
+                    let problems = store.reload()
+                    log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
+                    for problem in problems { log.line("palette problem: \(problem)", level: "warning") }
+                }
                 continue
             }
             log.line("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining \(server.inFlight) request(s) in flight")

@@ -234,7 +234,7 @@ extension PaletteDecoder {
                 continue
             }
             let path = SourcePath.join(resolverFile, pathPart)
-            guard let document = document(path, reader: reader, cache: &cache, namedAt: itemPointer.appending("$ref"), location: item["$ref"]?.location) else { continue }
+            guard let document = document(path, written: pathPart, reader: reader, cache: &cache, namedAt: itemPointer.appending("$ref"), location: item["$ref"]?.location) else { continue }
             guard let part = PaletteDecoder.follow(fragment, in: document) else {
                 problem(.unknownToken, "\"\(ref)\": \"\(path)\" has no \"#\(fragment)\"", at: itemPointer.appending("$ref"), item["$ref"])
                 continue

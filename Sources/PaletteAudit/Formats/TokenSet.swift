@@ -49,7 +49,9 @@ extension PaletteDecoder {
 
     /// Reads and parses a file of the set (once), reporting a failure at `pointer` of the
     /// file that named it.
-    mutating func document(_ path: String, reader: DocumentReader, cache: inout [String: JSONValue?], namedAt pointer: JSONPointer, location: SourceLocation?) -> JSONValue? {
+    /// `written` is the reference as the document wrote it, which messages quote (the file
+    /// and line say where it was written).
+    mutating func document(_ path: String, written: String? = nil, reader: DocumentReader, cache: inout [String: JSONValue?], namedAt pointer: JSONPointer, location: SourceLocation?) -> JSONValue? {
         if let cached = cache[path] { return cached }
         if cache.count >= PaletteDecoder.maximumFilesPerSet {
             problem(.limitExceeded, "the set names more than \(PaletteDecoder.maximumFilesPerSet) files; \"\(path)\" and the rest were not read", at: pointer, nil)
@@ -58,7 +60,7 @@ extension PaletteDecoder {
         }
         switch reader.read(path) {
         case .failure(let failure):
-            problems.append(PaletteProblem(failure.code, "\"\(path)\": \(failure.message)", file: file, pointer: pointer, location: location))
+            problems.append(PaletteProblem(failure.code, "\"\(written ?? path)\": \(failure.message)", file: file, pointer: pointer, location: location))
             cache[path] = .some(nil)
             return nil
         case .success(let bytes):
@@ -121,7 +123,7 @@ extension PaletteDecoder {
             let pathPart = String(hash.map { ref[..<$0] } ?? Substring(ref))
             let fragment = hash.map { String(ref[ref.index(after: $0)...]) } ?? ""
             var targetFile = pathPart.isEmpty ? current : SourcePath.join(current, pathPart)
-            var root = pathPart.isEmpty ? cache[current] ?? nil : document(targetFile, reader: reader, cache: &cache, namedAt: pointer.appending("$ref"), location: refMember.value.location)
+            var root = pathPart.isEmpty ? cache[current] ?? nil : document(targetFile, written: pathPart, reader: reader, cache: &cache, namedAt: pointer.appending("$ref"), location: refMember.value.location)
             var target = root.flatMap { PaletteDecoder.follow(fragment, in: $0) }
             if target == nil && pathPart.isEmpty {
                 // Under a resolver or a set, `#/…` names the merged tokens: the last file that has it.

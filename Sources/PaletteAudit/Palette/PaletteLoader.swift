@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+#elseif canImport(Darwin)
+import Darwin
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+#endif
 
 /// A palette read and decoded (or not), from one file or a set of them.
 public struct LoadedPalette: Sendable {
@@ -20,14 +27,44 @@ public struct LoadResult: Sendable {
     public var skipped: [SkippedFile]
 }
 
-/// Reads palettes from disk: the one place in PaletteAudit that touches files.
-public enum PaletteLoader {
+/// Reads palettes from disk: the one place in PaletteAudit that touches files. Every file goes
+/// through `reader`: the CLI reads anywhere (``disk``); the service reads only inside its
+/// palettes directory (``confined(to:)``).
+public struct PaletteLoader: Sendable {
+    public let reader: DocumentReader
+
+    public init(reader: DocumentReader = PaletteLoader.disk) {
+        self.reader = reader
+    }
+
     /// The largest palette file read, in bytes.
     public static let maximumFileSize = 16 << 20
 
     /// Reads each path (see ``loadSources(paths:checks:)``).
     public static func load(paths: [String]) -> [LoadedPalette] {
-        loadSources(paths: paths).palettes
+        PaletteLoader().loadSources(paths: paths).palettes
+    }
+
+    public static func loadSources(paths: [String], checks: String? = nil) -> LoadResult {
+        PaletteLoader().loadSources(paths: paths, checks: checks)
+    }
+
+    public static func loadFile(_ path: String) -> LoadedPalette {
+        PaletteLoader().loadFile(path)
+    }
+
+    /// A reader that reads only regular files inside `root` (after following symbolic
+    /// links): a link, a `$ref` or a resolver source that leads outside is refused, so a
+    /// served directory cannot expose other files through the API or its problems.
+    public static func confined(to root: String) -> DocumentReader {
+        let base = (URL(fileURLWithPath: root).resolvingSymlinksInPath().path as String)
+        return DocumentReader { path in
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard resolved == base || resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+                return .failure(PaletteProblem(.unreadableFile, "it is outside the palettes directory (a symbolic link or a reference leading out): not read", file: path))
+            }
+            return read(path)
+        }
     }
 
     public static let disk = DocumentReader { path in read(path) }
@@ -44,7 +81,7 @@ public enum PaletteLoader {
     ///   two files define is reported);
     /// - anything else is skipped, with its reason.
     /// `checks`, a checks document, adds its checks to every palette read.
-    public static func loadSources(paths: [String], checks: String? = nil) -> LoadResult {
+    public func loadSources(paths: [String], checks: String? = nil) -> LoadResult {
         var result = LoadResult(palettes: [], skipped: [])
         let manager = FileManager.default
         for path in paths {
@@ -60,7 +97,7 @@ public enum PaletteLoader {
             }
         }
         if let checks {
-            switch read(checks) {
+            switch PaletteLoader.read(checks) {  // the operator's own file, wherever it is
             case .failure(let problem):
                 for i in result.palettes.indices { result.palettes[i].problems.append(problem) }
                 if result.palettes.isEmpty { result.palettes.append(LoadedPalette(file: checks, palette: nil, problems: [problem])) }
@@ -94,10 +131,10 @@ public enum PaletteLoader {
         return found.sorted()
     }
 
-    static func loadDirectory(_ directory: String, into result: inout LoadResult) {
+    func loadDirectory(_ directory: String, into result: inout LoadResult) {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        let all = files(below: base)
-        var candidates = all.filter { file in tokenSuffixes.contains { file.hasSuffix($0) } }
+        let all = Self.files(below: base)
+        var candidates = all.filter { file in Self.tokenSuffixes.contains { file.hasSuffix($0) } }
         for file in all where !candidates.contains(file) {
             result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5 or .tokens file"))
         }
@@ -117,7 +154,7 @@ public enum PaletteLoader {
         var parsed: [String: Result<JSONValue, PaletteProblem>] = [:]
         func parse(_ file: String) -> Result<JSONValue, PaletteProblem> {
             if let known = parsed[file] { return known }
-            let value: Result<JSONValue, PaletteProblem> = read(file).flatMap { bytes in
+            let value: Result<JSONValue, PaletteProblem> = reader.read(file).flatMap { bytes in
                 do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parse(bytes)) } catch {
                     return .failure(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
                 }
@@ -152,7 +189,7 @@ public enum PaletteLoader {
                 case .palette, .tokensStudio:
                     result.palettes.append(loadFile(file))
                 case .dtcg, .styleDictionary, .plainTokens:
-                    if FileManager.default.fileExists(atPath: sidecar(of: file)) {
+                    if FileManager.default.fileExists(atPath: Self.sidecar(of: file)) {
                         result.palettes.append(loadFile(file))
                     } else {
                         merge.append(file)
@@ -184,7 +221,7 @@ public enum PaletteLoader {
     }
 
     /// Token files merged into one palette (one theme), in path order.
-    static func loadMerged(files: [String], name: String, directory: String, parse: (String) -> Result<JSONValue, PaletteProblem>) -> LoadedPalette {
+    func loadMerged(files: [String], name: String, directory: String, parse: (String) -> Result<JSONValue, PaletteProblem>) -> LoadedPalette {
         var decoder = PaletteDecoder()
         var lists: [[Token]] = []
         var cache: [String: JSONValue?] = [:]
@@ -201,7 +238,7 @@ public enum PaletteLoader {
                 let format = SourceFormat.detect(document, path: file)
                 formats.insert(format.displayName)
                 decoder.file = file
-                let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: disk, cache: &cache, setFiles: files)
+                let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
                 lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: format == .dtcg ? .dtcg : .styleDictionary))
             }
         }
@@ -215,7 +252,7 @@ public enum PaletteLoader {
     }
 
     /// A Tokens Studio folder: `$themes.json`, `$metadata.json`, one file per set.
-    static func loadTokensStudioFolder(root: String, files: [String]) -> LoadedPalette {
+    func loadTokensStudioFolder(root: String, files: [String]) -> LoadedPalette {
         var decoder = PaletteDecoder()
         var sets: [(name: String, file: String, root: JSONValue, pointer: JSONPointer)] = []
         var themes: JSONValue?, metadata: JSONValue?
@@ -223,7 +260,7 @@ public enum PaletteLoader {
         for file in files {
             let relative = String(file.dropFirst(root.count))
             let value: JSONValue
-            switch read(file) {
+            switch reader.read(file) {
             case .failure(let problem):
                 decoder.problems.append(problem)
                 continue
@@ -239,22 +276,22 @@ public enum PaletteLoader {
         }
         let name = String(root.dropLast().split(separator: "/").last ?? "tokens")
         decoder.file = root
-        let palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: disk)
+        let palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: reader)
         return LoadedPalette(file: root, palette: palette, problems: decoder.problems)
     }
 
     /// Reads and decodes one file of any format; a `NAME.tokens.json` picks up checks from
     /// `NAME.checks.json` beside it.
-    public static func loadFile(_ path: String) -> LoadedPalette {
+    public func loadFile(_ path: String) -> LoadedPalette {
         let bytes: [UInt8]
-        switch read(path) {
+        switch reader.read(path) {
         case .success(let b): bytes = b
         case .failure(let problem): return LoadedPalette(file: path, palette: nil, problems: [problem])
         }
-        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: disk)
-        let sidecar = sidecar(of: path)
+        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: reader)
+        let sidecar = Self.sidecar(of: path)
         if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json"), FileManager.default.fileExists(atPath: sidecar) {
-            switch read(sidecar) {
+            switch reader.read(sidecar) {
             case .success(let data):
                 let (checks, more) = PaletteDecoder.decodeChecksDocument(bytes: data, file: sidecar)
                 tokens.adoptChecks(from: Palette(name: tokens.name, themes: [], checks: checks.checks, badges: checks.badges))
@@ -267,20 +304,40 @@ public enum PaletteLoader {
         return LoadedPalette(file: path, palette: palette, problems: problems)
     }
 
+    /// Reads a regular file, at most ``maximumFileSize`` bytes. The file is opened without
+    /// blocking and checked before it is read, so a FIFO, a device or a directory named like a
+    /// palette is refused at once instead of hanging the reader (or a reload) forever.
     static func read(_ path: String) -> Result<[UInt8], PaletteProblem> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
             return .failure(PaletteProblem(.unreadableFile, "cannot open the file for reading (check that it exists and is readable)", file: path))
         }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-            if data.count > maximumFileSize {
-                return .failure(PaletteProblem(.limitExceeded, "the file is larger than \(maximumFileSize >> 20) MiB", file: path))
-            }
-            return .success([UInt8](data))
-        } catch {
-            return .failure(PaletteProblem(.unreadableFile, "cannot read the file: \(error.localizedDescription)", file: path))
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            return .failure(PaletteProblem(.unreadableFile, "cannot read the file's status", file: path))
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : (info.st_mode & S_IFMT) == S_IFIFO ? "a FIFO" : "not a regular file"
+            return .failure(PaletteProblem(.unreadableFile, "\(kind), not a regular file: not read", file: path))
+        }
+        // A regular file never blocks; clear O_NONBLOCK anyway so reads behave plainly.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while bytes.count <= maximumFileSize {
+            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(PaletteProblem(.unreadableFile, "cannot read the file: \(String(cString: strerror(errno)))", file: path))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        if bytes.count > maximumFileSize {
+            return .failure(PaletteProblem(.limitExceeded, "the file is larger than \(maximumFileSize >> 20) MiB", file: path))
+        }
+        return .success(bytes)
     }
 }
 

@@ -22,12 +22,23 @@ extension Routes {
         if let name { palette.name = name }
         if let sidecar { palette.adoptChecks(from: sidecar) }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
-        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes).audit(palette, problems: problems)
+        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request)).audit(palette, problems: problems)
         if !report.problems.isEmpty {
             throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its JSON pointer", report.problems)
         }
         if let unknown = palette.unknownThemes(themes) { throw .badRequest(unknown) }
         return report
+    }
+
+    /// The request's audit limits: the service's, with `?suggestions=none` turning them off.
+    func requestLimits(_ request: Request) throws(ServiceError) -> Auditor.Limits {
+        var limits = auditLimits
+        switch request.query("suggestions") {
+        case nil, "all": break
+        case "none": limits.maximumSuggestions = 0
+        case let other?: throw .badRequest("suggestions must be all or none, not \"\(other.prefix(40))\"", field: "suggestions")
+        }
+        return limits
     }
 
     func auditPost(_ request: Request) throws -> Response {
@@ -107,7 +118,9 @@ extension Routes {
         let defaultName = try Routes.documentName(request)
         let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
         guard let palette = decoded else { return try Routes.json(200, TokenListing(nil, problems: problems)) }
-        let audited = Auditor().audit(palette, problems: problems)
+        var limits = auditLimits
+        limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
+        let audited = Auditor(limits: limits).audit(palette, problems: problems)
         return try Routes.json(200, TokenListing(palette, problems: audited.problems))
     }
 }

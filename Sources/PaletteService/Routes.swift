@@ -1,7 +1,7 @@
 import ColorScience
 import Foundation
 public import MicroHTTPD
-import PaletteAudit
+public import PaletteAudit
 
 /// The HTTP API as a pure function from request to response, testable without a socket.
 ///
@@ -20,6 +20,8 @@ public struct Routes: Sendable {
     public let store: PaletteStore
     public let metrics: Metrics
     public var limits = Limits()
+    /// What one posted audit may cost (`--max-pairs`, `--max-suggestions`).
+    public var auditLimits = Auditor.Limits(maximumChecks: 200_000, maximumSuggestions: 1_000)
     /// Whether the server is shutting down (readiness fails while draining).
     public var isDraining: @Sendable () -> Bool = { false }
 

@@ -34,6 +34,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PEM certificate for HTTPS (CONTRAST_TLS_CERT).") var tlsCert: String?
     @Option(help: "PEM private key for HTTPS (CONTRAST_TLS_KEY).") var tlsKey: String?
     @Flag(help: "No access log.") var quiet = false
+    @Option(help: "Checks one posted audit may measure at most (themes × checks × expanded rules); more is refused with 422 before any work.") var maxPairs: Int = 200_000
+    @Option(help: "Failing checks of one request that get suggestions; the rest say they were omitted (?suggestions=none turns them off).") var maxSuggestions: Int = 1_000
     @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).") var logFormat: LogFormat = .text
 
     static func environment(_ name: String) -> String? {
@@ -115,6 +117,7 @@ struct ServeCommand: ParsableCommand {
         let serverBox = ServerBox()
         let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 })
         var routes = Routes(store: store, metrics: metrics)
+        routes.auditLimits = Auditor.Limits(maximumChecks: max(1, maxPairs), maximumSuggestions: max(0, maxSuggestions))
         routes.isDraining = { serverBox.server?.isDraining ?? false }
         let finalRoutes = routes
         let quiet = self.quiet

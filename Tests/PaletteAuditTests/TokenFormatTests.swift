@@ -238,3 +238,27 @@ import Testing
         #expect(problem.message == "\"fgg\" is neither a token of theme 'default' (did you mean \"fg\"?) nor a CSS color ('fgg' is not a CSS color name)")
     }
 }
+
+@Suite struct AuditLimitTests {
+    static func palette(themes: Int, tokens: Int) -> Palette {
+        let names = (0..<tokens).map { "t\($0)" }
+        let theme = (0..<themes).map { index in
+            Theme(name: "theme\(index)", tokens: names.enumerated().map { Token(name: $1, value: "#\(String(format: "%06x", ($0 * 2_654_435) % 0xFFFFFF))") })
+        }
+        return Palette(name: "big", themes: theme, checks: [Check(id: "all", foreground: "t*", background: "t*", level: .AAA)])
+    }
+
+    @Test func tooManyChecksAreRefusedBeforeAnyWork() {
+        let report = Auditor(limits: .init(maximumChecks: 1_000)).audit(Self.palette(themes: 3, tokens: 30))
+        #expect(report.themes.isEmpty)
+        #expect(report.problems.map(\.message) == ["the audit would measure at least 1740 checks (themes × checks × expanded rules); the limit is 1000. Audit fewer themes (?theme=) or narrow the rules"])
+    }
+
+    @Test func onlyTheFirstFailuresGetSuggestions() {
+        let report = Auditor(limits: .init(maximumSuggestions: 3)).audit(Self.palette(themes: 1, tokens: 8))
+        let failing = report.themes[0].results.filter { $0.verdict == .fail }
+        #expect(failing.count > 3)
+        #expect(failing.prefix(3).allSatisfy { $0.suggestions?.notes?.contains("suggestions omitted: limit 3 per request") != true })
+        #expect(failing.dropFirst(3).allSatisfy { $0.suggestions?.notes == ["suggestions omitted: limit 3 per request"] && $0.fixes == nil })
+    }
+}

@@ -134,3 +134,34 @@ def test_token_listing_of_a_big_inheriting_palette(server):
     assert status == 200, raw[:300]
     dark = json.loads(raw)["themes"][1]
     assert len(dark["inherited"]) == 19_999 and dark["inherited"][0] == {"name": "t0", "from": "light", "hex": "#000000"}
+
+
+def test_expensive_audits_are_bounded(binary, tmp_path):
+    """Every token on every other at AAA + APCA 90 (every check fails and wants suggestions):
+    over --max-pairs it is refused before any work; under it, only the first --max-suggestions
+    failures get suggestions, and ?suggestions=none turns them off."""
+    directory = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--threads", "2", "--quiet", "--max-pairs", "5000", "--max-suggestions", "50")
+    try:
+        tokens = {f"t{i}": "#%06x" % (i * 2654435 % 0xFFFFFF) for i in range(50)}
+        rule = [{"id": "all", "foreground": "t*", "background": "t*", "level": "AAA", "apca": 90}]
+        big = {"name": "big", "themes": {f"th{n}": {"tokens": tokens} for n in range(3)}, "checks": rule}
+        status, _, body = s.json("POST", "/v1/audit", big, timeout=60)
+        assert status == 422 and "the limit is 5000" in json.dumps(body), body
+        small = {"name": "small", "themes": {"only": {"tokens": tokens}}, "checks": rule}
+        status, _, body = s.json("POST", "/v1/audit", small, timeout=120)
+        assert status == 200
+        results = body["palettes"][0]["themes"][0]["results"]
+        failing = [r for r in results if r["verdict"] == "fail"]
+        with_suggestions = [r for r in failing if r.get("suggestions", {}).get("foreground") or r.get("suggestions", {}).get("background")]
+        omitted = [r for r in failing if r.get("suggestions", {}).get("notes") == ["suggestions omitted: limit 50 per request"]]
+        assert len(failing) > 50 and len(with_suggestions) <= 50 and len(omitted) == len(failing) - 50
+        status, _, body = s.json("POST", "/v1/audit?suggestions=none", small, timeout=120)
+        assert status == 200
+        assert not any(r.get("suggestions", {}).get("foreground") for r in body["palettes"][0]["themes"][0]["results"])
+        status, _, body = s.json("POST", "/v1/audit?suggestions=maybe", small)
+        assert status == 400 and body["field"] == "suggestions"
+        assert s.json("GET", "/healthz")[0] == 200
+    finally:
+        assert s.stop() == 0

@@ -29,9 +29,28 @@ final class SuggestionCache: Sendable {
 public struct Auditor: Sendable {
     /// Only these themes (nil for all).
     public var themeFilter: [String]?
+    /// Bounds on the work one audit may do.
+    public var limits: Limits
 
-    public init(themeFilter: [String]? = nil) {
+    /// What one audit may cost. The CLI audits what its user points it at (no limits); the
+    /// service bounds every request so one cannot starve the others.
+    public struct Limits: Sendable {
+        /// Checks in all (themes × checks × expanded rule pairs); more is refused before any work.
+        public var maximumChecks: Int?
+        /// Failing checks that get suggestions (the first ones); the others say they were omitted.
+        public var maximumSuggestions: Int?
+
+        public init(maximumChecks: Int? = nil, maximumSuggestions: Int? = nil) {
+            self.maximumChecks = maximumChecks
+            self.maximumSuggestions = maximumSuggestions
+        }
+
+        public static let unlimited = Limits()
+    }
+
+    public init(themeFilter: [String]? = nil, limits: Limits = .unlimited) {
         self.themeFilter = themeFilter
+        self.limits = limits
     }
 
     /// Audits a decoded palette. `problems` are those found while decoding it; resolution
@@ -43,13 +62,29 @@ public struct Auditor: Sendable {
         var summary = AuditSummary()
         let selected = palette.themes.filter { themeFilter?.contains($0.name) ?? true }
         var ruleMatches: [String: Int] = [:]
+        // Every theme's checks first (rules expanded), so a request over the limit is refused
+        // before a single pair is measured.
+        var plan: [(theme: Theme, resolver: ThemeResolver, items: [Item])] = []
+        var total = 0
         for theme in selected {
-            var resolver = ThemeResolver(palette: palette, theme: theme)
+            let resolver = ThemeResolver(palette: palette, theme: theme)
+            let items = Auditor.items(of: palette, theme: theme.name, tokens: resolver.tokenNames, problems: &problems, ruleMatches: &ruleMatches)
+            total += items.count
+            if let maximum = limits.maximumChecks, total > maximum {
+                problems.append(PaletteProblem(.limitExceeded, "the audit would measure at least \(total) checks (themes × checks × expanded rules); the limit is \(maximum). Audit fewer themes (?theme=) or narrow the rules",
+                                               file: palette.file))
+                return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
+            }
+            plan.append((theme, resolver, items))
+        }
+        var suggestionsLeft = limits.maximumSuggestions ?? Int.max
+        for (theme, planned, items) in plan {
+            var resolver = planned
             var results: [CheckResult] = []
             var unresolved: [UnresolvedCheck] = []
             var themeSummary = AuditSummary()
-            for item in Auditor.items(of: palette, theme: theme.name, tokens: resolver.tokenNames, problems: &problems, ruleMatches: &ruleMatches) {
-                switch evaluate(item, with: &resolver) {
+            for item in items {
+                switch evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft) {
                 case .success(let result):
                     results.append(result)
                     themeSummary.add(result)
@@ -189,6 +224,11 @@ public struct Auditor: Sendable {
     // MARK: Evaluation
 
     func evaluate(_ item: Item, with resolver: inout ThemeResolver) -> Result<CheckResult, PaletteProblem> {
+        var unlimited = Int.max
+        return evaluate(item, with: &resolver, suggestionsLeft: &unlimited)
+    }
+
+    func evaluate(_ item: Item, with resolver: inout ThemeResolver, suggestionsLeft: inout Int) -> Result<CheckResult, PaletteProblem> {
         let fg: ResolvedColor, bg: ResolvedColor
         switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind.foregroundField), location: item.location, referenceFile: item.file) {
         case .success(let c): fg = c
@@ -206,11 +246,22 @@ public struct Auditor: Sendable {
             }
         }
         let measurement = ContrastMeasurement(foreground: fg.color, background: bg.color, backdrop: backdrop?.color)
-        return .success(Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement))
+        let limit = limits.maximumSuggestions
+        var result = Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement,
+                                    suggest: suggestionsLeft > 0)
+        if result.verdict == .fail && !(result.range != nil) {
+            if suggestionsLeft > 0 {
+                suggestionsLeft -= 1
+            } else if let limit {
+                let note = limit == 0 ? "suggestions off for this request" : "suggestions omitted: limit \(limit) per request"
+                result.suggestions = Suggestions(foreground: [], background: [], both: nil, notes: [note])
+            }
+        }
+        return .success(result)
     }
 
     static func result(_ item: Item, fg: ResolvedColor, bg: ResolvedColor, backdrop: ResolvedColor?, theme: String,
-                       measurement m: ContrastMeasurement) -> CheckResult {
+                       measurement m: ContrastMeasurement, suggest: Bool = true) -> CheckResult {
         let requirement = ContrastRequirement(usage: item.usage, level: item.level)
         var reasons: [String] = []
         var verdict = Verdict.exempt
@@ -247,7 +298,7 @@ public struct Auditor: Sendable {
             composited = CompositedPair(foreground: f.hex, background: b.hex)
         }
         var suggestions: Suggestions?
-        if verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground {
+        if suggest, verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground {
             suggestions = Auditor.suggestions(foreground: f, background: b,
                                               target: ContrastTarget(ratio: required, lc: item.apcaMinimum))
         }

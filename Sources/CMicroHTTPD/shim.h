@@ -11,7 +11,26 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <microhttpd.h>
+
+/// Where libmicrohttpd's own messages go: a function of the application's, with its context.
+typedef void (*cmhd_message_sink)(void *context, const char *message);
+typedef struct cmhd_logger_target {
+    cmhd_message_sink sink;
+    void *context;
+} cmhd_logger_target;
+
+/// MHD_OPTION_EXTERNAL_LOGGER hands a printf format and a va_list, which Swift cannot take:
+/// formatted here, then passed on as one string.
+static inline void cmhd_format_log(void *cls, const char *format, va_list arguments) {
+    const cmhd_logger_target *target = (const cmhd_logger_target *)cls;
+    if (target == NULL || target->sink == NULL) return;
+    char text[1024];
+    vsnprintf(text, sizeof text, format, arguments);
+    target->sink(target->context, text);
+}
 
 /// Everything the daemon is started with. Zero means "libmicrohttpd's default" for the limits.
 typedef struct cmhd_config {
@@ -25,6 +44,7 @@ typedef struct cmhd_config {
     size_t connection_memory_limit;
     unsigned int listen_backlog;
     int strict_for_client;      // MHD_OPTION_STRICT_FOR_CLIENT: 1 strict, 0 default, -1 lenient
+    const cmhd_logger_target *logger; // libmicrohttpd's messages; NULL leaves them on stderr
     const char *tls_key_pem;    // with tls_cert_pem: serve HTTPS
     const char *tls_cert_pem;
 } cmhd_config;
@@ -77,6 +97,12 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)config->tls_cert_pem };
     }
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+    if (config->logger != NULL) {
+        // The external logger must be the first option, or libmicrohttpd prints some messages itself.
+        return MHD_start_daemon(flags, config->port, NULL, NULL, handler, handler_cls,
+                                MHD_OPTION_EXTERNAL_LOGGER, cmhd_format_log, (void *)config->logger,
+                                MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    }
     return MHD_start_daemon(flags, config->port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }

@@ -130,8 +130,12 @@ extension Server {
             state.bodyBytes += size
             if !state.tooLarge {
                 if state.body.count + size > configuration.maximumBodyBytes {
+                    // Answer now: a chunked body (whose length nobody announced) is not read to
+                    // its end first. Queueing mid-upload makes libmicrohttpd close afterwards.
                     state.tooLarge = true
                     state.body = []
+                    uploadDataSize.pointee = 0
+                    return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
                 } else if let uploadData {
                     uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
                         state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))

@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// PEM-encoded certificate and key: serve HTTPS.
     public var tlsCertificatePEM: String?
     public var tlsKeyPEM: String?
+    /// libmicrohttpd's own messages (a connection it closed, a TLS failure), one string each;
+    /// nil leaves them on standard error as libmicrohttpd writes them.
+    public var messageLog: (@Sendable (String) -> Void)?
     /// The response for a request the server refuses before any handler sees it (408, 413,
     /// 503, malformed framing). The server knows nothing of the body format: the application
     /// supplies it (the service answers RFC 9457 problem+json); by default, plain text.
@@ -66,6 +69,9 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
 /// disconnects mid-upload).
 public final class Server: Sendable {
     public let configuration: ServerConfiguration
+    /// Where libmicrohttpd sends its messages; allocated once, alive as long as the server,
+    /// written once in `start()` before the daemon (and its threads) exist.
+    private nonisolated(unsafe) let loggerTarget = UnsafeMutablePointer<cmhd_logger_target>.allocate(capacity: 1)
     let handler: Handler
     let onComplete: (@Sendable (CompletedRequest) -> Void)?
     private let state = Mutex(State())
@@ -118,6 +124,18 @@ public final class Server: Sendable {
         // names; the rest of RFC 9112's rules are checked in `earlyRejection`.
         config.strict_for_client = 1
         let context = Unmanaged.passUnretained(self).toOpaque()
+        if configuration.messageLog != nil {
+            loggerTarget.pointee = cmhd_logger_target(sink: { context, message in
+                guard let context, let message else { return }
+                let server = Unmanaged<Server>.fromOpaque(context).takeUnretainedValue()
+                let text = String(cString: message).trimmingCharacters(in: "\n")
+                // libmicrohttpd's thread-pool workers re-read the options and report the logger
+                // as "not the first option"; it is, and every message does come here.
+                if text.hasPrefix("MHD_OPTION_EXTERNAL_LOGGER is not the first option") { return }
+                server.configuration.messageLog?(text)
+            }, context: context)
+            config.logger = UnsafePointer(loggerTarget)
+        }
         let daemon: OpaquePointer? = configuration.host.withCString { host in
             withOptionalCString(configuration.tlsKeyPEM) { key in
                 withOptionalCString(configuration.tlsCertificatePEM) { cert in
@@ -226,6 +244,7 @@ public final class Server: Sendable {
 
     deinit {
         stop()
+        loggerTarget.deallocate()
     }
 
     // MARK: Callbacks

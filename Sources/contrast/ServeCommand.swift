@@ -92,7 +92,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let config = try serverConfiguration()
+        var config = try serverConfiguration()
         let directory = palettes ?? Self.environment("CONTRAST_PALETTES") ?? "palettes"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -108,6 +108,8 @@ struct ServeCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
 
         let log = Log(logFormat)
+        // libmicrohttpd's own messages go through the same escaped log (JSON lines stay JSON).
+        config.messageLog = { message in log.line("libmicrohttpd: \(message)", level: "warning") }
         let store = PaletteStore()
         let checksFile = checks ?? Self.environment("CONTRAST_CHECKS")
         if let checksFile, !FileManager.default.fileExists(atPath: checksFile) {

@@ -56,3 +56,24 @@ def test_json_log_is_one_object_per_line(binary, tmp_path):
     assert health["route"] == "/healthz" and isinstance(health["durationMs"], float)
     messages = [r for r in records if "message" in r]
     assert any(r["level"] == "warning" and "evil\\x0a\\x1b[31mFAKE" in r["message"] for r in messages), messages
+
+
+def test_an_oversize_chunked_body_is_cut_at_the_limit_and_the_json_log_stays_json(binary, tmp_path):
+    s = serve(binary, tmp_path, "--log-format", "json", "--max-body", "1MiB")
+    try:
+        import socket
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as c:
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            chunk = b"x" * 65536
+            try:
+                for _ in range(1600):  # 100 MB, unless the server stops reading
+                    c.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            except OSError:
+                pass  # the server answered 413 and closed: it did not read the rest
+        assert s.json("GET", "/healthz")[0] == 200
+    finally:
+        assert s.stop() == 0
+    with open(s.log_path, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]  # libmicrohttpd's messages too
+    upload = next(r for r in records if r.get("target") == "/v1/audit")
+    assert upload["status"] == 413 and upload["requestBytes"] < 4 << 20, upload

@@ -27,7 +27,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Worker threads (CONTRAST_THREADS; default: the number of cores).") var threads: Int?
     @Option(help: "Largest request body (CONTRAST_MAX_BODY; default 1MiB).") var maxBody: String?
     @Option(help: "Open connections at most (default 1024).") var maxConnections: Int = 1024
-    @Option(help: "Open connections per client address at most (default 0: no limit besides --max-connections).") var maxConnectionsPerClient: Int = 0
+    @Option(name: [.customLong("max-connections-per-ip"), .customLong("max-connections-per-client")],
+            help: "Open connections per client address at most; more are closed at once, so one address cannot hold every slot (0: no limit besides --max-connections).")
+    var maxConnectionsPerIP: Int = 128
     @Option(help: "Seconds a request may take to arrive, headers and body, however slowly it trickles (default 30).") var requestTimeout: Double = 30
     @Option(help: "Seconds an idle keep-alive connection stays open (default 15).") var idleTimeout: Int = 15
     @Option(help: "Seconds to finish in-flight requests after SIGTERM (default 10).") var grace: Double = 10
@@ -74,7 +76,7 @@ struct ServeCommand: ParsableCommand {
         config.maximumBodyBytes = bodyBytes
         guard maxConnections > 0 else { throw InputError("--max-connections must be positive") }
         config.connectionLimit = maxConnections
-        config.perAddressConnectionLimit = max(0, maxConnectionsPerClient)
+        config.perAddressConnectionLimit = max(0, maxConnectionsPerIP)
         config.requestDeadlineSeconds = requestTimeout
         config.idleTimeoutSeconds = idleTimeout
         let certPath = tlsCert ?? Self.environment("CONTRAST_TLS_CERT")

@@ -21,7 +21,8 @@ def palettes(tmp_path):
 
 @pytest.fixture
 def server(binary, palettes):
-    s = Server(binary, str(palettes), "--threads", "2", "--max-body", "256KiB")
+    # Every test client is 127.0.0.1: no per-address limit here (test_hostile.py tests it).
+    s = Server(binary, str(palettes), "--threads", "2", "--max-body", "256KiB", "--max-connections-per-ip", "0")
     yield s
     assert s.stop() == 0, s.logs()
 

@@ -9,7 +9,7 @@ public struct DocumentReader: Sendable {
 
     /// For documents that came without a folder (an HTTP body): other files cannot be named.
     public static let none = DocumentReader { path in
-        .failure(PaletteProblem(.unreadableFile, "\"\(path)\" is another file, and a document sent on its own cannot refer to other files; audit the folder with the CLI, or inline the set"))
+        .failure(PaletteProblem(.unreadableFile, "it is another file, and a document sent on its own cannot refer to other files; audit the folder with the CLI, or inline the set", file: path))
     }
 }
 

@@ -14,8 +14,8 @@ extension Routes {
         let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
             var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)")
-            failure.line = syntax.location?.line ?? 0
-            failure.column = syntax.location?.column ?? 0
+            failure.problem.line = syntax.location?.line ?? 0
+            failure.problem.column = syntax.location?.column ?? 0
             throw failure
         }
         guard var palette = decoded else { throw Routes.problems("the document is not a palette", problems) }

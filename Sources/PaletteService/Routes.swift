@@ -132,8 +132,8 @@ public struct Routes: Sendable {
             return try JSONParser.parse(request.body)
         } catch {
             var failure = ServiceError.badRequest("the body is not valid JSON: \(error.message)")
-            failure.line = error.location.line
-            failure.column = error.location.column
+            failure.problem.line = error.location.line
+            failure.problem.column = error.location.column
             throw failure
         }
     }
@@ -151,7 +151,7 @@ public struct Routes: Sendable {
     /// A palette's problems as a 422.
     static func problems(_ detail: String, _ problems: [PaletteProblem]) -> ServiceError {
         var error = ServiceError.unprocessable(detail)
-        error.problems = problems
+        error.problem.problems = problems
         return error
     }
 

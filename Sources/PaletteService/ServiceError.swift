@@ -5,24 +5,16 @@ public import PaletteAudit
 /// An error a handler throws, carrying the HTTP status it means. ``Routes/respond(to:)`` turns
 /// it into an RFC 9457 `application/problem+json` body, in one place.
 public struct ServiceError: Error, Sendable {
-    public var status: Int
-    /// What was wrong, for a person (RFC 9457 `detail`).
-    public var detail: String
-    /// The request field at fault, when there is one.
-    public var field: String?
-    /// Where a JSON syntax error is in the body.
-    public var line: Int?
-    public var column: Int?
-    /// A palette's problems, each with its JSON pointer.
-    public var problems: [PaletteProblem]?
+    /// The RFC 9457 body: status, detail, and the field, location or palette problems at fault.
+    public var problem: ProblemDetails
     /// Extra response headers (`Allow` on a 405).
     public var headers: [Header] = []
 
     public init(_ status: Int, _ detail: String, field: String? = nil) {
-        self.status = status
-        self.detail = detail
-        self.field = field
+        problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, field: field)
     }
+
+    public var status: Int { problem.status }
 
     public static func badRequest(_ detail: String, field: String? = nil) -> ServiceError { ServiceError(400, detail, field: field) }
     public static func notFound(_ detail: String) -> ServiceError { ServiceError(404, detail) }
@@ -30,8 +22,6 @@ public struct ServiceError: Error, Sendable {
 
     /// The body and headers of this error.
     public var response: Response {
-        let problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, field: field,
-                                     line: line, column: column, problems: problems)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(problem)).map { [UInt8]($0) } ?? Array("{\"status\":\(status)}".utf8)
@@ -66,7 +56,7 @@ public struct ServiceError: Error, Sendable {
         case let e as RequestError: return .badRequest(e.message, field: e.field.isEmpty ? nil : e.field)
         case let e as PaletteProblem:
             var service = ServiceError.unprocessable(e.message)
-            service.problems = [e]
+            service.problem.problems = [e]
             return service
         default: return ServiceError(500, "the request could not be answered; the server's log has the details")
         }

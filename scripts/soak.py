@@ -7,6 +7,10 @@
    cut at the request deadline, and normal requests keep a p99 under 50 ms.
 3. More clients than the connection limit: the excess is refused promptly, not left waiting.
 4. SIGTERM under load: the process exits 0 within the grace period.
+5. Expensive requests: wrk keeps the worker pool saturated with audits of every token on every
+   other at AAA + APCA 90 (each wants suggestions), while 20 connections pipeline report requests
+   and read nothing: /healthz keeps a p99 under 50 ms, and full-queue refusals are 503.
+The slow-client mix (2) measures /healthz too, against the same 50 ms.
 Prints each result and exits 1 if any check fails. Loopback only; every loop is bounded.
 """
 import json
@@ -25,9 +29,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build", "release", "contrast")
 SECONDS = int(os.environ.get("SOAK_SECONDS", "300"))
 failures = []
+checks_run = 0
 
 
 def check(ok, message):
+    global checks_run
+    checks_run += 1
     print(("ok    " if ok else "FAIL  ") + message, flush=True)
     if not ok:
         failures.append(message)
@@ -103,13 +110,17 @@ def slow_clients():
         s = socket.create_connection(("127.0.0.1", port))
         s.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"na")
         slow.append(s)
-    latencies = []
+    latencies, health = [], []
     deadline = time.time() + 8
     while time.time() < deadline:
         status, seconds = get(port, "/v1/contrast?fg=%23777&bg=white")
         latencies.append(seconds)
+        status, seconds = get(port, "/healthz")
+        health.append(seconds)
     p99 = statistics.quantiles(latencies, n=100)[98] * 1000
     check(p99 < 50, f"1,000 slow clients: {len(latencies)} normal requests, p99 {p99:.1f} ms (target < 50 ms)")
+    p99 = statistics.quantiles(health, n=100)[98] * 1000
+    check(p99 < 50, f"1,000 slow clients: {len(health)} /healthz, p99 {p99:.1f} ms (target < 50 ms)")
     cut = 0
     for s in slow:
         s.settimeout(0.01)
@@ -163,6 +174,53 @@ def sigterm_under_load():
     check(code == 0 and elapsed < 10, f"SIGTERM under load: exit {code} after {elapsed:.2f} s")
 
 
+def expensive_mix():
+    process, port = start("--threads", "2", "--workers", "2", "--queue", "8")
+    work = tempfile.mkdtemp()
+    tokens = {f"t{i}": "#%06x" % (i * 2654435 % 0xFFFFFF) for i in range(30)}
+    body = json.dumps({"name": "expensive", "themes": {f"th{n}": {"tokens": tokens} for n in range(30)},
+                       "checks": [{"id": "all", "foreground": "t*", "background": "t*", "level": "AAA", "apca": 90}]})
+    lua = os.path.join(work, "expensive.lua")
+    with open(lua, "w") as f:
+        f.write('''
+local body = [==[%s]==]
+request = function() return wrk.format("POST", "/v1/audit", {["Content-Type"] = "application/json"}, body) end
+''' % body)
+    seconds = min(60, max(10, SECONDS // 5))
+    load = subprocess.Popen(["wrk", "-t", "1", "-c", "16", "-d", f"{seconds + 2}s", "--timeout", "60s", "-s", lua, f"http://127.0.0.1:{port}/"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    readers = []
+    for _ in range(20):
+        c = socket.create_connection(("127.0.0.1", port))
+        c.sendall(b"GET /v1/report HTTP/1.1\r\nHost: x\r\n\r\n" * 50)
+        readers.append(c)
+    time.sleep(1)
+    health = []
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        status, elapsed = get(port, "/healthz")
+        health.append(elapsed)
+        time.sleep(0.005)
+    out, _ = load.communicate(timeout=120)
+    for c in readers:
+        c.close()
+    total = int(next((l.split()[0] for l in out.splitlines() if "requests in" in l), "0"))
+    non2xx = int(next((l.split()[-1] for l in out.splitlines() if "Non-2xx" in l), "0"))
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        metrics = r.read().decode()
+    answered = sum(int(l.rsplit(" ", 1)[1]) for l in metrics.splitlines()
+                   if l.startswith('contrast_http_requests_total{route="/v1/audit",method="POST",status="200"}'))
+    rejected = next((l.split()[1] for l in metrics.splitlines() if l.startswith("contrast_pool_rejected_total ")), "?")
+    p99 = statistics.quantiles(health, n=100)[98] * 1000
+    check(p99 < 50, f"pool saturated by 16 expensive-audit connections and 20 pipelining slow readers: {len(health)} /healthz, "
+                    f"p99 {p99:.1f} ms, max {max(health) * 1000:.1f} ms (target p99 < 50 ms)")
+    check(answered > 0 and total > 0,
+          f"expensive audits: {total} sent, {answered} answered 200, {non2xx} not 2xx ({rejected} refused at once because every worker was busy and the queue of 8 was full)")
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=60)
+    shutil.rmtree(work)
+
+
 if __name__ == "__main__":
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -173,5 +231,6 @@ if __name__ == "__main__":
     slow_clients()
     over_the_limit()
     sigterm_under_load()
-    print(f"{4 * 2 - len(failures)} passed, {len(failures)} failed")
+    expensive_mix()
+    print(f"{checks_run - len(failures)} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)

@@ -13,6 +13,12 @@
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <poll.h>
+#include <errno.h>
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 #include <microhttpd.h>
 
 /// Where libmicrohttpd's own messages go: a function of the application's, with its context.
@@ -47,6 +53,7 @@ typedef struct cmhd_config {
     const cmhd_logger_target *logger; // libmicrohttpd's messages; NULL leaves them on stderr
     const char *tls_key_pem;    // with tls_cert_pem: serve HTTPS
     const char *tls_cert_pem;
+    const char *tls_priorities; // GnuTLS priority string; NULL leaves libmicrohttpd's default
 } cmhd_config;
 
 /// Starts a daemon. Returns NULL when the address cannot be bound or the options are refused.
@@ -76,7 +83,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
             return NULL;
         }
     }
-    struct MHD_OptionItem options[16];
+    struct MHD_OptionItem options[24];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
     if (notify != NULL) options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_cls };
@@ -95,6 +102,8 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_config *config,
         flags |= MHD_USE_TLS;
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)config->tls_key_pem };
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)config->tls_cert_pem };
+        if (config->tls_priorities != NULL)
+            options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)config->tls_priorities };
     }
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     if (config->logger != NULL) {
@@ -153,6 +162,40 @@ static inline int cmhd_quiesce_and_adopt(struct MHD_Daemon *daemon) {
     }
     close(listener);
     return adopted;
+}
+
+/// Lowers the calling thread's scheduling priority by `nice` steps (Linux schedules threads
+/// separately; elsewhere this does nothing). Worker threads call it, so the I/O threads that
+/// answer health checks win the CPU from them.
+static inline void cmhd_lower_thread_priority(int nice) {
+#ifdef __linux__
+    pid_t thread = (pid_t)syscall(SYS_gettid);
+    int current = getpriority(PRIO_PROCESS, (id_t)thread);
+    setpriority(PRIO_PROCESS, (id_t)thread, current + nice);
+#else
+    (void)nice;
+#endif
+}
+
+/// Caps the kernel's send buffer of a socket: what a client that does not read can make the
+/// server hold beyond the one response in progress.
+static inline void cmhd_set_send_buffer(int fd, int bytes) {
+    if (fd >= 0 && bytes > 0) setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
+}
+
+/// Reads and discards what a client still sends on a socket whose response has been sent and
+/// whose sending side is shut down, so the close that follows does not reset the connection
+/// (which would destroy the response before the client reads it: RFC 9112 §9.6). Returns the
+/// bytes drained: -1 on end of stream or error, 0 when nothing is waiting now.
+static inline long cmhd_drain(int fd) {
+    char buffer[16384];
+    long total = 0;
+    for (;;) {
+        ssize_t n = recv(fd, buffer, sizeof buffer, MSG_DONTWAIT);
+        if (n > 0) { total += n; if (total >= (1 << 20)) return total; continue; }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return total;
+        return -1;
+    }
 }
 
 #endif

@@ -24,6 +24,10 @@ final class RequestState {
     var remoteAddress: String?
     var queuedAt: ContinuousClock.Instant?
     var headers: [Header] = []
+    /// The response a worker computed, queued when libmicrohttpd resumes the connection.
+    var pending: Response?
+    /// The request announced a body (Content-Length above 0, or chunked).
+    var announcedBody = false
 }
 
 /// Collects header or query pairs from `MHD_get_connection_values_n`.
@@ -63,7 +67,13 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, _, cod
     guard let cls else { return }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let fd = cmhd_connection_fd(connection)
-    if code == .CONNECTION_NOTIFY_STARTED { server.connectionStarted(fd) } else { server.connectionClosed(fd) }
+    if code == .CONNECTION_NOTIFY_STARTED {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let address = cmhd_client_address(connection, &buffer, buffer.count).map { String(cString: $0) }
+        server.connectionStarted(fd, address: address)
+    } else {
+        server.connectionClosed(fd)
+    }
 }
 
 /// The request line is read: keep its target as sent. What this returns is the request's
@@ -114,16 +124,28 @@ extension Server {
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             state.headers = values(connection, .HEADER_KIND).map { Header(name: $0.0.lowercased(), value: $0.1) }
+            state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
+            // Answering before the body makes libmicrohttpd close the connection: right for
+            // every refusal here. The client may still be sending: the close lingers.
             if isOverConnectionLimit {
                 var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(configuration.connectionLimit) connections open; retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
-                return queue(busy, state: state, on: connection)
+                return refuseEarly(busy, state: state, on: connection)
+            }
+            if isOverAddressLimit(state.remoteAddress) {
+                var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
+                busy.headers.append(Header(name: "Retry-After", value: "1"))
+                return refuseEarly(busy, state: state, on: connection)
             }
             if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
-                // Refusing before the body makes libmicrohttpd close the connection: right for these.
-                return queue(rejection, state: state, on: connection)
+                return refuseEarly(rejection, state: state, on: connection)
             }
             return .YES
+        }
+        // A worker finished: libmicrohttpd resumed the connection and calls again.
+        if let pending = state.pending {
+            state.pending = nil
+            return queue(pending, state: state, on: connection)
         }
         let size = uploadDataSize.pointee
         if size > 0 {
@@ -135,6 +157,7 @@ extension Server {
                     state.tooLarge = true
                     state.body = []
                     uploadDataSize.pointee = 0
+                    lingerOnClose(cmhd_connection_fd(connection))
                     return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
                 } else if let uploadData {
                     uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
@@ -144,6 +167,7 @@ extension Server {
             }
             uploadDataSize.pointee = 0
             if exceededDeadline(state) {
+                lingerOnClose(cmhd_connection_fd(connection))
                 return queue(configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive")), state: state, on: connection)
             }
             return .YES
@@ -152,13 +176,33 @@ extension Server {
         if state.tooLarge {
             return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
         }
-        let request = Request(method: state.method, path: state.path, target: state.target,
+        var request = Request(method: state.method, path: state.path, target: state.target,
                               query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
                               headers: state.headers,
                               body: state.body, version: version.map { String(cString: $0) } ?? "HTTP/1.1",
                               remoteAddress: state.remoteAddress)
         state.body = []
-        return queue(handler(request), state: state, on: connection)
+        let placement = configuration.lane(request)
+        guard placement.lane == .pool, let connection else {
+            return queue(handler(request), state: state, on: connection)
+        }
+        // The pool lane: the connection is suspended (libmicrohttpd stops polling it) until a
+        // worker has the response; the I/O thread goes on serving other connections.
+        let cancellation = Cancellation()
+        request.cancellation = cancellation
+        let job = Job(request: request, state: state, connection: connection, socket: cmhd_connection_fd(connection), cancellation: cancellation, route: placement.route)
+        if pool.submit(job, accepted: { MHD_suspend_connection(connection) }) { return .YES }
+        var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server is busy: \(pool.workers) worker\(pool.workers == 1 ? " is" : "s are") computing and \(pool.queueLimit) request\(pool.queueLimit == 1 ? " is" : "s are") waiting; retry shortly"))
+        busy.headers.append(Header(name: "Retry-After", value: "1"))
+        busy.route = placement.route
+        return queue(busy, state: state, on: connection)
+    }
+
+    /// Answers as soon as the headers are read; the connection closes after the response, and
+    /// lingers first if the client announced a body it may still be sending.
+    func refuseEarly(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
+        if state.announcedBody { lingerOnClose(cmhd_connection_fd(connection)) }
+        return queue(response, state: state, on: connection)
     }
 
     /// Requests refused as soon as their headers are read.

@@ -14,6 +14,9 @@ public struct Request: Sendable {
     /// `HTTP/1.1`, `HTTP/1.0`.
     public var version: String
     public var remoteAddress: String?
+    /// Set for requests on the pool lane: work that can stop part-way asks
+    /// ``Cancellation/shouldStop()`` (the deadline passed, or the server is shutting down).
+    public var cancellation: Cancellation?
 
     public init(method: String, path: String, target: String? = nil, query: [QueryItem] = [], headers: [Header] = [], body: [UInt8] = [],
                 version: String = "HTTP/1.1", remoteAddress: String? = nil) {
@@ -120,7 +123,8 @@ public struct Response: Sendable {
     }
 }
 
-/// Handles a request; called on libmicrohttpd's threads, so it must be `Sendable` and must not block.
+/// Handles a request; called on libmicrohttpd's I/O threads (inline lane) or on the worker
+/// pool, so it must be `Sendable`.
 public typealias Handler = @Sendable (Request) -> Response
 
 /// What the server reports about each finished request (for access logs and metrics).

@@ -11,15 +11,32 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port; ``Server/port`` tells which.
     public var port: UInt16 = 8080
-    /// Worker threads (each runs its own poll loop).
+    /// I/O threads (each runs its own poll loop): they read requests, answer the inline lane
+    /// and send responses.
     public var threads = 2
+    /// Threads that run the handler for the pool lane (``lane``).
+    public var workers = 2
+    /// Pool-lane requests that may wait for a worker; past that, 503 with `Retry-After` at once.
+    public var queueLimit = 64
+    /// Which requests run on the worker pool, with the route's name (for a request refused
+    /// because the pool is full); by default none (every handler runs inline).
+    public var lane: @Sendable (Request) -> (lane: Lane, route: String?) = { _ in (.inline, nil) }
+    /// The kernel's send buffer per connection (0: the system's default). With it, a client
+    /// that pipelines requests and reads no response holds one response and this many bytes.
+    public var sendBufferBytes = 64 << 10
+    /// After answering a request whose body was not read (413, a refused header), keep
+    /// reading and discarding for at most this long and this many bytes before closing, so
+    /// the client reads the answer instead of a reset.
+    public var lingerSeconds = 5.0
+    public var lingerBytes = 64 << 20
     /// Largest request body accepted; larger ones get 413.
     public var maximumBodyBytes = 1 << 20
     /// Open connections at most. Past it, new connections are still accepted (up to a margin of
     /// a quarter more, at least 64) and answered 503 at once, so clients over the limit learn it
     /// promptly instead of waiting in the kernel's backlog.
     public var connectionLimit = 1024
-    /// Open connections per client address at most.
+    /// Open connections per client address at most (0: no limit). Past it, connections are
+    /// still accepted (up to a quarter more, at least 8) and answered 503 at once.
     public var perAddressConnectionLimit = 0
     /// An idle connection is closed after this many seconds.
     public var idleTimeoutSeconds = 15
@@ -31,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     /// PEM-encoded certificate and key: serve HTTPS.
     public var tlsCertificatePEM: String?
     public var tlsKeyPEM: String?
+    /// Which TLS versions, key exchanges and ciphers are offered, as a GnuTLS priority string.
+    /// The default allows TLS 1.2 and 1.3 with forward-secret key exchange (ECDHE, DHE) and
+    /// AEAD ciphers only: no TLS 1.0/1.1, no static-RSA key exchange, no CBC.
+    public var tlsPriorities = ServerConfiguration.modernTLS
+    public static let modernTLS = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:+DHE-RSA:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:+CHACHA20-POLY1305"
     /// libmicrohttpd's own messages (a connection it closed, a TLS failure), one string each;
     /// nil leaves them on standard error as libmicrohttpd writes them.
     public var messageLog: (@Sendable (String) -> Void)?
@@ -75,6 +97,9 @@ public final class Server: Sendable {
     let handler: Handler
     let onComplete: (@Sendable (CompletedRequest) -> Void)?
     private let state = Mutex(State())
+    /// The pool lane's workers.
+    let pool: WorkerPool
+    let lingering: LingeringClose
 
     struct State {
         var daemon: DaemonHandle?
@@ -85,6 +110,11 @@ public final class Server: Sendable {
         /// start, or the end of its previous request).
         var clocks: [Int32: ContinuousClock.Instant] = [:]
         var sweeping = false
+        /// Open connections' client addresses, and how many each address has open.
+        var addresses: [Int32: String] = [:]
+        var perAddress: [String: Int] = [:]
+        /// Connections answered before their body was read: they linger when closed.
+        var lingerOnClose: Set<Int32> = []
     }
 
     /// The daemon pointer. libmicrohttpd allows quiesce and stop from any thread; every access
@@ -98,6 +128,8 @@ public final class Server: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.onComplete = onComplete
+        self.lingering = LingeringClose(seconds: configuration.lingerSeconds, maximumBytes: configuration.lingerBytes)
+        self.pool = WorkerPool(workers: configuration.workers, queueLimit: configuration.queueLimit)
     }
 
     /// The port listened on, once started.
@@ -112,11 +144,15 @@ public final class Server: Sendable {
     public func start() throws(ServerError) {
         var config = cmhd_config()
         config.flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         config.port = configuration.port
         config.thread_pool_size = UInt32(max(1, configuration.threads))
         let limit = max(1, configuration.connectionLimit)
         config.connection_limit = UInt32(limit + max(64, limit / 4))
-        config.per_ip_connection_limit = UInt32(max(0, configuration.perAddressConnectionLimit))
+        // Past the per-address limit, connections are answered 503 (in `handle`) up to a margin;
+        // past the margin, libmicrohttpd closes them unanswered.
+        let perAddress = max(0, configuration.perAddressConnectionLimit)
+        config.per_ip_connection_limit = perAddress == 0 ? 0 : UInt32(perAddress + max(8, perAddress / 4))
         config.connection_timeout_seconds = UInt32(max(1, configuration.idleTimeoutSeconds))
         config.connection_memory_limit = max(16 << 10, configuration.connectionMemoryBytes)
         config.listen_backlog = 512
@@ -139,15 +175,18 @@ public final class Server: Sendable {
         let daemon: OpaquePointer? = configuration.host.withCString { host in
             withOptionalCString(configuration.tlsKeyPEM) { key in
                 withOptionalCString(configuration.tlsCertificatePEM) { cert in
-                    config.host = host
-                    config.tls_key_pem = key
-                    config.tls_cert_pem = cert
-                    return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context, connectionNotifier, context, uriLogger, context)
+                    configuration.tlsPriorities.withCString { priorities in
+                        config.host = host
+                        config.tls_key_pem = key
+                        config.tls_cert_pem = cert
+                        config.tls_priorities = priorities
+                        return cmhd_start_daemon(&config, accessHandler, context, completedHandler, context, connectionNotifier, context, uriLogger, context)
+                    }
                 }
             }
         }
         guard let daemon else {
-            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, not a local address, or bad TLS certificate/key)")
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, not a local address, or a bad TLS certificate, key or priority string)")
         }
         let bound = cmhd_bound_port(daemon)
         state.withLock {
@@ -155,7 +194,58 @@ public final class Server: Sendable {
             $0.port = bound == 0 ? configuration.port : bound
             $0.sweeping = true
         }
+        pool.start { [unowned self] job in self.run(job) }
         startSweeper()
+    }
+
+    // MARK: The pool lane
+
+    /// Runs a job on a worker: the handler's response, or 503 when the job was cancelled
+    /// before it started or its work stopped part-way.
+    func run(_ job: Job) {
+        var response: Response
+        if job.cancellation.isCancelled {
+            response = cancelled(job)
+        } else {
+            response = handler(job.request)
+            if job.cancellation.workStopped { response = cancelled(job) }
+        }
+        answer(job, with: response)
+    }
+
+    /// Hands a job's response to its connection: libmicrohttpd calls the handler again once the
+    /// connection is resumed, and the handler queues what is stored here.
+    func answer(_ job: Job, with response: Response) {
+        job.state.pending = response
+        MHD_resume_connection(job.connection)
+    }
+
+    func cancelled(_ job: Job) -> Response {
+        var response: Response
+        if job.cancellation.reason == .shutdown {
+            response = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server is shutting down and could not finish this request; retry"))
+        } else {
+            response = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the request took longer than the \(Server.seconds(configuration.requestDeadlineSeconds)) s request deadline and its work was stopped; ask for less (fewer themes or checks, ?suggestions=none) or retry when the server is less busy"))
+        }
+        response.headers.append(Header(name: "Retry-After", value: job.cancellation.reason == .shutdown ? "1" : "5"))
+        response.route = job.route
+        return response
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Requests waiting for a worker, running on one, refused for a full queue, and cancelled.
+    public var poolStatistics: (queued: Int, running: Int, rejected: Int, cancelled: Int) {
+        let s = pool.statistics
+        return (s.queued, s.running, s.rejected, s.cancelled)
+    }
+
+    /// Answers every pool request now: queued ones get 503 at once, running ones are asked to
+    /// stop (and get 503 if they do). For the end of a shutdown's grace period.
+    public func cancelPending() {
+        for job in pool.cancelAll(stop: false) { answer(job, with: cancelled(job)) }
     }
 
     // MARK: Request deadline
@@ -165,7 +255,7 @@ public final class Server: Sendable {
     /// current request (headers and body) has taken longer than the deadline.
     private func startSweeper() {
         let deadline = Duration.milliseconds(Int(configuration.requestDeadlineSeconds * 1000))
-        let thread = SweeperThread { [weak self] in
+        let thread = DetachedThread { [weak self] in
             while let self, self.state.withLock({ $0.sweeping }) {
                 usleep(250_000)
                 let now = ContinuousClock.now
@@ -174,8 +264,18 @@ public final class Server: Sendable {
                     for fd in old { s.clocks[fd] = nil }
                     return old
                 }
-                // libmicrohttpd owns the sockets: shut them down and let it close them.
-                for fd in expired { shutdown(fd, Int32(SHUT_RDWR)) }
+                for fd in expired {
+                    // A request on the pool lane is cancelled (and answered), not cut: its
+                    // connection then gets a fresh deadline to send the answer.
+                    let (found, dequeued) = self.pool.expire(socket: fd)
+                    if found {
+                        self.state.withLock { $0.clocks[fd] = now }
+                        if let dequeued { self.answer(dequeued, with: self.cancelled(dequeued)) }
+                        continue
+                    }
+                    // libmicrohttpd owns the sockets: shut them down and let it close them.
+                    shutdown(fd, Int32(SHUT_RDWR))
+                }
             }
         }
         thread.start()
@@ -186,14 +286,47 @@ public final class Server: Sendable {
         state.withLock { $0.clocks.count > configuration.connectionLimit }
     }
 
-    func connectionStarted(_ fd: Int32) {
+    func connectionStarted(_ fd: Int32, address: String?) {
         guard fd >= 0 else { return }
-        state.withLock { $0.clocks[fd] = ContinuousClock.now }
+        cmhd_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
+        state.withLock { s in
+            s.clocks[fd] = ContinuousClock.now
+            if let address {
+                s.addresses[fd] = address
+                s.perAddress[address, default: 0] += 1
+            }
+        }
     }
 
     func connectionClosed(_ fd: Int32) {
         guard fd >= 0 else { return }
-        state.withLock { $0.clocks[fd] = nil }
+        let linger = state.withLock { s -> Bool in
+            s.clocks[fd] = nil
+            if let address = s.addresses.removeValue(forKey: fd) {
+                let left = (s.perAddress[address] ?? 1) - 1
+                s.perAddress[address] = left > 0 ? left : nil
+            }
+            return s.lingerOnClose.remove(fd) != nil
+        }
+        // libmicrohttpd closes its descriptor right after this: a duplicate keeps the
+        // connection open while the client finishes sending.
+        if linger {
+            let copy = dup(fd)
+            if copy >= 0 { lingering.adopt(copy) }
+        }
+    }
+
+    /// The connection is answered before its body was read: linger when it closes.
+    func lingerOnClose(_ fd: Int32) {
+        guard fd >= 0, configuration.lingerSeconds > 0 else { return }
+        state.withLock { _ = $0.lingerOnClose.insert(fd) }
+    }
+
+    /// Whether the address has more connections open than the per-address limit.
+    func isOverAddressLimit(_ address: String?) -> Bool {
+        let limit = configuration.perAddressConnectionLimit
+        guard limit > 0, let address else { return false }
+        return state.withLock { ($0.perAddress[address] ?? 0) > limit }
     }
 
     /// A request finished: the connection's clock restarts for the next one.
@@ -231,15 +364,22 @@ public final class Server: Sendable {
         return inFlight == 0 && openConnections == 0
     }
 
-    /// Stops the daemon and its threads.
+    /// Stops the daemon and its threads. Pool requests still queued are answered 503 and
+    /// running ones are asked to stop first: libmicrohttpd cannot stop while a connection is
+    /// suspended waiting for a worker.
     public func stop() {
+        for job in pool.cancelAll(stop: true) { answer(job, with: cancelled(job)) }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while pool.isBusy && ContinuousClock.now < deadline { usleep(5_000) }
         let daemon = state.withLock { s -> DaemonHandle? in
             let d = s.daemon
             s.daemon = nil
             s.sweeping = false
             return d
         }
-        if let daemon { MHD_stop_daemon(daemon.pointer) }
+        // A handler that never returned keeps its connection suspended; stopping then would
+        // abort the process, so the daemon is left to the process's exit instead.
+        if let daemon, !pool.isBusy { MHD_stop_daemon(daemon.pointer) }
     }
 
     deinit {
@@ -263,36 +403,3 @@ private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CCha
     return text.withCString { body($0) }
 }
 
-/// A plain thread for the deadline sweeper (no Foundation in this module).
-private final class SweeperThread: @unchecked Sendable {
-    // Set once before the thread starts, read only by it.
-    let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-    }
-
-    func start() {
-        #if canImport(Darwin)
-        var thread: pthread_t?  // an optional pointer on Apple's platforms
-        #else
-        var thread = pthread_t()
-        #endif
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let me = Unmanaged<SweeperThread>.fromOpaque(raw).takeRetainedValue()
-            me.body()
-            return nil
-        }, context)
-        if created == 0 {
-            #if canImport(Darwin)
-            if let thread { pthread_detach(thread) }
-            #else
-            pthread_detach(thread)
-            #endif
-        } else {
-            Unmanaged<SweeperThread>.fromOpaque(context).release()
-        }
-    }
-}

@@ -23,12 +23,25 @@ public final class Metrics: Sendable {
 
     private let state = Mutex(State())
     private let inFlight: @Sendable () -> Int
+    private let pool: @Sendable () -> PoolGauges
+
+    /// The worker pool's state, read when the metrics are rendered.
+    public struct PoolGauges: Sendable {
+        public var queued = 0, running = 0, rejected = 0, cancelled = 0
+        public init(queued: Int = 0, running: Int = 0, rejected: Int = 0, cancelled: Int = 0) {
+            self.queued = queued
+            self.running = running
+            self.rejected = rejected
+            self.cancelled = cancelled
+        }
+    }
 
     /// The methods counted by name; any other is `OTHER`.
     static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
 
-    public init(inFlight: @escaping @Sendable () -> Int = { 0 }) {
+    public init(inFlight: @escaping @Sendable () -> Int = { 0 }, pool: @escaping @Sendable () -> PoolGauges = { PoolGauges() }) {
         self.inFlight = inFlight
+        self.pool = pool
     }
 
     public func record(_ request: CompletedRequest) {
@@ -77,6 +90,19 @@ public final class Metrics: Sendable {
         out += "# HELP contrast_http_requests_aborted_total Requests whose connection ended before the response was sent.\n"
         out += "# TYPE contrast_http_requests_aborted_total counter\n"
         out += "contrast_http_requests_aborted_total \(s.aborted)\n"
+        let gauges = pool()
+        out += "# HELP contrast_pool_queued Expensive requests waiting for a worker.\n"
+        out += "# TYPE contrast_pool_queued gauge\n"
+        out += "contrast_pool_queued \(gauges.queued)\n"
+        out += "# HELP contrast_pool_running Expensive requests a worker is computing.\n"
+        out += "# TYPE contrast_pool_running gauge\n"
+        out += "contrast_pool_running \(gauges.running)\n"
+        out += "# HELP contrast_pool_rejected_total Expensive requests answered 503 because every worker was busy and the queue was full.\n"
+        out += "# TYPE contrast_pool_rejected_total counter\n"
+        out += "contrast_pool_rejected_total \(gauges.rejected)\n"
+        out += "# HELP contrast_pool_cancelled_total Expensive requests cancelled by their deadline or by shutdown.\n"
+        out += "# TYPE contrast_pool_cancelled_total counter\n"
+        out += "contrast_pool_cancelled_total \(gauges.cancelled)\n"
         out += "# HELP contrast_palettes_loaded Palettes the service holds.\n"
         out += "# TYPE contrast_palettes_loaded gauge\n"
         out += "contrast_palettes_loaded \(palettes)\n"

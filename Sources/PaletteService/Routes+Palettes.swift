@@ -30,14 +30,24 @@ extension Routes {
         return report
     }
 
-    /// The request's audit limits: the service's, with `?suggestions=none` turning them off.
+    /// The request's audit limits: the service's, with `?suggestions=none` turning them off,
+    /// and stopping when the request is cancelled.
     func requestLimits(_ request: Request) throws(ServiceError) -> Auditor.Limits {
-        var limits = auditLimits
+        var limits = Routes.stoppable(auditLimits, request)
+        limits.maximumOutputBytes = self.limits.maximumResponseBytes
+        limits.rendering = Routes.wantsHTML(request) || request.path == "/v1/report" ? .html : Routes.wantsMarkdown(request) ? .markdown : .json
         switch request.query("suggestions") {
         case nil, "all": break
         case "none": limits.maximumSuggestions = 0
         case let other?: throw .badRequest("suggestions must be all or none, not \"\(other.prefix(40))\"", field: "suggestions")
         }
+        return limits
+    }
+
+    /// Limits that stop the audit when the request is cancelled (on the pool lane).
+    static func stoppable(_ limits: Auditor.Limits, _ request: Request) -> Auditor.Limits {
+        var limits = limits
+        if let cancellation = request.cancellation { limits.shouldStop = { cancellation.shouldStop() } }
         return limits
     }
 
@@ -83,7 +93,7 @@ extension Routes {
         var report = entry.report
         if !themes.isEmpty {
             if let unknown = entry.palette.unknownThemes(themes) { throw ServiceError.badRequest(unknown) }
-            report = Auditor(themeFilter: themes).audit(entry.palette)
+            report = Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
         }
         return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(name)")
     }
@@ -92,7 +102,7 @@ extension Routes {
         let entry = try entry(name)
         let proposed = try audit(request, name: name, sidecar: entry.file.hasSuffix(".tokens.json") ? entry.palette : nil)
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
-        let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes).audit(entry.palette)
+        let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
         let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
         let report = AuditReport(palettes: [proposed], comparison: comparison)
         let title = "Proposed change to \(name)"
@@ -118,7 +128,7 @@ extension Routes {
         let defaultName = try Routes.documentName(request)
         let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
         guard let palette = decoded else { return try Routes.json(200, TokenListing(nil, problems: problems)) }
-        var limits = auditLimits
+        var limits = Routes.stoppable(auditLimits, request)
         limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
         let audited = Auditor(limits: limits).audit(palette, problems: problems)
         return try Routes.json(200, TokenListing(palette, problems: audited.problems))

@@ -14,6 +14,9 @@ public struct Routes: Sendable {
         public var maximumPairs = 10_000
         /// Backgrounds in one `POST /v1/variants`.
         public var maximumBackgrounds = 100
+        /// The largest response body (`--max-response`): an audit bound to render larger is
+        /// refused with 422 before any work, any other response larger than this after it.
+        public var maximumResponseBytes = 32 << 20
         public init() {}
     }
 
@@ -32,9 +35,32 @@ public struct Routes: Sendable {
 
     public func respond(to request: Request) -> Response {
         var response = route(request)
+        if response.body.count > limits.maximumResponseBytes {
+            let route = response.route
+            response = ServiceError.unprocessable("the response is \(Auditor.megabytes(response.body.count)); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs").response
+            response.route = route
+        }
         response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
         response.headers.append(Header(name: "Cache-Control", value: "no-store"))
         return response
+    }
+
+    /// Which lane a request runs on: routes whose cost grows with the request (audits,
+    /// reports, proposals, token listings, batches) run on the worker pool, so a few
+    /// expensive requests cannot hold the I/O threads that answer health checks, metrics and
+    /// static files. The route's name labels a request refused because the pool is full.
+    public func lane(for request: Request) -> (lane: Lane, route: String?) {
+        switch request.pathSegments {
+        case ["v1", "audit"]: return (.pool, "/v1/audit")
+        case ["v1", "suggest"]: return (.pool, "/v1/suggest")
+        case ["v1", "variants"]: return (.pool, "/v1/variants")
+        case ["v1", "tokens"]: return (.pool, "/v1/tokens")
+        case ["v1", "report"]: return (.pool, "/v1/report")
+        case ["v1", "contrast"] where request.method == "POST": return (.pool, "/v1/contrast")
+        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit": return (.pool, "/v1/palettes/{name}/audit")
+        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals": return (.pool, "/v1/palettes/{name}/proposals")
+        default: return (.inline, nil)
+        }
     }
 
     func route(_ request: Request) -> Response {

@@ -9,9 +9,9 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the HTTP JSON API and the designers' page for the palettes of a directory.",
         discussion: """
-            Every option can also be set by an environment variable (CONTRAST_HOST, CONTRAST_PORT, CONTRAST_PALETTES, CONTRAST_THREADS, CONTRAST_MAX_BODY, CONTRAST_TLS_CERT, CONTRAST_TLS_KEY); a flag wins over the variable. Sizes take B, KiB or MiB.
+            Every option can also be set by an environment variable (CONTRAST_HOST, CONTRAST_PORT, CONTRAST_PALETTES, CONTRAST_THREADS, CONTRAST_WORKERS, CONTRAST_MAX_BODY, CONTRAST_TLS_CERT, CONTRAST_TLS_KEY); a flag wins over the variable. Sizes take B, KiB or MiB.
 
-            SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (up to --grace seconds) and exits 0. SIGHUP reloads the palettes directory: a file that no longer reads cleanly keeps its previous version, and the problem shows in the log and in /readyz.
+            SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (up to --grace seconds; then those still waiting or computing are answered 503 with Retry-After) and exits 0. SIGHUP reloads the palettes directory: a file that no longer reads cleanly keeps its previous version, and the problem shows in the log and in /readyz.
 
             Examples:
               contrast serve --palettes palettes/
@@ -24,7 +24,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port (CONTRAST_PORT; default 8080; 0 picks a free one).") var port: Int?
     @Option(help: "Directory of palettes to serve (CONTRAST_PALETTES; default palettes).") var palettes: String?
     @Option(help: "A checks document whose checks apply to every palette served (CONTRAST_CHECKS).") var checks: String?
-    @Option(help: "Worker threads (CONTRAST_THREADS; default: the number of cores).") var threads: Int?
+    @Option(help: "I/O threads: they read requests, answer cheap ones and send responses (CONTRAST_THREADS; default: the number of cores).") var threads: Int?
+    @Option(help: "Worker threads for expensive requests (audits, reports, proposals, batches), at a lower priority than the I/O threads (CONTRAST_WORKERS; default: the number of cores).") var workers: Int?
+    @Option(help: "Expensive requests that may wait for a worker; past that, 503 with Retry-After at once (default 64).") var queue: Int = 64
     @Option(help: "Largest request body (CONTRAST_MAX_BODY; default 1MiB).") var maxBody: String?
     @Option(help: "Open connections at most (default 1024).") var maxConnections: Int = 1024
     @Option(name: [.customLong("max-connections-per-ip"), .customLong("max-connections-per-client")],
@@ -35,13 +37,25 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds to finish in-flight requests after SIGTERM (default 10).") var grace: Double = 10
     @Option(help: "PEM certificate for HTTPS (CONTRAST_TLS_CERT).") var tlsCert: String?
     @Option(help: "PEM private key for HTTPS (CONTRAST_TLS_KEY).") var tlsKey: String?
+    @Option(help: "TLS versions and cipher suites, as a GnuTLS priority string (default: TLS 1.2 and 1.3, forward-secret key exchange and AEAD ciphers only).") var tlsPriorities: String?
     @Flag(help: "No access log.") var quiet = false
     @Option(help: "Checks one posted audit may measure at most (themes × checks × expanded rules); more is refused with 422 before any work.") var maxPairs: Int = 200_000
     @Option(help: "Failing checks of one request that get suggestions; the rest say they were omitted (?suggestions=none turns them off).") var maxSuggestions: Int = 1_000
+    @Option(help: "Largest response body (default 32MiB): an audit bound to render larger is refused with 422 before any work.") var maxResponse: String = "32MiB"
     @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).") var logFormat: LogFormat = .text
 
     static func environment(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A whole-number option: the flag, else its environment variable, else the default; in range.
+    static func number(_ flag: Int?, flag name: String, variable: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        let value = try flag ?? environment(variable).map {
+            guard let number = Int($0) else { throw InputError("\(variable) must be a whole number, not '\($0)'") }
+            return number
+        } ?? fallback
+        guard range.contains(value) else { throw InputError("\(name) must be from \(range.lowerBound) to \(range.upperBound), not \(value)") }
+        return value
     }
 
     /// `1048576`, `512KiB`, `1MiB`, `2MB`.
@@ -59,18 +73,12 @@ struct ServeCommand: ParsableCommand {
         var config = ServerConfiguration()
         config.refusal = ServerConfiguration.problemJSON
         config.host = host ?? Self.environment("CONTRAST_HOST") ?? "127.0.0.1"
-        let portValue = try port ?? Self.environment("CONTRAST_PORT").map {
-            guard let p = Int($0) else { throw InputError("CONTRAST_PORT must be a port number, not '\($0)'") }
-            return p
-        } ?? 8080
-        guard (0...65535).contains(portValue) else { throw InputError("--port must be from 0 to 65535, not \(portValue)") }
-        config.port = UInt16(portValue)
-        let threadCount = try threads ?? Self.environment("CONTRAST_THREADS").map {
-            guard let t = Int($0) else { throw InputError("CONTRAST_THREADS must be a number, not '\($0)'") }
-            return t
-        } ?? ProcessInfo.processInfo.activeProcessorCount
-        guard (1...256).contains(threadCount) else { throw InputError("--threads must be from 1 to 256, not \(threadCount)") }
-        config.threads = threadCount
+        config.port = UInt16(try Self.number(port, flag: "--port", variable: "CONTRAST_PORT", default: 8080, range: 0...65535))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        config.threads = try Self.number(threads, flag: "--threads", variable: "CONTRAST_THREADS", default: cores, range: 1...256)
+        config.workers = try Self.number(workers, flag: "--workers", variable: "CONTRAST_WORKERS", default: cores, range: 1...256)
+        guard (0...100_000).contains(queue) else { throw InputError("--queue must be from 0 to 100000, not \(queue)") }
+        config.queueLimit = queue
         let bodyText = maxBody ?? Self.environment("CONTRAST_MAX_BODY") ?? "1MiB"
         guard let bodyBytes = Self.parseSize(bodyText) else { throw InputError("--max-body must be a size like 1MiB, 512KiB or 1048576, not '\(bodyText)'") }
         config.maximumBodyBytes = bodyBytes
@@ -79,9 +87,14 @@ struct ServeCommand: ParsableCommand {
         config.perAddressConnectionLimit = max(0, maxConnectionsPerIP)
         config.requestDeadlineSeconds = requestTimeout
         config.idleTimeoutSeconds = idleTimeout
+        if let tlsPriorities {
+            guard !tlsPriorities.isEmpty, !tlsPriorities.contains("\0") else { throw InputError("--tls-priorities must be a GnuTLS priority string such as \(ServerConfiguration.modernTLS)") }
+            config.tlsPriorities = tlsPriorities
+        }
         let certPath = tlsCert ?? Self.environment("CONTRAST_TLS_CERT")
         let keyPath = tlsKey ?? Self.environment("CONTRAST_TLS_KEY")
         if (certPath == nil) != (keyPath == nil) { throw InputError("HTTPS needs both --tls-cert and --tls-key") }
+        if tlsPriorities != nil && certPath == nil { throw InputError("--tls-priorities applies to HTTPS: give --tls-cert and --tls-key too") }
         if let certPath, let keyPath {
             do {
                 config.tlsCertificatePEM = try String(contentsOfFile: certPath, encoding: .utf8)
@@ -119,11 +132,17 @@ struct ServeCommand: ParsableCommand {
         }
         for problem in store.load(directory: directory, checks: checksFile) { log.line("palette problem: \(problem)", level: "warning") }
         let serverBox = ServerBox()
-        let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 })
+        let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 }, pool: {
+            guard let stats = serverBox.server?.poolStatistics else { return Metrics.PoolGauges() }
+            return Metrics.PoolGauges(queued: stats.queued, running: stats.running, rejected: stats.rejected, cancelled: stats.cancelled)
+        })
         var routes = Routes(store: store, metrics: metrics)
         routes.auditLimits = Auditor.Limits(maximumChecks: max(1, maxPairs), maximumSuggestions: max(0, maxSuggestions))
+        guard let responseBytes = Self.parseSize(maxResponse) else { throw InputError("--max-response must be a size like 32MiB or 1048576, not '\(maxResponse)'") }
+        routes.limits.maximumResponseBytes = responseBytes
         routes.isDraining = { serverBox.server?.isDraining ?? false }
         let finalRoutes = routes
+        config.lane = { finalRoutes.lane(for: $0) }
         let quiet = self.quiet
         let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
             metrics.record(completed)
@@ -140,7 +159,7 @@ struct ServeCommand: ParsableCommand {
         let names = store.status.names
         let banner = """
             contrast \(Contrast.version) serving \(names.count) palette\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) from \(directory)
-            listening on \(base) with \(config.threads) thread\(config.threads == 1 ? "" : "s")
+            listening on \(base) with \(config.threads) I/O thread\(config.threads == 1 ? "" : "s") and \(config.workers) worker\(config.workers == 1 ? "" : "s")
             designers: open \(base)/ in a browser to edit a palette and see what it does to contrast
             try:
               curl '\(base)/v1/palettes'
@@ -169,9 +188,17 @@ struct ServeCommand: ParsableCommand {
             }
             log.line("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining \(server.inFlight) request(s) in flight")
             server.beginDraining()
-            let drained = server.waitUntilIdle(seconds: grace)
+            var drained = server.waitUntilIdle(seconds: grace)
+            if !drained {
+                // Past the grace period every request still gets a whole response: those
+                // waiting for a worker get 503 at once, running ones are stopped and get 503.
+                let stats = server.poolStatistics
+                log.line("grace period over: answering \(stats.queued) queued and stopping \(stats.running) running request(s) with 503")
+                server.cancelPending()
+                drained = server.waitUntilIdle(seconds: 5)
+            }
             server.stop()
-            log.line(drained ? "stopped" : "stopped after the \(grace) s grace period with requests unfinished")
+            log.line(drained ? "stopped" : "stopped with connections still open after the grace period")
             return
         }
     }

@@ -261,4 +261,45 @@ import Testing
         #expect(failing.prefix(3).allSatisfy { $0.suggestions?.notes?.contains("suggestions omitted: limit 3 per request") != true })
         #expect(failing.dropFirst(3).allSatisfy { $0.suggestions?.notes == ["suggestions omitted: limit 3 per request"] && $0.fixes == nil })
     }
+
+    /// The size bound refuses only audits that would really render larger: each check adds at
+    /// least `bytesPerCheck` bytes, even with one-letter names and nothing failing.
+    @Test func bytesPerCheckIsALowerBound() {
+        func rendered(_ checks: Int, fail: Bool) -> (json: Int, html: Int) {
+            let palette = Palette(name: "x", themes: [Theme(name: "l", tokens: [Token(name: "a", value: "#000"), Token(name: "b", value: fail ? "#111" : "#fff")])],
+                                  checks: (0..<checks).map { Check(id: "\($0 % 10)", foreground: "a", background: "b") })
+            let report = AuditReport(palettes: [Auditor(limits: .init(maximumSuggestions: 0)).audit(palette)])
+            return (report.compactJSON().count, HTMLReport(title: "x", generated: "now").render(report).utf8.count)
+        }
+        for fail in [false, true] {
+            let one = rendered(1, fail: fail), many = rendered(101, fail: fail)
+            #expect((many.json - one.json) / 100 >= Auditor.Limits.Rendering.json.bytesPerCheck)
+            #expect((many.html - one.html) / 100 >= Auditor.Limits.Rendering.html.bytesPerCheck)
+        }
+    }
+
+    @Test func anAuditBoundToRenderTooLargeIsRefusedBeforeAnyWork() {
+        var limits = Auditor.Limits()
+        limits.maximumOutputBytes = 100_000
+        limits.rendering = .html
+        let report = Auditor(limits: limits).audit(Self.palette(themes: 1, tokens: 30))
+        #expect(report.themes.isEmpty)
+        #expect(report.problems.map(\.message) == ["the response would be at least 509.8 KiB (870 checks × 600 bytes in html); the limit is 97.7 KiB. Audit fewer themes (?theme=) or narrow the rules"])
+    }
+
+    @Test func aStoppedAuditEndsAtTheNextCheckAndSaysSo() {
+        final class Counter: @unchecked Sendable {  // one audit, one thread
+            var asked = 0
+        }
+        let counter = Counter()
+        let limits = Auditor.Limits(shouldStop: {
+            counter.asked += 1
+            return counter.asked > 10
+        })
+        let report = Auditor(limits: limits).audit(Self.palette(themes: 3, tokens: 30))
+        #expect(counter.asked == 11)
+        #expect(report.themes.isEmpty)
+        #expect(report.problems.map(\.code) == [.limitExceeded])
+        #expect(report.problems.first?.message.contains("stopped before it finished") == true)
+    }
 }

@@ -32,6 +32,25 @@ import Testing
         #expect(Request(method: "GET", path: "/a/b", target: "http://host/x").pathSegments == ["a", "b"])
     }
 
+    /// Routes whose cost grows with the request run on the worker pool; the rest answer inline.
+    /// The pool lane's route names are the ones the handler reports.
+    @Test func expensiveRoutesRunOnThePool() throws {
+        let routes = try Self.routes()
+        let pooled = [post("/v1/audit", "{}"), post("/v1/suggest", "{}"), post("/v1/variants", "{}"), post("/v1/tokens", "{}"),
+                      post("/v1/report", "{}"), Request(method: "GET", path: "/v1/report"), post("/v1/contrast", "{}"),
+                      Request(method: "GET", path: "/v1/palettes/demo/audit"), post("/v1/palettes/demo/proposals", "{}")]
+        for request in pooled {
+            let placement = routes.lane(for: request)
+            #expect(placement.lane == .pool, "\(request.method) \(request.path)")
+            #expect(placement.route == routes.respond(to: request).route, "\(request.method) \(request.path)")
+        }
+        let inline = ["/", "/healthz", "/readyz", "/metrics", "/app.js", "/app.css", "/openapi.yaml", "/v1/palettes", "/v1/palettes/demo",
+                      "/v1/contrast", "/nowhere"]
+        for path in inline {
+            #expect(routes.lane(for: Request(method: "GET", path: path)).lane == .inline, "\(path)")
+        }
+    }
+
     @Test func health() throws {
         let routes = try Self.routes()
         #expect(routes.respond(to: Request(method: "GET", path: "/healthz")).status == 200)

@@ -39,10 +39,35 @@ public struct Auditor: Sendable {
         public var maximumChecks: Int?
         /// Failing checks that get suggestions (the first ones); the others say they were omitted.
         public var maximumSuggestions: Int?
+        /// Asked before each check: true stops the audit (its deadline passed, or the server is
+        /// shutting down). A stopped audit reports a `limitExceeded` problem and no themes.
+        public var shouldStop: (@Sendable () -> Bool)?
+        /// The largest rendering of the audit the caller will send, and the fewest bytes its
+        /// rendering spends per check (``Rendering/bytesPerCheck``): an audit whose rendering is
+        /// bound to be larger is refused before any work.
+        public var maximumOutputBytes: Int?
+        public var rendering = Rendering.json
 
-        public init(maximumChecks: Int? = nil, maximumSuggestions: Int? = nil) {
+        /// How an audit will be rendered, for the size bound above.
+        public enum Rendering: Sendable {
+            case json, html, markdown
+
+            /// A lower bound of the bytes each check adds to the rendering (measured, with
+            /// margin, on checks with one-letter names: `AuditLimitTests`). Markdown lists
+            /// passing checks in its counts only, so it has no bound per check.
+            public var bytesPerCheck: Int {
+                switch self {
+                case .json: 300
+                case .html: 600
+                case .markdown: 0
+                }
+            }
+        }
+
+        public init(maximumChecks: Int? = nil, maximumSuggestions: Int? = nil, shouldStop: (@Sendable () -> Bool)? = nil) {
             self.maximumChecks = maximumChecks
             self.maximumSuggestions = maximumSuggestions
+            self.shouldStop = shouldStop
         }
 
         public static let unlimited = Limits()
@@ -75,6 +100,12 @@ public struct Auditor: Sendable {
                                                file: palette.file))
                 return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
             }
+            if let maximum = limits.maximumOutputBytes, total * limits.rendering.bytesPerCheck > maximum {
+                let bytes = total * limits.rendering.bytesPerCheck
+                problems.append(PaletteProblem(.limitExceeded, "the response would be at least \(Auditor.megabytes(bytes)) (\(total) checks × \(limits.rendering.bytesPerCheck) bytes in \(limits.rendering)); the limit is \(Auditor.megabytes(maximum)). Audit fewer themes (?theme=) or narrow the rules",
+                                               file: palette.file))
+                return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
+            }
             plan.append((theme, resolver, items))
         }
         var suggestionsLeft = limits.maximumSuggestions ?? Int.max
@@ -84,6 +115,11 @@ public struct Auditor: Sendable {
             var unresolved: [UnresolvedCheck] = []
             var themeSummary = AuditSummary()
             for item in items {
+                if let shouldStop = limits.shouldStop, shouldStop() {
+                    problems.append(PaletteProblem(.limitExceeded, "the audit was stopped before it finished (its time ran out); audit fewer themes or checks, or turn suggestions off",
+                                                   file: palette.file))
+                    return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
+                }
                 switch evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft) {
                 case .success(let result):
                     results.append(result)
@@ -111,6 +147,14 @@ public struct Auditor: Sendable {
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
                              summary: summary, problems: problems, assumptions: assumptions, themes: themes,
                              warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files)
+    }
+
+    /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".
+    public static func megabytes(_ bytes: Int) -> String {
+        if bytes < 1 << 10 { return "\(bytes) bytes" }
+        let (value, unit) = bytes < 1 << 20 ? (Double(bytes) / 1024, "KiB") : (Double(bytes) / Double(1 << 20), "MiB")
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? "\(Int(tenths)) \(unit)" : "\(tenths) \(unit)"
     }
 
     /// A report for a file that could not be decoded at all.

@@ -126,115 +126,116 @@ struct CheckCommand: ParsableCommand {
     }
 
     func runBatch(_ path: String, requirement: ContrastRequirement) throws {
-        let handle: FileHandle
+        let input: Int32
         if path == "-" {
-            handle = FileHandle.standardInput
+            input = 0
         } else {
-            guard let file = FileHandle(forReadingAtPath: path) else { throw InputError("\(path): cannot open the file for reading") }
-            handle = file
+            input = open(path, O_RDONLY)
+            guard input >= 0 else { throw InputError("\(path): cannot open the file for reading (\(String(cString: strerror(errno))))") }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var anyFail = false, anyError = false
-        var lineNumber = 0
-        var pending = Data()
-        let output = FileHandle.standardOutput
-        func process(_ lineData: Data) {
-            lineNumber += 1
-            guard let line = String(data: lineData, encoding: .utf8) else {
-                anyError = true
-                output.write(Self.errorLine(lineNumber, "the line is not valid UTF-8"))
-                return
-            }
-            if line.allSatisfy(\.isWhitespace) { return }
-            do {
-                let report = try BatchLine.evaluate(line, requirement: requirement)
-                if !report.pass { anyFail = true }
-                var data = try encoder.encode(report)
-                data.append(0x0A)
-                output.write(data)
-            } catch {
-                anyError = true
-                output.write(Self.errorLine(lineNumber, "\(error)"))
-            }
-        }
+        defer { if input > 0 { close(input) } }
+        var batch = BatchWriter(requirement: requirement)
+        // Lines are found in place in one buffer; what remains of a chunk moves to the front
+        // once per read, not once per line.
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var filled = 0
+        var skippingLongLine = false
         while true {
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                process(pending[pending.startIndex..<newline])
-                pending.removeSubrange(pending.startIndex...newline)
+            if filled == buffer.count {
+                // A whole buffer without a newline: the line is too long. Report it once and
+                // skip to its end.
+                if !skippingLongLine { batch.error(lineNumber: batch.lineNumber + 1, "the line is longer than 1 MiB") }
+                batch.lineNumber += skippingLongLine ? 0 : 1
+                skippingLongLine = true
+                filled = 0
             }
-            if pending.count > 1 << 20 {
-                anyError = true
-                output.write(Self.errorLine(lineNumber + 1, "the line is longer than 1 MiB"))
-                pending.removeAll()
-                // Skip the rest of that line.
-                while true {
-                    let rest = handle.readData(ofLength: 1 << 16)
-                    if rest.isEmpty { break }
-                    if let newline = rest.firstIndex(of: 0x0A) {
-                        pending.append(rest[(newline + 1)...])
-                        break
-                    }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputError("\(path == "-" ? "standard input" : path): cannot read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            var start = 0
+            let end = filled + count
+            var scan = filled
+            while let newline = buffer[scan..<end].firstIndex(of: 0x0A) {
+                if skippingLongLine {
+                    skippingLongLine = false
+                } else {
+                    batch.process(buffer[start..<newline])
                 }
-                lineNumber += 1
+                start = newline + 1
+                scan = start
             }
+            if skippingLongLine {
+                filled = 0
+                continue
+            }
+            if start > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    guard let base = raw.baseAddress else { return }
+                    memmove(base, base + start, end - start)
+                }
+            }
+            filled = end - start
         }
-        if !pending.isEmpty { process(pending) }
-        if anyError { throw ExitCode(2) }
-        if anyFail { throw ExitCode(1) }
-    }
-
-    static func errorLine(_ line: Int, _ message: String) -> Data {
-        let object: [String: Any] = ["line": line, "error": message]
-        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        data.append(0x0A)
-        return data
+        if filled > 0 && !skippingLongLine { batch.process(buffer[0..<filled]) }
+        batch.flush()
+        if batch.anyError { throw ExitCode(2) }
+        if batch.anyFail { throw ExitCode(1) }
     }
 }
 
-/// One line of `check --batch`: a ``PairRequest`` as JSON, read as `POST /v1/contrast` reads one.
-enum BatchLine {
-    static func evaluate(_ line: String, requirement defaults: ContrastRequirement) throws -> BatchResult {
+/// `check --batch`: measures each JSON line and buffers the answers, one JSON object per line,
+/// written to standard output in large blocks.
+struct BatchWriter {
+    let requirement: ContrastRequirement
+    var lineNumber = 0
+    var anyFail = false
+    var anyError = false
+    private var out: [UInt8] = []
+
+    init(requirement: ContrastRequirement) {
+        self.requirement = requirement
+        out.reserveCapacity(1 << 17)
+    }
+
+    mutating func process(_ line: ArraySlice<UInt8>) {
+        lineNumber += 1
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(line)
+            value = try JSONParser.parse(Array(line))
         } catch {
-            throw InputError("not valid JSON at column \(error.location.column): \(error.message)")
+            return self.error(lineNumber: lineNumber, "not valid JSON at column \(error.location.column): \(error.message)")
         }
         do {
             let pair = try PairRequest(json: value)
-            var result = BatchResult(try pair.evaluate(defaults: defaults))
-            result.id = pair.id
-            return result
+            let report = try pair.evaluate(defaults: requirement)
+            if !report.pass { anyFail = true }
+            report.appendJSON(to: &out, id: pair.id)
+            out.append(0x0A)
         } catch {
-            throw InputError(error.message)
+            self.error(lineNumber: lineNumber, error.message)
         }
-    }
-}
-
-/// A batch output line: the pair report, plus the caller's `id` when given.
-struct BatchResult: Encodable {
-    var report: PairReport
-    var id: String?
-    var pass: Bool { report.pass }
-
-    init(_ report: PairReport) { self.report = report }
-
-    func encode(to encoder: any Encoder) throws {
-        try report.encode(to: encoder)
-        if let id {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(id, forKey: Key(stringValue: "id"))
-        }
+        if out.count >= 1 << 16 { flush() }
     }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    mutating func error(lineNumber: Int, _ message: String) {
+        anyError = true
+        out.append(contentsOf: "{\"error\":\(JSONValue.quoted(message)),\"line\":\(lineNumber)}\n".utf8)
+    }
+
+    mutating func flush() {
+        var offset = 0
+        while offset < out.count {
+            let written = out.withUnsafeBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                break  // standard output closed (a pipe's reader left): nothing more to say
+            }
+            offset += written
+        }
+        out.removeAll(keepingCapacity: true)
     }
 }

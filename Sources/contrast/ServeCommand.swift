@@ -215,29 +215,51 @@ enum LogFormat: String, CaseIterable, ExpressibleByArgument {
     case text, json
 }
 
-/// Writes the service's log lines to standard error, escaped (``AccessLog``).
+/// Writes the service's log lines to standard error, escaped (``AccessLog``), through a
+/// buffer: access lines within 0.1 s, messages at once.
 struct Log: Sendable {
     let format: AccessLog
+    let buffer = LogBuffer(descriptor: 2)
 
     init(_ format: LogFormat) {
         self.format = AccessLog(format: format == .json ? .json : .text)
     }
 
     func line(_ text: String, level: String = "info") {
-        FileHandle.standardError.write(Data((format.message(text, time: Log.timestamp(), level: level) + "\n").utf8))
+        buffer.writeNow(format.message(text, time: Log.timestamp(), level: level))
     }
 
     func access(_ r: CompletedRequest) {
-        FileHandle.standardError.write(Data((format.line(r, time: Log.timestamp()) + "\n").utf8))
+        buffer.append(format.line(r, time: Log.timestamp()))
     }
 
+    /// `2026-11-22T22:04:11.662Z`, without Foundation's formatter (this runs per request).
     static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var parts = tm()
         var seconds = now.tv_sec
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int, then separator: UInt8?) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+            if let separator { out.append(separator) }
+        }
+        digits(Int(parts.tm_year) + 1900, 4, then: UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2, then: UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2, then: UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2, then: UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2, then: UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2, then: UInt8(ascii: "."))
+        digits(Int(now.tv_nsec) / 1_000_000, 3, then: UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 }

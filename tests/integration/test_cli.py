@@ -121,6 +121,23 @@ def test_check_batch_keeps_going_past_bad_lines(run):
     assert out[5]["usage"] == "large-text" and out[5]["level"] == "AAA" and out[5]["pass"] is True
 
 
+def test_check_batch_reads_on_after_an_over_long_line(binary, tmp_path):
+    """A 2 MiB line is one error with its number; every line after it is still measured.
+    (Found: the lines after it were lost, one of them reported as invalid UTF-8.)"""
+    import subprocess
+    lines = [json.dumps({"fg": "#777", "bg": "#fff"}), '"' + "x" * (2 << 20) + '"',
+             json.dumps({"fg": "#000", "bg": "#fff", "id": "after"}), b"\xff\xfe".decode("latin-1"), json.dumps({"fg": "#fff", "bg": "#000"})]
+    path = tmp_path / "pairs.jsonl"
+    path.write_bytes("\n".join(lines).encode("latin-1"))
+    r = subprocess.run([binary, "check", "--batch", str(path)], capture_output=True, timeout=60)
+    assert r.returncode == 2
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [o.get("line") for o in out] == [None, 2, None, 4, None], out
+    assert out[1]["error"] == "the line is longer than 1 MiB"
+    assert out[2]["id"] == "after" and out[2]["ratio"] == 21 and out[4]["ratio"] == 21
+    assert "found byte 0xFF" in out[3]["error"]
+
+
 def test_check_batch_exit_1_when_a_pair_fails(run, tmp_path):
     path = tmp_path / "pairs.jsonl"
     path.write_text(json.dumps({"fg": "#000", "bg": "#fff"}) + "\n" + json.dumps({"fg": "#777", "bg": "#fff"}))

@@ -140,6 +140,7 @@ extension Server {
             if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
                 return refuseEarly(rejection, state: state, on: connection)
             }
+            if state.announcedBody { setUploading(cmhd_connection_fd(connection), true) }
             return .YES
         }
         // A worker finished: libmicrohttpd resumed the connection and calls again.
@@ -157,8 +158,7 @@ extension Server {
                     state.tooLarge = true
                     state.body = []
                     uploadDataSize.pointee = 0
-                    lingerOnClose(cmhd_connection_fd(connection))
-                    return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
+                    return refuseMidUpload(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
                 } else if let uploadData {
                     uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
                         state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))
@@ -167,12 +167,13 @@ extension Server {
             }
             uploadDataSize.pointee = 0
             if exceededDeadline(state) {
-                lingerOnClose(cmhd_connection_fd(connection))
-                return queue(configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive")), state: state, on: connection)
+                setUploading(cmhd_connection_fd(connection), false)
+                return refuseMidUpload(configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive")), state: state, on: connection)
             }
             return .YES
         }
         // Last call: the whole request is in.
+        if state.announcedBody { setUploading(cmhd_connection_fd(connection), false) }
         if state.tooLarge {
             return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
         }
@@ -196,6 +197,31 @@ extension Server {
         busy.headers.append(Header(name: "Retry-After", value: "1"))
         busy.route = placement.route
         return queue(busy, state: state, on: connection)
+    }
+
+    /// Refuses a request whose body is still arriving (413 past the limit, 408 past the
+    /// deadline). libmicrohttpd 0.9.75 queues a response only before the body or after all of
+    /// it (`MHD_queue_response` says no in between), so on plain HTTP the server writes this
+    /// small response to the socket itself, then has libmicrohttpd close the connection (which
+    /// lingers, so the client reads it). Over TLS the connection is closed without it.
+    func refuseMidUpload(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
+        state.status = response.status
+        state.responseBytes = response.body.count
+        state.queuedAt = ContinuousClock.now
+        let fd = cmhd_connection_fd(connection)
+        guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
+        var head = "HTTP/1.1 \(response.status) \(Server.reason(response.status))\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(head.utf8) + response.body
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent <= 0 { break }
+            offset += sent
+        }
+        lingerOnClose(fd)
+        return .NO
     }
 
     /// Answers as soon as the headers are read; the connection closes after the response, and
@@ -255,7 +281,7 @@ extension Server {
 
     func exceededDeadline(_ state: RequestState) -> Bool {
         let elapsed = state.started.duration(to: ContinuousClock.now)
-        return Double(elapsed.components.seconds) > configuration.requestDeadlineSeconds
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 > configuration.requestDeadlineSeconds
     }
 
     func queue(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {

@@ -115,6 +115,8 @@ public final class Server: Sendable {
         var perAddress: [String: Int] = [:]
         /// Connections answered before their body was read: they linger when closed.
         var lingerOnClose: Set<Int32> = []
+        /// Connections whose request body is arriving.
+        var uploading: Set<Int32> = []
     }
 
     /// The daemon pointer. libmicrohttpd allows quiesce and stop from any thread; every access
@@ -232,6 +234,15 @@ public final class Server: Sendable {
         return response
     }
 
+    /// The reason phrase of the statuses the server writes itself.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        default: "Error"
+        }
+    }
+
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
@@ -260,7 +271,9 @@ public final class Server: Sendable {
                 usleep(250_000)
                 let now = ContinuousClock.now
                 let expired = self.state.withLock { s -> [Int32] in
-                    let old = s.clocks.filter { now - $0.value > deadline }.map(\.key)
+                    // A body still arriving gets two more seconds: its next bytes are then
+                    // answered 408 (in `handle`) rather than the connection being cut unanswered.
+                    let old = s.clocks.filter { now - $0.value > (s.uploading.contains($0.key) ? deadline + .seconds(2) : deadline) }.map(\.key)
                     for fd in old { s.clocks[fd] = nil }
                     return old
                 }
@@ -302,6 +315,7 @@ public final class Server: Sendable {
         guard fd >= 0 else { return }
         let linger = state.withLock { s -> Bool in
             s.clocks[fd] = nil
+            s.uploading.remove(fd)
             if let address = s.addresses.removeValue(forKey: fd) {
                 let left = (s.perAddress[address] ?? 1) - 1
                 s.perAddress[address] = left > 0 ? left : nil
@@ -334,6 +348,15 @@ public final class Server: Sendable {
         guard fd >= 0 else { return }
         state.withLock { s in
             if s.clocks[fd] != nil { s.clocks[fd] = ContinuousClock.now }
+            s.uploading.remove(fd)
+        }
+    }
+
+    /// The request's headers are in and it announced a body (true), or its body is complete.
+    func setUploading(_ fd: Int32, _ uploading: Bool) {
+        guard fd >= 0 else { return }
+        state.withLock { s in
+            if uploading { s.uploading.insert(fd) } else { s.uploading.remove(fd) }
         }
     }
 

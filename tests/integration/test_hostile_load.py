@@ -278,3 +278,56 @@ def test_a_response_over_the_size_limit_is_refused(binary, tmp_path):
         assert s.json("POST", "/v1/audit", CHEAP)[0] == 200
     finally:
         assert s.stop() == 0
+
+
+def test_a_body_trickling_past_the_deadline_gets_408(binary, tmp_path):
+    """A body sent a byte at a time is answered 408 once --request-timeout passes (the sweeper
+    gives a body still arriving two more seconds, so its next byte gets the answer), and the
+    client reads it."""
+    s = serve(binary, tmp_path, "--request-timeout", "2")
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+            answer = b""
+            for _ in range(200):  # at most 40 s of trickling; the answer comes after about 2
+                try:
+                    c.sendall(b" ")
+                except OSError:
+                    break
+                c.settimeout(0.2)
+                try:
+                    chunk = c.recv(65536)
+                except socket.timeout:
+                    continue
+                if not chunk:
+                    break
+                answer += chunk
+                if b"\r\n\r\n" in answer and answer.endswith(b"}"):
+                    break
+            assert status_of(answer) == 408, answer[:300]
+            assert b"the request took longer than 2.0 s to arrive" in answer
+        assert s.json("GET", "/healthz")[0] == 200
+    finally:
+        assert s.stop() == 0
+
+
+def test_an_oversize_chunked_body_is_answered_413_at_the_limit(binary, tmp_path):
+    """No length announced: the server answers as soon as 1 MiB has arrived, and the client
+    that goes on sending (4 MiB here) still reads the 413."""
+    s = serve(binary, tmp_path, "--max-body", "1MiB")
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            chunk = b"x" * 65536
+            for _ in range(64):
+                c.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            answer = b""
+            while True:
+                data = c.recv(65536)
+                if not data:
+                    break
+                answer += data
+        assert status_of(answer) == 413, answer[:300]
+        assert b"larger than the limit of 1048576 bytes" in answer
+    finally:
+        assert s.stop() == 0

@@ -212,6 +212,7 @@ public final class Server: Sendable {
             response = handler(job.request)
             if job.cancellation.workStopped { response = cancelled(job) }
         }
+        pool.finished(job)
         answer(job, with: response)
     }
 

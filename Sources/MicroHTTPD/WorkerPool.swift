@@ -99,16 +99,14 @@ final class WorkerPool: Sendable {
         self.queueLimit = max(0, queueLimit)
     }
 
-    /// Starts the workers. `run` answers a job: it stores the response and resumes the
-    /// connection.
+    /// Starts the workers. `run` computes a job's response, calls ``finished(_:)`` and then
+    /// resumes the connection (in that order: a client's next request must find the worker's
+    /// place free, or a full pool would refuse it).
     func start(run: @escaping @Sendable (Job) -> Void) {
         for _ in 0..<workers {
             DetachedThread { [self] in
                 cmhd_lower_thread_priority(5)
-                while let job = next() {
-                    run(job)
-                    finished(job)
-                }
+                while let job = next() { run(job) }
             }.start()
         }
     }
@@ -161,7 +159,7 @@ final class WorkerPool: Sendable {
         }
     }
 
-    private func finished(_ job: Job) {
+    func finished(_ job: Job) {
         state.withLock { s in
             if s.running[job.socket] === job { s.running[job.socket] = nil }
         }

@@ -14,7 +14,6 @@ final class RequestState {
     var rawMethod: [UInt8] = []
     var body: [UInt8] = []
     var bodyBytes = 0
-    var tooLarge = false
     var rejection: Response?
     var status = 0
     var responseBytes = 0
@@ -151,18 +150,16 @@ extension Server {
         let size = uploadDataSize.pointee
         if size > 0 {
             state.bodyBytes += size
-            if !state.tooLarge {
-                if state.body.count + size > configuration.maximumBodyBytes {
-                    // Answer now: a chunked body (whose length nobody announced) is not read to
-                    // its end first. Queueing mid-upload makes libmicrohttpd close afterwards.
-                    state.tooLarge = true
-                    state.body = []
-                    uploadDataSize.pointee = 0
-                    return refuseMidUpload(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
-                } else if let uploadData {
-                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
-                        state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))
-                    }
+            if state.body.count + size > configuration.maximumBodyBytes {
+                // Answer now: a chunked body (whose length nobody announced) is not read to its
+                // end first. The refusal closes the connection, so no call follows.
+                state.body = []
+                uploadDataSize.pointee = 0
+                return refuseMidUpload(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
+            }
+            if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))
                 }
             }
             uploadDataSize.pointee = 0
@@ -174,9 +171,6 @@ extension Server {
         }
         // Last call: the whole request is in.
         if state.announcedBody { setUploading(cmhd_connection_fd(connection), false) }
-        if state.tooLarge {
-            return queue(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
-        }
         var request = Request(method: state.method, path: state.path, target: state.target,
                               query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
                               headers: state.headers,

@@ -54,8 +54,14 @@ python3 -c "import coloraide" 2>/dev/null || pip install -q coloraide >/dev/null
 { echo "| run | time | rate | target |"; echo "|---|---:|---:|---|"; python3 bench/batch.py "$out" "$bin/contrast"; } | tee "$out/batch.txt" >> "$report"
 cat "$out/batch.txt"
 
+echo "== report at scale (targets: <= 5 MB of HTML, loads in headless Chromium in < 2 s)"
+section "5. The report at scale"
+echo "Command: \`python3 bench/report_scale.py DIR $bin/contrast\` (26,000 checks in two themes, 3,000 failing; passing checks are folded one line each)." >> "$report"
+{ echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/report_scale.py "$out" "$bin/contrast"; } | tee "$out/scale.txt" >> "$report"
+cat "$out/scale.txt"
+
 echo "== HTTP (wrk, ${duration}s each; targets: healthz >= 90% and GET contrast >= 75% of the bare C server)"
-section "5. HTTP on 127.0.0.1 (wrk, ${duration} s per cell, $threads server threads, access log on)"
+section "6. HTTP on 127.0.0.1 (wrk, ${duration} s per cell, $threads server threads, access log on)"
 echo "Server: \`$bin/contrast serve --threads $threads --workers $threads\` with its access log written to a file, as \`make run\` serves; ceiling: \`bench/hello.c\` (bare libmicrohttpd, same mode and threads, no log). Targets: /healthz ≥ 90 % and GET /v1/contrast ≥ 75 % of the C server's requests/s at 64 connections; POST /v1/audit (Peptide Fox) p99 < 5 ms at 16 connections; zero errors." >> "$report"
 "$bin/contrast" serve --port 18080 --threads "$threads" --workers "$threads" --palettes palettes > "$out/serve.log" 2> "$out/access.log" &
 "$out/hello" 18081 "$threads" > "$out/hello.log" 2>&1 &

@@ -245,6 +245,47 @@ import TestSupport
     }
 }
 
+/// At scale the HTML report grows with failures, not with passing checks.
+@Suite struct HTMLReportScaleTests {
+    /// `passing` checks of dark ink on white and `failing` of light gray on white, in two themes.
+    static func html(passing: Int, failing: Int) throws -> String {
+        var checks: [String] = []
+        for i in 0..<passing { checks.append(##"{"id": "ok-\##(i)", "foreground": "ink", "background": "paper"}"##) }
+        for i in 0..<failing { checks.append(##"{"id": "bad-\##(i)", "foreground": "mist", "background": "paper"}"##) }
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"ink": "#111111", "mist": "#cccccc", "paper": "#ffffff"}}, "dark": {"extends": "light", "tokens": {}}}, "checks": ["## + checks.joined(separator: ",") + "]}"
+        let (palette, problems) = PaletteDecoder.decode(text, file: nil)
+        #expect(problems.isEmpty)
+        let report = Auditor(limits: .init(maximumSuggestions: 0)).audit(try #require(palette))
+        return HTMLReport(title: "t", generated: "now").render(AuditReport(palettes: [report]))
+    }
+
+    @Test func passingChecksAreFoldedOneLineEachAtScale() throws {
+        let small = try Self.html(passing: 20, failing: 2)
+        #expect(!small.contains("<details class=\"passing\">"))
+        #expect(small.contains("<tr data-check=\"ok-3\" data-theme=\"light\" data-verdict=\"pass\">"))  // full rows, as the page expects
+
+        let large = try Self.html(passing: 1_000, failing: 10), larger = try Self.html(passing: 2_000, failing: 10)
+        #expect(large.contains("<details class=\"passing\"><summary>1000 checks that pass or are exempt in light</summary>"))
+        #expect(large.contains("<tr><td>ok-7<td>#111111 on #ffffff<td>18.88:1\n"))
+        #expect(large.contains("<tr data-check=\"bad-3\" data-theme=\"dark\" data-verdict=\"fail\">"))  // failures in full
+        // 1,000 more passing checks in each of two themes: under 80 bytes each, side by side included.
+        #expect((larger.utf8.count - large.utf8.count) / 2_000 < 80)
+        #expect(larger.contains("each check that fails in some theme (2000 that pass in every theme are listed under each theme)"))
+    }
+
+    @Test func aGridTooLargeToReadIsLeftOutAndSaysSo() throws {
+        var tokens: [String] = [], checks: [String] = []
+        for i in 0..<60 { tokens.append(##""t\##(i)": "#0000\##(String(format: "%02x", i))""##); tokens.append(##""s\##(i)": "#ffff\##(String(format: "%02x", i))""##) }
+        checks.append(##"{"id": "all", "foreground": "t*", "background": "s*"}"##)
+        let text = ##"{"name": "g", "themes": {"light": {"tokens": {"## + tokens.joined(separator: ",") + ##"}}}, "checks": ["## + checks.joined(separator: ",") + "]}"
+        let (palette, problems) = PaletteDecoder.decode(text, file: nil)
+        #expect(problems.isEmpty)
+        let html = HTMLReport(title: "t", generated: "now").render(AuditReport(palettes: [Auditor().audit(try #require(palette))]))
+        #expect(html.contains("No text × surface grid: 60 text tokens × 60 surface tokens is more than 2500 cells"))
+        #expect(!html.contains("<table class=\"grid\">"))
+    }
+}
+
 @Suite struct HTMLTypeTests {
     @Test func interpolationEscapesUnlessItIsMarkup() {
         let name = "<img src=x onerror=\"alert(1)\">&'"

@@ -62,6 +62,9 @@ public struct HTMLReport: Sendable {
         .fixes { margin-top: 6px; font-size: 13px; } .fixes .swatch { min-width: 0; padding: 2px 8px; margin-right: 6px; }
         .summary td.bad { color: var(--fail); font-weight: 600; }
         .grid td { text-align: center; font-size: 12px; padding: 4px; }
+        table.compact td { padding: 2px 8px; font-size: 13px; }
+        table.compact td:last-child, table.compact th:last-child { text-align: right; font-variant-numeric: tabular-nums; }
+        details.passing > summary { cursor: pointer; margin: 8px 0; }
         .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
         a { color: inherit; }
         :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
@@ -141,16 +144,45 @@ public struct HTMLReport: Sendable {
         out += sideBySide(palette)
         for theme in palette.themes {
             out += "<h3 id=\"\(Self.anchor(palette.name))-\(theme.name)\">Theme \(theme.name) <span class=\"muted\">· \(theme.summary.line)</span></h3>\n"
-            let ordered = theme.results.filter { $0.verdict == .fail } + theme.results.filter { $0.verdict != .fail }
-            out += "<table>\n<caption class=\"muted\">Checks of \(palette.name) in \(theme.name), failures first</caption>\n<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"
-            for r in ordered {
-                let key = "\(palette.name)/\(theme.name)/\(r.id)"
-                out += row(r, theme: theme.name, regressed: regressed.contains(key))
+            let failing = theme.results.filter { $0.verdict == .fail }
+            let rest = theme.results.filter { $0.verdict != .fail }
+            let header: HTML = "<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"
+            func fullRows(_ results: [CheckResult]) -> HTML {
+                results.map { r -> HTML in row(r, theme: theme.name, regressed: regressed.contains("\(palette.name)/\(theme.name)/\(r.id)")) }.joined()
             }
-            out += "</tbody>\n</table>\n"
+            if rest.count <= Self.passingListedInFull {
+                out += "<table>\n<caption class=\"muted\">Checks of \(palette.name) in \(theme.name), failures first</caption>\n" + header
+                out += fullRows(failing + rest) + "</tbody>\n</table>\n"
+            } else {
+                // At scale the page grows with failures, not with passing checks: those are one
+                // line each, folded (the audit JSON keeps every detail).
+                if !failing.isEmpty {
+                    out += "<table>\n<caption class=\"muted\">Failing checks of \(palette.name) in \(theme.name)</caption>\n" + header
+                    out += fullRows(failing) + "</tbody>\n</table>\n"
+                }
+                out += "<details class=\"passing\"><summary>\(rest.count) checks that pass or are exempt in \(theme.name)</summary>\n<table class=\"compact\">\n<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n"
+                for r in rest { out += compactRow(r) }
+                out += "</tbody>\n</table>\n</details>\n"
+            }
             out += grid(theme)
         }
         return out + "</section>\n"
+    }
+
+    /// A theme with more passing (or exempt) checks than this lists them folded, one line each.
+    static let passingListedInFull = 150
+    /// More checks than this in a palette: the side-by-side table shows only those failing in
+    /// some theme.
+    static let sideBySideInFull = 300
+    /// A text × surface grid with more cells than this is left out (the tables list each pair).
+    static let gridCells = 2_500
+
+    /// A passing or exempt check in one line: its id, colors and ratio. The optional end tags
+    /// of cells and rows are left out (HTML allows it), a third of the bytes at this scale.
+    func compactRow(_ r: CheckResult) -> HTML {
+        let (fg, bg) = colors(r)
+        let exempt: HTML = r.verdict == .pass ? "" : " <span class=\"muted\">\(r.verdict.rawValue)</span>"
+        return "<tr><td>\(r.id)<td>\(fg) on \(bg)<td>\(r.display)\(exempt)\n"
     }
 
     func colors(_ r: CheckResult) -> (String, String) {
@@ -226,7 +258,15 @@ public struct HTMLReport: Sendable {
         var seen: Set<String> = []
         for theme in palette.themes { for r in theme.results where seen.insert(r.id).inserted { ids.append(r.id) } }
         let anchor = Self.anchor(palette.name)
-        var out: HTML = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">Themes side by side: each check as it looks in each theme</caption>\n<thead><tr><th scope=\"col\">Check</th>"
+        var caption: HTML = "Themes side by side: each check as it looks in each theme"
+        let atScale = ids.count > Self.sideBySideInFull
+        if atScale {
+            let failingSomewhere = Set(palette.themes.flatMap { $0.results.filter { $0.verdict == .fail }.map(\.id) })
+            let left = ids.count - ids.filter(failingSomewhere.contains).count
+            ids = ids.filter(failingSomewhere.contains)
+            caption = "Themes side by side: each check that fails in some theme (\(left) that pass in every theme are listed under each theme)"
+        }
+        var out: HTML = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">\(caption)</caption>\n<thead><tr><th scope=\"col\">Check</th>"
         for theme in palette.themes { out += "<th scope=\"col\">\(theme.name)</th>" }
         out += "</tr></thead>\n<tbody>\n"
         let byTheme = palette.themes.map { theme in Dictionary(theme.results.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
@@ -235,7 +275,8 @@ public struct HTMLReport: Sendable {
             for results in byTheme {
                 guard let r = results[id] else { out += "<td class=\"muted\">not checked</td>"; continue }
                 let (fg, bg) = colors(r)
-                out += "<td>\(sample(r, foreground: fg, background: bg)) <span class=\"verdict-\(r.verdict.rawValue)\">\(r.display) \(r.verdict.rawValue.uppercased())</span></td>"
+                let swatch: HTML = atScale ? "" : sample(r, foreground: fg, background: bg) + " "
+                out += "<td>\(swatch)<span class=\"verdict-\(r.verdict.rawValue)\">\(r.display) \(r.verdict.rawValue.uppercased())</span></td>"
             }
             out += "</tr>\n"
         }
@@ -245,11 +286,15 @@ public struct HTMLReport: Sendable {
     /// Text tokens × surface tokens of a theme as a colored grid of the level each pair reaches.
     func grid(_ theme: ThemeReport) -> HTML {
         var texts: [(String, String)] = [], surfaces: [(String, String)] = []
+        var seenTexts: Set<String> = [], seenSurfaces: Set<String> = []
         for r in theme.results where r.usage == .text || r.usage == .largeText {
-            if let t = r.foreground.token, !texts.contains(where: { $0.0 == t }), r.foreground.color.isOpaque { texts.append((t, r.foreground.hex)) }
-            if let t = r.background.token, !surfaces.contains(where: { $0.0 == t }), r.background.color.isOpaque { surfaces.append((t, r.background.hex)) }
+            if let t = r.foreground.token, r.foreground.color.isOpaque, seenTexts.insert(t).inserted { texts.append((t, r.foreground.hex)) }
+            if let t = r.background.token, r.background.color.isOpaque, seenSurfaces.insert(t).inserted { surfaces.append((t, r.background.hex)) }
         }
         guard !texts.isEmpty, !surfaces.isEmpty else { return "" }
+        guard texts.count * surfaces.count <= Self.gridCells else {
+            return "<p class=\"muted\">No text × surface grid: \(texts.count) text tokens × \(surfaces.count) surface tokens is more than \(Self.gridCells) cells; the tables above list every checked pair.</p>\n"
+        }
         var out: HTML = "<table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
         for (name, _) in surfaces { out += "<th scope=\"col\"><code>\(name)</code></th>" }
         out += "</tr></thead>\n<tbody>\n"

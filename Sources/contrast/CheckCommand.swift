@@ -116,9 +116,9 @@ struct CheckCommand: ParsableCommand {
         }
         let bronze = APCA.BronzeLevel.reached(by: r.apca).map { " (Bronze: Lc \(Int($0.lc))+ \($0.use))" } ?? " (below Lc 15: not readable)"
         out += "APCA           Lc \(Auditor.formatLc(r.apca))\(bronze)\n"
-        out += "text           AA \(mark(r.verdicts["text"]?["AA"] ?? false)) (4.5)   AAA \(mark(r.verdicts["text"]?["AAA"] ?? false)) (7)\n"
-        out += "large text     AA \(mark(r.verdicts["large-text"]?["AA"] ?? false)) (3)     AAA \(mark(r.verdicts["large-text"]?["AAA"] ?? false)) (4.5)\n"
-        out += "non-text       AA \(mark(r.verdicts["non-text"]?["AA"] ?? false)) (3)\n"
+        out += "text           AA \(mark(r.verdicts.textAA)) (4.5)   AAA \(mark(r.verdicts.textAAA)) (7)\n"
+        out += "large text     AA \(mark(r.verdicts.largeTextAA)) (3)     AAA \(mark(r.verdicts.largeTextAAA)) (4.5)\n"
+        out += "non-text       AA \(mark(r.verdicts.nonTextAA)) (3)\n"
         out += "best level     \(r.achieved)\n"
         for name in r.outOfGamut ?? [] { out += "note           the \(name) is outside sRGB and was gamut-mapped (CSS Color 4)\n" }
         out += "\(requirement.usage) \(requirement.level): \(mark(r.pass))" + (r.pass ? "" : " — needs \(CSSNumber.format(requirement.minimumRatio ?? 0)):1") + "\n"

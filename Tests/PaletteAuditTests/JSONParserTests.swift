@@ -39,6 +39,24 @@ import Testing
         }
     }
 
+    /// Small objects are searched in place, large ones through a set: duplicates are found in
+    /// both, and on either side of the switch.
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func duplicateKeysAreFoundInObjectsOfAnySize(members: Int) {
+        let keys = (0..<members).map { "\"k\($0)\": \($0)" }
+        let unique = "{" + keys.joined(separator: ", ") + "}"
+        #expect((try? JSONParser.parse(unique)) != nil)
+        for repeated in [0, members - 1] {
+            let text = "{" + (keys + ["\"k\(repeated)\": 0"]).joined(separator: ", ") + "}"
+            do {
+                _ = try JSONParser.parse(text)
+                Issue.record("\(members) members: the repeated k\(repeated) was accepted")
+            } catch {
+                #expect(error.message.hasPrefix("duplicate key \"k\(repeated)\""))
+            }
+        }
+    }
+
     @Test func deepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         do {

@@ -18,7 +18,7 @@ public struct PairReport: Sendable, Codable {
     /// The best level reached: AAA, AA, AA-large or none.
     public var achieved: String
     /// Pass/fail for every usage and level: `{"text": {"AA": true, "AAA": false}, …}`.
-    public var verdicts: [String: [String: Bool]]
+    public var verdicts: PairVerdicts
     /// What was asked, and whether it passes.
     public var usage: String
     public var level: String
@@ -43,13 +43,7 @@ public struct PairReport: Sendable, Codable {
         }
         apca = m.apca
         achieved = AchievedLevel(ratio: m.ratio).name
-        var verdicts: [String: [String: Bool]] = [:]
-        for usage in [ContrastUsage.text, .largeText] {
-            verdicts[usage.name] = ["AA": ContrastRequirement(usage: usage, level: .AA).isMet(by: m.ratio),
-                                    "AAA": ContrastRequirement(usage: usage, level: .AAA).isMet(by: m.ratio)]
-        }
-        verdicts[ContrastUsage.nonText.name] = ["AA": ContrastRequirement(usage: .nonText).isMet(by: m.ratio)]
-        self.verdicts = verdicts
+        verdicts = PairVerdicts(ratio: m.ratio)
         usage = requirement.usage.name
         level = requirement.level.name
         required = requirement.minimumRatio
@@ -120,21 +114,59 @@ extension PairReport {
         raw(",\"ratio\":"); number(ratio)
         if let required { raw(",\"required\":"); number(required) }
         raw(",\"usage\":"); string(usage)
-        raw(",\"verdicts\":{")
-        for (u, usage) in verdicts.keys.sorted().enumerated() {
-            if u > 0 { raw(",") }
-            string(usage)
-            raw(":{")
-            let levels = verdicts[usage] ?? [:]
-            for (l, level) in levels.keys.sorted().enumerated() {
-                if l > 0 { raw(",") }
-                string(level)
-                raw(":")
-                bool(levels[level] ?? false)
-            }
-            raw("}")
+        raw(",\"verdicts\":{\"large-text\":{\"AA\":"); bool(verdicts.largeTextAA)
+        raw(",\"AAA\":"); bool(verdicts.largeTextAAA)
+        raw("},\"non-text\":{\"AA\":"); bool(verdicts.nonTextAA)
+        raw("},\"text\":{\"AA\":"); bool(verdicts.textAA)
+        raw(",\"AAA\":"); bool(verdicts.textAAA)
+        raw("}}}")
+    }
+}
+
+/// Pass/fail of a pair for every usage and level. In JSON, an object of objects keyed by usage
+/// and level (`{"large-text": {"AA": true, "AAA": false}, "non-text": {"AA": true}, "text": …}`);
+/// in memory, five booleans (the report is built once per pair of a batch).
+public struct PairVerdicts: Hashable, Sendable, Codable {
+    public var textAA, textAAA, largeTextAA, largeTextAAA, nonTextAA: Bool
+
+    public init(ratio: Double) {
+        textAA = ContrastRequirement(usage: .text, level: .AA).isMet(by: ratio)
+        textAAA = ContrastRequirement(usage: .text, level: .AAA).isMet(by: ratio)
+        largeTextAA = ContrastRequirement(usage: .largeText, level: .AA).isMet(by: ratio)
+        largeTextAAA = ContrastRequirement(usage: .largeText, level: .AAA).isMet(by: ratio)
+        nonTextAA = ContrastRequirement(usage: .nonText).isMet(by: ratio)
+    }
+
+    /// The levels of a usage by name (`"text"`, `"large-text"`, `"non-text"`), as in the JSON.
+    public subscript(usage: String) -> [String: Bool]? {
+        switch usage {
+        case ContrastUsage.text.name: ["AA": textAA, "AAA": textAAA]
+        case ContrastUsage.largeText.name: ["AA": largeTextAA, "AAA": largeTextAAA]
+        case ContrastUsage.nonText.name: ["AA": nonTextAA]
+        default: nil
         }
-        raw("}}")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let table = try [String: [String: Bool]](from: decoder)
+        func value(_ usage: String, _ level: String) throws -> Bool {
+            guard let v = table[usage]?[level] else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "verdicts lack \(usage) \(level)"))
+            }
+            return v
+        }
+        textAA = try value(ContrastUsage.text.name, "AA")
+        textAAA = try value(ContrastUsage.text.name, "AAA")
+        largeTextAA = try value(ContrastUsage.largeText.name, "AA")
+        largeTextAAA = try value(ContrastUsage.largeText.name, "AAA")
+        nonTextAA = try value(ContrastUsage.nonText.name, "AA")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let table: [String: [String: Bool]] = [ContrastUsage.text.name: ["AA": textAA, "AAA": textAAA],
+                                               ContrastUsage.largeText.name: ["AA": largeTextAA, "AAA": largeTextAAA],
+                                               ContrastUsage.nonText.name: ["AA": nonTextAA]]
+        try table.encode(to: encoder)
     }
 }
 

@@ -126,6 +126,7 @@ public struct JSONParser {
 
     private final class ObjectFrame {
         var members: [JSONMember] = []
+        /// The keys, once the object has 16 members (see the duplicate check).
         var keys: Set<String> = []
         var pendingKey: (String, SourceLocation)?
         let location: SourceLocation
@@ -225,10 +226,18 @@ public struct JSONParser {
                     }
                 case .object(let frame):
                     if let (key, keyLocation) = frame.pendingKey {
-                        if frame.keys.contains(key) {
+                        // Small objects (most of them) are searched in place; a set of keys is
+                        // built only for large ones, where a scan would be quadratic.
+                        let duplicate: Bool
+                        if frame.members.count < 16 {
+                            duplicate = frame.members.contains { $0.key == key }
+                        } else {
+                            if frame.keys.isEmpty { frame.keys = Set(frame.members.map(\.key)) }
+                            duplicate = !frame.keys.insert(key).inserted
+                        }
+                        if duplicate {
                             throw SyntaxError(message: "duplicate key \"\(key.count > 60 ? String(key.prefix(60)) + "…" : key)\" in the object opened at \(frame.location); each key may appear once", location: keyLocation)
                         }
-                        frame.keys.insert(key)
                         frame.members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
                         frame.pendingKey = nil
                     }

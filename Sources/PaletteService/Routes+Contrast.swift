@@ -32,7 +32,7 @@ extension Routes {
             let pair = try PairRequest(json: item, at: pointer)
             if index > 0 { out.append(UInt8(ascii: ",")) }
             do {
-                out.append(contentsOf: try pair.evaluate().jsonBytes(id: pair.id))
+                try pair.evaluate().appendJSON(to: &out, id: pair.id)
             } catch {
                 // A pair that cannot be measured is an error entry in its place; the rest go on.
                 var entry = "{\"error\":\(JSONValue.quoted(error.message))"

@@ -48,9 +48,13 @@ public struct PairReport: Sendable, Codable {
         level = requirement.level.name
         required = requirement.minimumRatio
         pass = requirement.isMet(by: m.ratio)
-        let outside = [("foreground", foreground), ("background", background)].filter { $0.1.wasOutOfGamut }.map(\.0)
-            + (backdrop?.wasOutOfGamut == true ? ["backdrop"] : [])
-        outOfGamut = outside.isEmpty ? nil : outside
+        if foreground.wasOutOfGamut || background.wasOutOfGamut || backdrop?.wasOutOfGamut == true {
+            var outside: [String] = []
+            if foreground.wasOutOfGamut { outside.append("foreground") }
+            if background.wasOutOfGamut { outside.append("background") }
+            if backdrop?.wasOutOfGamut == true { outside.append("backdrop") }
+            outOfGamut = outside
+        }
     }
 }
 

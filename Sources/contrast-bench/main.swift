@@ -135,6 +135,37 @@ case "core":
     }
     print("(checksum \(accumulated))")
 
+case "hex-ratio":
+    // (c) of `core` alone, for profiling: `perf record contrast-bench hex-ratio`.
+    var random = XorShift()
+    let hexes = (0..<2_000_000).map { _ -> String in
+        let digits = String(random.next() & 0xFFFFFF, radix: 16)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+    let t = median(5) {
+        var total = 0.0
+        var i = 0
+        while i < hexes.count {
+            if let f = try? CSSColor.parse(hexes[i]).color, let g = try? CSSColor.parse(hexes[i + 1]).color {
+                total += f.contrastRatio(with: g)
+            }
+            i += 2
+        }
+        consume(total)
+    }
+    report("(c) ratio from hex strings", count: hexes.count / 2, seconds: t)
+
+case "parse":
+    // One color text parsed over and over, for profiling: `perf record contrast-bench parse 'rgb(1 2 3)'`.
+    let text = arguments.dropFirst().first ?? "rgb(37 99 235 / 50%)"
+    let count = 1_000_000
+    let t = median(3) {
+        var checksum = 0.0
+        for _ in 0..<count { checksum += (try? CSSColor.parse(text).color.red) ?? 0 }
+        consume(checksum)
+    }
+    report("parse \(text)", count: count, seconds: t, unit: "colors")
+
 case "matrix":
     let n = Int(arguments.dropFirst().first ?? "1000") ?? 1000
     var random = XorShift()

@@ -296,6 +296,75 @@ import TestSupport
         #expect(throws: ColorParseError.self) { _ = try CSSColor.parse(deep) }
     }
 
+    /// The byte-level hex path answers exactly as the full parser does, for every length and for
+    /// digits of every class (and the bytes around them that are not digits).
+    @Test func fastHexAgreesWithTheFullParser() throws {
+        var generator = SeededGenerator(seed: 0x4E7)
+        let alphabet = Array("0123456789abcdefABCDEFgG:@`/ ".utf8)
+        for _ in 0..<20_000 {
+            let length = [3, 4, 6, 8, 5].randomElement(using: &generator)!
+            let digits = (0..<length).map { _ in alphabet[Int.random(in: 0..<(generator.next() % 8 == 0 ? alphabet.count : 22), using: &generator)] }
+            let text = "#" + String(decoding: digits, as: UTF8.self)
+            let full: Result<ParsedColor, ColorParseError> = Result { () throws(ColorParseError) in try CSSColor.parseInFull(text) }
+            let fast = CSSColor.fastHex(text)
+            // nil only hands the text to the full parser; a color must be the same one.
+            if let fast { #expect(try full.get() == fast, "\(text), \(generator.replay)") }
+            let allDigits = digits.allSatisfy { CSSColor.hexDigitValues[Int($0)] < 16 }
+            if allDigits && length != 5 { #expect(fast != nil, "\(text) should take the fast path") }
+        }
+    }
+
+    /// Numbers are read from the bytes without a string; each must be the double the standard
+    /// library's correctly rounded conversion gives for the same text.
+    @Test func numbersMatchTheStandardConversion() {
+        var generator = SeededGenerator(seed: 0xD161)
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+        }
+        var texts = ["0", "-0", "+.5", "-.5", "1e22", "1e23", "123456789012345678901234", "0.1", "0.3", "2.2250738585072014e-308",
+                     "1e400", "4.9e-324", "9007199254740993", "0.000000000000000000000001", "255", "100.0", "1e-7"]
+        for _ in 0..<20_000 {
+            var text = ["", "-", "+"][Int.random(in: 0...2, using: &generator)]
+            let whole = Int.random(in: 0...20, using: &generator)
+            let fraction = Int.random(in: 0...20, using: &generator)
+            text += digits(whole)
+            if fraction > 0 || whole == 0 { text += "." + digits(max(1, fraction)) }
+            if Int.random(in: 0...3, using: &generator) == 0 {
+                text += ["e", "E", "e-", "e+"][Int.random(in: 0...3, using: &generator)] + String(Int.random(in: 0...40, using: &generator))
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            let tokens = CSSTokenizer.tokenize(Array(text.utf8))
+            var normalized = text
+            if normalized.hasPrefix("+") { normalized.removeFirst() }
+            if normalized.hasPrefix(".") { normalized = "0" + normalized }
+            if normalized.hasPrefix("-.") { normalized = "-0" + normalized.dropFirst() }
+            guard case .number(let value) = tokens[0].kind, let expected = Double(normalized) else {
+                Issue.record("\(text) did not read as a number: \(tokens[0].kind)")
+                continue
+            }
+            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected), \(generator.replay)")
+        }
+    }
+
+    /// The 8-bit tables behind `SRGBTransfer.decode` hold exactly what the formula computes, so
+    /// a hex color measures the same through the table as through `pow`.
+    @Test func eightBitTablesEqualTheFormula() {
+        for k in 0...255 {
+            let unit = Double(k) / 255
+            #expect(SRGBTransfer.eightBitSteps[k] == unit)
+            #expect(SRGBTransfer.linearTable[k].bitPattern == SRGBTransfer.decodeByFormula(unit).bitPattern, "\(k)")
+            #expect(SRGBTransfer.decode(unit).bitPattern == SRGBTransfer.decodeByFormula(unit).bitPattern)
+            // Values next to an 8-bit step take the formula, not the table.
+            for near in [unit.nextUp, unit.nextDown] where near >= 0 && near <= 1 {
+                #expect(SRGBTransfer.decode(near).bitPattern == SRGBTransfer.decodeByFormula(near).bitPattern)
+            }
+        }
+        #expect(SRGBTransfer.decode(-0.5) == -SRGBTransfer.decodeByFormula(0.5))
+        #expect(SRGBTransfer.decode(1.5) == SRGBTransfer.decodeByFormula(1.5))
+    }
+
     @Test func serializes() throws {
         #expect(try SRGB(css: "#2563eb").rgbFunction == "rgb(37, 99, 235)")
         #expect(try SRGB(css: "#2563eb80").rgbFunction == "rgba(37, 99, 235, 0.502)")

@@ -15,6 +15,7 @@ public struct SRGB: Hashable, Sendable {
     public var alpha: Double
 
     /// A color from components in `0...1`. Values outside the range are clamped, NaN becomes 0.
+    @inlinable
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = SRGB.clampUnit(red)
         self.green = SRGB.clampUnit(green)
@@ -23,6 +24,7 @@ public struct SRGB: Hashable, Sendable {
     }
 
     /// A color from 8-bit channels (`0...255`) and an alpha in `0...1`.
+    @inlinable
     public init(red8: UInt8, green8: UInt8, blue8: UInt8, alpha: Double = 1) {
         self.red = Double(red8) / 255
         self.green = Double(green8) / 255
@@ -31,6 +33,7 @@ public struct SRGB: Hashable, Sendable {
     }
 
     /// A color from a 24-bit `0xRRGGBB` value.
+    @inlinable
     public init(rgb24 value: UInt32, alpha: Double = 1) {
         self.init(red8: UInt8(truncatingIfNeeded: value >> 16),
                   green8: UInt8(truncatingIfNeeded: value >> 8),

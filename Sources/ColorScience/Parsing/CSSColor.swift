@@ -21,38 +21,79 @@ public enum CSSColor {
     static let maximumNesting = 32
 
     /// Parses `text` as a CSS color.
+    @inlinable
     public static func parse(_ text: String) throws(ColorParseError) -> ParsedColor {
+        if let fast = fastHex(text) { return fast }
+        return try parseInFull(text)
+    }
+
+    /// The value of each byte as a hex digit, 0xFF for the bytes that are not one.
+    @usableFromInline
+    static let hexDigitValues: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    ]
+
+    /// Everything but the short hex forms: the full CSS parser.
+    @usableFromInline
+    static func parseInFull(_ text: String) throws(ColorParseError) -> ParsedColor {
         let byteCount = text.utf8.count
         if byteCount > maximumLength {
             throw ColorParseError(code: .tooLong,
                                   message: "color text is \(byteCount) bytes; the limit is \(maximumLength)",
                                   offset: maximumLength, input: text)
         }
-        if let fast = fastHex(text) { return fast }
-        var parser = ColorParser(text: text)
-        return try parser.parseColor()
+        // The parser reads the string's own bytes; only a bridged string is copied first.
+        let direct = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<ParsedColor, ColorParseError> in
+            var parser = ColorParser(text: text, bytes: bytes)
+            return Result { () throws(ColorParseError) in try parser.parseColor() }
+        }
+        if let direct { return try direct.get() }
+        let copy = Array(text.utf8)
+        return try copy.withUnsafeBufferPointer { bytes throws(ColorParseError) -> ParsedColor in
+            var parser = ColorParser(text: text, bytes: bytes)
+            return try parser.parseColor()
+        }
     }
 
-    /// `#rrggbb` and `#rrggbbaa` without whitespace, read straight from the bytes (the common
-    /// case in palettes); anything else goes through the full parser.
+    /// `#rgb`, `#rgba`, `#rrggbb` and `#rrggbbaa` without whitespace, read straight from the
+    /// bytes (the common case in palettes). Anything else, including every malformed hex color,
+    /// goes through the full parser, which says what is wrong.
+    @inlinable
     static func fastHex(_ text: String) -> ParsedColor? {
-        let utf8 = text.utf8
-        return utf8.withContiguousStorageIfAvailable { bytes -> ParsedColor? in
-            guard bytes.count == 7 || bytes.count == 9, bytes[0] == UInt8(ascii: "#") else { return nil }
+        text.utf8.withContiguousStorageIfAvailable { bytes -> ParsedColor? in
+            let count = bytes.count
+            guard count == 7 || count == 9 || count == 4 || count == 5, bytes[0] == UInt8(ascii: "#") else { return nil }
+            // Branch-free: random hex digits mix letters and numbers too often for a branch per digit.
             var value: UInt32 = 0
-            for index in 1..<bytes.count {
-                let b = bytes[index]
-                let digit: UInt8
-                switch b {
-                case 0x30...0x39: digit = b - 0x30
-                case 0x61...0x66: digit = b - 0x61 + 10
-                case 0x41...0x46: digit = b - 0x41 + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
+            var invalid: UInt8 = 0
+            for index in 1..<count {
+                let digit = hexDigitValues[Int(bytes[index])]
+                invalid |= digit
+                value = value << 4 | UInt32(digit & 0xF)
             }
-            if bytes.count == 7 { return ParsedColor(color: SRGB(rgb24: value), notation: "hex") }
-            return ParsedColor(color: SRGB(rgb24: value >> 8, alpha: Double(value & 0xFF) / 255), notation: "hex")
+            if invalid & 0xF0 != 0 { return nil }
+            switch count {
+            case 7: return ParsedColor(color: SRGB(rgb24: value), notation: "hex")
+            case 9: return ParsedColor(color: SRGB(rgb24: value >> 8, alpha: Double(value & 0xFF) / 255), notation: "hex")
+            default:
+                // Short forms repeat each digit: #abc is #aabbcc.
+                var digits = count == 5 ? value >> 4 : value
+                var wide: UInt32 = 0
+                for shift in stride(from: 8, through: 0, by: -4) {
+                    let d = digits >> UInt32(shift) & 0xF
+                    wide = wide << 8 | d << 4 | d
+                }
+                digits = value & 0xF
+                let alpha = count == 5 ? Double(digits << 4 | digits) / 255 : 1
+                return ParsedColor(color: SRGB(rgb24: wide, alpha: alpha), notation: "hex")
+            }
         } ?? nil
     }
 }
@@ -83,21 +124,33 @@ private struct Slot {
 
 private struct ColorParser {
     let text: String
-    let bytes: [UInt8]
-    let tokens: [CSSToken]
-    var index = 0
+    /// The text's UTF-8, valid for the duration of the parse (the parser never outlives it).
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Tokens are read one at a time as the parser asks for them (no token array).
+    var tokenizer: CSSTokenizer
+    /// The token under the cursor.
+    var current: CSSToken
 
-    init(text: String) {
+    init(text: String, bytes: UnsafeBufferPointer<UInt8>) {
         self.text = text
-        self.bytes = Array(text.utf8)
-        self.tokens = CSSTokenizer.tokenize(bytes)
+        self.bytes = bytes
+        self.tokenizer = CSSTokenizer(bytes)
+        self.current = tokenizer.next()
     }
 
     // MARK: Token helpers
 
-    var current: CSSToken { tokens[index] }
+    mutating func advance() { if current.kind != .end { current = tokenizer.next() } }
 
-    mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+    /// Where the parser stands, to come back to after looking ahead.
+    struct Mark { var position: Int; var current: CSSToken }
+
+    var mark: Mark { Mark(position: tokenizer.position, current: current) }
+
+    mutating func reset(to mark: Mark) {
+        tokenizer.position = mark.position
+        current = mark.current
+    }
 
     mutating func skipWhitespace() {
         while current.kind == .whitespace { advance() }
@@ -123,17 +176,20 @@ private struct ColorParser {
         switch token.kind {
         case .end:
             throw error(.empty, "expected a color (like #1a2b3c, rebeccapurple or rgb(0 0 0)), found nothing", at: token.offset)
-        case .hash(let digits):
+        case .hash:
+            let digits = tokenizer.hashName(token)
             advance()
             let next = current
             if next.kind != .end && next.kind != .whitespace && next.offset == token.offset + token.length {
                 throw error(.invalidHex, "expected a hex digit (0-9, a-f), found \(source(of: next))", at: next.offset)
             }
             parsed = try parseHex(digits, at: token.offset)
-        case .ident(let name):
+        case .ident:
+            let name = tokenizer.identifier(token)
             advance()
             parsed = try parseName(name, at: token.offset)
-        case .function(let name):
+        case .function:
+            let name = tokenizer.functionName(token)
             advance()
             parsed = try parseFunction(name, at: token.offset)
         default:
@@ -217,73 +273,144 @@ private struct ColorParser {
         }
     }
 
-    /// The arguments up to the closing parenthesis: values, and whether commas separated them.
-    mutating func parseArguments(_ name: String, at offset: Int) throws(ColorParseError) -> (slots: [Slot], commas: [Int], slashes: [Int], close: Int) {
-        var slots: [Slot] = [], commas: [Int] = [], slashes: [Int] = []
-        // The order of values, commas and slashes, to check where the separators stand.
-        var sequence: [Character] = []
-        while true {
-            skipWhitespace()
-            let token = current
-            switch token.kind {
-            case .rightParen:
-                advance()
-                try checkSeparators(sequence, slots: slots, commas: commas, slashes: slashes, name: name, at: offset)
-                return (slots, commas, slashes, token.offset)
-            case .end:
-                throw error(.unexpectedEnd, "expected ')' to close \(name)(", at: token.offset)
-            case .comma:
-                commas.append(token.offset)
-                sequence.append(",")
-                advance()
-            case .slash:
-                slashes.append(token.offset)
-                sequence.append("/")
-                advance()
-            case .number(let v):
-                slots.append(Slot(argument: .number(v), offset: token.offset)); sequence.append("v"); advance()
-            case .percentage(let v):
-                slots.append(Slot(argument: .percentage(v), offset: token.offset)); sequence.append("v"); advance()
-            case .dimension(let v, let unit):
-                guard let degrees = ColorParser.degrees(v, unit: unit) else {
-                    throw error(.invalidArgument, "'\(unit)' is not a unit a color takes; expected a number, a percentage or an angle (deg, rad, grad, turn)", at: token.offset)
+    /// The arguments of a color function up to its closing parenthesis, in the order written.
+    struct Arguments {
+        enum Item {
+            case value(Slot)
+            case comma(Int)
+            case slash(Int)
+
+            var offset: Int {
+                switch self {
+                case .value(let slot): slot.offset
+                case .comma(let at), .slash(let at): at
                 }
-                slots.append(Slot(argument: .angle(degrees), offset: token.offset)); sequence.append("v"); advance()
-            case .ident(let word):
-                let argument: Argument = word.lowercased() == "none" ? .none : .keyword(word)
-                slots.append(Slot(argument: argument, offset: token.offset)); sequence.append("v"); advance()
-            case .function(let inner):
-                advance()
-                var calc = CalcEvaluator(parser: self)
-                let value = try calc.evaluateFunction(inner, at: token.offset, depth: 1)
-                index = calc.parser.index
-                slots.append(Slot(argument: value, offset: token.offset)); sequence.append("v")
-            default:
-                throw error(.unexpectedCharacter, "unexpected \(source(of: token)) in \(name)()", at: token.offset)
             }
+
+            var isValue: Bool { if case .value = self { true } else { false } }
+            var symbol: String {
+                switch self {
+                case .value: "value"
+                case .comma: ","
+                case .slash: "/"
+                }
+            }
+        }
+
+        var items: [Item] = []
+        var valueCount = 0
+        var commaCount = 0
+        var slashCount = 0
+        /// The offset of the closing parenthesis.
+        var close = 0
+
+        init() { items.reserveCapacity(8) }
+
+        /// The `n`th value, counting from 0.
+        func value(_ n: Int) -> Slot {
+            var seen = 0
+            for case .value(let slot) in items {
+                if seen == n { return slot }
+                seen += 1
+            }
+            preconditionFailure("value \(n) of \(valueCount)")
+        }
+
+        func separator(_ isComma: Bool, last: Bool = false) -> Int? {
+            let offsets = items.lazy.compactMap { item -> Int? in
+                switch item {
+                case .comma(let at) where isComma: at
+                case .slash(let at) where !isComma: at
+                default: nil
+                }
+            }
+            return last ? offsets.reversed().first : offsets.first
         }
     }
 
-    func checkSeparators(_ sequence: [Character], slots: [Slot], commas: [Int], slashes: [Int], name: String, at offset: Int) throws(ColorParseError) {
-        if let first = sequence.first, first != "v" {
-            let at = first == "," ? commas[0] : slashes[0]
-            throw error(.wrongArguments, "\(name)() cannot start with '\(first)'; expected a value first", at: at)
+    /// Three channels and the optional alpha of a color function.
+    struct Channels {
+        var first: Slot, second: Slot, third: Slot
+        var alpha: Slot?
+        var legacy: Bool
+
+        subscript(_ i: Int) -> Slot { i == 0 ? first : i == 1 ? second : third }
+    }
+
+    /// The arguments up to the closing parenthesis: values, and the commas and slashes between them.
+    mutating func parseArguments(_ name: String, at offset: Int) throws(ColorParseError) -> Arguments {
+        var arguments = Arguments()
+        while true {
+            skipWhitespace()
+            let token = current
+            let argument: Argument
+            switch token.kind {
+            case .rightParen:
+                advance()
+                arguments.close = token.offset
+                try checkSeparators(arguments, name: name, at: offset)
+                return arguments
+            case .end:
+                throw error(.unexpectedEnd, "expected ')' to close \(name)(", at: token.offset)
+            case .comma:
+                arguments.items.append(.comma(token.offset))
+                arguments.commaCount += 1
+                advance()
+                continue
+            case .slash:
+                arguments.items.append(.slash(token.offset))
+                arguments.slashCount += 1
+                advance()
+                continue
+            case .number(let v):
+                argument = .number(v)
+                advance()
+            case .percentage(let v):
+                argument = .percentage(v)
+                advance()
+            case .dimension(let v, _):
+                let unit = tokenizer.unit(token)
+                guard let degrees = ColorParser.degrees(v, unit: unit) else {
+                    throw error(.invalidArgument, "'\(unit)' is not a unit a color takes; expected a number, a percentage or an angle (deg, rad, grad, turn)", at: token.offset)
+                }
+                argument = .angle(degrees)
+                advance()
+            case .ident:
+                let word = tokenizer.identifier(token)
+                argument = CSSTokenizer.asciiLowercased(word) == "none" ? .none : .keyword(word)
+                advance()
+            case .function:
+                let inner = tokenizer.functionName(token)
+                advance()
+                var calc = CalcEvaluator(parser: self)
+                argument = try calc.evaluateFunction(inner, at: token.offset, depth: 1)
+                reset(to: calc.parser.mark)
+            default:
+                throw error(.unexpectedCharacter, "unexpected \(source(of: token)) in \(name)()", at: token.offset)
+            }
+            arguments.items.append(.value(Slot(argument: argument, offset: token.offset)))
+            arguments.valueCount += 1
         }
-        for i in sequence.indices.dropFirst() where sequence[i] != "v" && sequence[i - 1] != "v" {
-            let at = sequence[i] == "," ? commas.first(where: { $0 > (slots.last?.offset ?? 0) }) ?? commas.last ?? offset : slashes.last ?? offset
-            throw error(.wrongArguments, "two separators in a row in \(name)(); expected a value between them", at: at)
+    }
+
+    func checkSeparators(_ arguments: Arguments, name: String, at offset: Int) throws(ColorParseError) {
+        let items = arguments.items
+        if let first = items.first, !first.isValue {
+            throw error(.wrongArguments, "\(name)() cannot start with '\(first.symbol)'; expected a value first", at: first.offset)
         }
-        if let last = sequence.last, last != "v" {
-            let at = last == "," ? (commas.last ?? offset) : (slashes.last ?? offset)
-            throw error(.wrongArguments, "\(name)() cannot end with '\(last)'; expected a value after it", at: at)
+        for i in items.indices.dropFirst() where !items[i].isValue && !items[i - 1].isValue {
+            throw error(.wrongArguments, "two separators in a row in \(name)(); expected a value between them", at: items[i].offset)
         }
-        if slashes.count > 1 {
-            throw error(.wrongArguments, "\(name)() takes at most one '/' (before the alpha)", at: slashes[1])
+        if let last = items.last, !last.isValue {
+            throw error(.wrongArguments, "\(name)() cannot end with '\(last.symbol)'; expected a value after it", at: last.offset)
         }
-        if !commas.isEmpty && !slashes.isEmpty {
+        if arguments.slashCount > 1, let second = items.lazy.filter({ if case .slash = $0 { true } else { false } }).dropFirst().first {
+            throw error(.wrongArguments, "\(name)() takes at most one '/' (before the alpha)", at: second.offset)
+        }
+        if arguments.commaCount > 0 && arguments.slashCount > 0 {
             throw error(.wrongArguments,
                         "\(name)() mixes the legacy comma syntax with the modern '/ alpha' syntax; use 'rgb(1 2 3 / 0.5)' or 'rgb(1, 2, 3, 0.5)'",
-                        at: slashes[0])
+                        at: arguments.separator(false) ?? offset)
         }
     }
 
@@ -298,47 +425,45 @@ private struct ColorParser {
     }
 
     /// Splits arguments into the three channels and the optional alpha, checking the syntax.
-    func channels(_ name: String, _ args: (slots: [Slot], commas: [Int], slashes: [Int], close: Int),
-                  legacyAllowed: Bool, at offset: Int) throws(ColorParseError) -> (channels: [Slot], alpha: Slot?, legacy: Bool) {
-        let slots = args.slots
-        let legacy = !args.commas.isEmpty
-        if legacy {
+    func channels(_ name: String, _ args: Arguments, legacyAllowed: Bool, at offset: Int) throws(ColorParseError) -> Channels {
+        let count = args.valueCount
+        if args.commaCount > 0 {
             guard legacyAllowed else {
-                throw error(.wrongArguments, "\(name)() takes space-separated values, not commas (like \(name)(120 30% 50% / 0.5))", at: args.commas[0])
+                throw error(.wrongArguments, "\(name)() takes space-separated values, not commas (like \(name)(120 30% 50% / 0.5))", at: args.separator(true) ?? offset)
             }
-            guard slots.count == 3 || slots.count == 4 else {
-                throw error(.wrongArguments, "\(name)() takes 3 values and an optional alpha, found \(slots.count)", at: args.close)
+            guard count == 3 || count == 4 else {
+                throw error(.wrongArguments, "\(name)() takes 3 values and an optional alpha, found \(count)", at: args.close)
             }
-            guard args.commas.count == slots.count - 1 else {
+            guard args.commaCount == count - 1 else {
                 throw error(.wrongArguments,
                             "\(name)() with commas needs a comma between every value; don't mix commas and spaces",
-                            at: args.commas.count < slots.count - 1 ? slots[args.commas.count + 1].offset : args.commas.last ?? offset)
+                            at: args.commaCount < count - 1 ? args.value(args.commaCount + 1).offset : args.separator(true, last: true) ?? offset)
             }
-            for slot in slots {
+            for case .value(let slot) in args.items {
                 if case .none = slot.argument {
                     throw error(.invalidArgument, "'none' is not allowed in the legacy comma syntax of \(name)(); use the space syntax", at: slot.offset)
                 }
             }
-            return (Array(slots.prefix(3)), slots.count == 4 ? slots[3] : nil, true)
+            return Channels(first: args.value(0), second: args.value(1), third: args.value(2), alpha: count == 4 ? args.value(3) : nil, legacy: true)
         }
-        if let slash = args.slashes.first {
-            let before = slots.filter { $0.offset < slash }
-            let after = slots.filter { $0.offset > slash }
-            guard before.count == 3 else {
-                throw error(.wrongArguments, "\(name)() takes 3 values before '/', found \(before.count)", at: slash)
+        if let slash = args.separator(false) {
+            let before = args.items.prefix { $0.offset < slash }.count
+            let after = count - before
+            guard before == 3 else {
+                throw error(.wrongArguments, "\(name)() takes 3 values before '/', found \(before)", at: slash)
             }
-            guard after.count == 1 else {
-                throw error(.wrongArguments, "\(name)() takes one alpha value after '/', found \(after.count)", at: after.count > 1 ? after[1].offset : slash)
+            guard after == 1 else {
+                throw error(.wrongArguments, "\(name)() takes one alpha value after '/', found \(after)", at: after > 1 ? args.value(before + 1).offset : slash)
             }
-            return (before, after[0], false)
+            return Channels(first: args.value(0), second: args.value(1), third: args.value(2), alpha: args.value(3), legacy: false)
         }
-        guard slots.count == 3 else {
-            let at = slots.count > 3 ? slots[3].offset : args.close
+        guard count == 3 else {
+            let at = count > 3 ? args.value(3).offset : args.close
             throw error(.wrongArguments,
-                        "\(name)() takes 3 values and an optional '/ alpha', found \(slots.count) value\(slots.count == 1 ? "" : "s")",
+                        "\(name)() takes 3 values and an optional '/ alpha', found \(count) value\(count == 1 ? "" : "s")",
                         at: at)
         }
-        return (slots, nil, false)
+        return Channels(first: args.value(0), second: args.value(1), third: args.value(2), alpha: nil, legacy: false)
     }
 
     // MARK: Argument resolution
@@ -380,27 +505,28 @@ private struct ColorParser {
 
     mutating func parseRGB(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
         let args = try parseArguments(name, at: offset)
-        let (slots, alphaSlot, legacy) = try channels(name, args, legacyAllowed: true, at: offset)
-        let names = ["the red channel", "the green channel", "the blue channel"]
-        if legacy {
-            let percentages = slots.filter { if case .percentage = $0.argument { true } else { false } }.count
+        let slots = try channels(name, args, legacyAllowed: true, at: offset)
+        if slots.legacy {
+            var percentages = 0
+            for i in 0..<3 { if case .percentage = slots[i].argument { percentages += 1 } }
             if percentages != 0 && percentages != 3 {
-                let odd = slots.first { if case .percentage = $0.argument { percentages == 1 } else { percentages == 2 } } ?? slots[0]
+                let odd = (0..<3).lazy.map { slots[$0] }.first { if case .percentage = $0.argument { percentages == 1 } else { percentages == 2 } } ?? slots[0]
                 throw error(.invalidArgument, "legacy \(name)() needs all numbers or all percentages for red, green and blue", at: odd.offset)
             }
         }
-        var rgb: [Double] = []
-        for (i, slot) in slots.enumerated() {
-            let v = try value(slot, names[i], in: name, percentScale: 255)
-            rgb.append(v.isNaN ? 0 : min(255, max(0, v)) / 255)
+        func channel(_ i: Int, _ what: String) throws(ColorParseError) -> Double {
+            let v = try value(slots[i], what, in: name, percentScale: 255)
+            return v.isNaN ? 0 : min(255, max(0, v)) / 255
         }
-        let a = try alpha(alphaSlot, in: name)
-        return ParsedColor(color: SRGB(red: rgb[0], green: rgb[1], blue: rgb[2], alpha: a), notation: "rgb")
+        let red = try channel(0, "the red channel"), green = try channel(1, "the green channel"), blue = try channel(2, "the blue channel")
+        let a = try alpha(slots.alpha, in: name)
+        return ParsedColor(color: SRGB(red: red, green: green, blue: blue, alpha: a), notation: "rgb")
     }
 
     mutating func parseHSL(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
         let args = try parseArguments(name, at: offset)
-        let (slots, alphaSlot, legacy) = try channels(name, args, legacyAllowed: true, at: offset)
+        let slots = try channels(name, args, legacyAllowed: true, at: offset)
+        let legacy = slots.legacy, alphaSlot = slots.alpha
         let h = try hue(slots[0], in: name)
         // Legacy syntax takes percentages only; the modern one also numbers (0-100).
         var s = try value(slots[1], "the saturation", in: name, percentScale: 100, allowNumber: !legacy)
@@ -415,7 +541,8 @@ private struct ColorParser {
 
     mutating func parseHWB(at offset: Int) throws(ColorParseError) -> ParsedColor {
         let args = try parseArguments("hwb", at: offset)
-        let (slots, alphaSlot, _) = try channels("hwb", args, legacyAllowed: false, at: offset)
+        let slots = try channels("hwb", args, legacyAllowed: false, at: offset)
+        let alphaSlot = slots.alpha
         let h = try hue(slots[0], in: "hwb")
         var w = try value(slots[1], "the whiteness", in: "hwb", percentScale: 100)
         var b = try value(slots[2], "the blackness", in: "hwb", percentScale: 100)
@@ -439,7 +566,8 @@ private struct ColorParser {
 
     mutating func parseLab(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
         let args = try parseArguments(name, at: offset)
-        let (slots, alphaSlot, _) = try channels(name, args, legacyAllowed: false, at: offset)
+        let slots = try channels(name, args, legacyAllowed: false, at: offset)
+        let alphaSlot = slots.alpha
         let isOK = name.hasPrefix("ok")
         let isPolar = name.hasSuffix("ch")
         let lightnessScale = isOK ? 1.0 : 100.0
@@ -478,11 +606,12 @@ private struct ColorParser {
     mutating func parseColorFunction(at offset: Int) throws(ColorParseError) -> ParsedColor {
         skipWhitespace()
         let spaceToken = current
-        guard case .ident(let rawSpace) = spaceToken.kind else {
+        guard case .ident = spaceToken.kind else {
             throw error(.invalidArgument,
                         "color() starts with a color space (srgb, srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50, xyz-d65), found \(source(of: spaceToken))",
                         at: spaceToken.offset)
         }
+        let rawSpace = tokenizer.identifier(spaceToken)
         advance()
         let spaceName = rawSpace.lowercased()
         let rgbSpace = RGBSpace.all.first { $0.name == spaceName }
@@ -494,10 +623,11 @@ private struct ColorParser {
         }
         let name = "color(\(spaceName == "xyz" ? "xyz-d65" : spaceName))"
         let args = try parseArguments("color", at: offset)
-        let (slots, alphaSlot, _) = try channels("color", args, legacyAllowed: false, at: offset)
+        let slots = try channels("color", args, legacyAllowed: false, at: offset)
+        let alphaSlot = slots.alpha
         var c = SIMD3<Double>()
         for i in 0..<3 {
-            let v = try value(slots[i], ["the first component", "the second component", "the third component"][i], in: "color", percentScale: 1)
+            let v = try value(slots[i], i == 0 ? "the first component" : i == 1 ? "the second component" : "the third component", in: "color", percentScale: 1)
             c[i] = try finite(v, "a component", in: "color", at: slots[i].offset)
         }
         let a = try alpha(alphaSlot, in: "color")
@@ -619,11 +749,11 @@ private struct ColorParser {
         mutating func sum(depth: Int) throws(ColorParseError) -> Value {
             var result = try product(depth: depth)
             while true {
-                let save = parser.index
+                let save = parser.mark
                 let hadSpace = parser.current.kind == .whitespace
                 parser.skipWhitespace()
                 guard case .delim(let op) = parser.current.kind, op == 0x2B || op == 0x2D else {
-                    parser.index = save
+                    parser.reset(to: save)
                     return result
                 }
                 let opOffset = parser.current.offset
@@ -642,14 +772,14 @@ private struct ColorParser {
         mutating func product(depth: Int) throws(ColorParseError) -> Value {
             var result = try unit(depth: depth)
             while true {
-                let save = parser.index
+                let save = parser.mark
                 parser.skipWhitespace()
                 let isMultiply: Bool
                 switch parser.current.kind {
                 case .delim(0x2A): isMultiply = true
                 case .slash: isMultiply = false
                 default:
-                    parser.index = save
+                    parser.reset(to: save)
                     return result
                 }
                 let opOffset = parser.current.offset
@@ -679,7 +809,8 @@ private struct ColorParser {
             switch token.kind {
             case .number(let v): return .number(v)
             case .percentage(let v): return .percentage(v)
-            case .dimension(let v, let unit):
+            case .dimension(let v, _):
+                let unit = parser.tokenizer.unit(token)
                 if let degrees = ColorParser.degrees(v, unit: unit) { return .angle(degrees) }
                 throw error(.unsupported,
                             "calc() with '\(unit)' depends on the page (font size, viewport); a color must be computable on its own",
@@ -692,9 +823,10 @@ private struct ColorParser {
                 }
                 parser.advance()
                 return inner
-            case .function(let name):
-                return try evaluate(name, at: token.offset, depth: depth + 1)
-            case .ident(let word):
+            case .function:
+                return try evaluate(parser.tokenizer.functionName(token), at: token.offset, depth: depth + 1)
+            case .ident:
+                let word = parser.tokenizer.identifier(token)
                 switch word.lowercased() {
                 case "e": return .number(Double.exp(1))
                 case "pi": return .number(.pi)

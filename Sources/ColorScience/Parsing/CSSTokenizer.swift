@@ -1,12 +1,14 @@
 /// The subset of CSS Syntax Level 3 tokenization that color values need, over UTF-8 bytes.
 struct CSSToken: Sendable {
+    /// What the token is. Names are not copied out of the text: tokens stay small plain values,
+    /// and ``CSSTokenizer/identifier(_:)`` and its siblings read a name when one is needed.
     enum Kind: Sendable, Equatable {
-        case ident(String)
-        case function(String)  // name, lowercased; the "(" is consumed
-        case hash(String)
+        case ident
+        case function  // the name is the token without its "(", which is consumed
+        case hash  // the digits are the token without its "#"
         case number(Double)
         case percentage(Double)
-        case dimension(Double, unit: String)  // unit lowercased
+        case dimension(Double, unitStart: Int)  // the unit runs from unitStart to the token's end
         case comma
         case slash
         case leftParen
@@ -24,21 +26,25 @@ struct CSSToken: Sendable {
 }
 
 struct CSSTokenizer {
-    private let bytes: [UInt8]
-    private var position = 0
+    /// The text, borrowed from its string for the duration of one parse.
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The byte the next token starts at; a parser that looks ahead saves and restores it.
+    var position = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// Reads all tokens; comments are dropped (they separate tokens like whitespace).
     static func tokenize(_ bytes: [UInt8]) -> [CSSToken] {
-        var tokenizer = CSSTokenizer(bytes)
-        var tokens: [CSSToken] = []
-        while true {
-            let token = tokenizer.next()
-            tokens.append(token)
-            if token.kind == .end { return tokens }
+        bytes.withUnsafeBufferPointer { buffer in
+            var tokenizer = CSSTokenizer(buffer)
+            var tokens: [CSSToken] = []
+            while true {
+                let token = tokenizer.next()
+                tokens.append(token)
+                if token.kind == .end { return tokens }
+            }
         }
     }
 
@@ -84,37 +90,107 @@ struct CSSTokenizer {
         return CSSTokenizer.isDigit(first)
     }
 
-    private mutating func consumeName() -> String {
-        let start = position
+    /// `name.lowercased()`, without its cost when there is nothing to lower (the usual case).
+    static func asciiLowercased(_ name: String) -> String {
+        name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 } ? name.lowercased() : name
+    }
+
+    private mutating func skipName() {
         while CSSTokenizer.isName(byte(at: position)) { position += 1 }
-        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// An identifier's name, as written.
+    func identifier(_ token: CSSToken) -> String { text(token.offset..<token.offset + token.length) }
+
+    /// A function's name, lowercased (CSS function names are ASCII case-insensitive).
+    func functionName(_ token: CSSToken) -> String {
+        CSSTokenizer.asciiLowercased(text(token.offset..<token.offset + token.length - 1))
+    }
+
+    /// A hash token's name (the digits of a hex color), without the "#".
+    func hashName(_ token: CSSToken) -> String { text(token.offset + 1..<token.offset + token.length) }
+
+    /// A dimension's unit, lowercased.
+    func unit(_ token: CSSToken) -> String {
+        guard case .dimension(_, let unitStart) = token.kind else { return "" }
+        return CSSTokenizer.asciiLowercased(text(unitStart..<token.offset + token.length))
     }
 
     private mutating func consumeNumber() -> Double {
         let start = position
-        if bytes[position] == 0x2B || bytes[position] == 0x2D { position += 1 }
-        while CSSTokenizer.isDigit(byte(at: position)) { position += 1 }
+        var negative = false
+        if bytes[position] == 0x2B || bytes[position] == 0x2D {
+            negative = bytes[position] == 0x2D
+            position += 1
+        }
+        // The decimal digits as an integer, and the power of ten to scale it by.
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var scale = 0
+        while let b = byte(at: position), CSSTokenizer.isDigit(b) {
+            if significant < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(b &- 0x30)
+                if mantissa != 0 { significant += 1 }
+            } else {
+                scale += 1
+            }
+            position += 1
+        }
         if byte(at: position) == 0x2E && CSSTokenizer.isDigit(byte(at: position + 1)) {
             position += 1
-            while CSSTokenizer.isDigit(byte(at: position)) { position += 1 }
+            while let b = byte(at: position), CSSTokenizer.isDigit(b) {
+                if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(b &- 0x30)
+                    if mantissa != 0 { significant += 1 }
+                    scale -= 1
+                }
+                position += 1
+            }
         }
+        var exponent = 0
+        var exponentOverflow = false
         if byte(at: position) == 0x65 || byte(at: position) == 0x45 {  // e E
             let sign = byte(at: position + 1)
+            var exponentStart = -1
             if CSSTokenizer.isDigit(sign) {
-                position += 1
+                exponentStart = position + 1
             } else if (sign == 0x2B || sign == 0x2D) && CSSTokenizer.isDigit(byte(at: position + 2)) {
-                position += 2
+                exponentStart = position + 2
             }
-            if position > start && CSSTokenizer.isDigit(byte(at: position)) {
-                while CSSTokenizer.isDigit(byte(at: position)) { position += 1 }
+            if exponentStart > 0 {
+                position = exponentStart
+                while let b = byte(at: position), CSSTokenizer.isDigit(b) {
+                    if exponent < 100_000 { exponent = exponent * 10 + Int(b &- 0x30) } else { exponentOverflow = true }
+                    position += 1
+                }
+                if sign == 0x2D { exponent = -exponent }
             }
         }
+        // Exact when the digits fit in a double's 53 bits and the power of ten is itself exact:
+        // one correctly rounded multiplication or division then gives the nearest double.
+        let power = scale + exponent
+        if !exponentOverflow && significant <= 15 && power >= -22 && power <= 22 {
+            var value = Double(mantissa)
+            value = power < 0 ? value / CSSTokenizer.powersOfTen[-power] : value * CSSTokenizer.powersOfTen[power]
+            return negative ? -value : value
+        }
+        // Longer or extreme numbers: the standard library's correctly rounded conversion.
         var text = String(decoding: bytes[start..<position], as: UTF8.self)
         if text.hasPrefix("+") { text.removeFirst() }
         if text.hasPrefix(".") { text = "0" + text }
         if text.hasPrefix("-.") { text = "-0" + text.dropFirst() }
         return Double(text) ?? .nan
     }
+
+    /// 10⁰ … 10²², every power of ten a double holds exactly.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     mutating func next() -> CSSToken {
         let start = position
@@ -147,22 +223,25 @@ struct CSSTokenizer {
                 return token(.percentage(value))
             }
             if startsIdentifier(at: position) {
-                return token(.dimension(value, unit: consumeName().lowercased()))
+                let unitStart = position
+                skipName()
+                return token(.dimension(value, unitStart: unitStart))
             }
             return token(.number(value))
         }
         if startsIdentifier(at: position) {
-            let name = consumeName()
+            skipName()
             if byte(at: position) == 0x28 {
                 position += 1
-                return token(.function(name.lowercased()))
+                return token(.function)
             }
-            return token(.ident(name))
+            return token(.ident)
         }
         position += 1
         switch first {
         case 0x23:  // #
-            return token(.hash(consumeName()))
+            skipName()
+            return token(.hash)
         case 0x2C: return token(.comma)
         case 0x2F: return token(.slash)
         case 0x28: return token(.leftParen)

@@ -10,6 +10,7 @@ public struct ParsedColor: Hashable, Sendable {
     /// For an out-of-gamut color, its sRGB components before mapping (outside `0...1`).
     public var unmappedComponents: SIMD3<Double>?
 
+    @inlinable
     public init(color: SRGB, notation: String, wasOutOfGamut: Bool = false, unmappedComponents: SIMD3<Double>? = nil) {
         self.color = color
         self.notation = notation

@@ -96,7 +96,13 @@ enum Polar {
     }
 
     static func toCartesian(c: Double, h: Double) -> (a: Double, b: Double) {
+        let (cosine, sine) = unitVector(h: h)
+        return (c * cosine, c * sine)
+    }
+
+    /// The cosine and sine of a hue in degrees.
+    static func unitVector(h: Double) -> (cosine: Double, sine: Double) {
         let radians = h * .pi / 180
-        return (c * Double.cos(radians), c * Double.sin(radians))
+        return (Double.cos(radians), Double.sin(radians))
     }
 }

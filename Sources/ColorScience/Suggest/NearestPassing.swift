@@ -75,6 +75,11 @@ public enum NearestPassing {
         GamutMapping.srgb(from: OKLCH(l: l, c: lch.c, h: lch.h)).quantized
     }
 
+    /// ``candidate(_:l:)`` with the hue's cosine and sine computed once for a whole search.
+    static func candidate(_ lch: OKLCH, l: Double, hue: (cosine: Double, sine: Double)) -> SRGB {
+        GamutMapping.srgb(l: l, c: lch.c, hue: hue).quantized
+    }
+
     /// The passing candidate closest in lightness to the original, in one direction.
     static func search(_ lch: OKLCH, lighter: Bool, meets: (SRGB) -> Bool) -> SRGB? {
         let start = min(1, max(0, lch.l))
@@ -83,6 +88,8 @@ public enum NearestPassing {
         guard span > 0 else { return nil }
         // Coarse scan for the first passing lightness, then bisect the step before it.
         let steps = max(1, Int((span / 0.01).rounded(.up)))
+        let hue = Polar.unitVector(h: lch.h)
+        func candidate(_ lch: OKLCH, l: Double) -> SRGB { NearestPassing.candidate(lch, l: l, hue: hue) }
         var previous = start
         for step in 1...steps {
             let l = step == steps ? end : start + (end - start) * Double(step) / Double(steps)
@@ -150,24 +157,22 @@ public enum NearestPassing {
                         ColorSuggestion(color: movedBg, role: .background, direction: fgLighter ? "darker" : "lighter", ratio: ratio, apca: apca, deltaEOK: bgDistance),
                         max(movedFgDistance, bgDistance))
             }
-            // A coarse pass over the foreground's lightness, then a finer one around the best.
-            let steps = 16
-            let stepSize = (fgEnd - fgLCH.l) / Double(steps)
-            var bestStep: Int?
-            for step in 0...steps {
-                let l = fgLCH.l + stepSize * Double(step)
-                if let current = best, OKLab(candidate(fgLCH, l: l)).distance(to: OKLab(fg)) >= current.2 { break }
-                if let found = move(to: l), best == nil || found.2 < best!.2 {
-                    best = found
-                    bestStep = step
-                }
+            func consider(_ found: (ColorSuggestion, ColorSuggestion, Double)?) {
+                if let found, best == nil || found.2 < best!.2 { best = found }
             }
-            if let k = bestStep {
-                for sub in -9...9 where sub != 0 {
-                    let l = fgLCH.l + stepSize * (Double(k) + Double(sub) / 10)
-                    guard (min(fgLCH.l, fgEnd)...max(fgLCH.l, fgEnd)).contains(l) else { continue }
-                    if let found = move(to: l), found.2 < best!.2 { best = found }
-                }
+            // The foreground's distance grows as it moves and the background's shrinks (it has
+            // less to do), so the larger of the two is smallest where they cross: bisect for the
+            // crossing along the foreground's lightness, to 1/1024 of its range.
+            let span = fgEnd - fgLCH.l
+            guard span != 0, let far = move(to: fgEnd) else { continue }
+            consider(far)
+            guard far.1.deltaEOK <= far.0.deltaEOK else { continue }  // even the farthest foreground leaves the background the larger move
+            var low = 0.0, high = 1.0  // at `low` the background moves more; at `high`, at most as much
+            for _ in 0..<10 {
+                let mid = (low + high) / 2
+                let found = move(to: fgLCH.l + span * mid)
+                consider(found)
+                if let found, found.1.deltaEOK <= found.0.deltaEOK { high = mid } else { low = mid }
             }
         }
         guard let best else { return nil }

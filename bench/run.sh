@@ -60,6 +60,12 @@ echo "Command: \`python3 bench/report_scale.py DIR $bin/contrast\` (26,000 check
 { echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/report_scale.py "$out" "$bin/contrast"; } | tee "$out/scale.txt" >> "$report"
 cat "$out/scale.txt"
 
+echo "== audit at scale (targets: 20,000 checks < 1.0 s and < 150 MB; 100,000 checks < 5 s, memory linear)"
+section "5b. Audit at scale (whole process, JSON out)"
+echo "Command: \`python3 bench/audit_scale.py DIR $bin/contrast\` (2,000 random tokens; checks between random pairs of them, most failing, each failing one with its suggestions; \`contrast audit FILE --format json --output FILE\`, median of 3 wall times, peak RSS from GNU time)." >> "$report"
+{ echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/audit_scale.py "$out" "$bin/contrast"; } | tee "$out/auditscale.txt" >> "$report"
+cat "$out/auditscale.txt"
+
 echo "== HTTP (wrk, ${duration}s each; targets: healthz >= 90% and GET contrast >= 75% of the bare C server)"
 section "6. HTTP on 127.0.0.1 (wrk, ${duration} s per cell, $threads server threads, access log on)"
 echo "Server: \`$bin/contrast serve --threads $threads --workers $threads\` with its access log written to a file, as \`make run\` serves; ceiling: \`bench/hello.c\` (bare libmicrohttpd, same mode and threads, no log). Targets: /healthz ≥ 90 % and GET /v1/contrast ≥ 75 % of the C server's requests/s at 64 connections; POST /v1/audit (Peptide Fox) p99 < 5 ms at 16 connections; zero errors." >> "$report"

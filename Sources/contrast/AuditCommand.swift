@@ -45,7 +45,8 @@ struct AuditCommand: ParsableCommand {
     }
 
     func run() throws {
-        var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks)
+        var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
+                                    threads: ProcessInfo.processInfo.activeProcessorCount)
         let unknownThemes = AuditRun.unknownThemes(sources.themes, in: report)
         if !unknownThemes.isEmpty {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
@@ -67,7 +68,7 @@ struct AuditCommand: ParsableCommand {
             try Terminal.emit(try Baseline(report).encoded(), to: writeBaseline)
         }
         switch format {
-        case .json: try Terminal.emit(try report.jsonData(), to: output)
+        case .json: try Terminal.emit(report.prettyJSON(), to: output)
         case .junit: try Terminal.emit(JUnitRenderer.render(report), to: output)
         case .markdown: try Terminal.emit(MarkdownRenderer.render(report), to: output)
         case .sarif: try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)

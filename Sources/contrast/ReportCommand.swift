@@ -23,7 +23,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The report's title.") var title: String = "Contrast audit"
 
     func run() throws {
-        var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks)
+        var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
+                                    threads: ProcessInfo.processInfo.activeProcessorCount)
         var earlier: [HistoryEntry] = []
         if let history, FileManager.default.fileExists(atPath: history) {
             let text = try String(contentsOfFile: history, encoding: .utf8)
@@ -45,7 +46,7 @@ struct ReportCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         let html = HTMLReport(title: title, generated: now, history: earlier).render(report)
         try Terminal.emit(html, to: directory.appendingPathComponent("index.html").path)
-        try Terminal.emit(try report.jsonData(), to: directory.appendingPathComponent("audit.json").path)
+        try Terminal.emit(report.prettyJSON(), to: directory.appendingPathComponent("audit.json").path)
         try Terminal.emit(MarkdownRenderer.render(report, title: title), to: directory.appendingPathComponent("summary.md").path)
         if let history {
             let encoder = JSONEncoder()

@@ -25,8 +25,14 @@ enum Terminal {
         }
     }
 
+    /// Writes the string's own bytes, without a second copy of a large report.
     static func emit(_ text: String, to path: String?) throws {
-        try emit(Data(text.utf8), to: path)
+        var text = text
+        text.makeContiguousUTF8()
+        try text.utf8.withContiguousStorageIfAvailable { bytes throws in
+            guard let base = bytes.baseAddress else { return try emit(Data(), to: path) }
+            try emit(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none), to: path)
+        }
     }
 }
 

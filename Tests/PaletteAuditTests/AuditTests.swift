@@ -211,6 +211,11 @@ import TestSupport
         let actual = try JSONSerialization.jsonObject(with: Data(report.compactJSON())) as? NSDictionary
         #expect(expected == actual)
         #expect(expected != nil)
+        // The pretty form (the CLI's JSON and audit.json) is JSONEncoder's pretty layout, byte
+        // for byte, so files written before and after the hand-written encoder compare equal.
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let pretty = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+        #expect(report.prettyJSON() == pretty)
     }
 }
 

@@ -262,6 +262,22 @@ import Testing
         #expect(failing.dropFirst(3).allSatisfy { $0.suggestions?.notes == ["suggestions omitted: limit 3 per request"] && $0.fixes == nil })
     }
 
+    /// Suggestions computed on several threads after the checks give the very report computed
+    /// in place, in order, with the same per-request limit (two themes, so results are put
+    /// back into the right theme).
+    @Test func parallelSuggestionsGiveTheSameReport() {
+        let palette = Self.palette(themes: 2, tokens: 14)
+        for maximum in [nil, 5] as [Int?] {
+            var parallel = Auditor.Limits(maximumSuggestions: maximum)
+            parallel.suggestionThreads = 4
+            // The parallel audit first, so it computes rather than recalls (suggestions are cached).
+            let together = Auditor(limits: parallel).audit(palette)
+            let inOrder = Auditor(limits: .init(maximumSuggestions: maximum)).audit(palette)
+            #expect(inOrder.themes.flatMap(\.results).filter { $0.suggestions != nil }.count > 5)
+            #expect(AuditReport(palettes: [together]).compactJSON() == AuditReport(palettes: [inOrder]).compactJSON())
+        }
+    }
+
     /// The size bound refuses only audits that would really render larger: each check adds at
     /// least `bytesPerCheck` bytes, even with one-letter names and nothing failing.
     @Test func bytesPerCheckIsALowerBound() {

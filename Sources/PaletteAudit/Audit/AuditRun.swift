@@ -4,8 +4,11 @@ import ColorScience
 /// paths hold (see ``PaletteLoader/loadSources(paths:checks:)``), audited, with the files passed
 /// over.
 public enum AuditRun {
-    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil) -> AuditReport {
-        let auditor = Auditor(themeFilter: themes)
+    /// `threads` compute failing checks' suggestions in parallel (the report is the same).
+    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1) -> AuditReport {
+        var limits = Auditor.Limits.unlimited
+        limits.suggestionThreads = threads
+        let auditor = Auditor(themeFilter: themes, limits: limits)
         let loaded = PaletteLoader.loadSources(paths: paths, checks: checks)
         let reports = loaded.palettes.map { loaded in
             if let palette = loaded.palette {

@@ -1,4 +1,5 @@
 public import ColorScience
+import Dispatch
 import Synchronization
 
 /// A bounded memory of computed suggestions, shared by every audit in the process.
@@ -47,6 +48,10 @@ public struct Auditor: Sendable {
         /// bound to be larger is refused before any work.
         public var maximumOutputBytes: Int?
         public var rendering = Rendering.json
+        /// Threads that compute the suggestions of failing checks (the costly part of a large
+        /// audit). 1, the default, computes them in order on the calling thread, as the service's
+        /// workers do; the CLI uses every core.
+        public var suggestionThreads = 1
 
         /// How an audit will be rendered, for the size bound above.
         public enum Rendering: Sendable {
@@ -109,6 +114,9 @@ public struct Auditor: Sendable {
             plan.append((theme, resolver, items))
         }
         var suggestionsLeft = limits.maximumSuggestions ?? Int.max
+        // With several threads, suggestions are collected while checks are evaluated and computed
+        // together afterwards; the report is the same as computing them in place.
+        var deferred: [PendingSuggestion]? = limits.suggestionThreads > 1 ? [] : nil
         for (theme, planned, items) in plan {
             var resolver = planned
             var results: [CheckResult] = []
@@ -120,7 +128,8 @@ public struct Auditor: Sendable {
                                                    file: palette.file))
                     return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
                 }
-                switch evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft) {
+                switch evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft, deferred: &deferred,
+                                at: (themes.count, results.count)) {
                 case .success(let result):
                     results.append(result)
                     themeSummary.add(result)
@@ -135,6 +144,16 @@ public struct Auditor: Sendable {
             }
             themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved))
             summary.add(themeSummary)
+        }
+        if let deferred, !deferred.isEmpty {
+            guard let computed = Auditor.computeInParallel(deferred, threads: limits.suggestionThreads, shouldStop: limits.shouldStop) else {
+                problems.append(PaletteProblem(.limitExceeded, "the audit was stopped before it finished (its time ran out); audit fewer themes or checks, or turn suggestions off",
+                                               file: palette.file))
+                return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
+            }
+            for (pending, suggestions) in zip(deferred, computed) {
+                Auditor.attach(suggestions, to: &themes[pending.theme].results[pending.result], theme: themes[pending.theme].name)
+            }
         }
         for check in palette.checks where check.isRule && (ruleMatches[check.id] ?? 0) == 0 && !selected.isEmpty
         && selected.contains(where: { check.applies(to: $0.name) }) {
@@ -269,10 +288,24 @@ public struct Auditor: Sendable {
 
     func evaluate(_ item: Item, with resolver: inout ThemeResolver) -> Result<CheckResult, PaletteProblem> {
         var unlimited = Int.max
-        return evaluate(item, with: &resolver, suggestionsLeft: &unlimited)
+        var inPlace: [PendingSuggestion]?
+        return evaluate(item, with: &resolver, suggestionsLeft: &unlimited, deferred: &inPlace, at: (0, 0))
     }
 
-    func evaluate(_ item: Item, with resolver: inout ThemeResolver, suggestionsLeft: inout Int) -> Result<CheckResult, PaletteProblem> {
+    /// A failing check whose suggestions are computed after every check is evaluated.
+    struct PendingSuggestion: Sendable {
+        var theme: Int
+        var result: Int
+        var foreground: SRGB
+        var background: SRGB
+        var target: ContrastTarget
+    }
+
+    /// Evaluates one check. When `deferred` is not nil, a failing check's suggestions are not
+    /// computed but appended there (with `position`, its theme and result index) for
+    /// ``computeInParallel(_:threads:shouldStop:)``.
+    func evaluate(_ item: Item, with resolver: inout ThemeResolver, suggestionsLeft: inout Int,
+                  deferred: inout [PendingSuggestion]?, at position: (theme: Int, result: Int)) -> Result<CheckResult, PaletteProblem> {
         let fg: ResolvedColor, bg: ResolvedColor
         switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind.foregroundField), location: item.location, referenceFile: item.file) {
         case .success(let c): fg = c
@@ -292,10 +325,14 @@ public struct Auditor: Sendable {
         let measurement = ContrastMeasurement(foreground: fg.color, background: bg.color, backdrop: backdrop?.color)
         let limit = limits.maximumSuggestions
         var result = Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement,
-                                    suggest: suggestionsLeft > 0)
+                                    suggest: suggestionsLeft > 0 && deferred == nil)
         if result.verdict == .fail && !(result.range != nil) {
             if suggestionsLeft > 0 {
                 suggestionsLeft -= 1
+                if deferred != nil, let inputs = Auditor.suggestionInputs(verdict: result.verdict, measurement: measurement, required: result.required, apca: item.apcaMinimum) {
+                    deferred!.append(PendingSuggestion(theme: position.theme, result: position.result,
+                                                       foreground: inputs.foreground, background: inputs.background, target: inputs.target))
+                }
             } else if let limit {
                 let note = limit == 0 ? "suggestions off for this request" : "suggestions omitted: limit \(limit) per request"
                 result.suggestions = Suggestions(foreground: [], background: [], both: nil, notes: [note])
@@ -342,9 +379,8 @@ public struct Auditor: Sendable {
             composited = CompositedPair(foreground: f.hex, background: b.hex)
         }
         var suggestions: Suggestions?
-        if suggest, verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground {
-            suggestions = Auditor.suggestions(foreground: f, background: b,
-                                              target: ContrastTarget(ratio: required, lc: item.apcaMinimum))
+        if suggest, let inputs = suggestionInputs(verdict: verdict, measurement: m, required: required, apca: item.apcaMinimum) {
+            suggestions = Auditor.suggestions(foreground: inputs.foreground, background: inputs.background, target: inputs.target)
         }
         var range: RatioRange?
         if m.isRange, let worst = m.worstBackdrop, let best = m.bestBackdrop {
@@ -359,8 +395,54 @@ public struct Auditor: Sendable {
             achieved: AchievedLevel(ratio: m.ratio), verdict: verdict, reasons: reasons.isEmpty ? nil : reasons,
             claim: item.claim.map { ClaimCheck.evaluate($0, ratio: m.ratio, usage: item.usage) },
             suggestions: suggestions,
-            fixes: suggestions.map { SuggestedFix.fixes($0, foreground: fg, background: bg, kind: item.kind, pointer: item.pointer, theme: theme) }.flatMap { $0.isEmpty ? nil : $0 },
+            fixes: suggestions.flatMap { fixes($0, foreground: fg, background: bg, kind: item.kind, pointer: item.pointer, theme: theme) },
             assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
+    }
+
+    /// The colors and target a failing check's suggestions are computed for; nil when it gets
+    /// none (it passes, or its ratio is a range over an unknown backdrop).
+    static func suggestionInputs(verdict: Verdict, measurement m: ContrastMeasurement, required: Double?, apca: Double?)
+        -> (foreground: SRGB, background: SRGB, target: ContrastTarget)? {
+        guard verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground else { return nil }
+        return (f, b, ContrastTarget(ratio: required, lc: apca))
+    }
+
+    static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor, kind: CheckKind,
+                      pointer: JSONPointer, theme: String) -> [SuggestedFix]? {
+        let fixes = SuggestedFix.fixes(suggestions, foreground: foreground, background: background, kind: kind, pointer: pointer, theme: theme)
+        return fixes.isEmpty ? nil : fixes
+    }
+
+    /// Puts computed suggestions (and the fixes they imply) into a result evaluated without them.
+    static func attach(_ suggestions: Suggestions, to result: inout CheckResult, theme: String) {
+        result.suggestions = suggestions
+        result.fixes = fixes(suggestions, foreground: result.foreground, background: result.background, kind: result.kind,
+                             pointer: result.pointer, theme: theme)
+    }
+
+    /// The suggestions of every pending check, on `threads` threads taking the next pending
+    /// check as each finishes one; nil when `shouldStop` said to stop.
+    static func computeInParallel(_ pending: [PendingSuggestion], threads: Int, shouldStop: (@Sendable () -> Bool)?) -> [Suggestions]? {
+        let output = UnsafeMutableBufferPointer<Suggestions?>.allocate(capacity: pending.count)
+        output.initialize(repeating: nil)
+        defer { output.deinitialize(); output.deallocate() }
+        let next = Atomic<Int>(0)
+        let stopped = Atomic<Bool>(false)
+        nonisolated(unsafe) let slots = output
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, pending.count))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                if index >= pending.count || stopped.load(ordering: .relaxed) { return }
+                if let shouldStop, shouldStop() {
+                    stopped.store(true, ordering: .relaxed)
+                    return
+                }
+                let p = pending[index]
+                slots[index] = Auditor.suggestions(foreground: p.foreground, background: p.background, target: p.target)
+            }
+        }
+        if stopped.load(ordering: .relaxed) { return nil }
+        return output.map { $0! }
     }
 
     /// Nearest passing colors for each side, and for both at once. Results are remembered

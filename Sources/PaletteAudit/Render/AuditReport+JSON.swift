@@ -10,13 +10,33 @@ struct JSONText {
     private var written: [Bool] = []
     /// A key was just written: the next value belongs to it.
     private var afterKey = false
+    /// Pretty-printed as `JSONEncoder`'s `.prettyPrinted` lays it out (two spaces per level,
+    /// `"key" : value`, an empty container as an opening line, an empty line and a closing
+    /// line), for the CLI's `--format json` and the report's `audit.json`.
+    private let pretty: Bool
+
+    init(pretty: Bool = false) {
+        self.pretty = pretty
+    }
+
+    /// A line break and the indentation of each depth, made once.
+    private static let lineStarts = (0..<64).map { "\n" + String(repeating: " ", count: 2 * $0) }
+
+    private mutating func newline(depth: Int) {
+        if depth < JSONText.lineStarts.count {
+            out += JSONText.lineStarts[depth]
+        } else {
+            out += "\n" + String(repeating: " ", count: 2 * depth)
+        }
+    }
 
     /// The next value is a member named `name`.
     mutating func key(_ name: String) {
         if written.last == true { out.append(",") }
         if !written.isEmpty { written[written.count - 1] = true }
+        if pretty { newline(depth: written.count) }
         out += JSONValue.quoted(name)
-        out.append(":")
+        out += pretty ? " : " : ":"
         afterKey = true
     }
 
@@ -27,9 +47,14 @@ struct JSONText {
         }
         if written.last == true { out.append(",") }
         if !written.isEmpty { written[written.count - 1] = true }
+        if pretty && !written.isEmpty { newline(depth: written.count) }
     }
 
     private mutating func close(_ bracket: Character) {
+        if pretty {
+            if written.last != true { out.append("\n") }
+            newline(depth: written.count - 1)
+        }
         out.append(bracket)
         written.removeLast()
     }
@@ -69,7 +94,17 @@ struct JSONText {
 extension AuditReport {
     /// Compact JSON with sorted keys (see ``JSONText``).
     public func compactJSON() -> [UInt8] {
-        var w = JSONText()
+        Array(json(pretty: false).utf8)
+    }
+
+    /// The same document pretty-printed, with a final newline: what `contrast audit --format
+    /// json` prints and `contrast report` writes as `audit.json`.
+    public func prettyJSON() -> String {
+        json(pretty: true) + "\n"
+    }
+
+    func json(pretty: Bool) -> String {
+        var w = JSONText(pretty: pretty)
         w.object { w in
             if let comparison { w.key("comparison"); comparison.write(&w) }
             w.key("palettes"); w.array(palettes) { w, p in p.write(&w) }
@@ -85,7 +120,7 @@ extension AuditReport {
             }
             w.key("summary"); summary.write(&w)
         }
-        return Array(w.out.utf8)
+        return w.out
     }
 }
 

@@ -1,12 +1,9 @@
 public import Foundation
 
 extension AuditReport {
-    /// The report as JSON: stable sorted keys, pretty-printed, with a final newline.
+    /// The report as JSON: stable sorted keys, pretty-printed, with a final newline (the
+    /// hand-written ``prettyJSON()``, the same writer as the service's compact JSON).
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        Data(prettyJSON().utf8)
     }
 }

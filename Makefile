@@ -55,7 +55,7 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release --product contrast
+	$(SWIFT) build -c release --product contrast --static-swift-stdlib
 
 clean:
 	rm -rf .build

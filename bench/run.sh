@@ -8,7 +8,7 @@ out=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
 
 command -v wrk >/dev/null 2>&1 || { echo "bench: installing wrk" >&2; apt-get install -y -qq wrk >/dev/null 2>&1 || sudo apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product contrast >/dev/null
+swift build -c release --product contrast --static-swift-stdlib >/dev/null  # as `make run` builds it
 swift build -c release --product contrast-bench >/dev/null
 bin=.build/release
 gcc -O2 -o "$out/core-c" bench/core.c -lm

@@ -261,10 +261,10 @@ import TestSupport
         ("hwb(90, 50%, 50%)", .wrongArguments, 6, "'hwb(90, 50%, 50%)' at byte 6: hwb() takes space-separated values, not commas (like hwb(120 30% 50% / 0.5))"),
         ("hsl(0, 50, 30%)", .invalidArgument, 7, "'hsl(0, 50, 30%)' at byte 7: the saturation of hsl() must be a percentage, found a number"),
         ("rgb(10%, 50%, 0)", .invalidArgument, 14, "'rgb(10%, 50%, 0)' at byte 14: legacy rgb() needs all numbers or all percentages for red, green and blue"),
-        ("color(foo 1 2 3)", .invalidArgument, 6, "'color(foo 1 2 3)' at byte 6: 'foo' is not a color space of color(); expected srgb, srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50 or xyz-d65"),
+        ("color(foo 1 2 3)", .invalidArgument, 6, "'color(foo 1 2 3)' at byte 6: 'foo' is not a color space of color(); expected srgb, srgb-linear, display-p3, display-p3-linear, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50 or xyz-d65"),
         ("lab(1em 0 0)", .invalidArgument, 4, "'lab(1em 0 0)' at byte 4: 'em' is not a unit a color takes; expected a number, a percentage or an angle (deg, rad, grad, turn)"),
         ("rgb(calc(1px) 0 0)", .unsupported, 9, "'rgb(calc(1px) 0 0)' at byte 9: calc() with 'px' depends on the page (font size, viewport); a color must be computable on its own"),
-        ("gradient(red, blue)", .unknownFunction, 0, "'gradient(red, blue)' at byte 0: 'gradient()' is not a color function; expected rgb(), rgba(), hsl(), hsla(), hwb(), lab(), lch(), oklab(), oklch() or color()"),
+        ("gradient(red, blue)", .unknownFunction, 0, "'gradient(red, blue)' at byte 0: 'gradient()' is not a color function; expected rgb(), rgba(), hsl(), hsla(), hwb(), lab(), lch(), oklab(), oklch(), color(), color-mix() or light-dark()"),
         ("Canvas", .contextDependent, 0, "'Canvas' at byte 0: 'Canvas' is a system color whose value depends on the browser and theme; give a concrete color"),
         ("rgb(0 0 0 / 1 / 1)", .wrongArguments, 14, "'rgb(0 0 0 / 1 / 1)' at byte 14: rgb() takes at most one '/' (before the alpha)"),
         ("rgb(0 0 0 /)", .wrongArguments, 10, "'rgb(0 0 0 /)' at byte 10: rgb() cannot end with '/'; expected a value after it"),
@@ -305,7 +305,7 @@ import TestSupport
             let length = [3, 4, 6, 8, 5].randomElement(using: &generator)!
             let digits = (0..<length).map { _ in alphabet[Int.random(in: 0..<(generator.next() % 8 == 0 ? alphabet.count : 22), using: &generator)] }
             let text = "#" + String(decoding: digits, as: UTF8.self)
-            let full: Result<ParsedColor, ColorParseError> = Result { () throws(ColorParseError) in try CSSColor.parseInFull(text) }
+            let full: Result<ParsedColor, ColorParseError> = Result { () throws(ColorParseError) in try CSSColor.parseInFull(text, scheme: nil) }
             let fast = CSSColor.fastHex(text)
             // nil only hands the text to the full parser; a color must be the same one.
             if let fast { #expect(try full.get() == fast, "\(text), \(generator.replay)") }

@@ -1,17 +1,21 @@
 import RealModule
 
-/// Reads CSS Color Level 4 text into sRGB.
+/// Reads CSS Color Level 4 and 5 text into sRGB.
 ///
 /// Accepted: `#rgb #rgba #rrggbb #rrggbbaa`; the 148 named colors and `transparent`;
 /// `rgb()`/`rgba()` and `hsl()`/`hsla()` in legacy comma syntax and modern space syntax with
 /// `/ alpha` and `none`; `hwb()`; `lab() lch() oklab() oklch()`; `color()` in `srgb`,
-/// `srgb-linear`, `display-p3`, `a98-rgb`, `prophoto-rgb`, `rec2020`, `xyz`, `xyz-d50` and
-/// `xyz-d65`; and `calc()`, `min()`, `max()`, `clamp()`, `abs()` and `sign()` over numbers,
-/// percentages and angles inside them. Values are clamped as browsers clamp them; colors outside
-/// sRGB are gamut-mapped and flagged, never clipped silently.
+/// `srgb-linear`, `display-p3`, `display-p3-linear`, `a98-rgb`, `prophoto-rgb`, `rec2020`,
+/// `xyz`, `xyz-d50` and `xyz-d65`; and `calc()`, `min()`, `max()`, `clamp()`, `abs()` and
+/// `sign()` over numbers, percentages and angles inside them. CSS Color 5: `color-mix()` of one
+/// or two colors in any of those spaces (and `hsl`, `hwb`, `lab`, `lch`, `oklab`, `oklch`) with
+/// `shorter|longer|increasing|decreasing hue`; relative colors (`rgb(from C r g b / alpha)` for
+/// every function, with `calc()` over the channel keywords); and `light-dark(A, B)`, which needs
+/// a color scheme (``parse(_:scheme:)``). Colors nest in each other. Values are clamped as
+/// browsers clamp them; colors outside sRGB are gamut-mapped and flagged, never clipped silently.
 ///
 /// Rejected, with a ``ColorParseError`` that says what was expected and at which byte: anything
-/// else, including `currentColor` and system colors (their value depends on a document).
+/// else, including `currentColor`, system colors and `var()` (their value depends on a document).
 public enum CSSColor {
     /// The longest text accepted, in UTF-8 bytes. Real colors are far shorter; the limit keeps
     /// hostile input (a 100 KB string) cheap to reject.
@@ -20,11 +24,20 @@ public enum CSSColor {
     /// How deeply `calc()` expressions may nest.
     static let maximumNesting = 32
 
-    /// Parses `text` as a CSS color.
+    /// Parses `text` as a CSS color. A `light-dark()` value is refused here (its color depends
+    /// on the color scheme): use ``parse(_:scheme:)``.
     @inlinable
     public static func parse(_ text: String) throws(ColorParseError) -> ParsedColor {
         if let fast = fastHex(text) { return fast }
-        return try parseInFull(text)
+        return try parseInFull(text, scheme: nil)
+    }
+
+    /// Parses `text` as a CSS color in a color scheme: `light-dark(A, B)` is A in `.light` and B
+    /// in `.dark` (``ParsedColor/dependsOnScheme`` says whether the text had one); with `nil`,
+    /// a `light-dark()` is an error that says so.
+    public static func parse(_ text: String, scheme: ColorScheme?) throws(ColorParseError) -> ParsedColor {
+        if let fast = fastHex(text) { return fast }
+        return try parseInFull(text, scheme: scheme)
     }
 
     /// The value of each byte as a hex digit, 0xFF for the bytes that are not one.
@@ -40,9 +53,24 @@ public enum CSSColor {
         0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     ]
 
+    /// The value before it is shown in sRGB: its space, components (with missing ones) and
+    /// alpha, for comparing with other implementations' serializations.
+    static func spaced(_ text: String, scheme: ColorScheme? = nil) throws(ColorParseError) -> SpacedColor {
+        var copy = Array(text.utf8)
+        return try copy.withUnsafeMutableBufferPointer { buffer throws(ColorParseError) -> SpacedColor in
+            var parser = ColorParser(text: text, bytes: UnsafeBufferPointer(buffer), scheme: scheme)
+            let value = try parser.parseColorValue()
+            parser.skipWhitespace()
+            if parser.current.kind != .end {
+                throw parser.error(.trailingInput, "expected the end of the color", at: parser.current.offset)
+            }
+            return value
+        }
+    }
+
     /// Everything but the short hex forms: the full CSS parser.
     @usableFromInline
-    static func parseInFull(_ text: String) throws(ColorParseError) -> ParsedColor {
+    static func parseInFull(_ text: String, scheme: ColorScheme?) throws(ColorParseError) -> ParsedColor {
         let byteCount = text.utf8.count
         if byteCount > maximumLength {
             throw ColorParseError(code: .tooLong,
@@ -51,13 +79,13 @@ public enum CSSColor {
         }
         // The parser reads the string's own bytes; only a bridged string is copied first.
         let direct = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<ParsedColor, ColorParseError> in
-            var parser = ColorParser(text: text, bytes: bytes)
+            var parser = ColorParser(text: text, bytes: bytes, scheme: scheme)
             return Result { () throws(ColorParseError) in try parser.parseColor() }
         }
         if let direct { return try direct.get() }
         let copy = Array(text.utf8)
         return try copy.withUnsafeBufferPointer { bytes throws(ColorParseError) -> ParsedColor in
-            var parser = ColorParser(text: text, bytes: bytes)
+            var parser = ColorParser(text: text, bytes: bytes, scheme: scheme)
             return try parser.parseColor()
         }
     }
@@ -131,8 +159,18 @@ private struct ColorParser {
     /// The token under the cursor.
     var current: CSSToken
 
-    init(text: String, bytes: UnsafeBufferPointer<UInt8>) {
+    /// The color scheme `light-dark()` picks its color by; nil refuses it.
+    let scheme: ColorScheme?
+    /// Whether a `light-dark()` was read.
+    var usedScheme = false
+    /// Inside a relative color (`rgb(from C …)`): the values its channel keywords stand for.
+    var channelValues: [String: Double]?
+    /// How deeply colors nest inside color-mix(), light-dark() and relative colors.
+    var colorDepth = 0
+
+    init(text: String, bytes: UnsafeBufferPointer<UInt8>, scheme: ColorScheme?) {
         self.text = text
+        self.scheme = scheme
         self.bytes = bytes
         self.tokenizer = CSSTokenizer(bytes)
         self.current = tokenizer.next()
@@ -170,9 +208,20 @@ private struct ColorParser {
     // MARK: Top level
 
     mutating func parseColor() throws(ColorParseError) -> ParsedColor {
+        let value = try parseColorValue()
+        skipWhitespace()
+        if current.kind != .end {
+            throw error(.trailingInput, "expected the end of the color, found \(source(of: current))", at: current.offset)
+        }
+        var parsed = ColorParser.display(value)
+        parsed.dependsOnScheme = usedScheme
+        return parsed
+    }
+
+    /// One color, at the top level or inside color-mix(), light-dark() or a relative color.
+    mutating func parseColorValue() throws(ColorParseError) -> SpacedColor {
         skipWhitespace()
         let token = current
-        let parsed: ParsedColor
         switch token.kind {
         case .end:
             throw error(.empty, "expected a color (like #1a2b3c, rebeccapurple or rgb(0 0 0)), found nothing", at: token.offset)
@@ -180,28 +229,59 @@ private struct ColorParser {
             let digits = tokenizer.hashName(token)
             advance()
             let next = current
-            if next.kind != .end && next.kind != .whitespace && next.offset == token.offset + token.length {
-                throw error(.invalidHex, "expected a hex digit (0-9, a-f), found \(source(of: next))", at: next.offset)
+            switch next.kind {
+            case .end, .whitespace, .comma, .rightParen, .slash: break
+            default:
+                if next.offset == token.offset + token.length {
+                    throw error(.invalidHex, "expected a hex digit (0-9, a-f), found \(source(of: next))", at: next.offset)
+                }
             }
-            parsed = try parseHex(digits, at: token.offset)
+            return try SpacedColor(parseHex(digits, at: token.offset), notation: "hex")
         case .ident:
             let name = tokenizer.identifier(token)
             advance()
-            parsed = try parseName(name, at: token.offset)
+            return try SpacedColor(parseName(name, at: token.offset), notation: "named")
         case .function:
             let name = tokenizer.functionName(token)
             advance()
-            parsed = try parseFunction(name, at: token.offset)
+            colorDepth += 1
+            defer { colorDepth -= 1 }
+            guard colorDepth <= CSSColor.maximumNesting else {
+                throw error(.unsupported, "colors nest deeper than \(CSSColor.maximumNesting) levels", at: token.offset)
+            }
+            return try parseFunction(name, at: token.offset)
         default:
             throw error(.unexpectedCharacter,
                         "expected a color (like #1a2b3c, rebeccapurple or rgb(0 0 0)), found \(source(of: token))",
                         at: token.offset)
         }
-        skipWhitespace()
-        if current.kind != .end {
-            throw error(.trailingInput, "expected the end of the color, found \(source(of: current))", at: current.offset)
+    }
+
+    /// The sRGB color shown for a parsed value: in gamut as it is, outside gamut-mapped and
+    /// flagged (CSS Color 4 §13.2). Missing components count as 0.
+    static func display(_ value: SpacedColor) -> ParsedColor {
+        let c = value.resolved, alpha = value.resolvedAlpha, notation = value.notation
+        func direct(_ rgb: SIMD3<Double>) -> ParsedColor {
+            if GamutMapping.isInGamut(rgb) {
+                return ParsedColor(color: SRGB(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: alpha), notation: notation)
+            }
+            return mapped(RGBSpace.srgb.xyz(rgb), alpha: alpha, notation: notation)
         }
-        return parsed
+        switch value.space {
+        case .srgb: return direct(c)
+        case .hsl: return direct(SpacedColor.hslToRGB(c))
+        case .hwb: return direct(SpacedColor.hwbToRGB(c))
+        case .lab: return mapped(CIELab(l: c.x, a: c.y, b: c.z).xyz, alpha: alpha, notation: notation)
+        case .lch: return mapped(CIELCH(l: c.x, c: c.y, h: c.z).lab.xyz, alpha: alpha, notation: notation)
+        case .oklab:
+            let origin = OKLab(l: c.x, a: c.y, b: c.z)
+            return mapped(origin.xyz, alpha: alpha, notation: notation, oklch: OKLCH(origin))
+        case .oklch:
+            let origin = OKLCH(l: c.x, c: c.y, h: c.z)
+            return mapped(origin.oklab.xyz, alpha: alpha, notation: notation, oklch: origin)
+        case .srgbLinear, .displayP3, .displayP3Linear, .a98RGB, .prophotoRGB, .rec2020, .xyzD50, .xyzD65:
+            return mapped(value.xyz, alpha: alpha, notation: notation)
+        }
     }
 
     func parseHex(_ digits: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
@@ -259,18 +339,173 @@ private struct ColorParser {
 
     // MARK: Functions
 
-    mutating func parseFunction(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
+    mutating func parseFunction(_ name: String, at offset: Int) throws(ColorParseError) -> SpacedColor {
         switch name {
         case "rgb", "rgba": return try parseRGB(name, at: offset)
         case "hsl", "hsla": return try parseHSL(name, at: offset)
         case "hwb": return try parseHWB(at: offset)
         case "lab", "lch", "oklab", "oklch": return try parseLab(name, at: offset)
         case "color": return try parseColorFunction(at: offset)
+        case "color-mix": return try parseColorMix(at: offset)
+        case "light-dark": return try parseLightDark(at: offset)
         default:
             throw error(.unknownFunction,
-                        "'\(name)()' is not a color function; expected rgb(), rgba(), hsl(), hsla(), hwb(), lab(), lch(), oklab(), oklch() or color()",
+                        "'\(name)()' is not a color function; expected rgb(), rgba(), hsl(), hsla(), hwb(), lab(), lch(), oklab(), oklch(), color(), color-mix() or light-dark()",
                         at: offset)
         }
+    }
+
+    // MARK: Relative colors (CSS Color 5 §4)
+
+    /// `from <color>` at the start of a color function: the origin color converted into the
+    /// function's space, or nil when the function is written absolutely.
+    mutating func parseOrigin(into space: CSSSpace) throws(ColorParseError) -> SpacedColor? {
+        skipWhitespace()
+        guard current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "from" else { return nil }
+        advance()
+        return try parseColorValue().converted(to: space)
+    }
+
+    /// The channel keywords of a relative color and their values: the origin's components in
+    /// the units the function's numbers use (rgb() channels 0-255, hsl()/hwb() 0-100), and alpha.
+    static func channelValues(of origin: SpacedColor, rgbScale: Double = 1) -> [String: Double] {
+        var values: [String: Double] = ["alpha": origin.resolvedAlpha]
+        let c = origin.resolved
+        for (i, name) in origin.space.channelNames.enumerated() {
+            values[name] = origin.space.hueIndex == i ? HSL.normalizedHue(c[i]) : c[i] * rgbScale
+        }
+        return values
+    }
+
+    // MARK: color-mix() (CSS Color 5 §3)
+
+    mutating func parseColorMix(at offset: Int) throws(ColorParseError) -> SpacedColor {
+        skipWhitespace()
+        var space = CSSSpace.oklab, method = HueInterpolation.shorter
+        if current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "in" {
+            advance()
+            skipWhitespace()
+            let spaceToken = current
+            guard spaceToken.kind == .ident, let named = CSSSpace(name: CSSTokenizer.asciiLowercased(tokenizer.identifier(spaceToken))) else {
+                throw error(.invalidArgument, "color-mix() mixes in a color space: expected \(CSSSpace.mixSpaceNames), found \(source(of: spaceToken))", at: spaceToken.offset)
+            }
+            space = named
+            advance()
+            skipWhitespace()
+            if current.kind == .ident, let hue = HueInterpolation(rawValue: CSSTokenizer.asciiLowercased(tokenizer.identifier(current))) {
+                let methodToken = current
+                guard space.hueIndex != nil else {
+                    throw error(.invalidArgument, "'\(hue.rawValue) hue' applies to a space with a hue (hsl, hwb, lch, oklch), not \(space.name)", at: methodToken.offset)
+                }
+                advance()
+                skipWhitespace()
+                guard current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "hue" else {
+                    throw error(.invalidArgument, "expected 'hue' after '\(hue.rawValue)' (like 'in oklch longer hue'), found \(source(of: current))", at: current.offset)
+                }
+                method = hue
+                advance()
+                skipWhitespace()
+            }
+            guard current.kind == .comma else {
+                throw error(.wrongArguments, "expected ',' after the color space of color-mix(), found \(source(of: current))", at: current.offset)
+            }
+            advance()
+        }
+        var colors: [(color: SpacedColor, percentage: Double?)] = []
+        while true {
+            skipWhitespace()
+            let itemOffset = current.offset
+            var percentage = try mixPercentage()
+            let color = try parseColorValue()
+            skipWhitespace()
+            if percentage == nil { percentage = try mixPercentage() }
+            if let p = percentage, !(0...100).contains(p) {
+                throw error(.invalidArgument, "a color-mix() percentage is between 0% and 100%, found \(p == p.rounded() && abs(p) < 1e15 ? String(Int(p)) : String(p))%", at: itemOffset)
+            }
+            colors.append((color, percentage))
+            skipWhitespace()
+            if current.kind == .comma {
+                advance()
+                continue
+            }
+            guard current.kind == .rightParen else {
+                throw error(current.kind == .end ? .unexpectedEnd : .unexpectedCharacter,
+                            "expected ',' or ')' in color-mix(), found \(source(of: current))", at: current.offset)
+            }
+            advance()
+            break
+        }
+        var result: SpacedColor
+        switch colors.count {
+        case 1:
+            // A single color is that color in the mixing space, with its percentage as alpha.
+            guard colors[0].percentage != 0 else {
+                throw error(.invalidArgument, "the percentages of color-mix() add up to 0%; at least one color must take part", at: offset)
+            }
+            result = colors[0].color.converted(to: space)
+            result.alpha *= (colors[0].percentage ?? 100) / 100
+        case 2:
+            var p1 = colors[0].percentage, p2 = colors[1].percentage
+            if p1 == nil && p2 == nil { (p1, p2) = (50, 50) }
+            let first = p1 ?? 100 - p2!, second = p2 ?? 100 - p1!
+            let sum = first + second
+            guard sum > 0 else {
+                throw error(.invalidArgument, "the percentages of color-mix() add up to 0%; at least one color must take part", at: offset)
+            }
+            result = SpacedColor.mix(colors[0].color, colors[1].color, t: second / sum, in: space, hue: method,
+                                     alphaMultiplier: sum < 100 ? sum / 100 : 1)
+        default:
+            throw error(.wrongArguments, "color-mix() mixes one or two colors, found \(colors.count)", at: offset)
+        }
+        result.notation = "color-mix"
+        return result
+    }
+
+    /// A color-mix() percentage where one may stand (a percentage or calc() giving one).
+    mutating func mixPercentage() throws(ColorParseError) -> Double? {
+        skipWhitespace()
+        let token = current
+        switch token.kind {
+        case .percentage(let v):
+            advance()
+            return v
+        case .function where CalcEvaluator.mathFunctions.contains(tokenizer.functionName(token)):
+            advance()
+            var calc = CalcEvaluator(parser: self)
+            let value = try calc.evaluateFunction(tokenizer.functionName(token), at: token.offset, depth: 1)
+            reset(to: calc.parser.mark)
+            guard case .percentage(let p) = value else {
+                throw error(.invalidArgument, "a color-mix() weight must be a percentage, found \(value.typeName)", at: token.offset)
+            }
+            return p
+        default:
+            return nil
+        }
+    }
+
+    // MARK: light-dark() (CSS Color 5 §5)
+
+    mutating func parseLightDark(at offset: Int) throws(ColorParseError) -> SpacedColor {
+        let light = try parseColorValue()
+        skipWhitespace()
+        guard current.kind == .comma else {
+            throw error(.wrongArguments, "light-dark() takes two colors separated by ',' (the light one first), found \(source(of: current))", at: current.offset)
+        }
+        advance()
+        let dark = try parseColorValue()
+        skipWhitespace()
+        guard current.kind == .rightParen else {
+            throw error(current.kind == .end ? .unexpectedEnd : .wrongArguments,
+                        "expected ')' to close light-dark( after its two colors, found \(source(of: current))", at: current.offset)
+        }
+        advance()
+        guard let scheme else {
+            throw error(.schemeDependent,
+                        "light-dark() is one color in a light color scheme and another in a dark one; say which (contrast check --scheme light|dark, or a theme's colorScheme)",
+                        at: offset)
+        }
+        usedScheme = true
+        return scheme == .light ? light : dark
     }
 
     /// The arguments of a color function up to its closing parenthesis, in the order written.
@@ -377,7 +612,17 @@ private struct ColorParser {
                 advance()
             case .ident:
                 let word = tokenizer.identifier(token)
-                argument = CSSTokenizer.asciiLowercased(word) == "none" ? .none : .keyword(word)
+                let lower = CSSTokenizer.asciiLowercased(word)
+                if lower == "none" {
+                    argument = .none
+                } else if let channels = channelValues {
+                    guard let value = channels[lower] else {
+                        throw error(.invalidArgument, "'\(word)' is not a channel of \(name)(from …); expected \(ColorParser.list(channels.keys.sorted())), a number or none", at: token.offset)
+                    }
+                    argument = .number(value)
+                } else {
+                    argument = .keyword(word)
+                }
                 advance()
             case .function:
                 let inner = tokenizer.functionName(token)
@@ -412,6 +657,11 @@ private struct ColorParser {
                         "\(name)() mixes the legacy comma syntax with the modern '/ alpha' syntax; use 'rgb(1 2 3 / 0.5)' or 'rgb(1, 2, 3, 0.5)'",
                         at: arguments.separator(false) ?? offset)
         }
+    }
+
+    /// "a, b or c".
+    static func list(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
     }
 
     static func degrees(_ value: Double, unit: String) -> Double? {
@@ -503,9 +753,35 @@ private struct ColorParser {
 
     // MARK: sRGB functions
 
-    mutating func parseRGB(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
+    func isNone(_ slot: Slot?) -> Bool {
+        if let slot, case .none = slot.argument { return true }
+        return false
+    }
+
+    func missing(_ slots: Channels) -> ComponentFlags {
+        ComponentFlags(isNone(slots[0]), isNone(slots[1]), isNone(slots[2]))
+    }
+
+    /// The arguments of a color function, read with the channel keywords of `origin` (a
+    /// relative color) in scope; a relative color takes no legacy commas.
+    mutating func relativeArguments(_ name: String, origin: SpacedColor?, rgbScale: Double = 1, legacyAllowed: Bool,
+                                    at offset: Int) throws(ColorParseError) -> Channels {
+        let outer = channelValues
+        channelValues = origin.map { ColorParser.channelValues(of: $0, rgbScale: rgbScale) }
+        defer { channelValues = outer }
         let args = try parseArguments(name, at: offset)
-        let slots = try channels(name, args, legacyAllowed: true, at: offset)
+        return try channels(name, args, legacyAllowed: legacyAllowed && origin == nil, at: offset)
+    }
+
+    /// The alpha of a color function: written, else the origin's (relative colors), else 1.
+    func alpha(_ slots: Channels, origin: SpacedColor?, in name: String) throws(ColorParseError) -> (value: Double, missing: Bool) {
+        if slots.alpha == nil, let origin { return (origin.resolvedAlpha, false) }
+        return (try alpha(slots.alpha, in: name), isNone(slots.alpha))
+    }
+
+    mutating func parseRGB(_ name: String, at offset: Int) throws(ColorParseError) -> SpacedColor {
+        let origin = try parseOrigin(into: .srgb)
+        let slots = try relativeArguments(name, origin: origin, rgbScale: 255, legacyAllowed: true, at: offset)
         if slots.legacy {
             var percentages = 0
             for i in 0..<3 { if case .percentage = slots[i].argument { percentages += 1 } }
@@ -514,44 +790,42 @@ private struct ColorParser {
                 throw error(.invalidArgument, "legacy \(name)() needs all numbers or all percentages for red, green and blue", at: odd.offset)
             }
         }
+        // Absolute rgb() clamps at parse time; a relative one keeps what it computes (CSS Color
+        // 5 §4.2), so an origin outside sRGB survives the round trip.
         func channel(_ i: Int, _ what: String) throws(ColorParseError) -> Double {
             let v = try value(slots[i], what, in: name, percentScale: 255)
-            return v.isNaN ? 0 : min(255, max(0, v)) / 255
+            if v.isNaN { return 0 }
+            return origin == nil ? min(255, max(0, v)) / 255 : v / 255
         }
         let red = try channel(0, "the red channel"), green = try channel(1, "the green channel"), blue = try channel(2, "the blue channel")
-        let a = try alpha(slots.alpha, in: name)
-        return ParsedColor(color: SRGB(red: red, green: green, blue: blue, alpha: a), notation: "rgb")
+        let a = try alpha(slots, origin: origin, in: name)
+        return SpacedColor(space: .srgb, SIMD3(red, green, blue), missing: missing(slots), alpha: a.value, alphaMissing: a.missing, notation: "rgb")
     }
 
-    mutating func parseHSL(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
-        let args = try parseArguments(name, at: offset)
-        let slots = try channels(name, args, legacyAllowed: true, at: offset)
-        let legacy = slots.legacy, alphaSlot = slots.alpha
+    mutating func parseHSL(_ name: String, at offset: Int) throws(ColorParseError) -> SpacedColor {
+        let origin = try parseOrigin(into: .hsl)
+        let slots = try relativeArguments(name, origin: origin, legacyAllowed: true, at: offset)
+        let legacy = slots.legacy
         let h = try hue(slots[0], in: name)
         // Legacy syntax takes percentages only; the modern one also numbers (0-100).
         var s = try value(slots[1], "the saturation", in: name, percentScale: 100, allowNumber: !legacy)
         var l = try value(slots[2], "the lightness", in: name, percentScale: 100, allowNumber: !legacy)
-        s = s.isNaN ? 0 : max(0, min(100, s))
-        l = l.isNaN ? 0 : max(0, min(100, l))
-        let a = try alpha(alphaSlot, in: name)
-        var color = HSL(hue: h, saturation: s / 100, lightness: l / 100).srgb
-        color.alpha = a
-        return ParsedColor(color: color, notation: "hsl")
+        s = s.isNaN ? 0 : origin == nil ? max(0, min(100, s)) : s
+        l = l.isNaN ? 0 : origin == nil ? max(0, min(100, l)) : l
+        let a = try alpha(slots, origin: origin, in: name)
+        return SpacedColor(space: .hsl, SIMD3(h, s, l), missing: missing(slots), alpha: a.value, alphaMissing: a.missing, notation: "hsl")
     }
 
-    mutating func parseHWB(at offset: Int) throws(ColorParseError) -> ParsedColor {
-        let args = try parseArguments("hwb", at: offset)
-        let slots = try channels("hwb", args, legacyAllowed: false, at: offset)
-        let alphaSlot = slots.alpha
+    mutating func parseHWB(at offset: Int) throws(ColorParseError) -> SpacedColor {
+        let origin = try parseOrigin(into: .hwb)
+        let slots = try relativeArguments("hwb", origin: origin, legacyAllowed: false, at: offset)
         let h = try hue(slots[0], in: "hwb")
         var w = try value(slots[1], "the whiteness", in: "hwb", percentScale: 100)
         var b = try value(slots[2], "the blackness", in: "hwb", percentScale: 100)
-        w = w.isNaN ? 0 : max(0, min(100, w))
-        b = b.isNaN ? 0 : max(0, min(100, b))
-        let a = try alpha(alphaSlot, in: "hwb")
-        var color = HWB(hue: h, whiteness: w / 100, blackness: b / 100).srgb
-        color.alpha = a
-        return ParsedColor(color: color, notation: "hwb")
+        w = w.isNaN ? 0 : origin == nil ? max(0, min(100, w)) : w
+        b = b.isNaN ? 0 : origin == nil ? max(0, min(100, b)) : b
+        let a = try alpha(slots, origin: origin, in: "hwb")
+        return SpacedColor(space: .hwb, SIMD3(h, w, b), missing: missing(slots), alpha: a.value, alphaMissing: a.missing, notation: "hwb")
     }
 
     // MARK: Lab-like and color()
@@ -564,37 +838,31 @@ private struct ColorParser {
         return v
     }
 
-    mutating func parseLab(_ name: String, at offset: Int) throws(ColorParseError) -> ParsedColor {
-        let args = try parseArguments(name, at: offset)
-        let slots = try channels(name, args, legacyAllowed: false, at: offset)
-        let alphaSlot = slots.alpha
+    mutating func parseLab(_ name: String, at offset: Int) throws(ColorParseError) -> SpacedColor {
+        let space: CSSSpace = name == "lab" ? .lab : name == "lch" ? .lch : name == "oklab" ? .oklab : .oklch
+        let origin = try parseOrigin(into: space)
+        let slots = try relativeArguments(name, origin: origin, legacyAllowed: false, at: offset)
         let isOK = name.hasPrefix("ok")
         let isPolar = name.hasSuffix("ch")
         let lightnessScale = isOK ? 1.0 : 100.0
         var l = try value(slots[0], "the lightness", in: name, percentScale: lightnessScale)
         l = l.isNaN ? 0 : max(0, min(lightnessScale, l))
-        let a = try alpha(alphaSlot, in: name)
+        let a = try alpha(slots, origin: origin, in: name)
+        let components: SIMD3<Double>
         if isPolar {
             var c = try value(slots[1], "the chroma", in: name, percentScale: isOK ? 0.4 : 150)
             c = try finite(max(0, c.isNaN ? 0 : c), "the chroma", in: name, at: slots[1].offset)
-            let h = try hue(slots[2], in: name)
-            if isOK {
-                let origin = OKLCH(l: l, c: c, h: h)
-                return mapped(origin.oklab.xyz, alpha: a, notation: name, oklch: origin)
-            }
-            return mapped(CIELCH(l: l, c: c, h: h).lab.xyz, alpha: a, notation: name)
+            components = SIMD3(l, c, try hue(slots[2], in: name))
+        } else {
+            let scale = isOK ? 0.4 : 125
+            let aAxis = try finite(try value(slots[1], "the a axis", in: name, percentScale: scale), "the a axis", in: name, at: slots[1].offset)
+            let bAxis = try finite(try value(slots[2], "the b axis", in: name, percentScale: scale), "the b axis", in: name, at: slots[2].offset)
+            components = SIMD3(l, aAxis, bAxis)
         }
-        let scale = isOK ? 0.4 : 125
-        let aAxis = try finite(try value(slots[1], "the a axis", in: name, percentScale: scale), "the a axis", in: name, at: slots[1].offset)
-        let bAxis = try finite(try value(slots[2], "the b axis", in: name, percentScale: scale), "the b axis", in: name, at: slots[2].offset)
-        if isOK {
-            let origin = OKLab(l: l, a: aAxis, b: bAxis)
-            return mapped(origin.xyz, alpha: a, notation: name, oklch: OKLCH(origin))
-        }
-        return mapped(CIELab(l: l, a: aAxis, b: bAxis).xyz, alpha: a, notation: name)
+        return SpacedColor(space: space, components, missing: missing(slots), alpha: a.value, alphaMissing: a.missing, notation: name)
     }
 
-    func mapped(_ xyz: XYZ, alpha: Double, notation: String, oklch: OKLCH? = nil) -> ParsedColor {
+    static func mapped(_ xyz: XYZ, alpha: Double, notation: String, oklch: OKLCH? = nil) -> ParsedColor {
         // OKLab input is mapped from its own coordinates, so lightness 0 and 1 stay exactly
         // black and white instead of going through a rounding XYZ round trip.
         var (color, outside) = GamutMapping.srgb(from: xyz, alpha: alpha)
@@ -603,42 +871,39 @@ private struct ColorParser {
                            unmappedComponents: outside ? xyz.unclampedSRGB : nil)
     }
 
-    mutating func parseColorFunction(at offset: Int) throws(ColorParseError) -> ParsedColor {
+    mutating func parseColorFunction(at offset: Int) throws(ColorParseError) -> SpacedColor {
+        // color(from <color> <space> …): the space follows the origin, which is converted into it.
+        skipWhitespace()
+        var originColor: SpacedColor?
+        if current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "from" {
+            advance()
+            originColor = try parseColorValue()
+        }
         skipWhitespace()
         let spaceToken = current
         guard case .ident = spaceToken.kind else {
             throw error(.invalidArgument,
-                        "color() starts with a color space (srgb, srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50, xyz-d65), found \(source(of: spaceToken))",
+                        "color() starts with a color space (srgb, srgb-linear, display-p3, display-p3-linear, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50, xyz-d65), found \(source(of: spaceToken))",
                         at: spaceToken.offset)
         }
         let rawSpace = tokenizer.identifier(spaceToken)
         advance()
         let spaceName = rawSpace.lowercased()
-        let rgbSpace = RGBSpace.all.first { $0.name == spaceName }
-        let isXYZ = ["xyz", "xyz-d50", "xyz-d65"].contains(spaceName)
-        guard rgbSpace != nil || isXYZ else {
+        guard let space = CSSSpace(name: spaceName), space.rgbSpace != nil || space == .xyzD50 || space == .xyzD65 else {
             throw error(.invalidArgument,
-                        "'\(rawSpace)' is not a color space of color(); expected srgb, srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50 or xyz-d65",
+                        "'\(rawSpace)' is not a color space of color(); expected srgb, srgb-linear, display-p3, display-p3-linear, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50 or xyz-d65",
                         at: spaceToken.offset)
         }
-        let name = "color(\(spaceName == "xyz" ? "xyz-d65" : spaceName))"
-        let args = try parseArguments("color", at: offset)
-        let slots = try channels("color", args, legacyAllowed: false, at: offset)
-        let alphaSlot = slots.alpha
+        let origin = originColor?.converted(to: space)
+        let name = "color(\(space.name))"
+        let slots = try relativeArguments("color", origin: origin, legacyAllowed: false, at: offset)
         var c = SIMD3<Double>()
         for i in 0..<3 {
             let v = try value(slots[i], i == 0 ? "the first component" : i == 1 ? "the second component" : "the third component", in: "color", percentScale: 1)
             c[i] = try finite(v, "a component", in: "color", at: slots[i].offset)
         }
-        let a = try alpha(alphaSlot, in: "color")
-        if let rgbSpace {
-            if rgbSpace == .srgb && GamutMapping.isInGamut(c) {
-                return ParsedColor(color: SRGB(red: c.x, green: c.y, blue: c.z, alpha: a), notation: name)
-            }
-            return mapped(rgbSpace.xyz(c), alpha: a, notation: name)
-        }
-        let xyz = spaceName == "xyz-d50" ? XYZ(adaptingD50: c) : XYZ(x: c.x, y: c.y, z: c.z)
-        return mapped(xyz, alpha: a, notation: name)
+        let a = try alpha(slots, origin: origin, in: "color")
+        return SpacedColor(space: space, c, missing: missing(slots), alpha: a.value, alphaMissing: a.missing, notation: name)
     }
 
     // MARK: calc()
@@ -827,6 +1092,7 @@ private struct ColorParser {
                 return try evaluate(parser.tokenizer.functionName(token), at: token.offset, depth: depth + 1)
             case .ident:
                 let word = parser.tokenizer.identifier(token)
+                if let value = parser.channelValues?[word.lowercased()] { return .number(value) }
                 switch word.lowercased() {
                 case "e": return .number(Double.exp(1))
                 case "pi": return .number(.pi)

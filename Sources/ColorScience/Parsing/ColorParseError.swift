@@ -41,6 +41,8 @@ public struct ColorParseError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let unknownName = Code("unknown-name")
         /// A keyword that is a color in CSS but has no value on its own (`currentColor`, system colors).
         public static let contextDependent = Code("context-dependent")
+        /// A `light-dark()` read without a color scheme to pick its color by.
+        public static let schemeDependent = Code("scheme-dependent")
         /// A function that is not a color function.
         public static let unknownFunction = Code("unknown-function")
         /// Too few or too many arguments, or commas and slashes in the wrong places.

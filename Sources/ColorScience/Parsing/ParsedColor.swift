@@ -1,3 +1,8 @@
+/// The color scheme a `light-dark()` value is read in (CSS Color 5 §5).
+public enum ColorScheme: String, Sendable, CaseIterable {
+    case light, dark
+}
+
 /// The result of reading a CSS color: the sRGB color everything measures, and how it was written.
 public struct ParsedColor: Hashable, Sendable {
     /// The color in sRGB, inside the gamut (mapped in when the text described a color outside it).
@@ -9,6 +14,9 @@ public struct ParsedColor: Hashable, Sendable {
     public var wasOutOfGamut: Bool
     /// For an out-of-gamut color, its sRGB components before mapping (outside `0...1`).
     public var unmappedComponents: SIMD3<Double>?
+    /// Whether the text holds a `light-dark()`, so its color depends on the color scheme it
+    /// was parsed in (``CSSColor/parse(_:scheme:)``).
+    public var dependsOnScheme = false
 
     @inlinable
     public init(color: SRGB, notation: String, wasOutOfGamut: Bool = false, unmappedComponents: SIMD3<Double>? = nil) {

@@ -27,4 +27,15 @@ struct Matrix3: Sendable {
         }
         return Matrix3(row(a.row0), row(a.row1), row(a.row2))
     }
+
+    /// The inverse matrix (by cofactors; the color matrices are far from singular).
+    var inverse: Matrix3 {
+        let a = row0, b = row1, c = row2
+        let c0 = SIMD3(b.y * c.z - b.z * c.y, b.z * c.x - b.x * c.z, b.x * c.y - b.y * c.x)
+        let c1 = SIMD3(a.z * c.y - a.y * c.z, a.x * c.z - a.z * c.x, a.y * c.x - a.x * c.y)
+        let c2 = SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+        let determinant = (a * c0).sum()
+        // Rows of the inverse are the columns of the cofactor matrix, over the determinant.
+        return Matrix3(SIMD3(c0.x, c1.x, c2.x) / determinant, SIMD3(c0.y, c1.y, c2.y) / determinant, SIMD3(c0.z, c1.z, c2.z) / determinant)
+    }
 }

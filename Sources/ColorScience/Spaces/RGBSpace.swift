@@ -7,7 +7,7 @@ public struct RGBSpace: Hashable, Sendable {
     private let kind: Kind
 
     private enum Kind: Hashable, Sendable {
-        case srgb, srgbLinear, displayP3, a98, prophoto, rec2020
+        case srgb, srgbLinear, displayP3, displayP3Linear, a98, prophoto, rec2020
     }
 
     private init(_ name: String, _ kind: Kind) {
@@ -18,11 +18,12 @@ public struct RGBSpace: Hashable, Sendable {
     public static let srgb = RGBSpace("srgb", .srgb)
     public static let srgbLinear = RGBSpace("srgb-linear", .srgbLinear)
     public static let displayP3 = RGBSpace("display-p3", .displayP3)
+    public static let displayP3Linear = RGBSpace("display-p3-linear", .displayP3Linear)
     public static let a98RGB = RGBSpace("a98-rgb", .a98)
     public static let prophotoRGB = RGBSpace("prophoto-rgb", .prophoto)
     public static let rec2020 = RGBSpace("rec2020", .rec2020)
 
-    public static let all: [RGBSpace] = [.srgb, .srgbLinear, .displayP3, .a98RGB, .prophotoRGB, .rec2020]
+    public static let all: [RGBSpace] = [.srgb, .srgbLinear, .displayP3, .displayP3Linear, .a98RGB, .prophotoRGB, .rec2020]
 
     /// Display P3 linear → XYZ-D65 (CSS Color 4 §18).
     private static let p3ToXYZ = Matrix3(
@@ -54,6 +55,8 @@ public struct RGBSpace: Hashable, Sendable {
             return XYZ(XYZ.fromLinearSRGB * c)
         case .displayP3:
             return XYZ(RGBSpace.p3ToXYZ * SIMD3(SRGBTransfer.decode(c.x), SRGBTransfer.decode(c.y), SRGBTransfer.decode(c.z)))
+        case .displayP3Linear:
+            return XYZ(RGBSpace.p3ToXYZ * c)
         case .a98:
             func lin(_ v: Double) -> Double {
                 let m = Double.pow(abs(v), 563.0 / 256)
@@ -76,6 +79,39 @@ public struct RGBSpace: Hashable, Sendable {
                 return v < 0 ? -m : m
             }
             return XYZ(RGBSpace.rec2020ToXYZ * SIMD3(lin(c.x), lin(c.y), lin(c.z)))
+        }
+    }
+
+    private static let xyzToP3 = p3ToXYZ.inverse
+    private static let xyzToA98 = a98ToXYZ.inverse
+    private static let xyzD50ToProphoto = prophotoToXYZD50.inverse
+    private static let xyzToRec2020 = rec2020ToXYZ.inverse
+
+    /// XYZ-D65 to encoded components in this space (not clamped): the inverse of ``xyz(_:)``.
+    public func encoded(_ xyz: XYZ) -> SIMD3<Double> {
+        func signed(_ v: Double, _ f: (Double) -> Double) -> Double { v < 0 ? -f(-v) : f(v) }
+        switch kind {
+        case .srgb:
+            return xyz.unclampedSRGB
+        case .srgbLinear:
+            return xyz.linearSRGB
+        case .displayP3:
+            let l = RGBSpace.xyzToP3 * xyz.vector
+            return SIMD3(SRGBTransfer.encode(l.x), SRGBTransfer.encode(l.y), SRGBTransfer.encode(l.z))
+        case .displayP3Linear:
+            return RGBSpace.xyzToP3 * xyz.vector
+        case .a98:
+            let l = RGBSpace.xyzToA98 * xyz.vector
+            func gamma(_ v: Double) -> Double { signed(v) { Double.pow($0, 256.0 / 563) } }
+            return SIMD3(gamma(l.x), gamma(l.y), gamma(l.z))
+        case .prophoto:
+            let l = RGBSpace.xyzD50ToProphoto * xyz.adaptedToD50
+            func gamma(_ v: Double) -> Double { signed(v) { $0 >= 1.0 / 512 ? Double.pow($0, 1 / 1.8) : 16 * $0 } }
+            return SIMD3(gamma(l.x), gamma(l.y), gamma(l.z))
+        case .rec2020:
+            let l = RGBSpace.xyzToRec2020 * xyz.vector
+            func gamma(_ v: Double) -> Double { signed(v) { Double.pow($0, 1 / 2.4) } }
+            return SIMD3(gamma(l.x), gamma(l.y), gamma(l.z))
         }
     }
 }

@@ -5,9 +5,10 @@ import PaletteAudit
 /// `GET` and `POST /v1/contrast`: pairs, read by ``PairRequest`` as `contrast check` reads them.
 extension Routes {
     func contrastGet(_ request: Request) throws -> Response {
-        try Routes.onlyQuery(request, ["fg", "bg", "foreground", "background", "backdrop", "usage", "level"], expected: "fg, bg, backdrop, usage, level")
+        try Routes.onlyQuery(request, ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "scheme"], expected: "fg, bg, backdrop, usage, level, scheme")
         let pair = PairRequest(foreground: request.query("fg") ?? request.query("foreground"), background: request.query("bg") ?? request.query("background"),
-                               backdrop: request.query("backdrop"), usage: request.query("usage"), level: request.query("level"))
+                               backdrop: request.query("backdrop"), usage: request.query("usage"), level: request.query("level"),
+                               scheme: request.query("scheme"))
         return Routes.jsonBytes(try pair.evaluate().jsonBytes())
     }
 

@@ -24,6 +24,8 @@ enum FailOn: String, CaseIterable, ExpressibleByArgument {
     case failures, regressions, never
 }
 
+extension ColorScheme: ExpressibleByArgument {}
+
 extension WCAGLevel: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { WCAGLevel.all.map(\.name) }

@@ -8,7 +8,7 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Measure one color pair (or many, with --batch).",
         discussion: """
-            Prints the WCAG ratio (floored, so a failure never shows as a pass), the verdict for every usage and level, the best level reached and APCA Lc. Colors are any CSS color: '#767676', 'rebeccapurple', 'oklch(0.6 0.1 250)', 'rgb(0 0 0 / 50%)'.
+            Prints the WCAG ratio (floored, so a failure never shows as a pass), the verdict for every usage and level, the best level reached and APCA Lc. Colors are any CSS color: '#767676', 'rebeccapurple', 'oklch(0.6 0.1 250)', 'rgb(0 0 0 / 50%)', 'color-mix(in oklch, #0969da 60%, white)', 'rgb(from #0969da r g b / 50%)'. A 'light-dark(A, B)' color is measured in the --scheme given, or else in both schemes (the pair must pass in both).
 
             Exit status: 0 when the pair meets the asked usage and level, 1 when it does not,
             2 for bad input.
@@ -18,6 +18,7 @@ struct CheckCommand: ParsableCommand {
               contrast check '#2563eb' '#0f172a' --usage large-text --level AAA
               contrast check 'rgb(0 0 0 / 60%)' white --format json
               contrast check white 'rgb(0 0 0 / 50%)' --backdrop '#2563eb'
+              contrast check 'light-dark(#1f2328, #f0f6fc)' 'light-dark(#ffffff, #0d1117)'
               printf '{"fg":"#777","bg":"#fff"}\\n' | contrast check --batch -
             """
     )
@@ -42,6 +43,9 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: "The opaque surface a translucent background sits on. Without it, a translucent background gives the range over every backdrop.")
     var backdrop: String?
+
+    @Option(help: "The color scheme light-dark() colors are read in (light or dark); without it, a pair that uses light-dark() is measured in both.")
+    var scheme: ColorScheme?
 
     @Option(help: "Output format.")
     var format: OutputFormat = .text
@@ -70,9 +74,9 @@ struct CheckCommand: ParsableCommand {
         return ContrastRequirement(usage: usage, level: level)
     }
 
-    static func parse(_ text: String, what: String) throws -> ParsedColor {
+    static func parse(_ text: String, what: String, scheme: ColorScheme?) throws -> ParsedColor {
         do {
-            return try CSSColor.parse(text)
+            return try CSSColor.parse(text, scheme: scheme)
         } catch {
             throw InputError("\(what): \(error)")
         }
@@ -82,21 +86,40 @@ struct CheckCommand: ParsableCommand {
         let requirement = try requirement()
         if let batch { return try runBatch(batch, requirement: requirement) }
         guard let foreground, let background else { return }
-        let fg = try Self.parse(foreground, what: "foreground")
-        let bg = try Self.parse(background, what: "background")
-        let backdropColor = try backdrop.map { try Self.parse($0, what: "backdrop") }
-        if let backdropColor, !backdropColor.color.isOpaque {
-            throw InputError("backdrop: \(backdropColor.color.hex) is translucent; the backdrop is the opaque surface underneath")
+        // Without --scheme, a pair that uses light-dark() is measured in both schemes.
+        var schemes: [ColorScheme?] = [scheme]
+        if scheme == nil {
+            let light = try [foreground, background].map { try Self.parse($0, what: "color", scheme: .light) }
+            let backdropLight = try backdrop.map { try Self.parse($0, what: "backdrop", scheme: .light) }
+            if light.contains(where: \.dependsOnScheme) || backdropLight?.dependsOnScheme == true { schemes = [.light, .dark] }
         }
-        let report = PairReport(foreground: fg, background: bg, backdrop: backdropColor, requirement: requirement)
+        var reports: [(scheme: ColorScheme?, report: PairReport, fg: ParsedColor, bg: ParsedColor)] = []
+        for scheme in schemes {
+            let fg = try Self.parse(foreground, what: "foreground", scheme: scheme)
+            let bg = try Self.parse(background, what: "background", scheme: scheme)
+            let backdropColor = try backdrop.map { try Self.parse($0, what: "backdrop", scheme: scheme) }
+            if let backdropColor, !backdropColor.color.isOpaque {
+                throw InputError("backdrop: \(backdropColor.color.hex) is translucent; the backdrop is the opaque surface underneath")
+            }
+            reports.append((scheme, PairReport(foreground: fg, background: bg, backdrop: backdropColor, requirement: requirement), fg, bg))
+        }
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            try Terminal.emit(try encoder.encode(report) + Data([0x0A]), to: nil)
+            if reports.count == 1 {
+                try Terminal.emit(try encoder.encode(reports[0].report) + Data([0x0A]), to: nil)
+            } else {
+                // One report per scheme: {"dark": {...}, "light": {...}}.
+                let bySchemes = Dictionary(uniqueKeysWithValues: reports.map { ($0.scheme!.rawValue, $0.report) })
+                try Terminal.emit(try encoder.encode(bySchemes) + Data([0x0A]), to: nil)
+            }
         } else {
-            print(Self.text(report, fg: fg, bg: bg, requirement: requirement, color: Terminal.stdoutWantsColor), terminator: "")
+            for (index, entry) in reports.enumerated() {
+                if reports.count > 1 { print((index > 0 ? "\n" : "") + "in a \(entry.scheme!.rawValue) color scheme (light-dark())") }
+                print(Self.text(entry.report, fg: entry.fg, bg: entry.bg, requirement: requirement, color: Terminal.stdoutWantsColor), terminator: "")
+            }
         }
-        if !report.pass { throw ExitCode(1) }
+        if reports.contains(where: { !$0.report.pass }) { throw ExitCode(1) }
     }
 
     static func text(_ r: PairReport, fg: ParsedColor, bg: ParsedColor, requirement: ContrastRequirement, color: Bool) -> String {
@@ -134,7 +157,7 @@ struct CheckCommand: ParsableCommand {
             guard input >= 0 else { throw InputError("\(path): cannot open the file for reading (\(String(cString: strerror(errno))))") }
         }
         defer { if input > 0 { close(input) } }
-        var batch = BatchWriter(requirement: requirement)
+        var batch = BatchWriter(requirement: requirement, scheme: scheme)
         // Lines are found in place in one buffer; what remains of a chunk moves to the front
         // once per read, not once per line.
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -190,13 +213,16 @@ struct CheckCommand: ParsableCommand {
 /// written to standard output in large blocks.
 struct BatchWriter {
     let requirement: ContrastRequirement
+    /// `--scheme`, for lines that give no "scheme" of their own.
+    let scheme: ColorScheme?
     var lineNumber = 0
     var anyFail = false
     var anyError = false
     private var out: [UInt8] = []
 
-    init(requirement: ContrastRequirement) {
+    init(requirement: ContrastRequirement, scheme: ColorScheme? = nil) {
         self.requirement = requirement
+        self.scheme = scheme
         out.reserveCapacity(1 << 17)
     }
 
@@ -210,7 +236,8 @@ struct BatchWriter {
             return self.error(lineNumber: lineNumber, "not valid JSON at column \(error.location.column): \(error.message)")
         }
         do {
-            let pair = try PairRequest(json: value)
+            var pair = try PairRequest(json: value)
+            if pair.scheme == nil { pair.scheme = scheme?.rawValue }
             let report = try pair.evaluate(defaults: requirement)
             if !report.pass { anyFail = true }
             report.appendJSON(to: &out, id: pair.id)

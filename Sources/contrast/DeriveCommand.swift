@@ -40,7 +40,7 @@ struct DeriveCommand: ParsableCommand {
             for problem in loaded.problems where !problem.isWarning { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
         }
-        let surfaceColor = try CheckCommand.parse(surface, what: "surface").color
+        let surfaceColor = try CheckCommand.parse(surface, what: "surface", scheme: nil).color
         let minimum = level
         let derivation: Derivation
         do {

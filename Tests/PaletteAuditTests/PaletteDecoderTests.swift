@@ -121,3 +121,45 @@ import Testing
         #expect(p.themes.first?.tokens.map(\.name) == ["color.fg", "color.bg"])
     }
 }
+
+/// light-dark() in palettes: resolved by each theme's color scheme (its name, its
+/// "colorScheme", or the theme it extends), and a located problem where there is none.
+@Suite struct ColorSchemeTests {
+    static let text = ##"""
+    {"name": "ld", "themes": {
+      "light": {"tokens": {"ink": "light-dark(#1f2328, #f0f6fc)", "paper": "light-dark(#ffffff, #0d1117)",
+                           "muted": "color-mix(in srgb, {ink} 60%, {paper})"}},
+      "dark": {"extends": "light", "tokens": {}},
+      "dark_dimmed": {"extends": "dark", "tokens": {"paper": "light-dark(#ffffff, #22272e)"}},
+      "night": {"colorScheme": "dark", "extends": "light", "tokens": {}},
+      "sepia": {"extends": "light", "tokens": {}},
+      "brand": {"tokens": {"ink": "light-dark(#5b4636, #e0d6c8)", "paper": "#f4ecd8"}}
+    }, "checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}
+    """##
+
+    @Test func eachThemeReadsItsScheme() throws {
+        let (decoded, problems) = PaletteDecoder.decode(Self.text, file: "ld.json")
+        #expect(problems.isEmpty, "\(problems)")
+        let palette = try #require(decoded)
+        let report = Auditor().audit(palette)
+        func pair(_ theme: String) -> String? {
+            report.themes.first { $0.name == theme }?.results.first.map { "\($0.foreground.hex) on \($0.background.hex)" }
+        }
+        #expect(pair("light") == "#1f2328 on #ffffff")
+        #expect(pair("dark") == "#f0f6fc on #0d1117")
+        #expect(pair("dark_dimmed") == "#f0f6fc on #22272e")  // dark by the theme it extends
+        #expect(pair("night") == "#f0f6fc on #0d1117")  // dark by its colorScheme
+        #expect(pair("sepia") == "#1f2328 on #ffffff")  // light by the theme it extends
+        // A theme with no scheme cannot pick a branch: a problem at the token, never a guess.
+        #expect(pair("brand") == nil)
+        let problem = try #require(report.problems.first { $0.message.contains("brand") })
+        #expect(problem.message.contains("light-dark() is one color in a light color scheme and another in a dark one"))
+        #expect(problem.message.contains("theme 'brand' is neither named light or dark nor has a \"colorScheme\""))
+        #expect(problem.pointer.description == "/themes/brand/tokens/ink")
+    }
+
+    @Test func anUnknownColorSchemeIsAProblem() {
+        let (_, problems) = PaletteDecoder.decode(##"{"name": "x", "themes": {"a": {"colorScheme": "dusk", "tokens": {"x": "#fff"}}}}"##, file: nil)
+        #expect(problems.map(\.message) == ["\"colorScheme\" of theme \"a\" must be \"light\" or \"dark\", found \"dusk\""])
+    }
+}

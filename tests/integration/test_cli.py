@@ -30,6 +30,28 @@ def test_check_failing_pair_exits_1_and_floors_the_ratio(run):
     assert "text AA: fail — needs 4.5:1" in r.stdout
 
 
+def test_check_takes_css_color_5(run):
+    """color-mix(), relative colors and light-dark(), as the issue's new user tried them."""
+    r = run("check", "color-mix(in oklch, red 40%, blue)", "white")
+    assert r.returncode == 0, r.stderr
+    assert "the foreground is outside sRGB and was gamut-mapped" in r.stdout
+    r = run("check", "rgb(from #0969da r g b / 50%)", "white")
+    assert r.returncode == 1 and "#0969da80 on #ffffff" in r.stdout and "composited     #84b4ed on #ffffff" in r.stdout
+    # Without --scheme, light-dark() is measured in both schemes, and both must pass.
+    r = run("check", "light-dark(#1f2328, #f0f6fc)", "light-dark(#ffffff, #0d1117)")
+    assert r.returncode == 0, r.stderr
+    assert "in a light color scheme" in r.stdout and "#1f2328 on #ffffff" in r.stdout
+    assert "in a dark color scheme" in r.stdout and "#f0f6fc on #0d1117" in r.stdout
+    r = run("check", "light-dark(#1f2328, #1f2328)", "light-dark(#ffffff, #0d1117)")
+    assert r.returncode == 1, "fails in the dark scheme"
+    r = run("check", "light-dark(#1f2328, #f0f6fc)", "#0d1117", "--scheme", "dark", "--format", "json")
+    assert r.returncode == 0 and json.loads(r.stdout)["foreground"] == "#f0f6fc"
+    both = json.loads(run("check", "light-dark(#000, #fff)", "#777", "--format", "json").stdout)
+    assert set(both) == {"light", "dark"} and both["light"]["foreground"] == "#000000"
+    r = run("check", "color-mix(in srgb, red)", "white", "--scheme", "dusk")
+    assert r.returncode == 2 and "dusk" in r.stderr
+
+
 def test_check_large_text_and_levels(run):
     assert run("check", "#777", "#fff", "--size", "24px").returncode == 0
     assert run("check", "#777", "#fff", "--size", "14pt", "--weight", "700").returncode == 0

@@ -60,4 +60,4 @@ def test_same_errors_on_both_edges(run, server):
     assert api["detail"] in r.stderr and api["field"] == "target"
     r = run("check", "--batch", "-", input=json.dumps({"fg": "#000", "bg": "#fff", "colour": "x"}) + "\n")
     status, _, api = server.json("POST", "/v1/contrast", {"fg": "#000", "bg": "#fff", "colour": "x"})
-    assert status == 400 and json.loads(r.stdout)["error"] == api["detail"] == 'unknown field "colour" at /; expected fg, bg, backdrop, usage, level, id'
+    assert status == 400 and json.loads(r.stdout)["error"] == api["detail"] == 'unknown field "colour" at /; expected fg, bg, backdrop, usage, level, scheme, id'

@@ -52,6 +52,25 @@ def test_contrast_get_and_post(server):
     assert body["results"][-1]["pointer"] == "/pairs/1000/fg"
 
 
+def test_css_color_5_over_http(server):
+    """color-mix(), relative colors and light-dark() as an HTTP client sends them."""
+    from urllib.parse import quote
+    status, _, body = server.json("GET", "/v1/contrast?fg=" + quote("color-mix(in srgb, #000 50%, #fff)") + "&bg=white")
+    assert status == 200 and body["foreground"] == "#808080"
+    status, _, body = server.json("GET", "/v1/contrast?fg=" + quote("rgb(from #0969da r g b / 50%)") + "&bg=white")
+    assert status == 200 and body["foreground"] == "#0969da80"
+    # light-dark() needs a scheme: without one, a 400 that says which field and what to add.
+    ld = quote("light-dark(#1f2328, #f0f6fc)")
+    status, _, body = server.json("GET", f"/v1/contrast?fg={ld}&bg=%230d1117")
+    assert status == 400 and body["field"] == "fg" and 'give "scheme": "light" or "dark"' in body["detail"]
+    status, _, body = server.json("GET", f"/v1/contrast?fg={ld}&bg=%230d1117&scheme=dark")
+    assert status == 200 and body["foreground"] == "#f0f6fc" and body["pass"] is True
+    status, _, body = server.json("POST", "/v1/contrast", {"fg": "light-dark(#1f2328, #f0f6fc)", "bg": "#fff", "scheme": "light"})
+    assert status == 200 and body["foreground"] == "#1f2328"
+    status, _, body = server.json("GET", f"/v1/contrast?fg={ld}&bg=white&scheme=dusk")
+    assert status == 400 and body["field"] == "scheme"
+
+
 def test_errors_are_problem_json(server):
     status, headers, body = server.json("GET", "/v1/contrast?fg=blu&bg=white")
     assert status == 400 and headers["Content-Type"] == "application/problem+json"

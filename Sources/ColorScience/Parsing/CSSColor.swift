@@ -501,7 +501,7 @@ private struct ColorParser {
         advance()
         guard let scheme else {
             throw error(.schemeDependent,
-                        "light-dark() is one color in a light color scheme and another in a dark one; say which (contrast check --scheme light|dark, or a theme's colorScheme)",
+                        "light-dark() is one color in a light color scheme and another in a dark one, and no color scheme was given",
                         at: offset)
         }
         usedScheme = true

@@ -43,6 +43,9 @@ public struct Theme: Sendable {
     public var description: String?
     /// The token that translucent backgrounds sit on, when checks do not name one.
     public var backdrop: String?
+    /// The color scheme `light-dark()` values take in this theme, when set in the file
+    /// (``scheme`` also knows it from the names `light` and `dark`).
+    public var colorScheme: ColorScheme?
     /// This theme's own tokens, in document order (inherited ones are not repeated).
     public var tokens: [Token]
     public var pointer: JSONPointer
@@ -55,6 +58,12 @@ public struct Theme: Sendable {
         self.backdrop = backdrop
         self.tokens = tokens
         self.pointer = pointer
+    }
+
+    /// The scheme `light-dark()` resolves by: `colorScheme`, else the theme's name when it is
+    /// `light` or `dark`; nil for other themes, where `light-dark()` is a problem that says so.
+    public var scheme: ColorScheme? {
+        colorScheme ?? ColorScheme(rawValue: name.lowercased())
     }
 }
 

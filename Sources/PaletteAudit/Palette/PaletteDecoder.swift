@@ -222,7 +222,7 @@ public struct PaletteDecoder {
         return palette
     }
 
-    static let themeFields = ["extends", "description", "tokens", "backdrop"]
+    static let themeFields = ["extends", "description", "tokens", "backdrop", "colorScheme"]
 
     mutating func decodeThemes(_ value: JSONValue, at pointer: JSONPointer) -> [Theme] {
         guard let members = value.members else {
@@ -249,6 +249,14 @@ public struct PaletteDecoder {
             theme.extends = string(&fields, "extends", what: "a theme")
             theme.description = string(&fields, "description", what: "a theme")
             theme.backdrop = string(&fields, "backdrop", what: "a theme")
+            if let scheme = string(&fields, "colorScheme", what: "a theme") {
+                if let known = ColorScheme(rawValue: scheme) {
+                    theme.colorScheme = known
+                } else {
+                    problems.append(PaletteProblem(.wrongType, "\"colorScheme\" of theme \"\(member.key)\" must be \"light\" or \"dark\", found \"\(scheme)\"",
+                                                   file: file, pointer: themePointer.appending("colorScheme"), location: member.value.location))
+                }
+            }
             if let tokens = fields.value("tokens") {
                 var seen: Set<String> = []
                 flattenTokens(tokens, prefix: "", pointer: themePointer.appending("tokens"), into: &theme.tokens, seen: &seen)

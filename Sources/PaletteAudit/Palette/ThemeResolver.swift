@@ -76,6 +76,9 @@ public struct ThemeResolver: Sendable {
     /// Effective tokens by name (inherited ones included), and their order.
     public let tokens: [String: Token]
     public let tokenNames: [String]
+    /// The color scheme `light-dark()` values take: the theme's own (``Theme/scheme``), else the
+    /// one of the theme it extends, nearest first.
+    public let scheme: ColorScheme?
     private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
 
     /// How many aliases may be followed before giving up. Real design systems chain a handful;
@@ -92,6 +95,7 @@ public struct ThemeResolver: Sendable {
             chain.append(next)
             seen.insert(base)
         }
+        scheme = chain.lazy.compactMap(\.scheme).first
         var tokens: [String: Token] = [:]
         var names: [String] = []
         for layer in chain.reversed() {
@@ -146,7 +150,7 @@ public struct ThemeResolver: Sendable {
             }
             // Not a token: a literal CSS color.
             do {
-                let parsed = try CSSColor.parse(reference)
+                let parsed = try CSSColor.parse(reference, scheme: scheme)
                 return .success(ResolvedColor(reference: reference, token: nil, aliases: nil, css: reference, color: parsed.color,
                                               outOfGamut: parsed.wasOutOfGamut, assumed: nil, pointer: nil))
             } catch {
@@ -156,6 +160,8 @@ public struct ThemeResolver: Sendable {
                     ? "\"\(reference)\" is neither a token of theme '\(theme.name)'\(suggestion(for: reference)) nor a CSS color"
                     : looksLikeName
                     ? "\"\(reference)\" is neither a token of theme '\(theme.name)'\(suggestion(for: reference)) nor a CSS color (\(error.message))"
+                    : error.code == .schemeDependent
+                    ? "\"\(reference)\" is not one color here: \(error.message) (theme '\(theme.name)' is neither named light or dark nor has a \"colorScheme\")"
                     : "\"\(reference)\" is not a valid color: \(error.message) (at byte \(error.offset))"
                 return .failure(problem(looksLikeName ? .unknownToken : .invalidColor, message, pointer, location, file: referenceFile))
             }
@@ -219,7 +225,7 @@ public struct ThemeResolver: Sendable {
     /// The color a token's own value gives: CSS, or (Tokens Studio, Style Dictionary) a value
     /// with references inside it, like `rgba({brand.red}, 0.5)`.
     private mutating func parseValue(of token: Token, depth: Int) -> Result<(ParsedColor, String), PaletteProblem> {
-        if let parsed = try? CSSColor.parse(token.value) { return .success((parsed, token.value)) }
+        if let parsed = try? CSSColor.parse(token.value, scheme: scheme) { return .success((parsed, token.value)) }
         let references = Token.embeddedReferences(in: token.value)
         var text = token.value
         if !references.isEmpty {
@@ -238,8 +244,11 @@ public struct ThemeResolver: Sendable {
         }
         text = StudioExpression.rewriteRGBAWithColor(text)
         do {
-            return .success((try CSSColor.parse(text), text))
+            return .success((try CSSColor.parse(text, scheme: scheme), text))
         } catch {
+            if error.code == .schemeDependent {
+                return .failure(problem(.invalidColor, "token \"\(token.name)\" is \"\(token.value)\": \(error.message) (theme '\(theme.name)' is neither named light or dark nor has a \"colorScheme\")", at: token))
+            }
             let shown = text == token.value ? "\"\(error.input)\"" : "\"\(token.value)\" (\"\(text)\" after references)"
             return .failure(problem(.invalidColor, "token \"\(token.name)\" has \(shown), which is not a valid color: \(error.message) (at byte \(error.offset))", at: token))
         }
@@ -291,7 +300,7 @@ public struct ThemeResolver: Sendable {
                     current = target
                     continue
                 }
-                if (try? CSSColor.parse(token.value)) == nil && token.operations.isEmpty {
+                if (try? CSSColor.parse(token.value, scheme: scheme)) == nil && token.operations.isEmpty {
                     var copy = self
                     if case .failure(let p) = copy.resolve(token.name) {
                         problems.append(p)

@@ -17,24 +17,28 @@ public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
 /// One pair to measure, as `contrast check`, `check --batch`, `GET`/`POST /v1/contrast` take it.
 ///
 /// One reading for every edge: `fg`/`bg` (or `foreground`/`background`), optional `backdrop`
-/// (opaque), `usage` (text, large-text, non-text), `level` (AA, AAA) and `id` (a string or a
-/// number, echoed back). An unknown field is refused, never ignored.
+/// (opaque), `usage` (text, large-text, non-text), `level` (AA, AAA), `scheme` (light or dark,
+/// the color scheme `light-dark()` colors are read in) and `id` (a string or a number, echoed
+/// back). An unknown field is refused, never ignored.
 public struct PairRequest: Hashable, Sendable {
     public var foreground: String?
     public var background: String?
     public var backdrop: String?
     public var usage: String?
     public var level: String?
+    public var scheme: String?
     public var id: String?
 
-    public static let fields = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "id"]
+    public static let fields = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "scheme", "id"]
 
-    public init(foreground: String?, background: String?, backdrop: String? = nil, usage: String? = nil, level: String? = nil, id: String? = nil) {
+    public init(foreground: String?, background: String?, backdrop: String? = nil, usage: String? = nil, level: String? = nil,
+                scheme: String? = nil, id: String? = nil) {
         self.foreground = foreground
         self.background = background
         self.backdrop = backdrop
         self.usage = usage
         self.level = level
+        self.scheme = scheme
         self.id = id
     }
 
@@ -56,6 +60,7 @@ public struct PairRequest: Hashable, Sendable {
             case "backdrop": backdrop = try text(member)
             case "usage": usage = try text(member)
             case "level": level = try text(member)
+            case "scheme": scheme = try text(member)
             case "id":
                 switch member.value {
                 case .string(let s, _): id = s
@@ -63,7 +68,7 @@ public struct PairRequest: Hashable, Sendable {
                 default: throw RequestError(field: "id", "\(pointer)/id must be a string or a number, found \(member.value.typeName)")
                 }
             default:
-                throw RequestError(field: member.key, "unknown field \"\(member.key)\" at \(pointer.isEmpty ? "/" : pointer); expected fg, bg, backdrop, usage, level, id")
+                throw RequestError(field: member.key, "unknown field \"\(member.key)\" at \(pointer.isEmpty ? "/" : pointer); expected fg, bg, backdrop, usage, level, scheme, id")
             }
         }
     }
@@ -73,11 +78,12 @@ public struct PairRequest: Hashable, Sendable {
     public func evaluate(defaults: ContrastRequirement = ContrastRequirement(usage: .text)) throws(RequestError) -> PairReport {
         guard let foreground, !foreground.isEmpty else { throw RequestError(field: "fg", "missing \"fg\" (the foreground color)") }
         guard let background, !background.isEmpty else { throw RequestError(field: "bg", "missing \"bg\" (the background color)") }
-        let fg = try PairRequest.color(foreground, field: "fg")
-        let bg = try PairRequest.color(background, field: "bg")
+        let scheme = try PairRequest.scheme(self.scheme)
+        let fg = try PairRequest.color(foreground, field: "fg", scheme: scheme)
+        let bg = try PairRequest.color(background, field: "bg", scheme: scheme)
         var parsedBackdrop: ParsedColor?
         if let backdrop {
-            let parsed = try PairRequest.color(backdrop, field: "backdrop")
+            let parsed = try PairRequest.color(backdrop, field: "backdrop", scheme: scheme)
             guard parsed.color.isOpaque else { throw RequestError(field: "backdrop", "backdrop: the backdrop must be opaque (it is the surface underneath)") }
             parsedBackdrop = parsed
         }
@@ -85,9 +91,22 @@ public struct PairRequest: Hashable, Sendable {
         return PairReport(foreground: fg, background: bg, backdrop: parsedBackdrop, requirement: requirement)
     }
 
-    /// A CSS color, or an error naming the field and the byte at fault.
-    public static func color(_ text: String, field: String) throws(RequestError) -> ParsedColor {
-        do { return try CSSColor.parse(text) } catch { throw RequestError(field: field, "\(field): \(error)") }
+    /// A CSS color, or an error naming the field and the byte at fault. `light-dark()` needs a
+    /// `scheme`; without one the error says to give it.
+    public static func color(_ text: String, field: String, scheme: ColorScheme? = nil) throws(RequestError) -> ParsedColor {
+        do {
+            return try CSSColor.parse(text, scheme: scheme)
+        } catch {
+            let hint = error.code == .schemeDependent ? "; give \"scheme\": \"light\" or \"dark\"" : ""
+            throw RequestError(field: field, "\(field): \(error)\(hint)")
+        }
+    }
+
+    /// `light` or `dark` (nil when not given).
+    public static func scheme(_ text: String?) throws(RequestError) -> ColorScheme? {
+        guard let text else { return nil }
+        guard let scheme = ColorScheme(rawValue: text) else { throw RequestError(field: "scheme", "scheme must be light or dark, not \"\(text)\"") }
+        return scheme
     }
 
     /// The requirement from `usage` and `level` (either may be absent).

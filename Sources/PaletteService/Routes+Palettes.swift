@@ -8,10 +8,10 @@ extension Routes {
     /// `sidecar`: the served palette, when its checks live in a `NAME.checks.json` beside its
     /// tokens file; a proposal that is the tokens file alone is audited with those checks.
     func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil) throws(ServiceError) -> PaletteReport {
-        try Routes.requireJSONBody(request, what: "a palette document")
+        let isStylesheet = Routes.isStylesheet(request)
         let defaultName: String
         if let name { defaultName = name } else { defaultName = try Routes.documentName(request) }
-        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
+        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
             var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)")
             failure.problem.line = syntax.location?.line ?? 0
@@ -24,10 +24,21 @@ extension Routes {
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request)).audit(palette, problems: problems)
         if !report.problems.isEmpty {
-            throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its JSON pointer", report.problems)
+            throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its \(isStylesheet ? "line and column" : "JSON pointer")", report.problems)
         }
         if let unknown = palette.unknownThemes(themes) { throw .badRequest(unknown) }
         return report
+    }
+
+    /// A posted palette: a JSON document of any format this tool reads, or a stylesheet
+    /// (`Content-Type: text/css`) read for its custom properties.
+    static func decodePosted(_ request: Request, name: String) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
+        if isStylesheet(request) {
+            if request.body.isEmpty { throw .badRequest("the request has no body; send a stylesheet") }
+            return PaletteDecoder.decodeStylesheet(bytes: request.body, file: nil, name: name)
+        }
+        try requireJSONBody(request, what: "a palette document")
+        return PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: name)
     }
 
     /// The request's audit limits: the service's, with `?suggestions=none` turning them off,
@@ -124,9 +135,7 @@ extension Routes {
     /// problems (syntax errors included) come back as data, not as an error status, so an
     /// editor can check a document and show what is wrong without failing requests.
     func tokensPost(_ request: Request) throws -> Response {
-        try Routes.requireJSONBody(request, what: "a palette document")
-        let defaultName = try Routes.documentName(request)
-        let (decoded, problems) = PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: defaultName)
+        let (decoded, problems) = try Routes.decodePosted(request, name: try Routes.documentName(request))
         guard let palette = decoded else { return try Routes.json(200, TokenListing(nil, problems: problems)) }
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them

@@ -1,9 +1,16 @@
-// The palette decoder, the audit and the token listing under libFuzzer (see FuzzColor.swift for how it is built).
+// The palette decoder, the audit and the token listing under libFuzzer (see FuzzColor.swift for
+// how it is built). Every input is read twice: as a JSON palette or token file, and as a
+// stylesheet (the CSS custom-property reader), so one corpus drives both readers.
 import FuzzSupport
 import PaletteAudit
 
 func fuzzPalette(_ bytes: UnsafeRawBufferPointer) {
-    let (palette, problems) = PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.json")
+    fuzzDecoded(PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.json"))
+    fuzzDecoded(PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.css"))
+}
+
+func fuzzDecoded(_ decoded: (palette: Palette?, problems: [PaletteProblem])) {
+    let (palette, problems) = decoded
     guard let palette else {
         precondition(!problems.isEmpty, "no palette and no problem")
         return

@@ -98,7 +98,7 @@ def test_directory_search_groups_files_and_lists_what_it_skips(run, tmp_path):
     (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "text", "background": "color.paper"}]}))
     r = run("audit", str(tmp_path), "--checks", str(tmp_path / "rules.json"))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"skipped  {tmp_path}/README.md: not a JSON, JSON5 or .tokens file" in r.stdout
+    assert f"skipped  {tmp_path}/README.md: not a JSON, JSON5, .tokens or CSS file" in r.stdout
     assert f"skipped  {tmp_path}/package.json: not a palette or token file" in r.stdout
     assert f"skipped  {tmp_path}/rules.json: a checks document" in r.stdout
     assert "2 files merged in path order" in r.stdout

@@ -34,6 +34,19 @@ public struct Palette: Sendable {
     public func theme(named name: String) -> Theme? {
         themes.first { $0.name == name }
     }
+
+    /// Stylesheet palettes name tokens without the custom property's `--`; checks may write
+    /// either form (`--fgColor-default`, `fgColor-*`), and are read without it.
+    mutating func normalizeCheckNames() {
+        guard format == "CSS custom properties" else { return }
+        func bare(_ name: String) -> String { name.hasPrefix("--") ? String(name.dropFirst(2)) : name }
+        for i in checks.indices {
+            checks[i].foreground = bare(checks[i].foreground)
+            checks[i].background = bare(checks[i].background)
+            checks[i].backdrop = checks[i].backdrop.map(bare)
+        }
+        for i in themes.indices { themes[i].backdrop = themes[i].backdrop.map(bare) }
+    }
 }
 
 /// A named set of color tokens (`light`, `dark`, `high-contrast`…), possibly extending another.

@@ -32,6 +32,9 @@ public struct PaletteDecoder {
 
     public static func decode(bytes: [UInt8], file: String? = nil, defaultName: String? = nil, limits: Limits = Limits(),
                               reader: DocumentReader = .none) -> (palette: Palette?, problems: [PaletteProblem]) {
+        if let file, file.lowercased().hasSuffix(".css") {
+            return decodeStylesheet(bytes: bytes, file: file, name: baseName(file), limits: limits)
+        }
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -39,6 +42,21 @@ public struct PaletteDecoder {
             return (nil, [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
         }
         return decode(document: document, file: file, defaultName: defaultName, limits: limits, reader: reader)
+    }
+
+    /// A stylesheet's custom properties (``StylesheetReader``) as a palette.
+    public static func decodeStylesheet(bytes: [UInt8], file: String?, name: String?, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+        var reader = StylesheetReader(bytes: bytes, file: file)
+        var palette = reader.palette(name: name ?? "stylesheet")
+        var problems = reader.problems
+        if palette == nil {
+            problems.append(PaletteProblem(.unknownFormat, "the stylesheet defines no custom properties on :root, html, body, their classes and attributes, a color-scheme or contrast @media, or Tailwind's @theme", file: file))
+        }
+        for theme in palette?.themes ?? [] where theme.tokens.count > limits.maximumTokensPerTheme {
+            problems.append(PaletteProblem(.limitExceeded, "theme \"\(theme.name)\" has \(theme.tokens.count) color custom properties; the limit is \(limits.maximumTokensPerTheme)", file: file))
+            palette = nil
+        }
+        return (palette, problems)
     }
 
     /// Decodes a parsed document of any format this tool reads (see ``SourceFormat``).
@@ -95,7 +113,7 @@ public struct PaletteDecoder {
     /// The file name without folders and `.json` / `.tokens.json`.
     static func baseName(_ path: String) -> String {
         var name = String(path.split(separator: "/").last ?? Substring(path))
-        for suffix in [".resolver.json", ".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json"] where name.hasSuffix(suffix) {
+        for suffix in [".resolver.json", ".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json", ".css"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
             break
         }

@@ -107,13 +107,14 @@ public struct PaletteLoader: Sendable {
                     result.palettes[i].problems += problems
                     result.palettes[i].palette?.checks += decoded.checks
                     result.palettes[i].palette?.badges += decoded.badges
+                    result.palettes[i].palette?.normalizeCheckNames()
                 }
             }
         }
         return result
     }
 
-    static let tokenSuffixes = [".json", ".json5", ".tokens"]
+    static let tokenSuffixes = [".json", ".json5", ".tokens", ".css"]
 
     /// Every file below `directory` (sorted, hidden entries and node_modules left out).
     static func files(below directory: String) -> [String] {
@@ -136,7 +137,7 @@ public struct PaletteLoader: Sendable {
         let all = Self.files(below: base)
         var candidates = all.filter { file in Self.tokenSuffixes.contains { file.hasSuffix($0) } }
         for file in all where !candidates.contains(file) {
-            result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5 or .tokens file"))
+            result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5, .tokens or CSS file"))
         }
         if candidates.count > PaletteDecoder.maximumFilesPerSet {
             result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.limitExceeded, "the directory holds \(candidates.count) token files; the limit is \(PaletteDecoder.maximumFilesPerSet)", file: base)]))
@@ -173,6 +174,10 @@ public struct PaletteLoader: Sendable {
         // Palettes, sidecar token files, and the token files to merge.
         var merge: [String] = []
         for file in candidates {
+            if file.hasSuffix(".css") {
+                result.palettes.append(loadFile(file))  // a stylesheet is a palette of its own
+                continue
+            }
             if file.hasSuffix(".checks.json") {
                 let tokens = String(file.dropLast(".checks.json".count))
                 if !candidates.contains(where: { $0.hasPrefix(tokens + ".") && !$0.hasSuffix(".checks.json") }) {
@@ -209,12 +214,12 @@ public struct PaletteLoader: Sendable {
             result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse))
         }
         if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
-            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (*.json, *.json5, *.tokens)", file: base)]))
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (*.json, *.json5, *.tokens, *.css)", file: base)]))
         }
     }
 
     static func sidecar(of file: String) -> String {
-        for suffix in [".resolver.json", ".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where file.hasSuffix(suffix) {
+        for suffix in [".resolver.json", ".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json", ".css"] where file.hasSuffix(suffix) {
             return String(file.dropLast(suffix.count)) + ".checks.json"
         }
         return file + ".checks.json"
@@ -301,6 +306,7 @@ public struct PaletteLoader: Sendable {
             }
             palette = tokens
         }
+        palette?.normalizeCheckNames()
         return LoadedPalette(file: path, palette: palette, problems: problems)
     }
 

@@ -1,0 +1,765 @@
+import ColorScience
+
+/// A stylesheet's custom properties as a palette: `globals.css` with `:root` and `.dark`
+/// blocks, Tailwind v4's `@theme`, the CSS builds of Primer and Radix, Open Props.
+///
+/// The file is read with a CSS Syntax Level 3 tokenizer (comments, strings, escapes, `url()`,
+/// nested blocks) and only custom-property declarations are kept; every other rule and
+/// declaration is skipped. Where a property is defined decides its theme:
+/// - `:root`, `html`, `:host` and Tailwind's `@theme` are the base theme (`light`, or `dark`
+///   when its `color-scheme` is dark only);
+/// - `@media (prefers-color-scheme: dark)` is `dark`, `(prefers-contrast: more)` is
+///   `high-contrast`, both `dark-high-contrast`;
+/// - classes and attributes on `:root`/`html`/`body` (`.dark`, `[data-theme="dark"]`,
+///   `[data-color-mode="dark"][data-dark-theme="dark_dimmed"]`) are themes named by the last of
+///   them (`dark`, `dark_dimmed`), extending the base; so are attribute selectors alone, and a
+///   class alone whose name says it is a theme (`dark`, `light`, `theme`, `contrast`, `dim`,
+///   `mode`, `scheme` in it: `.dark`, `.light-theme`); a selector that names a theme inside a
+///   color-scheme query is that theme (Primer's `auto` mode).
+/// Properties on other selectors, or under other media queries, are scoped to elements or
+/// devices: each such block is reported once, never read as tokens.
+///
+/// Each theme gets its effective properties (the base's, then its own, in cascade order), with
+/// `var()` substituted as CSS does, per theme, through chains and fallbacks. A value that is a
+/// color is a token named without its `--`; a value that is exactly `var(--x)` stays an alias
+/// of `x`. Other values are not colors and are left alone; a value that looks like a color
+/// (`#…` or a color function) and is not one is a problem at its line and column.
+struct StylesheetReader {
+    let bytes: [UInt8]
+    let file: String?
+    var problems: [PaletteProblem] = []
+    private var lineStarts: [Int] = [0]
+
+    init(bytes: [UInt8], file: String?) {
+        self.bytes = bytes
+        self.file = file
+        for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+    }
+
+    /// Line and column (1-based, in characters) of a byte offset.
+    func location(_ offset: Int) -> SourceLocation {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let start = lineStarts[low]
+        let column = String(decoding: bytes[start..<min(offset, bytes.count)], as: UTF8.self).count + 1
+        return SourceLocation(offset: offset, line: low + 1, column: column)
+    }
+
+    func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    // MARK: Tokens (CSS Syntax Level 3, §4)
+
+    enum Kind: Equatable {
+        case whitespace, ident, function, atKeyword, hash, string, url, number, delim
+        case colon, semicolon, comma, openBracket, closeBracket, openParen, closeParen, openBrace, closeBrace
+        case cdo, cdc
+    }
+
+    struct CSSToken {
+        var kind: Kind
+        var start: Int
+        var end: Int
+    }
+
+    static func isNameStart(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b == 0x5F || b >= 0x80 }
+    static func isName(_ b: UInt8) -> Bool { isNameStart(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+
+    func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+
+    func isEscape(_ i: Int) -> Bool { byte(i) == 0x5C && i + 1 < bytes.count && byte(i + 1) != 0x0A }
+
+    func startsIdentifier(_ i: Int) -> Bool {
+        let b = byte(i)
+        if b == 0x2D { return Self.isNameStart(byte(i + 1)) || byte(i + 1) == 0x2D || isEscape(i + 1) }
+        return (i < bytes.count && Self.isNameStart(b)) || isEscape(i)
+    }
+
+    func startsNumber(_ i: Int) -> Bool {
+        let b = byte(i)
+        if b == 0x2B || b == 0x2D { return Self.isDigit(byte(i + 1)) || (byte(i + 1) == 0x2E && Self.isDigit(byte(i + 2))) }
+        if b == 0x2E { return Self.isDigit(byte(i + 1)) }
+        return Self.isDigit(b)
+    }
+
+    /// Past a name (identifier characters and escapes).
+    func skipName(_ start: Int) -> Int {
+        var i = start
+        while i < bytes.count {
+            if Self.isName(bytes[i]) {
+                i += 1
+            } else if isEscape(i) {
+                i += 2
+                // A hex escape takes up to six digits and one whitespace after them.
+                var digits = 0
+                while digits < 5, i < bytes.count, (bytes[i] >= 0x30 && bytes[i] <= 0x39) || ((bytes[i] | 0x20) >= 0x61 && (bytes[i] | 0x20) <= 0x66) {
+                    i += 1
+                    digits += 1
+                }
+                if digits > 0, i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
+            } else {
+                break
+            }
+        }
+        return i
+    }
+
+    func tokenize() -> [CSSToken] {
+        var tokens: [CSSToken] = []
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let start = i
+            let b = bytes[i]
+            var kind: Kind
+            if Self.isSpace(b) {
+                while i < n, Self.isSpace(bytes[i]) { i += 1 }
+                kind = .whitespace
+            } else if b == 0x2F && byte(i + 1) == 0x2A {  // comment: dropped
+                i += 2
+                while i < n, !(bytes[i] == 0x2A && byte(i + 1) == 0x2F) { i += 1 }
+                i = min(n, i + 2)
+                continue
+            } else if b == 0x22 || b == 0x27 {  // string
+                i += 1
+                while i < n, bytes[i] != b, bytes[i] != 0x0A {
+                    i += bytes[i] == 0x5C ? 2 : 1
+                }
+                if i < n && bytes[i] == b { i += 1 }
+                i = min(i, n)
+                kind = .string
+            } else if b == 0x23 && (Self.isName(byte(i + 1)) || isEscape(i + 1)) {
+                i = skipName(i + 1)
+                kind = .hash
+            } else if startsNumber(i) {
+                i += 1
+                while i < n, Self.isDigit(bytes[i]) || bytes[i] == 0x2E { i += 1 }
+                if (byte(i) | 0x20) == 0x65, Self.isDigit(byte(i + 1)) || ((byte(i + 1) == 0x2B || byte(i + 1) == 0x2D) && Self.isDigit(byte(i + 2))) {
+                    i += 2
+                    while i < n, Self.isDigit(bytes[i]) { i += 1 }
+                }
+                if byte(i) == 0x25 { i += 1 } else if startsIdentifier(i) { i = skipName(i) }
+                kind = .number
+            } else if b == 0x3C && byte(i + 1) == 0x21 && byte(i + 2) == 0x2D && byte(i + 3) == 0x2D {
+                i += 4
+                kind = .cdo
+            } else if b == 0x2D && byte(i + 1) == 0x2D && byte(i + 2) == 0x3E {
+                i += 3
+                kind = .cdc
+            } else if startsIdentifier(i) {
+                i = skipName(i)
+                if byte(i) == 0x28 {
+                    let name = text(start..<i).lowercased()
+                    i += 1
+                    kind = .function
+                    if name == "url" {
+                        var j = i
+                        while j < n, Self.isSpace(bytes[j]) { j += 1 }
+                        if byte(j) != 0x22 && byte(j) != 0x27 {
+                            // An unquoted url(…) is one token up to its ")".
+                            while j < n, bytes[j] != 0x29 { j += bytes[j] == 0x5C ? 2 : 1 }
+                            i = min(n, j + 1)
+                            kind = .url
+                        }
+                    }
+                } else {
+                    kind = .ident
+                }
+            } else if b == 0x40 && startsIdentifier(i + 1) {
+                i = skipName(i + 1)
+                kind = .atKeyword
+            } else {
+                i += 1
+                switch b {
+                case 0x3A: kind = .colon
+                case 0x3B: kind = .semicolon
+                case 0x2C: kind = .comma
+                case 0x5B: kind = .openBracket
+                case 0x5D: kind = .closeBracket
+                case 0x28: kind = .openParen
+                case 0x29: kind = .closeParen
+                case 0x7B: kind = .openBrace
+                case 0x7D: kind = .closeBrace
+                default:
+                    if b == 0x5C { i = min(n, i + 1) }
+                    while i < n, bytes[i] & 0xC0 == 0x80 { i += 1 }
+                    kind = .delim
+                }
+            }
+            tokens.append(CSSToken(kind: kind, start: start, end: i))
+        }
+        return tokens
+    }
+
+    // MARK: Rules
+
+    /// Where a block of declarations stands: the at-rules around it and its selector.
+    struct Context {
+        var media: [String] = []
+        var selector: String?
+        /// Tailwind's `@theme`: the base theme.
+        var tailwindTheme = false
+        /// The block's theme, worked out at its first custom property (once per block).
+        var theme = BlockTheme()
+        var description: String {
+            (media.map { "@media \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? [])).joined(separator: " ")
+        }
+    }
+
+    final class BlockTheme {
+        var known = false
+        var name: String?
+    }
+
+    /// One custom-property declaration as written.
+    struct Declaration {
+        var name: String  // without the leading "--"
+        var value: String
+        var important: Bool
+        var location: SourceLocation
+        var block: String
+        var order: Int
+    }
+
+    /// Declarations by theme name, in source order; the base theme's name is "".
+    var declarations: [String: [Declaration]] = [:]
+    /// `color-scheme` values given in each theme's blocks.
+    var colorSchemes: [String: String] = [:]
+    /// Blocks whose custom properties were not read, reported once each.
+    private var reportedScopes: Set<String> = []
+    private var order = 0
+    private var tokens: [CSSToken] = []
+    private var index = 0
+
+    var current: CSSToken? { index < tokens.count ? tokens[index] : nil }
+
+    mutating func skipWhitespace() {
+        while let t = current, t.kind == .whitespace || t.kind == .cdo || t.kind == .cdc { index += 1 }
+    }
+
+    /// Past a balanced block or function whose opening token was just consumed.
+    mutating func skipBalanced(closing: Kind) {
+        var stack: [Kind] = [closing]
+        while let t = current, !stack.isEmpty {
+            index += 1
+            switch t.kind {
+            case .openBrace: stack.append(.closeBrace)
+            case .openBracket: stack.append(.closeBracket)
+            case .openParen, .function: stack.append(.closeParen)
+            case .closeBrace, .closeBracket, .closeParen:
+                if t.kind == stack.last { stack.removeLast() }
+            default: break
+            }
+        }
+    }
+
+    /// The tokens up to (not including) a `{` or `;` at depth 0: an at-rule's or a rule's prelude.
+    mutating func prelude() -> Range<Int> {
+        let start = current?.start ?? bytes.count
+        var end = start
+        while let t = current, t.kind != .openBrace, t.kind != .semicolon, t.kind != .closeBrace {
+            index += 1
+            if t.kind == .openParen || t.kind == .function { skipBalanced(closing: .closeParen) } else if t.kind == .openBracket { skipBalanced(closing: .closeBracket) }
+            end = tokens[index - 1].end
+        }
+        return start..<end
+    }
+
+    mutating func read() {
+        tokens = tokenize()
+        index = 0
+        readRules(Context(), topLevel: true)
+    }
+
+    mutating func readRules(_ context: Context, topLevel: Bool) {
+        while true {
+            skipWhitespace()
+            guard let t = current else { return }
+            switch t.kind {
+            case .closeBrace:
+                index += 1
+                if !topLevel { return }
+            case .atKeyword:
+                readAtRule(context)
+            case .semicolon:
+                index += 1
+            default:
+                readQualifiedRule(context)
+            }
+        }
+    }
+
+    mutating func readAtRule(_ context: Context) {
+        guard let keyword = current else { return }
+        let name = text(keyword.start + 1..<keyword.end).lowercased()
+        index += 1
+        let preludeText = text(prelude()).cssTrimmed
+        guard let t = current, t.kind == .openBrace else {
+            if current?.kind == .semicolon { index += 1 }
+            return
+        }
+        index += 1
+        var inner = context
+        inner.theme = BlockTheme()
+        switch name {
+        case "media":
+            inner.media.append(preludeText)
+            readRules(inner, topLevel: false)
+        case "supports", "layer", "container", "scope", "document", "starting-style":
+            // Conditions that do not make a theme: their rules apply where they hold.
+            readRules(inner, topLevel: false)
+        case "theme":
+            // Tailwind v4: `@theme { --color-…: … }` (also `@theme inline`, `@theme static`).
+            inner.tailwindTheme = true
+            readDeclarations(inner)
+        default:
+            // @font-face, @keyframes, @property, @page…: no custom properties of a theme.
+            skipBalanced(closing: .closeBrace)
+        }
+    }
+
+    mutating func readQualifiedRule(_ context: Context) {
+        let range = prelude()
+        guard let t = current, t.kind == .openBrace else {
+            if current?.kind == .semicolon { index += 1 }
+            return
+        }
+        index += 1
+        var inner = context
+        inner.theme = BlockTheme()
+        let selector = Self.collapse(text(range))
+        if let parent = context.selector {
+            // CSS nesting: `&` stands for the parent; without one the rule is a descendant.
+            inner.selector = Self.splitList(selector).map { part in
+                part.contains("&") ? part.replacing("&", with: parent) : parent + " " + part
+            }.joined(separator: ", ")
+        } else {
+            inner.selector = selector
+        }
+        readDeclarations(inner)
+    }
+
+    /// A block's declarations (and nested rules), up to its `}`.
+    mutating func readDeclarations(_ context: Context) {
+        while true {
+            skipWhitespace()
+            guard let t = current else { return }
+            switch t.kind {
+            case .closeBrace:
+                index += 1
+                return
+            case .semicolon:
+                index += 1
+            case .atKeyword:
+                readAtRule(context)
+            case .ident:
+                // A declaration is an identifier and a colon; anything else is a nested rule.
+                var look = index + 1
+                while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
+                if look < tokens.count, tokens[look].kind == .colon {
+                    index = look + 1
+                    readDeclaration(name: text(t.start..<t.end), at: t.start, context)
+                } else {
+                    readQualifiedRule(context)
+                }
+            default:
+                readQualifiedRule(context)
+            }
+        }
+    }
+
+    mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
+        let isCustom = name.hasPrefix("--")
+        // The value runs to a ";" or the block's "}" at depth 0 (custom properties may hold
+        // their own {} blocks).
+        var start: Int?
+        var end = offset
+        while let t = current, t.kind != .semicolon, t.kind != .closeBrace {
+            index += 1
+            if start == nil && t.kind != .whitespace { start = t.start }
+            switch t.kind {
+            case .openParen, .function: skipBalanced(closing: .closeParen)
+            case .openBracket: skipBalanced(closing: .closeBracket)
+            case .openBrace: skipBalanced(closing: .closeBrace)
+            default: break
+            }
+            if tokens[index - 1].kind != .whitespace { end = tokens[index - 1].end }
+        }
+        var value = start.map { text($0..<max($0, end)) } ?? ""
+        var important = false
+        if let bang = value.lastIndex(of: "!") {
+            let tail = value[value.index(after: bang)...].cssTrimmed.lowercased()
+            if tail == "important" {
+                important = true
+                value = String(value[..<bang])
+            }
+        }
+        value = value.cssTrimmed
+        let lowered = name.lowercased()
+        guard isCustom || lowered == "color-scheme" else { return }
+        if !context.theme.known {
+            context.theme.name = theme(of: context, at: offset)
+            context.theme.known = true
+        }
+        guard let theme = context.theme.name else { return }
+        if !isCustom {
+            colorSchemes[theme] = value.lowercased()
+            return
+        }
+        order += 1
+        declarations[theme, default: []].append(Declaration(name: String(name.dropFirst(2)), value: value, important: important,
+                                                            location: location(offset), block: context.description, order: order))
+    }
+
+    // MARK: Themes
+
+    static func collapse(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+    }
+
+    /// A selector list split at its top-level commas.
+    static func splitList(_ selector: String) -> [String] {
+        var parts: [String] = [], depth = 0, currentPart = ""
+        for c in selector {
+            if c == "(" || c == "[" { depth += 1 } else if c == ")" || c == "]" { depth -= 1 }
+            if c == "," && depth == 0 {
+                parts.append(currentPart.cssTrimmed)
+                currentPart = ""
+            } else {
+                currentPart.append(c)
+            }
+        }
+        parts.append(currentPart.cssTrimmed)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    /// The theme a block's custom properties belong to ("" for the base), or nil when they are
+    /// scoped to elements or devices (reported once per block).
+    mutating func theme(of context: Context, at offset: Int) -> String? {
+        var mediaNames: [String] = []
+        for query in context.media {
+            guard let name = Self.mediaTheme(query) else {
+                report(context, at: offset, "custom properties under @media \(query) apply to some devices only; not read as a theme")
+                return nil
+            }
+            if !name.isEmpty { mediaNames.append(name) }
+        }
+        var selectorName: String?
+        if !context.tailwindTheme, let selector = context.selector {
+            var found: String?
+            for part in Self.splitList(selector) {
+                guard let name = Self.selectorTheme(part) else { continue }
+                found = found.map { $0.isEmpty ? name : $0 } ?? name
+            }
+            guard let found else {
+                report(context, at: offset, "custom properties of '\(selector)' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)")
+                return nil
+            }
+            if !found.isEmpty { selectorName = found }
+        }
+        // A selector's name that already says the scheme (`dark_dimmed` under a dark query) is
+        // the name; otherwise the parts join (`dark-high-contrast`, `dark-dim`).
+        // A selector that names a theme names it outright: under a color-scheme query it is the
+        // theme chosen for that scheme (Primer's `auto` mode), not a new one; a contrast query
+        // still adds `high-contrast`. Without one, the queries name the theme.
+        var parts: [String] = []
+        if let selectorName {
+            parts = [selectorName]
+            if mediaNames.contains("high-contrast") && !selectorName.contains("contrast") { parts.append("high-contrast") }
+        } else {
+            for name in mediaNames where !parts.contains(name) { parts.append(name) }
+        }
+        return parts.joined(separator: "-")
+    }
+
+    mutating func report(_ context: Context, at offset: Int, _ message: String) {
+        let key = context.description
+        guard !reportedScopes.contains(key) else { return }
+        reportedScopes.insert(key)
+        problems.append(PaletteProblem(.unsupportedProperty, message, file: file, location: location(offset), severity: .warning))
+    }
+
+    /// "" for a query every screen matches, a theme name for a color-scheme or contrast
+    /// preference, nil for any other condition.
+    static func mediaTheme(_ query: String) -> String? {
+        let q = collapse(query.lowercased())
+        if q.isEmpty || q == "screen" || q == "all" { return "" }
+        var names: [String] = []
+        var rest = q.replacing("only screen and", with: "").replacing("screen and", with: "")
+        for (feature, name) in [("prefers-color-scheme: dark", "dark"), ("prefers-color-scheme:dark", "dark"),
+                                ("prefers-color-scheme: light", ""), ("prefers-color-scheme:light", ""),
+                                ("prefers-contrast: more", "high-contrast"), ("prefers-contrast:more", "high-contrast"),
+                                ("prefers-contrast: high", "high-contrast"), ("prefers-contrast:high", "high-contrast")]
+        where rest.contains("(" + feature + ")") {
+            rest = rest.replacing("(" + feature + ")", with: "")
+            if !name.isEmpty { names.append(name) }
+        }
+        rest = rest.replacing("and", with: "").cssTrimmed
+        guard rest.isEmpty else { return nil }
+        return names.joined(separator: "-")
+    }
+
+    static let themeWords = ["dark", "light", "theme", "contrast", "dim", "mode", "scheme"]
+
+    /// The theme a selector names: "" for `:root`/`html`/`:host`/`body` alone, the last class or
+    /// attribute value on one of them (or alone) for a theme, nil for any other element.
+    static func selectorTheme(_ selector: String) -> String? {
+        let s = selector.cssTrimmed
+        // One compound selector: no combinators.
+        guard !s.contains(" "), !s.contains(">"), !s.contains("+"), !s.contains("~") else { return nil }
+        var rest = Substring(s)
+        var name = ""
+        var sawRoot = false
+        for root in [":root", "html", ":host", "body"] where rest.lowercased().hasPrefix(root) {
+            rest = rest.dropFirst(root.count)
+            sawRoot = true
+            break
+        }
+        while !rest.isEmpty {
+            if rest.hasPrefix(".") {
+                let word = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                guard !word.isEmpty else { return nil }
+                name = String(word)
+                rest = rest.dropFirst(1 + word.count)
+            } else if rest.hasPrefix("[") {
+                guard let close = rest.firstIndex(of: "]") else { return nil }
+                let inside = rest[rest.index(after: rest.startIndex)..<close]
+                if let equals = inside.firstIndex(of: "=") {
+                    var value = inside[inside.index(after: equals)...].cssTrimmed
+                    if value.hasSuffix(" i") || value.hasSuffix(" s") { value = String(value.dropLast(2)).cssTrimmed }
+                    value = value.trimmingCharacters(in: ["\"", "'"])
+                    if !value.isEmpty { name = value }
+                }
+                rest = rest[rest.index(after: close)...]
+            } else if rest.hasPrefix(":") {
+                // A pseudo-class (:not(…), :where(…), :hover…) does not name a theme.
+                var i = rest.index(after: rest.startIndex)
+                if i < rest.endIndex, rest[i] == ":" { return nil }  // a pseudo-element
+                while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }
+                if i < rest.endIndex, rest[i] == "(" {
+                    var depth = 0
+                    while i < rest.endIndex {
+                        if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1; if depth == 0 { i = rest.index(after: i); break } }
+                        i = rest.index(after: i)
+                    }
+                }
+                rest = rest[i...]
+            } else {
+                return nil  // an element other than the root
+            }
+        }
+        guard sawRoot || !name.isEmpty else { return nil }
+        // A class alone names a theme when it says so (`.dark`, `.light-theme`, `.high-contrast`);
+        // `.btn` alone is a component whose properties are scoped to it.
+        if !sawRoot && !s.contains("["), !themeWords.contains(where: { name.lowercased().contains($0) }) { return nil }
+        return name
+    }
+}
+
+extension StringProtocol {
+    /// Without surrounding whitespace, as a String.
+    fileprivate var cssTrimmed: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+// MARK: The palette
+
+extension StylesheetReader {
+    /// Why a `var()` could not be substituted.
+    struct SubstitutionFailure: Error {
+        var message: String
+        /// Set when the named property itself is not defined (the first `var()` to name it says
+        /// whether it has a fallback).
+        var undefined: String?
+    }
+
+    /// Reads the stylesheet and builds its palette (nil when it defines no theme at all).
+    mutating func palette(name: String) -> Palette? {
+        read()
+        let baseScheme: ColorScheme = {
+            guard let declared = colorSchemes[""] else { return .light }
+            let words = declared.split(separator: " ")
+            return words.contains("dark") && !words.contains("light") ? .dark : .light
+        }()
+        let baseName = baseScheme.rawValue
+        // A theme named like the base ("light", ".light") adds to it.
+        if let same = declarations[baseName] {
+            declarations[""] = ((declarations[""] ?? []) + same).sorted { $0.order < $1.order }
+            declarations[baseName] = nil
+            if let scheme = colorSchemes[baseName], colorSchemes[""] == nil { colorSchemes[""] = scheme }
+        }
+        guard !declarations.isEmpty else { return nil }
+        let others = declarations.filter { !$0.key.isEmpty }.map { ($0.key, $0.value.first?.order ?? 0) }.sorted { $0.1 < $1.1 }.map(\.0)
+        var themes: [Theme] = []
+        for key in (declarations[""] != nil ? [""] : []) + others {
+            let themeName = key.isEmpty ? baseName : key
+            // The layers a theme stands on: the base, the theme a "-high-contrast" variant
+            // varies, then its own.
+            var layers: [[Declaration]] = [declarations[""] ?? []]
+            if !key.isEmpty {
+                if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
+                layers.append(declarations[key] ?? [])
+            }
+            var effective: [String: Declaration] = [:]
+            for layer in layers {
+                for declaration in layer {
+                    if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
+                    effective[declaration.name] = declaration
+                }
+            }
+            let scheme: ColorScheme = {
+                if let declared = colorSchemes[key]?.split(separator: " "), !declared.isEmpty {
+                    return declared.contains("dark") && !declared.contains("light") ? .dark : .light
+                }
+                if key.isEmpty { return baseScheme }
+                return key.lowercased().contains("dark") ? .dark : baseScheme
+            }()
+            var theme = Theme(name: themeName, tokens: colorTokens(effective, theme: themeName, scheme: scheme),
+                              pointer: JSONPointer([themeName]))
+            theme.colorScheme = scheme
+            themes.append(theme)
+        }
+        var palette = Palette(name: name, file: file, themes: themes)
+        palette.format = "CSS custom properties"
+        return palette
+    }
+
+    /// The declarations of one theme whose values are colors, as tokens (`var()` substituted).
+    mutating func colorTokens(_ effective: [String: Declaration], theme: String, scheme: ColorScheme) -> [Token] {
+        var resolved: [String: Result<String, SubstitutionFailure>] = [:]
+        func substitute(_ name: String, stack: [String]) -> Result<String, SubstitutionFailure> {
+            if let known = resolved[name] { return known }
+            guard let declaration = effective[name] else {
+                return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'", undefined: name))
+            }
+            if stack.contains(name) {
+                let cycle = (stack.drop { $0 != name } + [name]).map { "--" + $0 }.joined(separator: " → ")
+                return .failure(SubstitutionFailure(message: "var() cycle: \(cycle)"))
+            }
+            let result = StylesheetReader.substituteVars(in: declaration.value) { inner in substitute(inner, stack: stack + [name]) }
+            resolved[name] = result
+            return result
+        }
+        var tokens: [Token] = []
+        for declaration in effective.values.sorted(by: { $0.order < $1.order }) {
+            let pointer = JSONPointer([declaration.block, "--" + declaration.name])
+            let raw = declaration.value
+            switch substitute(declaration.name, stack: []) {
+            case .failure(let failure):
+                // Only a value that would be a color is worth a problem: other properties are
+                // often defined by another stylesheet.
+                if StylesheetReader.looksLikeColor(raw) || StylesheetReader.aliasTarget(raw) != nil {
+                    problems.append(PaletteProblem(StylesheetReader.looksLikeColor(raw) ? .invalidColor : .unknownToken,
+                                                   "--\(declaration.name): \(raw): \(failure.message)\(StylesheetReader.looksLikeColor(raw) ? "" : "; not read as a color")",
+                                                   file: file, pointer: pointer, location: declaration.location, theme: theme,
+                                                   severity: StylesheetReader.looksLikeColor(raw) ? .error : .warning))
+                }
+            case .success(let text):
+                let isColor = (try? CSSColor.parse(text, scheme: scheme)) != nil
+                guard isColor || StylesheetReader.looksLikeColor(text) else { continue }
+                // `var(--x)` alone stays an alias, so fixes point at the token that holds the color.
+                var value = text
+                if let target = StylesheetReader.aliasTarget(raw), effective[target] != nil { value = "{\(target)}" }
+                tokens.append(Token(name: declaration.name, value: value, pointer: pointer, location: declaration.location))
+            }
+        }
+        return tokens
+    }
+
+    /// `x` when the value is exactly `var(--x)`.
+    static func aliasTarget(_ value: String) -> String? {
+        let v = value.cssTrimmed
+        guard v.lowercased().hasPrefix("var("), v.hasSuffix(")") else { return nil }
+        let inner = v.dropFirst(4).dropLast().cssTrimmed
+        guard inner.hasPrefix("--"), !inner.contains(","), !inner.contains("("), !inner.contains(" ") else { return nil }
+        return String(inner.dropFirst(2))
+    }
+
+    /// Whether text is written as a color: a hex color or a color function.
+    static func looksLikeColor(_ value: String) -> Bool {
+        let v = value.cssTrimmed.lowercased()
+        if v.hasPrefix("#") { return true }
+        for function in ["rgb(", "rgba(", "hsl(", "hsla(", "hwb(", "lab(", "lch(", "oklab(", "oklch(", "color(", "color-mix(", "light-dark("]
+        where v.hasPrefix(function) { return true }
+        return false
+    }
+
+    /// `value` with every `var(--name[, fallback])` replaced, as CSS substitutes them: by the
+    /// named property's value (from `lookup`), else by the fallback.
+    static func substituteVars(in value: String, lookup: (String) -> Result<String, SubstitutionFailure>) -> Result<String, SubstitutionFailure> {
+        let bytes = Array(value.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        var changed = false
+        while i < bytes.count {
+            let isVar = i + 4 <= bytes.count && (bytes[i] | 0x20) == 0x76 && (bytes[i + 1] | 0x20) == 0x61 && (bytes[i + 2] | 0x20) == 0x72 && bytes[i + 3] == 0x28
+                && (i == 0 || !StylesheetReader.isName(bytes[i - 1]))
+            guard isVar else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            // The arguments up to the matching ")".
+            var j = i + 4, depth = 1, comma = -1
+            var quote: UInt8 = 0
+            while j < bytes.count {
+                let b = bytes[j]
+                if quote != 0 {
+                    if b == 0x5C { j += 1 } else if b == quote { quote = 0 }
+                } else if b == 0x22 || b == 0x27 {
+                    quote = b
+                } else if b == 0x28 {
+                    depth += 1
+                } else if b == 0x29 {
+                    depth -= 1
+                    if depth == 0 { break }
+                } else if b == 0x2C && depth == 1 && comma < 0 {
+                    comma = j
+                }
+                j += 1
+            }
+            guard j < bytes.count else { return .failure(SubstitutionFailure(message: "var( is not closed")) }
+            let nameEnd = comma >= 0 ? comma : j
+            let name = String(decoding: bytes[(i + 4)..<nameEnd], as: UTF8.self).cssTrimmed
+            guard name.hasPrefix("--"), name.count > 2 else {
+                return .failure(SubstitutionFailure(message: "var() names a custom property (var(--name)), found var(\(name))"))
+            }
+            switch lookup(String(name.dropFirst(2))) {
+            case .success(let text):
+                out.append(contentsOf: text.utf8)
+            case .failure(let failure):
+                // An undefined or invalid property (a cycle, a var() with nothing to fall back
+                // on) takes the fallback, as CSS does; without one the value is invalid too.
+                guard comma >= 0 else {
+                    return .failure(failure.undefined == String(name.dropFirst(2))
+                        ? SubstitutionFailure(message: "\(failure.message), and var(\(name)) has no fallback") : failure)
+                }
+                let fallback = String(decoding: bytes[(comma + 1)..<j], as: UTF8.self).cssTrimmed
+                switch substituteVars(in: String(fallback), lookup: lookup) {
+                case .success(let text): out.append(contentsOf: text.utf8)
+                case .failure(let inner): return .failure(inner)
+                }
+            }
+            changed = true
+            i = j + 1
+        }
+        return .success(changed ? String(decoding: out, as: UTF8.self) : value)
+    }
+}

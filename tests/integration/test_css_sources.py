@@ -1,0 +1,135 @@
+"""Stylesheets as palettes, through the real `contrast` binary and server: Tailwind v4's default
+theme and Primer's CSS builds as their repositories ship them, against values computed
+independently (ColorAide 8.13.1 and a separate var() resolver: scripts/gen-css-expected.py,
+data/css_sources_expected.json).
+
+The stylesheets are read from ../shared/realworld (never copied here); those tests skip,
+saying so, when the folder is absent."""
+import hashlib
+import json
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from server import Server
+
+REALWORLD = ROOT.parent / "shared" / "realworld"
+EXPECTED = json.loads((ROOT / "tests" / "integration" / "data" / "css_sources_expected.json").read_text())
+needs_realworld = pytest.mark.skipif(not REALWORLD.is_dir(), reason=f"{REALWORLD} is absent: real stylesheets not audited")
+
+
+def luminance(srgb):
+    def channel(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = srgb
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def components(token):
+    """A token's sRGB as measured: the color itself, or its gamut mapping, at full precision."""
+    return token["mapped"] if token["out_of_gamut"] else token["srgb"]
+
+
+def ratio(a, b):
+    la, lb = sorted((luminance(components(a)), luminance(components(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def agrees(measured, a, b):
+    """Equal to 1e-9 for colors inside sRGB; a gamut-mapped color is the end of a binary search
+    whose last step two implementations may take a hair apart, so 1e-4 there."""
+    tolerance = 1e-9 if not (a["out_of_gamut"] or b["out_of_gamut"]) else 1e-4
+    return abs(measured - ratio(a, b)) <= tolerance
+
+
+@pytest.fixture(scope="module")
+def server(binary, tmp_path_factory):
+    palettes = tmp_path_factory.mktemp("css") / "palettes"
+    palettes.mkdir()
+    s = Server(binary, str(palettes), "--max-connections-per-ip", "0")
+    yield s
+    assert s.stop() == 0, s.logs()
+
+
+@needs_realworld
+@pytest.mark.parametrize("source", sorted(EXPECTED["files"]))
+def test_every_color_token_matches_the_independent_values(server, source):
+    path = REALWORLD / source
+    # The expectations were computed from these very bytes.
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == EXPECTED["header"]["sources"][source]
+    status, _, listing = server.json("POST", "/v1/tokens?name=x", path.read_bytes(), headers={"Content-Type": "text/css"})
+    assert status == 200 and listing["problems"] == [], listing["problems"][:5]
+    expected = EXPECTED["files"][source]
+    assert [t["name"] for t in listing["themes"]] == list(expected)
+    for theme in listing["themes"]:
+        want = expected[theme["name"]]
+        got = {t["name"]: t for t in theme["tokens"]}
+        assert set(got) == set(want), (sorted(set(got) ^ set(want))[:10])
+        wrong = [(name, got[name]["hex"], w["hex"]) for name, w in want.items() if got[name]["hex"] != w["hex"]]
+        assert not wrong, wrong[:10]
+        flagged = {name for name, t in got.items() if t.get("outOfGamut")}
+        assert flagged == {name for name, w in want.items() if w["out_of_gamut"]}
+
+
+@needs_realworld
+def test_tailwind_theme_audits_as_shipped(run, tmp_path):
+    """Tailwind's own scale as text on its own whites, with a rule check over the custom-property
+    names (written with their --): every ratio equals the independent computation."""
+    theme = tmp_path / "theme.css"
+    shutil.copy(REALWORLD / "tailwind" / "theme.css", theme)
+    (tmp_path / "theme.checks.json").write_text(json.dumps({"checks": [
+        {"id": "text-on-white", "foreground": "--color-*-700", "background": "--color-white"}]}))
+    r = run("audit", str(theme), "--format", "json", timeout=120)
+    assert r.returncode in (0, 1), r.stderr
+    report = json.loads(r.stdout)["palettes"][0]
+    assert report["format"] == "CSS custom properties" and report["problems"] == []
+    results = report["themes"][0]["results"]
+    want = EXPECTED["files"]["tailwind/theme.css"]["light"]
+    assert len(results) == len([n for n in want if n.endswith("-700")]) == 26
+    for result in results:
+        fg = result["foreground"]["token"]
+        assert result["foreground"]["hex"] == want[fg]["hex"]
+        assert agrees(result["ratio"], want[fg], want["color-white"]), (fg, result["ratio"], ratio(want[fg], want["color-white"]))
+
+
+@needs_realworld
+def test_primer_light_and_dark_builds_audit_as_shipped(run, tmp_path):
+    """Primer's light and dark CSS builds, each a palette, with Primer-style rule checks: every
+    ratio equals the independent computation, and the text output names each file and theme."""
+    themes = REALWORLD / "primer" / "dist" / "css" / "functional" / "themes"
+    checks = tmp_path / "checks.json"
+    checks.write_text(json.dumps({"checks": [
+        {"id": "fg-on-bg", "foreground": "fgColor-*", "background": "bgColor-*",
+         "except": ["*-disabled", "fgColor-onEmphasis", "fgColor-onInverse", "bgColor-*-emphasis", "bgColor-inverse", "bgColor-transparent", "bgColor-black", "bgColor-white", "fgColor-black", "fgColor-white"]}]}))
+    r = run("audit", str(themes / "light.css"), str(themes / "dark.css"), "--checks", str(checks), "--format", "json", timeout=300)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    palettes = json.loads(r.stdout)["palettes"]
+    assert [(p["name"], [t["name"] for t in p["themes"]]) for p in palettes] == [("light", ["light"]), ("dark", ["dark"])]
+    for palette, source in zip(palettes, ["primer/dist/css/functional/themes/light.css", "primer/dist/css/functional/themes/dark.css"]):
+        want = EXPECTED["files"][source][palette["themes"][0]["name"]]
+        results = palette["themes"][0]["results"]
+        assert len(results) > 100
+        for result in results:
+            fg, bg = result["foreground"], result["background"]
+            assert fg["hex"] == want[fg["token"]]["hex"] and bg["hex"] == want[bg["token"]]["hex"]
+            if want[fg["token"]]["alpha"] == 1 and want[bg["token"]]["alpha"] == 1:
+                assert agrees(result["ratio"], want[fg["token"]], want[bg["token"]]), result["id"]
+    text = run("audit", str(themes / "dark.css"), "--checks", str(checks)).stdout
+    assert "read as CSS custom properties" in text and "theme dark" in text
+
+
+def test_a_stylesheet_over_http(server):
+    css = b""":root { --fg: #1f2328; --bg: #ffffff; }
+@media (prefers-color-scheme: dark) { :root { --fg: #f0f6fc; --bg: #0d1117; } }
+.card { --shadow: #000; }
+"""
+    status, _, listing = server.json("POST", "/v1/tokens?name=mine", css, headers={"Content-Type": "text/css"})
+    assert status == 200 and [t["name"] for t in listing["themes"]] == ["light", "dark"]
+    assert [t["name"] for t in listing["themes"][1]["tokens"]] == ["fg", "bg"]
+    # The scoped .card block is a warning at its line, not a token.
+    status, _, audit = server.json("POST", "/v1/audit?name=mine", css, headers={"Content-Type": "text/css"})
+    assert status == 200
+    assert [(p["severity"], p["location"]["line"]) for p in audit["palettes"][0]["warnings"]] == [("warning", 3)]
+    status, _, body = server.json("POST", "/v1/audit?name=mine", b":root { --bad: #12; }", headers={"Content-Type": "text/css"})
+    assert status == 422 and body["problems"][0]["location"]["line"] == 1 and "#12" in body["problems"][0]["message"]

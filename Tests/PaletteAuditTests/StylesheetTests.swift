@@ -237,4 +237,26 @@ import Testing
         #expect(expected.count == 8)
         #expect(try rows(fromCSS) == expected)
     }
+
+    /// A stylesheet with its sidecar `NAME.checks.json`, which may also rename the themes the
+    /// selectors named; a rename of a theme that does not exist is a located problem.
+    @Test func sidecarChecksAndThemeNames() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("css-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ":root { --fg: #59636e; --bg: #ffffff; }\n[data-dark-theme=\"dark_dimmed\"] { --fg: #9198a1; --bg: #212830; }\n"
+            .write(to: directory.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
+        try ##"{"checks": [{"id": "body", "foreground": "--fg", "background": "--bg", "themes": ["dimmed"]}], "themeNames": {"dark_dimmed": "dimmed", "sepia": "warm"}}"##
+            .write(to: directory.appendingPathComponent("theme.checks.json"), atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadSources(paths: [directory.path])
+        #expect(loaded.palettes.count == 1)
+        let palette = try #require(loaded.palettes[0].palette)
+        #expect(palette.themes.map(\.name) == ["light", "dimmed"])
+        #expect(palette.themes[1].scheme == .dark)
+        #expect(loaded.palettes[0].problems.map(\.message) == ["themeNames renames \"sepia\", which is not a theme of theme (themes: light, dimmed)"])
+        #expect(loaded.palettes[0].problems.first?.location?.line == 1)
+        let report = Auditor().audit(palette)
+        #expect(report.themes.map { $0.results.count } == [0, 1])
+        #expect(report.themes[1].results.first?.display == "5.11:1")
+    }
 }

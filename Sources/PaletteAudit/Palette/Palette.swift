@@ -35,6 +35,30 @@ public struct Palette: Sendable {
         themes.first { $0.name == name }
     }
 
+    /// Renames themes as a checks document's `themeNames` says (`{"dark_dimmed": "dimmed"}`),
+    /// with the themes that extend them; a name that is not a theme, or a new name already
+    /// taken, is a problem at the entry.
+    mutating func renameThemes(_ renames: [(from: String, to: String, pointer: JSONPointer, location: SourceLocation?)], file: String?) -> [PaletteProblem] {
+        var problems: [PaletteProblem] = []
+        for rename in renames {
+            guard let index = themes.firstIndex(where: { $0.name == rename.from }) else {
+                problems.append(PaletteProblem(.unknownTheme, "themeNames renames \"\(rename.from)\", which is not a theme of \(name) (themes: \(themes.map(\.name).joined(separator: ", ")))",
+                                               file: file, pointer: rename.pointer, location: rename.location))
+                continue
+            }
+            if themes.contains(where: { $0.name == rename.to }) && rename.to != rename.from {
+                problems.append(PaletteProblem(.duplicateName, "themeNames renames \"\(rename.from)\" to \"\(rename.to)\", which another theme of \(name) is already called",
+                                               file: file, pointer: rename.pointer, location: rename.location))
+                continue
+            }
+            // The scheme a theme had by its old name stays with it.
+            if themes[index].colorScheme == nil { themes[index].colorScheme = themes[index].scheme }
+            themes[index].name = rename.to
+            for i in themes.indices where themes[i].extends == rename.from { themes[i].extends = rename.to }
+        }
+        return problems
+    }
+
     /// Stylesheet palettes name tokens without the custom property's `--`; checks may write
     /// either form (`--fgColor-default`, `fgColor-*`), and are read without it.
     mutating func normalizeCheckNames() {

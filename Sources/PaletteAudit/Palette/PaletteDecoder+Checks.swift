@@ -191,7 +191,20 @@ extension PaletteDecoder {
         var fields = Fields(members, pointer)
         let checks = fields.value("checks").map { decodeChecks($0, at: pointer.appending("checks")) } ?? []
         let badges = fields.value("badges").map { decodeBadges($0, at: pointer.appending("badges")) } ?? []
-        finish(fields, allowed: ["checks", "badges"], what: "a checks document")
+        if let names = fields.value("themeNames") {
+            if let members = names.members {
+                for member in members {
+                    guard let to = member.value.stringValue, !to.isEmpty else {
+                        problem(.wrongType, "\"themeNames\" maps a theme's name to a new name (a string), found \(member.value.typeName) for \"\(member.key)\"", at: pointer.appending("themeNames").appending(member.key), member.value)
+                        continue
+                    }
+                    themeRenames.append((member.key, to, pointer.appending("themeNames").appending(member.key), member.value.location))
+                }
+            } else {
+                problem(.wrongType, "\"themeNames\" must be an object like {\"dark_dimmed\": \"dimmed\"}, found \(names.typeName)", at: pointer.appending("themeNames"), names)
+            }
+        }
+        finish(fields, allowed: ["checks", "badges", "themeNames"], what: "a checks document")
         return (checks, badges)
     }
 }

@@ -15,6 +15,9 @@ public struct PaletteDecoder {
 
     public var limits = Limits()
     var problems: [PaletteProblem] = []
+    /// A checks document's `themeNames`: themes to rename (a stylesheet's `dark_dimmed` to
+    /// `dimmed`), with where each was written.
+    var themeRenames: [(from: String, to: String, pointer: JSONPointer, location: SourceLocation?)] = []
     var file: String?
     /// How token objects are written in the document being read.
     var dialect: TokenDialect = .palette

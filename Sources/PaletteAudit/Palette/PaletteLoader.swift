@@ -102,9 +102,10 @@ public struct PaletteLoader: Sendable {
                 for i in result.palettes.indices { result.palettes[i].problems.append(problem) }
                 if result.palettes.isEmpty { result.palettes.append(LoadedPalette(file: checks, palette: nil, problems: [problem])) }
             case .success(let bytes):
-                let (decoded, problems) = PaletteDecoder.decodeChecksDocument(bytes: bytes, file: checks)
+                let (decoded, renames, problems) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: bytes, file: checks)
                 for i in result.palettes.indices {
                     result.palettes[i].problems += problems
+                    result.palettes[i].problems += result.palettes[i].palette?.renameThemes(renames, file: checks) ?? []
                     result.palettes[i].palette?.checks += decoded.checks
                     result.palettes[i].palette?.badges += decoded.badges
                     result.palettes[i].palette?.normalizeCheckNames()
@@ -298,9 +299,10 @@ public struct PaletteLoader: Sendable {
         if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json"), FileManager.default.fileExists(atPath: sidecar) {
             switch reader.read(sidecar) {
             case .success(let data):
-                let (checks, more) = PaletteDecoder.decodeChecksDocument(bytes: data, file: sidecar)
+                let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
                 tokens.adoptChecks(from: Palette(name: tokens.name, themes: [], checks: checks.checks, badges: checks.badges))
                 problems += more
+                problems += tokens.renameThemes(renames, file: sidecar)
             case .failure(let problem):
                 problems.append(problem)
             }
@@ -348,17 +350,24 @@ public struct PaletteLoader: Sendable {
 }
 
 extension PaletteDecoder {
-    /// A checks document (`{"checks": [...], "badges": [...]}`) for a standalone token file.
+    /// A checks document (`{"checks": [...], "badges": [...], "themeNames": {...}}`) for a
+    /// standalone token file or stylesheet.
     public static func decodeChecksDocument(bytes: [UInt8], file: String?) -> (checks: (checks: [Check], badges: [Badge]), problems: [PaletteProblem]) {
+        let (checks, _, problems) = decodeChecksDocumentWithRenames(bytes: bytes, file: file)
+        return (checks, problems)
+    }
+
+    static func decodeChecksDocumentWithRenames(bytes: [UInt8], file: String?)
+        -> (checks: (checks: [Check], badges: [Badge]), renames: [(from: String, to: String, pointer: JSONPointer, location: SourceLocation?)], problems: [PaletteProblem]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            return (([], []), [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
+            return (([], []), [], [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
         }
         var decoder = PaletteDecoder()
         decoder.setFile(file)
         let result = decoder.checksAndBadges(document)
-        return (result, decoder.problemsSoFar)
+        return (result, decoder.themeRenames, decoder.problemsSoFar)
     }
 }

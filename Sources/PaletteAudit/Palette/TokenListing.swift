@@ -66,7 +66,7 @@ public struct TokenListing: Sendable, Codable {
         }
         themes = palette.themes.map { theme in
             let scope = ThemeResolver(palette: palette, theme: theme)
-            let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames)
+            let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames, scheme: scope.scheme)
             let own = ownNames[theme.name] ?? []
             let entries = theme.tokens.map { token -> Entry in
                 var entry = Entry(name: token.name, value: token.value, pointer: token.pointer,
@@ -101,7 +101,7 @@ public struct TokenListing: Sendable, Codable {
 
     /// Resolves every token of a theme in time linear in the number of tokens: each alias chain
     /// is walked once and every token on it takes its answer from the next.
-    static func resolveAll(_ tokens: [String: Token], order: [String]) -> [String: Resolution] {
+    static func resolveAll(_ tokens: [String: Token], order: [String], scheme: ColorScheme? = nil) -> [String: Resolution] {
         var memo: [String: Resolution] = [:]
         memo.reserveCapacity(tokens.count)
         for name in order where memo[name] == nil {
@@ -129,7 +129,7 @@ public struct TokenListing: Sendable, Codable {
                     continue
                 }
                 do {
-                    let parsed = try CSSColor.parse(token.value)
+                    let parsed = try CSSColor.parse(token.value, scheme: scheme)
                     memo[current] = .color(hex: parsed.color.hex, outOfGamut: parsed.wasOutOfGamut, end: current, depth: 0)
                 } catch {
                     memo[current] = .broken("\"\(error.input.prefix(80))\" is not a valid color: \(error.message) (at byte \(error.offset))", root: current)

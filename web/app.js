@@ -53,14 +53,25 @@ const broughtEditsAtRisk = () => state.broughtUnsaved && boxHoldsBrought();
 // ---------------------------------------------------------------------------------------------
 // The API
 
-async function api(method, path, { body, accept = 'application/json' } = {}) {
+async function api(method, path, { body, accept = 'application/json', type = 'application/json' } = {}) {
   const init = { method, headers: { Accept: accept } };
   if (body !== undefined) {
     init.body = body;
-    init.headers['Content-Type'] = 'application/json';
+    init.headers['Content-Type'] = type;
   }
   const response = await fetch(path, init);
   return { status: response.status, ok: response.ok, text: await response.text() };
+}
+
+// A brought stylesheet (by its file name, or pasted text that is not JSON) is sent as CSS and
+// audited as it is: its values are edited in the stylesheet, not here.
+function isStylesheet(text, filename) {
+  if (filename) return /\.css$/i.test(filename);
+  return !/^\s*[[{]/.test(text) && /(:root|@theme|--[\w-]+\s*:)/.test(text);
+}
+
+function bodyType() {
+  return state.css ? 'text/css' : 'application/json';
 }
 
 function parseJSON(text) {
@@ -298,7 +309,7 @@ async function openServed(name) {
 async function start(name, text, { served, opening = ++state.opening, brought = false, draft, saved = null, file } = {}) {
   if (opening !== state.opening) return;
   clearTimeout(state.timer);
-  Object.assign(state, { name, served, brought, text: draft === undefined ? text : draft, original: text, saved,
+  Object.assign(state, { name, served, brought, css: brought && isStylesheet(text, file), text: draft === undefined ? text : draft, original: text, saved,
     file: file || `${name}.json`, proposal: null, problems: 0, rows: new Map(), objects: new Set(), listing: null });
   if (brought) Object.assign(state, { broughtUnsaved: false, broughtText: text, broughtFile: file });
   state.generation++;
@@ -362,7 +373,7 @@ async function refreshNow() {
   // First resolve the tokens: the answer carries every problem (a bad color, an unknown alias)
   // with its JSON pointer, and the colors for the pickers. Only a palette without problems is
   // audited, so no request is made that must fail.
-  const tokens = await api('POST', state.served ? '/v1/tokens' : `/v1/tokens?name=${segment(state.fallbackName || 'pasted')}`, { body });
+  const tokens = await api('POST', state.served ? '/v1/tokens' : `/v1/tokens?name=${segment(state.fallbackName || 'pasted')}`, { body, type: bodyType() });
   if (generation !== state.generation || opening !== state.opening) return;
   const listing = parseJSON(tokens.text);
   if (!tokens.ok || !listing) {
@@ -383,7 +394,7 @@ async function refreshNow() {
     return;
   }
   const path = auditPath();
-  const [json, html] = await Promise.all([api('POST', path, { body }), api('POST', path, { body, accept: 'text/html' })]);
+  const [json, html] = await Promise.all([api('POST', path, { body, type: bodyType() }), api('POST', path, { body, accept: 'text/html', type: bodyType() })]);
   if (generation !== state.generation || opening !== state.opening) return;
   const answer = parseJSON(json.text);
   if (!json.ok || !answer || !html.ok) {
@@ -424,6 +435,10 @@ function buildEditor(listing) {
       const text = el('input', { type: 'text', id, value: shown, spellcheck: 'false', autocomplete: 'off',
         'aria-describedby': hint ? `${id}-message ${id}-hint` : `${id}-message`, 'data-pointer': token.pointer });
       const picker = el('input', { type: 'color', id: `${id}-picker`, 'aria-label': `${token.name} in ${theme.name}: pick a color` });
+      if (state.css) {
+        text.readOnly = true;
+        picker.disabled = true;
+      }
       const row = el('div', { class: 'token', 'data-token': token.name, 'data-theme': theme.name, 'data-pointer': token.pointer },
         el('label', { for: id, text: token.name }), picker, text,
         el('span', { class: 'message', id: `${id}-message`, role: 'status' }), hint);
@@ -445,6 +460,9 @@ function buildEditor(listing) {
       fieldset.append(el('p', { class: 'inherited muted', text: `Inherited: ${parts.join('; ')}. Edit them in the theme that defines them, or apply a fix swatch to override one in this theme only.` }));
     }
     editor.append(fieldset);
+  }
+  if (state.css) {
+    editor.prepend(el('p', { class: 'muted', id: 'css-note', text: 'A stylesheet is audited as it is: change its values in the stylesheet and bring it again.' }));
   }
   const again = keep && state.rows.get(keep.pointer);
   if (again) {
@@ -576,8 +594,9 @@ function renderAudit(html) {
     try {
       changes.reduce(applyChange, state.text);
     } catch (error) {
-      // Written outside this document (a checks file beside a tokens file): not applicable here.
-      fix.title = 'This color is written in another file; change it there.';
+      // Written outside this document (a checks file beside a tokens file), or in a stylesheet:
+      // not applicable here.
+      fix.title = state.css ? 'Change this value in the stylesheet.' : 'This color is written in another file; change it there.';
       fix.setAttribute('aria-label', `${fix.textContent.trim()}: ${fix.title}`);
       fix.setAttribute('aria-disabled', 'true');
       continue;
@@ -648,10 +667,11 @@ async function auditBrought(text, filename) {
     return;
   }
   // A tokens file has no name of its own: it is called after its file, as the CLI does.
-  const fallback = filename ? filename.replace(/(\.tokens)?\.json$/i, '') || filename : 'pasted';
+  const fallback = filename ? filename.replace(/(\.tokens)?\.json$|\.css$/i, '') || filename : 'pasted';
+  const css = isStylesheet(text, filename);
   let answer;
   try {
-    answer = await api('POST', `/v1/tokens?name=${segment(fallback)}`, { body: text });
+    answer = await api('POST', `/v1/tokens?name=${segment(fallback)}`, { body: text, type: css ? 'text/css' : 'application/json' });
   } catch (error) {
     result.replaceChildren(el('p', { text: `The service did not answer (${error.message}). Is it still running?` }));
     return;
@@ -684,7 +704,8 @@ async function auditBrought(text, filename) {
   state.fallbackName = fallback;
   // A palette named like a served one is compared with it, as a proposal.
   if (hasUnsavedEdits()) keepDraft();
-  await start(name, text, { served: servedNames().includes(name), brought: true, file: filename });
+  // A stylesheet is audited on its own (a served palette's proposals are JSON documents).
+  await start(name, text, { served: !css && servedNames().includes(name), brought: true, file: filename });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -745,7 +766,7 @@ function wire() {
     try {
       await settled();
       if (!state.proposal) { unavailable(); return; }
-      const answer = await api('POST', auditPath(), { body: state.text, accept: 'text/markdown' });
+      const answer = await api('POST', auditPath(), { body: state.text, accept: 'text/markdown', type: bodyType() });
       if (!answer.ok) { unavailable(); return; }
       download(`${state.name}-audit.md`, answer.text, 'text/markdown');
     } catch (error) {

@@ -86,11 +86,11 @@ enum DesignerPage {
             <section id="bring-your-own" aria-labelledby="byo-title">
             <h2 id="byo-title">Bring your own</h2>
             <div id="drop-zone">
-            <label for="byo-text">Paste a palette or a DTCG tokens file (JSON), or drop a file here</label>
+            <label for="byo-text">Paste a palette, a DTCG tokens file (JSON) or a stylesheet (CSS), or drop a file here</label>
             <textarea id="byo-text" rows="7" spellcheck="false" autocomplete="off" aria-describedby="byo-help"></textarea>
-            <p id="byo-help" class="muted">A palette names its themes, tokens and checks (see docs/palette-format.md); a tokens file is audited as one theme. A palette named like a served one is compared with it.</p>
+            <p id="byo-help" class="muted">A palette names its themes, tokens and checks (see docs/palette-format.md); a tokens file is audited as one theme; a stylesheet's custom properties are read by theme (:root, dark and contrast media queries, root classes and attributes). A palette named like a served one is compared with it.</p>
             <div class="row"><button type="button" id="byo-audit">Audit</button>
-            <label for="byo-file">Or choose a file:</label> <input type="file" id="byo-file" accept=".json,application/json"></div>
+            <label for="byo-file">Or choose a file:</label> <input type="file" id="byo-file" accept=".json,.json5,.css,application/json,text/css"></div>
             </div>
             <div id="byo-result" role="alert"></div>
             </section>

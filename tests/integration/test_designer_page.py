@@ -443,3 +443,23 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
         assert override["$type"] == "color" and override["$value"]["colorSpace"] == "srgb", "an object overrides an object"
         assert override["$value"]["hex"] == fix_value and len(override["$value"]["components"]) == 3
     console_is_clean(d, f"overriding an inherited token ({shape})")
+
+
+def test_a_brought_stylesheet_is_listed_by_theme_and_audited_as_it_is(server, browser, tmp_path):
+    """A .css file chosen in "Bring your own": its custom properties by theme, shown read-only
+    (the stylesheet is where they are changed), and audited."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    chosen = tmp_path / "globals.css"
+    chosen.write_text(":root { --fg: #767676; --bg: #ffffff; --gap: 1rem; }\n"
+                      "@media (prefers-color-scheme: dark) { :root { --fg: light-dark(#000, #8b949e); --bg: #0d1117; } }\n")
+    d.find_element(By.ID, "byo-file").send_keys(str(chosen))
+    wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: globals (brought by you)", "the brought stylesheet")
+    legends = wait_for(lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] or None, "the themes")
+    assert legends == ["light", "dark"]
+    fields = d.find_elements(By.CSS_SELECTOR, '#editor .token[data-token="fg"] input[type=text]')
+    assert [f.get_attribute("value") for f in fields] == ["#767676", "light-dark(#000, #8b949e)"]
+    assert all(f.get_attribute("readonly") is not None for f in fields)
+    assert "change its values in the stylesheet" in d.find_element(By.ID, "css-note").text
+    wait_for(lambda: "globals" in d.find_element(By.ID, "status").text, "the audit of the stylesheet")

@@ -309,7 +309,7 @@ async function openServed(name) {
 async function start(name, text, { served, opening = ++state.opening, brought = false, draft, saved = null, file } = {}) {
   if (opening !== state.opening) return;
   clearTimeout(state.timer);
-  Object.assign(state, { name, served, brought, css: brought && isStylesheet(text, file), text: draft === undefined ? text : draft, original: text, saved,
+  Object.assign(state, { name, served, brought, css: isStylesheet(text, file), text: draft === undefined ? text : draft, original: text, saved,
     file: file || `${name}.json`, proposal: null, problems: 0, rows: new Map(), objects: new Set(), listing: null });
   if (brought) Object.assign(state, { broughtUnsaved: false, broughtText: text, broughtFile: file });
   state.generation++;

@@ -94,7 +94,11 @@ extension Routes {
     }
 
     func paletteDocument(_ name: String) throws -> Response {
-        Routes.jsonBytes(try entry(name).document)
+        let entry = try entry(name)
+        if entry.file.lowercased().hasSuffix(".css") {
+            return Response(status: 200, headers: [Header(name: "Content-Type", value: "text/css; charset=utf-8")], body: entry.document)
+        }
+        return Routes.jsonBytes(entry.document)
     }
 
     func paletteAudit(_ name: String, _ request: Request) throws -> Response {
@@ -111,7 +115,10 @@ extension Routes {
 
     func proposal(_ name: String, _ request: Request) throws -> Response {
         let entry = try entry(name)
-        let proposed = try audit(request, name: name, sidecar: entry.file.hasSuffix(".tokens.json") ? entry.palette : nil)
+        // A served tokens file or stylesheet takes its checks from its sidecar: a proposal is the
+        // tokens file (or stylesheet) alone, audited with the served palette's checks.
+        let hasSidecar = entry.file.hasSuffix(".tokens.json") || entry.file.lowercased().hasSuffix(".css")
+        let proposed = try audit(request, name: name, sidecar: hasSidecar ? entry.palette : nil)
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
         let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))

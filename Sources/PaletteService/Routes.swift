@@ -140,13 +140,13 @@ public struct Routes: Sendable {
         Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: body)
     }
 
-    /// 415 unless the body is JSON (a missing Content-Type is read as JSON), 400 when empty.
     /// Whether the body is a stylesheet (`Content-Type: text/css`).
     static func isStylesheet(_ request: Request) -> Bool {
         guard let type = request.header("content-type") else { return false }
         return type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } == "text/css"
     }
 
+    /// 415 unless the body is JSON (a missing Content-Type is read as JSON), 400 when empty.
     static func requireJSONBody(_ request: Request, what: String = "a JSON document") throws(ServiceError) {
         if let type = request.header("content-type") {
             let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

@@ -133,3 +133,24 @@ def test_a_stylesheet_over_http(server):
     assert [(p["severity"], p["location"]["line"]) for p in audit["palettes"][0]["warnings"]] == [("warning", 3)]
     status, _, body = server.json("POST", "/v1/audit?name=mine", b":root { --bad: #12; }", headers={"Content-Type": "text/css"})
     assert status == 422 and body["problems"][0]["location"]["line"] == 1 and "#12" in body["problems"][0]["message"]
+
+
+def test_a_served_stylesheet_is_proposed_against(binary, tmp_path):
+    """A stylesheet in the service's palettes directory, with its sidecar checks: served as CSS,
+    audited, and a changed copy posted as text/css is compared with it."""
+    palettes = tmp_path / "palettes"
+    palettes.mkdir()
+    (palettes / "site.css").write_text(":root { --fg: #595959; --bg: #ffffff; }\n.dark { --fg: #8b949e; --bg: #0d1117; }\n")
+    (palettes / "site.checks.json").write_text(json.dumps({"checks": [{"id": "body", "foreground": "--fg", "background": "--bg"}]}))
+    s = Server(binary, str(palettes), "--max-connections-per-ip", "0")
+    try:
+        status, headers, raw = s.request("GET", "/v1/palettes/site")
+        assert status == 200 and headers["Content-Type"].startswith("text/css") and raw.startswith(b":root")
+        status, _, audit = s.json("GET", "/v1/palettes/site/audit")
+        assert status == 200 and audit["summary"]["checks"] == 2 and audit["summary"]["fail"] == 0
+        worse = b":root { --fg: #959595; --bg: #ffffff; }\n.dark { --fg: #8b949e; --bg: #0d1117; }\n"
+        status, _, proposal = s.json("POST", "/v1/palettes/site/proposals", worse, headers={"Content-Type": "text/css"})
+        assert status == 200, proposal
+        assert proposal["proposed"]["fail"] == 1 and proposal["comparison"]["regressions"][0]["key"] == "site/light/body"
+    finally:
+        assert s.stop() == 0, s.logs()

@@ -463,3 +463,22 @@ def test_a_brought_stylesheet_is_listed_by_theme_and_audited_as_it_is(server, br
     assert all(f.get_attribute("readonly") is not None for f in fields)
     assert "change its values in the stylesheet" in d.find_element(By.ID, "css-note").text
     wait_for(lambda: "globals" in d.find_element(By.ID, "status").text, "the audit of the stylesheet")
+
+
+def test_a_served_stylesheet_opens_read_only_and_is_audited(binary, browser, tmp_path):
+    """A stylesheet the service holds, with its sidecar checks, opened from the list."""
+    from selenium.webdriver.common.by import By
+    palettes = tmp_path / "served"
+    palettes.mkdir()
+    (palettes / "site.css").write_text(":root { --fg: #595959; --bg: #ffffff; }\n.dark { --fg: #8b949e; --bg: #0d1117; }\n")
+    (palettes / "site.checks.json").write_text(json.dumps({"checks": [{"id": "body", "foreground": "--fg", "background": "--bg"}]}))
+    s = Server(binary, str(palettes), "--threads", "2")
+    try:
+        d = browser
+        d.get(s.base + "/#palette=site")
+        wait_for(lambda: "0 still failing, against the served palette site" in d.find_element(By.ID, "status").text, "the served stylesheet's audit")
+        assert [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] == ["light", "dark"]
+        assert all(f.get_attribute("readonly") is not None for f in d.find_elements(By.CSS_SELECTOR, "#editor input[type=text]"))
+        assert d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="site"]').get_attribute("data-file") == "site.css"
+    finally:
+        assert s.stop() == 0, s.logs()

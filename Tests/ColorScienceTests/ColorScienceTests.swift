@@ -266,6 +266,8 @@ import TestSupport
         ("rgb(calc(1px) 0 0)", .unsupported, 9, "'rgb(calc(1px) 0 0)' at byte 9: calc() with 'px' depends on the page (font size, viewport); a color must be computable on its own"),
         ("gradient(red, blue)", .unknownFunction, 0, "'gradient(red, blue)' at byte 0: 'gradient()' is not a color function; expected rgb(), rgba(), hsl(), hsla(), hwb(), lab(), lch(), oklab(), oklch(), color(), color-mix() or light-dark()"),
         ("Canvas", .contextDependent, 0, "'Canvas' at byte 0: 'Canvas' is a system color whose value depends on the browser and theme; give a concrete color"),
+        ("var(--brand)", .contextDependent, 0, "'var(--brand)' at byte 0: var() takes its value from a document (a custom property a stylesheet defines), so it has no color of its own here; give a concrete color, or audit the stylesheet that defines it"),
+        ("light-dark(#000, #fff)", .schemeDependent, 0, "'light-dark(#000, #fff)' at byte 0: light-dark() is one color in a light color scheme and another in a dark one, and no color scheme was given"),
         ("rgb(0 0 0 / 1 / 1)", .wrongArguments, 14, "'rgb(0 0 0 / 1 / 1)' at byte 14: rgb() takes at most one '/' (before the alpha)"),
         ("rgb(0 0 0 /)", .wrongArguments, 10, "'rgb(0 0 0 /)' at byte 10: rgb() cannot end with '/'; expected a value after it"),
         ("é", .unknownName, 0, "'é' at byte 0: 'é' is not a CSS color name"),

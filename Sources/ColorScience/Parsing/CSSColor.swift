@@ -348,6 +348,10 @@ private struct ColorParser {
         case "color": return try parseColorFunction(at: offset)
         case "color-mix": return try parseColorMix(at: offset)
         case "light-dark": return try parseLightDark(at: offset)
+        case "var", "env", "attr":
+            throw error(.contextDependent,
+                        "\(name)() takes its value from a document (\(name == "var" ? "a custom property a stylesheet defines" : name == "env" ? "the browser's environment" : "an element's attribute")), so it has no color of its own here; give a concrete color\(name == "var" ? ", or audit the stylesheet that defines it" : "")",
+                        at: offset)
         default:
             throw error(.unknownFunction,
                         "'\(name)()' is not a color function; expected rgb(), rgba(), hsl(), hsla(), hwb(), lab(), lch(), oklab(), oklch(), color(), color-mix() or light-dark()",

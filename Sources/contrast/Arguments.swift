@@ -48,5 +48,8 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("theme"), help: "Only these themes (repeatable).")
     var themes: [String] = []
 
+    @Option(help: "The Xcode idiom asset catalogs are read for: universal (default), iphone, ipad, mac, tv, watch, vision, car. A color set without it uses universal.")
+    var idiom: String = "universal"
+
     var themeFilter: [String]? { themes.isEmpty ? nil : themes }
 }

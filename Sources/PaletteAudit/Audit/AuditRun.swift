@@ -5,11 +5,11 @@ import ColorScience
 /// over.
 public enum AuditRun {
     /// `threads` compute failing checks' suggestions in parallel (the report is the same).
-    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1) -> AuditReport {
+    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal") -> AuditReport {
         var limits = Auditor.Limits.unlimited
         limits.suggestionThreads = threads
         let auditor = Auditor(themeFilter: themes, limits: limits)
-        let loaded = PaletteLoader.loadSources(paths: paths, checks: checks)
+        let loaded = PaletteLoader(catalogIdiom: idiom).loadSources(paths: paths, checks: checks)
         let reports = loaded.palettes.map { loaded in
             if let palette = loaded.palette {
                 return auditor.audit(palette, problems: loaded.problems)

@@ -97,10 +97,14 @@ public struct Theme: Sendable {
         self.pointer = pointer
     }
 
-    /// The scheme `light-dark()` resolves by: `colorScheme`, else the theme's name when it is
-    /// `light` or `dark`; nil for other themes, where `light-dark()` is a problem that says so.
+    /// The scheme `light-dark()` (and Apple's system colors) resolve by: `colorScheme`, else the
+    /// theme's name when it says (`dark`, `dark-high-contrast`, `dark_dimmed`; `light`,
+    /// `light-high-contrast`); nil for other themes, which take the scheme of the theme they
+    /// extend, and where there is none `light-dark()` is a problem that says so.
     public var scheme: ColorScheme? {
-        colorScheme ?? ColorScheme(rawValue: name.lowercased())
+        if let colorScheme { return colorScheme }
+        let lower = name.lowercased()
+        return lower.contains("dark") ? .dark : lower.contains("light") ? .light : nil
     }
 }
 

@@ -32,9 +32,12 @@ public struct LoadResult: Sendable {
 /// palettes directory (``confined(to:)``).
 public struct PaletteLoader: Sendable {
     public let reader: DocumentReader
+    /// The Xcode idiom asset catalogs are read for (`universal`, `iphone`, `ipad`, `mac`…).
+    public var catalogIdiom = "universal"
 
-    public init(reader: DocumentReader = PaletteLoader.disk) {
+    public init(reader: DocumentReader = PaletteLoader.disk, catalogIdiom: String = "universal") {
         self.reader = reader
+        self.catalogIdiom = catalogIdiom
     }
 
     /// The largest palette file read, in bytes.
@@ -91,7 +94,11 @@ public struct PaletteLoader: Sendable {
                 continue
             }
             if isDirectory.boolValue {
-                loadDirectory(path, into: &result)
+                if path.hasSuffix(".xcassets") || path.hasSuffix(".xcassets/") {
+                    result.palettes.append(loadCatalog(path))
+                } else {
+                    loadDirectory(path, into: &result)
+                }
             } else {
                 result.palettes.append(loadFile(path))
             }
@@ -135,7 +142,17 @@ public struct PaletteLoader: Sendable {
 
     func loadDirectory(_ directory: String, into result: inout LoadResult) {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        let all = Self.files(below: base)
+        var all = Self.files(below: base)
+        // Xcode asset catalogs are palettes of their own; their Contents.json files are theirs.
+        let catalogs = Set(all.compactMap { file -> String? in
+            guard let range = file.range(of: ".xcassets/") else { return nil }
+            return String(file[..<range.lowerBound]) + ".xcassets"
+        })
+        for catalog in catalogs.sorted() {
+            result.palettes.append(loadCatalog(catalog))
+            all.removeAll { $0.hasPrefix(catalog + "/") }
+        }
+        all.removeAll { file in catalogs.contains { Self.sidecar(ofCatalog: $0) == file } }
         var candidates = all.filter { file in Self.tokenSuffixes.contains { file.hasSuffix($0) } }
         for file in all where !candidates.contains(file) {
             result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5, .tokens or CSS file"))
@@ -217,6 +234,36 @@ public struct PaletteLoader: Sendable {
         if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
             result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (*.json, *.json5, *.tokens, *.css)", file: base)]))
         }
+    }
+
+    /// `Assets.checks.json` beside `Assets.xcassets`.
+    static func sidecar(ofCatalog catalog: String) -> String {
+        let trimmed = catalog.hasSuffix("/") ? String(catalog.dropLast()) : catalog
+        return String(trimmed.dropLast(".xcassets".count)) + ".checks.json"
+    }
+
+    /// An Xcode asset catalog, with the checks of `NAME.checks.json` beside it.
+    func loadCatalog(_ path: String, idiom: String? = nil) -> LoadedPalette {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        var reader = AssetCatalogReader(root: trimmed, idiom: idiom ?? catalogIdiom)
+        let name = String(trimmed.split(separator: "/").last ?? "Assets").replacing(".xcassets", with: "")
+        guard var palette = reader.palette(name: name) else {
+            return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the asset catalog holds no color sets", file: trimmed)])
+        }
+        var problems = reader.problems
+        let sidecar = Self.sidecar(ofCatalog: trimmed)
+        if FileManager.default.fileExists(atPath: sidecar) {
+            switch self.reader.read(sidecar) {
+            case .success(let data):
+                let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
+                palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
+                problems += more
+                problems += palette.renameThemes(renames, file: sidecar)
+            case .failure(let problem):
+                problems.append(problem)
+            }
+        }
+        return LoadedPalette(file: trimmed, palette: palette, problems: problems)
     }
 
     static func sidecar(of file: String) -> String {

@@ -104,6 +104,16 @@ public struct ThemeResolver: Sendable {
                 tokens[token.name] = token
             }
         }
+        // Apple's system colors the tokens refer to ({ios.label}) join the theme's tokens, in
+        // its appearance, so aliases to them resolve like any other (they are not listed).
+        let referenced = Set(tokens.values.flatMap { Token.embeddedReferences(in: $0.value) + ($0.aliasTarget.map { [$0] } ?? []) }
+            .filter { $0.hasPrefix("ios.") && tokens[$0] == nil })
+        for name in referenced {
+            guard let system = ThemeResolver.systemColor(String(name.dropFirst(4)), theme: theme, scheme: scheme) else { continue }
+            var token = Token(name: name, value: system.css, assumed: system.assumed)
+            token.type = "color"
+            tokens[name] = token
+        }
         self.tokens = tokens
         self.tokenNames = names
     }
@@ -145,6 +155,10 @@ public struct ThemeResolver: Sendable {
         let explicitAlias = Token.aliasTarget(of: reference)
         let firstName = explicitAlias ?? reference
         guard var token = tokens[firstName] else {
+            // Apple's system colors, built in: {ios.systemBackground}, {ios.secondaryLabel}…
+            if firstName.hasPrefix("ios."), let system = ThemeResolver.systemColor(String(firstName.dropFirst(4)), theme: theme, scheme: scheme) {
+                return .success(system)
+            }
             if let explicitAlias {
                 return .failure(problem(.unknownToken, "\"{\(explicitAlias)}\" names no color token of theme '\(theme.name)'\(suggestion(for: explicitAlias))", pointer, location, file: referenceFile))
             }
@@ -252,6 +266,20 @@ public struct ThemeResolver: Sendable {
             let shown = text == token.value ? "\"\(error.input)\"" : "\"\(token.value)\" (\"\(text)\" after references)"
             return .failure(problem(.invalidColor, "token \"\(token.name)\" has \(shown), which is not a valid color: \(error.message) (at byte \(error.offset))", at: token))
         }
+    }
+
+    /// An iOS system color in this theme's appearance: dark by its scheme, high contrast when
+    /// its name says so. Values Apple does not publish carry an assumption saying where they
+    /// come from.
+    static func systemColor(_ name: String, theme: Theme, scheme: ColorScheme?) -> ResolvedColor? {
+        let highContrast = theme.name.lowercased().contains("contrast")
+        guard let css = AppleSystemColors.value(name, dark: scheme == .dark, highContrast: highContrast),
+              let parsed = try? CSSColor.parse(css) else { return nil }
+        let published = AppleSystemColors.table[name]?.applePublished ?? false
+        let assumed = published ? nil
+            : "ios.\(name) is the iOS 13-era UIKit value from community transcriptions (Apple publishes no number for it; docs/data/apple-system-colors.json)"
+        return ResolvedColor(reference: "{ios.\(name)}", token: "ios.\(name)", aliases: nil, css: css, color: parsed.color,
+                             outOfGamut: false, assumed: assumed, pointer: nil)
     }
 
     /// One problem per cycle, however it was entered: listed from the member that comes first

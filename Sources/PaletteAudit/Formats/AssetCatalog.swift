@@ -1,0 +1,257 @@
+import ColorScience
+import Foundation
+
+/// An Xcode asset catalog (`*.xcassets`) as a palette: every `.colorset`, in the light, dark and
+/// high-contrast appearances Xcode writes, as iOS resolves them.
+///
+/// - Token names are Xcode's asset names with `/` written `.`: the color set's name, behind the
+///   names of the folders that provide a namespace (`"provides-namespace": true` in their own
+///   `Contents.json`); other folders only organize, as in Xcode.
+/// - Components in every form Xcode writes: floats (`"0.145"`), 8-bit integers (`"37"`) and
+///   hex bytes (`"0x25"`), in `srgb`, `display-p3`, `extended-srgb`, `extended-linear-srgb`,
+///   `gray-gamma-22` and `extended-gray` (`white`); outside sRGB they are gamut-mapped as CSS
+///   maps them, and flagged.
+/// - Themes: `light` (any or light luminosity), `dark`, `light-high-contrast`,
+///   `dark-high-contrast` (`"contrast": "high"`), each present when some color set defines it. A
+///   theme takes what a set does not define the way iOS falls back: the same luminosity without
+///   high contrast, then high contrast without a luminosity, then the set's any appearance.
+/// - The `universal` idiom, else the idiom asked for, else the only one a set has.
+/// - A system color (`"reference": "systemBlueColor"`) resolves to Apple's published value
+///   for that appearance (``AppleSystemColors``); one not in the table is a problem.
+extension JSONValue {
+    /// The elements of an array (nil for anything else).
+    fileprivate var elements: [JSONValue]? {
+        if case .array(let items, _) = self { return items }
+        return nil
+    }
+}
+
+struct AssetCatalogReader {
+    let root: String
+    var idiom: String
+    var problems: [PaletteProblem] = []
+
+    /// One color set as read: its appearances' colors (CSS text) and where it is.
+    struct ColorSet {
+        var name: String
+        var file: String
+        var entries: [Appearance: Entry] = [:]
+    }
+
+    struct Entry {
+        var css: String
+        var location: SourceLocation?
+    }
+
+    struct Appearance: Hashable {
+        /// nil for "any" (no luminosity given).
+        var luminosity: String?
+        var highContrast: Bool
+    }
+
+    static let themes: [(name: String, luminosity: String, highContrast: Bool)] = [
+        ("light", "light", false), ("dark", "dark", false), ("light-high-contrast", "light", true), ("dark-high-contrast", "dark", true),
+    ]
+
+    init(root: String, idiom: String = "universal") {
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.idiom = idiom
+    }
+
+    // MARK: Reading
+
+    mutating func read() -> [ColorSet] {
+        var sets: [ColorSet] = []
+        walk(directory: root, namespace: [], into: &sets)
+        // Two sets with one name: Xcode refuses the catalog; so does this.
+        var seen: [String: String] = [:]
+        for set in sets {
+            if let other = seen[set.name] {
+                problems.append(PaletteProblem(.duplicateName, "two color sets are named \(set.name) (\(other) and \(set.file)); Xcode refuses such a catalog: rename one, or give a folder a namespace",
+                                               file: set.file))
+            }
+            seen[set.name] = set.file
+        }
+        return sets
+    }
+
+    mutating func walk(directory: String, namespace: [String], into sets: inout [ColorSet]) {
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries.sorted() where !entry.hasPrefix(".") {
+            let path = directory + "/" + entry
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            if entry.hasSuffix(".colorset") {
+                let name = (namespace + [String(entry.dropLast(".colorset".count))]).joined(separator: ".")
+                if let set = readColorSet(path + "/Contents.json", name: name) { sets.append(set) }
+            } else if !entry.contains(".") || entry.hasSuffix(".xcassets") {
+                // A folder: part of the name only when it provides a namespace.
+                let provides = (try? JSONParser.parse(Array((manager.contents(atPath: path + "/Contents.json") ?? Data()))))
+                    .flatMap { $0["properties"]?["provides-namespace"] }.map { if case .bool(true, _) = $0 { true } else { false } } ?? false
+                walk(directory: path, namespace: entry.hasSuffix(".xcassets") ? namespace : provides ? namespace + [entry] : namespace, into: &sets)
+            }
+            // Other asset types (.imageset, .appiconset…) hold no colors.
+        }
+    }
+
+    mutating func readColorSet(_ file: String, name: String) -> ColorSet? {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            problems.append(PaletteProblem(.unreadableFile, "the color set has no readable Contents.json", file: file))
+            return nil
+        }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(Array(data))
+        } catch {
+            problems.append(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
+            return nil
+        }
+        guard let colors = document["colors"]?.elements else {
+            problems.append(PaletteProblem(.missingField, "a color set needs \"colors\" (an array of appearances)", file: file, pointer: JSONPointer(["colors"]), location: document.location))
+            return nil
+        }
+        // The idiom: the one asked for, else universal, else the only one the set has.
+        let idioms = Set(colors.compactMap { $0["idiom"]?.stringValue })
+        let chosen = idioms.contains(idiom) ? idiom : idioms.contains("universal") ? "universal" : idioms.sorted().first ?? "universal"
+        var set = ColorSet(name: name, file: file)
+        for (index, item) in colors.enumerated() where (item["idiom"]?.stringValue ?? "universal") == chosen {
+            let pointer = JSONPointer(["colors", String(index)])
+            var appearance = Appearance(luminosity: nil, highContrast: false)
+            var skip = false
+            for (j, a) in (item["appearances"]?.elements ?? []).enumerated() {
+                let kind = a["appearance"]?.stringValue, value = a["value"]?.stringValue
+                switch (kind, value) {
+                case ("luminosity", "light"?), ("luminosity", "dark"?): appearance.luminosity = value
+                case ("contrast", "high"): appearance.highContrast = true
+                default:
+                    // Other appearances (gamut, display-gamut on macOS) do not pick a theme here.
+                    problems.append(PaletteProblem(.unsupportedProperty, "appearance \(kind ?? "?")=\(value ?? "?") of \(name) is not a theme here (light, dark and high contrast are); this entry is not read",
+                                                   file: file, pointer: pointer.appending("appearances").appending(String(j)), location: a.location, severity: .warning))
+                    skip = true
+                }
+            }
+            if skip { continue }
+            guard let color = item["color"] else { continue }  // an unassigned appearance slot
+            if let css = css(color, name: name, file: file, pointer: pointer.appending("color"), appearance: appearance) {
+                set.entries[appearance] = Entry(css: css, location: color.location)
+            }
+        }
+        if set.entries.isEmpty {
+            problems.append(PaletteProblem(.missingField, "color set \(name) defines no color for the \(chosen) idiom", file: file))
+            return nil
+        }
+        return set
+    }
+
+    /// A color entry as CSS text at full precision.
+    mutating func css(_ color: JSONValue, name: String, file: String, pointer: JSONPointer, appearance: Appearance) -> String? {
+        if let reference = color["reference"]?.stringValue {
+            return "system:" + reference
+        }
+        let space = color["color-space"]?.stringValue ?? "srgb"
+        guard let components = color["components"] else {
+            problems.append(PaletteProblem(.missingField, "color of \(name) has neither \"components\" nor a system color \"reference\"", file: file, pointer: pointer, location: color.location))
+            return nil
+        }
+        func component(_ key: String) -> Double? {
+            guard let value = components[key] else { return nil }
+            let text: String
+            switch value {
+            case .string(let s, _): text = s.trimmingCharacters(in: .whitespaces)
+            case .number(let n, _): text = String(n)
+            default: return nil
+            }
+            if text.lowercased().hasPrefix("0x"), let byte = Int(text.dropFirst(2), radix: 16), (0...255).contains(byte) { return Double(byte) / 255 }
+            if !text.contains("."), let integer = Int(text) {
+                // Xcode writes 8-bit values as integers ("37"); 0 and 1 are the same either way.
+                return integer <= 1 ? Double(integer) : Double(integer) / 255
+            }
+            return Double(text)
+        }
+        func bad(_ key: String) -> String? {
+            problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? $0.typeName } ?? "missing"); expected a number like \"0.145\", \"37\" or \"0x25\"",
+                                           file: file, pointer: pointer.appending("components").appending(key), location: components[key]?.location ?? components.location))
+            return nil
+        }
+        guard let alpha = components["alpha"] == nil ? 1 : component("alpha") else { return bad("alpha") }
+        func number(_ v: Double) -> String { String(v) }
+        switch space {
+        case "gray-gamma-22", "extended-gray":
+            guard let white = component("white") else { return bad("white") }
+            // A gamma-2.2 gray: its linear light is white^2.2 (sign kept for extended values).
+            let linear = white < 0 ? -Foundation.pow(-white, 2.2) : Foundation.pow(white, 2.2)
+            return "color(srgb-linear \(number(linear)) \(number(linear)) \(number(linear)) / \(number(alpha)))"
+        case "srgb", "extended-srgb", "display-p3", "extended-linear-srgb":
+            guard let r = component("red") else { return bad("red") }
+            guard let g = component("green") else { return bad("green") }
+            guard let b = component("blue") else { return bad("blue") }
+            let cssSpace = space == "display-p3" ? "display-p3" : space == "extended-linear-srgb" ? "srgb-linear" : "srgb"
+            return "color(\(cssSpace) \(number(r)) \(number(g)) \(number(b)) / \(number(alpha)))"
+        default:
+            problems.append(PaletteProblem(.invalidColor, "color space \"\(space)\" of \(name) is not one Xcode writes for colors; expected srgb, display-p3, extended-srgb, extended-linear-srgb, gray-gamma-22 or extended-gray",
+                                           file: file, pointer: pointer.appending("color-space"), location: color["color-space"]?.location))
+            return nil
+        }
+    }
+
+    // MARK: The palette
+
+    /// The entry iOS shows for a theme: the exact appearance, then the same luminosity without
+    /// high contrast, then high contrast with any luminosity, then any.
+    static func entry(_ set: ColorSet, luminosity: String, highContrast: Bool) -> Entry? {
+        let order: [Appearance] = (luminosity == "light"
+            ? [Appearance(luminosity: "light", highContrast: highContrast), Appearance(luminosity: nil, highContrast: highContrast),
+               Appearance(luminosity: "light", highContrast: false), Appearance(luminosity: nil, highContrast: false)]
+            : [Appearance(luminosity: luminosity, highContrast: highContrast), Appearance(luminosity: luminosity, highContrast: false),
+               Appearance(luminosity: nil, highContrast: highContrast), Appearance(luminosity: nil, highContrast: false)])
+        for appearance in order { if let e = set.entries[appearance] { return e } }
+        return nil
+    }
+
+    mutating func palette(name: String) -> Palette? {
+        let sets = read()
+        guard !sets.isEmpty else { return nil }
+        let hasDark = sets.contains { $0.entries.keys.contains { $0.luminosity == "dark" } }
+        let hasContrast = sets.contains { $0.entries.keys.contains { $0.highContrast } }
+        var themes: [Theme] = []
+        for theme in Self.themes where (theme.luminosity == "light" || hasDark) && (!theme.highContrast || hasContrast) {
+            var tokens: [Token] = []
+            for set in sets {
+                guard let entry = Self.entry(set, luminosity: theme.luminosity, highContrast: theme.highContrast) else { continue }
+                var value = entry.css
+                if value.hasPrefix("system:") {
+                    let reference = String(value.dropFirst("system:".count))
+                    guard let resolved = AppleSystemColors.value(reference, dark: theme.luminosity == "dark", highContrast: theme.highContrast) else {
+                        problems.append(PaletteProblem(.unknownToken, "color set \(set.name) refers to the system color \(reference), which is not in the table of iOS system colors (\(AppleSystemColors.names.count) colors; see docs/palette-format.md)",
+                                                       file: set.file, location: entry.location, theme: theme.name))
+                        continue
+                    }
+                    value = resolved
+                }
+                var token = Token(name: set.name, value: value, pointer: JSONPointer([set.name]), location: entry.location, file: set.file)
+                token.type = "color"
+                tokens.append(token)
+            }
+            var built = Theme(name: theme.name, tokens: tokens, pointer: JSONPointer([theme.name]))
+            built.colorScheme = theme.luminosity == "dark" ? .dark : .light
+            themes.append(built)
+        }
+        // Findings that are iOS defects in waiting.
+        for set in sets {
+            let keys = set.entries.keys
+            if hasDark && !keys.contains(where: { $0.luminosity == "dark" }) && !set.entries.values.allSatisfy({ $0.css.hasPrefix("system:") }) {
+                problems.append(PaletteProblem(.unsupportedProperty, "color set \(set.name) has no dark appearance while the catalog has them: iOS shows its light color in dark mode",
+                                               file: set.file, severity: .warning))
+            }
+            let lightHC = keys.contains { $0.highContrast && $0.luminosity != "dark" }, darkHC = keys.contains { $0.highContrast && $0.luminosity == "dark" }
+            if keys.contains(where: { $0.luminosity == "dark" }) && lightHC != darkHC {
+                problems.append(PaletteProblem(.unsupportedProperty, "color set \(set.name) defines high contrast for \(lightHC ? "light" : "dark") only: with Increase Contrast on, \(lightHC ? "dark" : "light") mode shows its ordinary color",
+                                               file: set.file, severity: .warning))
+            }
+        }
+        var palette = Palette(name: name, file: root, themes: themes)
+        palette.format = "Xcode asset catalog (\(idiom == "universal" ? "universal" : idiom) idiom), \(sets.count) color sets"
+        return palette
+    }
+}

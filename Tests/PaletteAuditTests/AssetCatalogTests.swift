@@ -1,0 +1,177 @@
+import ColorScience
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// Xcode asset catalogs written as Xcode writes them: folders with Contents.json, color sets
+/// with appearances, idioms and every component form.
+@Suite struct AssetCatalogTests {
+    /// A catalog on disk from `{relative path: Contents.json text}`.
+    static func catalog(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        let catalog = root.appendingPathComponent("Assets.xcassets")
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        try #"{"info": {"author": "xcode", "version": 1}}"#.write(to: catalog.appendingPathComponent("Contents.json"), atomically: true, encoding: .utf8)
+        for (path, text) in files {
+            let file = catalog.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return catalog
+    }
+
+    static func colorSet(_ entries: [String]) -> String {
+        #"{"colors": ["# + entries.joined(separator: ", ") + #"], "info": {"author": "xcode", "version": 1}}"#
+    }
+
+    static func entry(_ components: String, space: String = "srgb", appearances: String = "", idiom: String = "universal") -> String {
+        let a = appearances.isEmpty ? "" : #", "appearances": [\#(appearances)]"#
+        return #"{"color": {"color-space": "\#(space)", "components": {\#(components)}}, "idiom": "\#(idiom)"\#(a)}"#
+    }
+
+    static let dark = #"{"appearance": "luminosity", "value": "dark"}"#
+    static let light = #"{"appearance": "luminosity", "value": "light"}"#
+    static let high = #"{"appearance": "contrast", "value": "high"}"#
+
+    static func colors(_ palette: Palette) -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        for theme in palette.themes {
+            var resolver = ThemeResolver(palette: palette, theme: theme)
+            for name in resolver.tokenNames {
+                if case .success(let c) = resolver.resolve(name) { out[theme.name, default: [:]][name] = c.color.hex }
+            }
+        }
+        return out
+    }
+
+    @Test func componentFormsAppearancesAndFallbacks() throws {
+        let url = try Self.catalog([
+            // Floats, 8-bit integers and hex bytes: the same color.
+            "Ink.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "0.145", "green": "0.388", "blue": "0.922", "alpha": "1.000""#),
+                Self.entry(#""red": "37", "green": "99", "blue": "235", "alpha": "1.000""#, appearances: Self.dark),
+                Self.entry(#""red": "0x25", "green": "0x63", "blue": "0xEB", "alpha": "0.500""#, appearances: Self.dark + ", " + Self.high),
+            ]),
+            // Light only: iOS shows it in dark mode too (a warning).
+            "Paper.colorset/Contents.json": Self.colorSet([Self.entry(#""white": "1.000", "alpha": "1.000""#, space: "gray-gamma-22")]),
+            // Organizing folders do not name; a namespace folder does.
+            "Brand/Contents.json": #"{"properties": {"provides-namespace": true}}"#,
+            "Brand/Primary.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "1.000", "green": "0.000", "blue": "0.000", "alpha": "1.000""#, space: "display-p3"),
+                Self.entry(#""red": "0.200", "green": "0.200", "blue": "0.200", "alpha": "1.000""#, appearances: Self.dark),
+            ]),
+            "Plain/Muted.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "0.500", "green": "0.500", "blue": "0.500", "alpha": "1.000""#, appearances: Self.light),
+                Self.entry(#""red": "0.400", "green": "0.400", "blue": "0.400", "alpha": "1.000""#, appearances: Self.light + ", " + Self.high),
+                Self.entry(#""red": "0.600", "green": "0.600", "blue": "0.600", "alpha": "1.000""#, appearances: Self.dark),
+            ]),
+            "AppIcon.appiconset/Contents.json": #"{"images": []}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [url.path])
+        let palette = try #require(loaded.palettes.first?.palette)
+        #expect(palette.name == "Assets")
+        #expect(palette.themes.map(\.name) == ["light", "dark", "light-high-contrast", "dark-high-contrast"])
+        let colors = Self.colors(palette)
+        #expect(colors["light"]?["Ink"] == "#2563eb" && colors["dark"]?["Ink"] == "#2563eb")
+        #expect(colors["dark-high-contrast"]?["Ink"] == "#2563eb80")
+        // Light high contrast falls back to the light color; Paper's only color is everywhere.
+        #expect(colors["light-high-contrast"]?["Ink"] == "#2563eb")
+        #expect(colors["dark"]?["Paper"] == "#ffffff")
+        // P3 red maps into sRGB as CSS Color 4 maps it (chroma reduced, not clipped): #ff0b0c.
+        #expect(colors["light"]?["Brand.Primary"] == "#ff0b0c" && colors["dark"]?["Brand.Primary"] == "#333333")
+        #expect(colors["light-high-contrast"]?["Muted"] == "#666666" && colors["dark-high-contrast"]?["Muted"] == "#999999")
+        // P3 red is outside sRGB: gamut-mapped, and flagged.
+        var resolver = ThemeResolver(palette: palette, theme: palette.themes[0])
+        #expect(try resolver.resolve("Brand.Primary").get().outOfGamut == true)
+        let warnings = loaded.palettes[0].problems.filter(\.isWarning).map(\.message)
+        #expect(warnings.contains("color set Paper has no dark appearance while the catalog has them: iOS shows its light color in dark mode"))
+        #expect(warnings.contains("color set Ink defines high contrast for dark only: with Increase Contrast on, light mode shows its ordinary color"))
+        #expect(warnings.contains("color set Muted defines high contrast for light only: with Increase Contrast on, dark mode shows its ordinary color"))
+    }
+
+    @Test func grayAndExtendedSpacesAndBrokenComponents() throws {
+        let url = try Self.catalog([
+            // Gamma 2.2 gray 0.5: linear 0.5^2.2 = 0.2176, which sRGB encodes as 0.5029 (#808080).
+            "Gray.colorset/Contents.json": Self.colorSet([Self.entry(#""white": "0.500", "alpha": "1.000""#, space: "gray-gamma-22")]),
+            "Linear.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0.2158", "green": "0.2158", "blue": "0.2158", "alpha": "1.000""#, space: "extended-linear-srgb")]),
+            "Bright.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "1.100", "green": "0.500", "blue": "0.000", "alpha": "1.000""#, space: "extended-srgb")]),
+            "Broken.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "lots", "green": "0", "blue": "0""#)]),
+            "Odd.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0", "green": "0", "blue": "0""#, space: "cmyk")]),
+            "BadJSON.colorset/Contents.json": #"{"colors": [ "#,
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [url.deletingLastPathComponent().path])
+        let catalog = try #require(loaded.palettes.first { $0.file.hasSuffix("Assets.xcassets") })
+        let palette = try #require(catalog.palette)
+        let colors = Self.colors(palette)
+        #expect(colors["light"]?["Gray"] == "#808080" && colors["light"]?["Linear"] == "#808080")
+        var resolver = ThemeResolver(palette: palette, theme: palette.themes[0])
+        #expect(try resolver.resolve("Bright").get().outOfGamut == true)
+        let messages = catalog.problems.map { "\($0.file.map { String($0.split(separator: "/").suffix(2).joined(separator: "/")) } ?? "-") \($0.message)" }
+        #expect(messages.contains("Broken.colorset/Contents.json component \"red\" of Broken is lots; expected a number like \"0.145\", \"37\" or \"0x25\""), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("Odd.colorset/Contents.json color space \"cmyk\" of Odd is not one Xcode writes") }, "\(messages)")
+        #expect(catalog.problems.contains { $0.code == .invalidJSON && $0.file?.hasSuffix("BadJSON.colorset/Contents.json") == true })
+        // The catalog's files are not also read as token files of the directory.
+        #expect(!loaded.skipped.contains { $0.file.contains(".xcassets/") })
+    }
+
+    @Test func idiomsAndSidecarChecks() throws {
+        let url = try Self.catalog([
+            "Accent.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "0", "green": "0", "blue": "1.000""#),
+                Self.entry(#""red": "1.000", "green": "0", "blue": "0""#, idiom: "ipad"),
+            ]),
+            "Phone.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0", "green": "0.5", "blue": "0""#, idiom: "iphone")]),
+        ])
+        let sidecar = url.deletingLastPathComponent().appendingPathComponent("Assets.checks.json")
+        try ##"{"checks": [{"id": "accent-on-white", "foreground": "Accent", "background": "#ffffff"}]}"##.write(to: sidecar, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let universal = try #require(PaletteLoader().loadSources(paths: [url.path]).palettes.first?.palette)
+        #expect(Self.colors(universal)["light"] == ["Accent": "#0000ff", "Phone": "#008000"])
+        #expect(universal.checks.map(\.id) == ["accent-on-white"])
+        let ipad = try #require(PaletteLoader(catalogIdiom: "ipad").loadSources(paths: [url.path]).palettes.first?.palette)
+        #expect(Self.colors(ipad)["light"]?["Accent"] == "#ff0000")
+        #expect(ipad.format?.contains("ipad idiom") == true)
+    }
+
+    /// A color set naming a system color takes Apple's value in each appearance; one not in the
+    /// table is a problem; palettes refer to the same table as {ios.…}.
+    @Test func systemColors() throws {
+        let reference = { (name: String) in #"{"colors": [{"color": {"platform": "ios", "reference": "\#(name)"}, "idiom": "universal"}], "info": {"author": "xcode", "version": 1}}"# }
+        let url = try Self.catalog([
+            "Label.colorset/Contents.json": reference("secondaryLabelColor"),
+            "Tint.colorset/Contents.json": reference("systemBlueColor"),
+            "Nope.colorset/Contents.json": reference("systemPlaidColor"),
+            "Page.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "1.000", "green": "1.000", "blue": "1.000""#),
+                Self.entry(#""red": "0", "green": "0", "blue": "0""#, appearances: Self.dark),
+            ]),
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [url.path])
+        let palette = try #require(loaded.palettes.first?.palette)
+        let colors = Self.colors(palette)
+        #expect(colors["light"]?["Tint"] == "#0088ff" && colors["dark"]?["Tint"] == "#0091ff")
+        #expect(colors["light"]?["Label"] == "#3c3c4399" && colors["dark"]?["Label"] == "#ebebf599")
+        #expect(loaded.palettes[0].problems.contains { $0.message.hasPrefix("color set Nope refers to the system color systemPlaidColor, which is not in the table") })
+        // A set that only names a system color is dynamic already: no "no dark appearance" warning.
+        #expect(!loaded.palettes[0].problems.contains { $0.message.contains("Tint has no dark appearance") })
+
+        let json = ##"""
+        {"name": "app", "themes": {"light": {"tokens": {"page": "{ios.systemBackground}", "muted": "{ios.secondaryLabel}"}},
+                                   "dark": {"extends": "light", "tokens": {}},
+                                   "dark-high-contrast": {"extends": "light", "tokens": {}}},
+         "checks": [{"id": "muted", "foreground": "muted", "background": "page"}, {"id": "tint", "foreground": "{ios.systemBlue}", "background": "page"}]}
+        """##
+        let (decoded, problems) = PaletteDecoder.decode(json, file: "app.json")
+        #expect(problems.isEmpty)
+        let report = Auditor().audit(try #require(decoded))
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        let rows = report.themes.map { theme in "\(theme.name): " + theme.results.map { "\($0.foreground.hex)/\($0.background.hex)" }.joined(separator: " ") }
+        #expect(rows == ["light: #3c3c4399/#ffffff #0088ff/#ffffff", "dark: #ebebf599/#000000 #0091ff/#000000",
+                         "dark-high-contrast: #ebebf5ad/#000000 #5cb8ff/#000000"])
+        // Values Apple does not publish say where they come from.
+        #expect(report.themes[0].results[0].assumed?.first?.contains("community transcriptions") == true)
+    }
+}

@@ -55,9 +55,13 @@ import TestSupport
         #expect(body.display == "17.85:1")
         #expect(body.achieved == .AAA)
         #expect(try #require(dark.results.first { $0.id == "body-text-on-page" }).foreground.hex == "#e2e8f0")
-        // Every assumed value is reported.
-        #expect(palette.assumptions.contains { $0.token == "surface.page" })
-        #expect(body.assumed?.isEmpty == false)
+        // The page is iOS's system background ({ios.systemBackground}), white and black, and its
+        // value's provenance (community transcriptions: Apple publishes no number) is reported
+        // on every check that uses it.
+        #expect(body.background.hex == "#ffffff")
+        #expect(try #require(dark.results.first { $0.id == "body-text-on-page" }).background.hex == "#000000")
+        #expect(!palette.assumptions.contains { $0.token == "surface.page" })
+        #expect(body.assumed?.contains { $0.hasPrefix("ios.systemBackground is the iOS 13-era UIKit value") } == true)
     }
 
     @Test func trainProgressTrackFailsNonText() throws {

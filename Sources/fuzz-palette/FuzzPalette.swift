@@ -1,12 +1,18 @@
 // The palette decoder, the audit and the token listing under libFuzzer (see FuzzColor.swift for
-// how it is built). Every input is read twice: as a JSON palette or token file, and as a
-// stylesheet (the CSS custom-property reader), so one corpus drives both readers.
+// how it is built). Every input is read as a JSON palette or token file, as a stylesheet (the
+// CSS custom-property reader), as an Xcode color set and as an Android resource file, so one
+// corpus drives every reader.
 import FuzzSupport
 import PaletteAudit
 
 func fuzzPalette(_ bytes: UnsafeRawBufferPointer) {
     fuzzDecoded(PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.json"))
     fuzzDecoded(PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.css"))
+    // The same bytes as an Xcode color set's Contents.json and as an Android resource file:
+    // every color either read or a problem, never a crash.
+    for color in PaletteDecoder.fuzzNativeColors(bytes: Array(bytes)) {
+        precondition(color.hasPrefix("color(") || color.hasPrefix("system:") || color.hasPrefix("#") || color.hasPrefix("{"), "unexpected native color \(color)")
+    }
 }
 
 func fuzzDecoded(_ decoded: (palette: Palette?, problems: [PaletteProblem])) {

@@ -49,3 +49,38 @@ def test_an_app_catalog_is_audited_light_and_dark(run, tmp_path):
     ipad = json.loads(run("audit", str(app), "--idiom", "ipad", "--format", "json").stdout)["palettes"][0]
     light = {x["id"]: x["foreground"]["hex"] for x in ipad["themes"][0]["results"]}
     assert light["secondary-text"] == "#66666b"
+
+
+def test_an_android_res_tree_is_audited_light_and_dark(run, tmp_path):
+    res = tmp_path / "app" / "src" / "main" / "res"
+    files = {
+        "values/colors.xml": '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n'
+                             '    <color name="text_primary">#1F1F1F</color>\n'
+                             '    <color name="text_secondary">#991F1F1F</color>\n'
+                             '    <color name="surface">@android:color/white</color>\n'
+                             '    <color name="accent">?attr/colorAccent</color>\n</resources>\n',
+        "values-night/colors.xml": '<resources><color name="text_primary">#E3E3E3</color><color name="surface">#121212</color></resources>\n',
+        "values-land/colors.xml": '<resources><color name="surface">#EEEEEE</color></resources>\n',
+        "layout/main.xml": "<LinearLayout/>\n",
+    }
+    for name, text in files.items():
+        path = res / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    (tmp_path / "app" / "src" / "main" / "res.checks.json").write_text(json.dumps({"checks": [
+        {"id": "body", "foreground": "text_primary", "background": "surface"},
+        {"id": "secondary", "foreground": "text_secondary", "background": "surface"}]}))
+    r = run("audit", str(tmp_path / "app"), "--format", "json")
+    assert r.returncode == 1, r.stderr
+    report = json.loads(r.stdout)["palettes"][0]
+    assert report["name"] == "app" and report["format"] == "Android color resources"
+    rows = {t["name"]: {x["id"]: (x["foreground"]["hex"], x["background"]["hex"], x["verdict"]) for x in t["results"]} for t in report["themes"]}
+    assert rows["light"]["body"] == ("#1f1f1f", "#ffffff", "pass")
+    assert rows["dark"]["body"] == ("#e3e3e3", "#121212", "pass")
+    # The secondary text was never given a night value: dark gray at 60 % on the dark surface.
+    assert rows["dark"]["secondary"] == ("#1f1f1f99", "#121212", "fail")
+    warnings = [w["message"] for w in report["warnings"]]
+    assert "values-land/ is not read: its qualifier land selects devices or languages, not a light or dark theme" in warnings
+    assert any(w.startswith("color accent: ?attr/colorAccent is a theme attribute") for w in warnings)
+    text = run("audit", str(tmp_path / "app")).stdout
+    assert "read as Android color resources" in text and "values-land/ is not read" in text

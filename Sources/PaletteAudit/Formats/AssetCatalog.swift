@@ -100,9 +100,14 @@ struct AssetCatalogReader {
             problems.append(PaletteProblem(.unreadableFile, "the color set has no readable Contents.json", file: file))
             return nil
         }
+        return readColorSet(bytes: Array(data), file: file, name: name)
+    }
+
+    /// A color set's `Contents.json` (also what the palette fuzzer feeds).
+    mutating func readColorSet(bytes: [UInt8], file: String, name: String) -> ColorSet? {
         let document: JSONValue
         do {
-            document = try JSONParser.parse(Array(data))
+            document = try JSONParser.parse(bytes)
         } catch {
             problems.append(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
             return nil

@@ -1,4 +1,5 @@
 import ColorScience
+import Foundation
 
 /// Turns a palette document into a ``Palette``, collecting every problem with its JSON pointer
 /// instead of stopping at the first.
@@ -45,6 +46,19 @@ public struct PaletteDecoder {
             return (nil, [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
         }
         return decode(document: document, file: file, defaultName: defaultName, limits: limits, reader: reader)
+    }
+
+    /// For the palette fuzzer: `bytes` read as an Xcode color set's `Contents.json` and as an
+    /// Android `values/colors.xml`; the CSS each read color became (problems are dropped).
+    public static func fuzzNativeColors(bytes: [UInt8]) -> [String] {
+        var catalog = AssetCatalogReader(root: "/fuzz.xcassets")
+        var colors = catalog.readColorSet(bytes: bytes, file: "fuzz.colorset/Contents.json", name: "fuzz")?.entries.values.map(\.css) ?? []
+        var android = AndroidResourceReader(root: "/fuzz/res")
+        android.readData(Data(bytes), path: "/fuzz/res/values/colors.xml", theme: "light", apiLevel: 0)
+        for resource in android.colors["light"] ?? [] {
+            if let css = AndroidResourceReader.css(resource.value).css { colors.append(css) }
+        }
+        return colors
     }
 
     /// A stylesheet's custom properties (``StylesheetReader``) as a palette.

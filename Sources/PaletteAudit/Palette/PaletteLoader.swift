@@ -96,6 +96,8 @@ public struct PaletteLoader: Sendable {
             if isDirectory.boolValue {
                 if path.hasSuffix(".xcassets") || path.hasSuffix(".xcassets/") {
                     result.palettes.append(loadCatalog(path))
+                } else if manager.fileExists(atPath: (path.hasSuffix("/") ? String(path.dropLast()) : path) + "/values") {
+                    result.palettes.append(loadAndroid(path))
                 } else {
                     loadDirectory(path, into: &result)
                 }
@@ -153,6 +155,17 @@ public struct PaletteLoader: Sendable {
             all.removeAll { $0.hasPrefix(catalog + "/") }
         }
         all.removeAll { file in catalogs.contains { Self.sidecar(ofCatalog: $0) == file } }
+        // Android resource directories: res/ with values*/ folders of XML.
+        let androidRoots = Set(all.compactMap { file -> String? in
+            let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 3, file.hasSuffix(".xml"), parts[parts.count - 2].hasPrefix("values") else { return nil }
+            let resRoot = parts.dropLast(2).joined(separator: "/")
+            return resRoot.hasSuffix("/res") || resRoot == "res" ? resRoot : nil
+        })
+        for root in androidRoots.sorted() {
+            result.palettes.append(loadAndroid(root))
+            all.removeAll { $0.hasPrefix(root + "/") || $0 == root + ".checks.json" }
+        }
         var candidates = all.filter { file in Self.tokenSuffixes.contains { file.hasSuffix($0) } }
         for file in all where !candidates.contains(file) {
             result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5, .tokens or CSS file"))
@@ -240,6 +253,32 @@ public struct PaletteLoader: Sendable {
     static func sidecar(ofCatalog catalog: String) -> String {
         let trimmed = catalog.hasSuffix("/") ? String(catalog.dropLast()) : catalog
         return String(trimmed.dropLast(".xcassets".count)) + ".checks.json"
+    }
+
+    /// An Android `res/` directory, with the checks of `res.checks.json` beside it.
+    func loadAndroid(_ path: String) -> LoadedPalette {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        var reader = AndroidResourceReader(root: trimmed)
+        let parts = trimmed.split(separator: "/")
+        // app/src/main/res is the "app" module's; otherwise the folder's own name.
+        let name = parts.count >= 4 && parts.suffix(3).elementsEqual(["src", "main", "res"]) ? String(parts[parts.count - 4]) : String(parts.last ?? "res")
+        guard var palette = reader.palette(name: name) else {
+            return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the resource directory holds no <color> resources in values*/*.xml", file: trimmed)])
+        }
+        var problems = reader.problems
+        let sidecar = trimmed + ".checks.json"
+        if FileManager.default.fileExists(atPath: sidecar) {
+            switch self.reader.read(sidecar) {
+            case .success(let data):
+                let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
+                palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
+                problems += more
+                problems += palette.renameThemes(renames, file: sidecar)
+            case .failure(let problem):
+                problems.append(problem)
+            }
+        }
+        return LoadedPalette(file: trimmed, palette: palette, problems: problems)
     }
 
     /// An Xcode asset catalog, with the checks of `NAME.checks.json` beside it.

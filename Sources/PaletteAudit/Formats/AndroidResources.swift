@@ -1,0 +1,226 @@
+import ColorScience
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An Android module's `res/` directory as a palette: the `<color>` resources of every
+/// `values*/*.xml` file, by configuration.
+///
+/// - Values: `#RGB`, `#ARGB`, `#RRGGBB`, `#AARRGGBB` (alpha first, as Android writes it), and
+///   references `@color/name` and `@android:color/name` (the framework's fixed colors).
+/// - Themes: `values` is `light`, `values-night` is `dark` (`values-notnight` is light too). API
+///   levels (`-v31`) merge into their configuration as Android resolves them (the higher level
+///   wins on devices that have it: this audit takes the highest). Qualifiers that do not change
+///   colors by theme (`-land`, `-sw600dp`, a locale…) are not read, and each such folder is listed.
+/// - `?attr/…` theme attributes cannot be resolved without a theme: a located warning.
+/// - The XML is read with `XMLParser`; broken XML is a problem at its line and column.
+struct AndroidResourceReader {
+    let root: String
+    var problems: [PaletteProblem] = []
+
+    /// One `<color>` as written.
+    struct ColorResource {
+        var name: String
+        var value: String
+        var file: String
+        var location: SourceLocation
+        var apiLevel: Int
+    }
+
+    init(root: String) {
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+
+    /// Colors by theme ("light", "dark").
+    var colors: [String: [ColorResource]] = [:]
+
+    mutating func read() {
+        let manager = FileManager.default
+        guard let folders = try? manager.contentsOfDirectory(atPath: root) else { return }
+        for folder in folders.sorted() where folder == "values" || folder.hasPrefix("values-") {
+            var theme = "light"
+            var apiLevel = 0
+            var ignored: [String] = []
+            for qualifier in folder.split(separator: "-").dropFirst() {
+                switch qualifier {
+                case "night": theme = "dark"
+                case "notnight": theme = "light"
+                case let q where q.hasPrefix("v") && Int(q.dropFirst()) != nil: apiLevel = Int(q.dropFirst()) ?? 0
+                default: ignored.append(String(qualifier))
+                }
+            }
+            if !ignored.isEmpty {
+                problems.append(PaletteProblem(.unsupportedProperty, "\(folder)/ is not read: its qualifier\(ignored.count == 1 ? "" : "s") \(ignored.joined(separator: ", ")) select\(ignored.count == 1 ? "s" : "") devices or languages, not a light or dark theme",
+                                               file: root + "/" + folder, severity: .warning))
+                continue
+            }
+            let directory = root + "/" + folder
+            for file in ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).sorted() where file.hasSuffix(".xml") {
+                readFile(directory + "/" + file, theme: theme, apiLevel: apiLevel)
+            }
+        }
+    }
+
+    mutating func readFile(_ path: String, theme: String, apiLevel: Int) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            problems.append(PaletteProblem(.unreadableFile, "cannot read the file", file: path))
+            return
+        }
+        readData(data, path: path, theme: theme, apiLevel: apiLevel)
+    }
+
+    /// One resource file's bytes (also what the palette fuzzer feeds).
+    mutating func readData(_ data: Data, path: String, theme: String, apiLevel: Int) {
+        let collector = ColorCollector()
+        let parser = XMLParser(data: data)
+        parser.delegate = collector
+        parser.shouldResolveExternalEntities = false
+        let parsed = parser.parse()
+        if !parsed || collector.error != nil {
+            // The first error the parser reported (it may recover and carry on), where it was.
+            let line = collector.error?.line ?? parser.lineNumber, column = collector.error?.column ?? parser.columnNumber
+            let reason = collector.error?.reason ?? parser.parserError.map { ($0 as NSError).localizedDescription } ?? "the XML is not well formed"
+            problems.append(PaletteProblem(.invalidJSON, "not well-formed XML: \(reason)", file: path,
+                                           location: SourceLocation(offset: 0, line: max(1, line), column: max(1, column))))
+            return
+        }
+        for found in collector.colors {
+            colors[theme, default: []].append(ColorResource(name: found.name, value: found.value, file: path,
+                                                            location: SourceLocation(offset: 0, line: found.line, column: found.column), apiLevel: apiLevel))
+        }
+        for missing in collector.unnamed {
+            problems.append(PaletteProblem(.missingField, "<color> without a name attribute", file: path, location: SourceLocation(offset: 0, line: missing.line, column: missing.column)))
+        }
+    }
+
+    /// The framework's fixed colors (`@android:color/…`), from AOSP's
+    /// `core/res/res/values/colors.xml`; the others there are state lists or theme-dependent.
+    static let framework: [String: String] = [
+        "white": "#ffffffff", "black": "#ff000000", "transparent": "#00000000", "darker_gray": "#ffaaaaaa",
+        "background_dark": "#ff000000", "background_light": "#ffffffff",
+        "holo_blue_light": "#ff33b5e5", "holo_blue_dark": "#ff0099cc", "holo_blue_bright": "#ff00ddff",
+        "holo_green_light": "#ff99cc00", "holo_green_dark": "#ff669900",
+        "holo_red_light": "#ffff4444", "holo_red_dark": "#ffcc0000",
+        "holo_orange_light": "#ffffbb33", "holo_orange_dark": "#ffff8800", "holo_purple": "#ffaa66cc",
+    ]
+
+    /// An Android color value as CSS (`#AARRGGBB` → `#RRGGBBAA`), or a `{name}` alias.
+    static func css(_ value: String) -> (css: String?, problem: String?) {
+        let v = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        if v.hasPrefix("@color/") { return ("{\(v.dropFirst("@color/".count))}", nil) }
+        if v.hasPrefix("@android:color/") {
+            let name = String(v.dropFirst("@android:color/".count))
+            guard let fixed = framework[name] else {
+                return (nil, "@android:color/\(name) is not one of the framework's fixed colors (\(framework.keys.sorted().joined(separator: ", "))); it may depend on the theme")
+            }
+            return (css(fixed).css, nil)
+        }
+        if v.hasPrefix("?") { return (nil, "\(v) is a theme attribute: its color depends on the app's theme, which a resource file does not say") }
+        guard v.hasPrefix("#"), v.dropFirst().allSatisfy(\.isHexDigit) else {
+            return (nil, "\"\(v)\" is not an Android color (#RGB, #ARGB, #RRGGBB, #AARRGGBB, @color/…, @android:color/…)")
+        }
+        let digits = Array(v.dropFirst())
+        switch digits.count {
+        case 3, 6: return ("#" + String(digits), nil)
+        case 4: return ("#" + String(digits[1...]) + String(digits[0]), nil)  // #ARGB → #RGBA
+        case 8: return ("#" + String(digits[2...]) + String(digits[0...1]), nil)  // #AARRGGBB → #RRGGBBAA
+        default: return (nil, "\"\(v)\" has \(digits.count) hex digits; Android colors have 3, 4, 6 or 8 (alpha first: #ARGB, #AARRGGBB)")
+        }
+    }
+
+    mutating func palette(name: String) -> Palette? {
+        read()
+        guard !colors.isEmpty else { return nil }
+        var themes: [Theme] = []
+        for themeName in ["light", "dark"] where colors[themeName] != nil {
+            // Within a configuration the highest API level wins; files at one level, the last.
+            var chosen: [String: ColorResource] = [:]
+            for resource in colors[themeName]!.sorted(by: { $0.apiLevel < $1.apiLevel }) { chosen[resource.name] = resource }
+            var tokens: [Token] = []
+            for resource in chosen.values.sorted(by: { ($0.file, $0.location.line) < ($1.file, $1.location.line) }) {
+                let (css, problem) = Self.css(resource.value)
+                let pointer = JSONPointer(resource.file.split(separator: "/").suffix(2).map(String.init) + [resource.name])
+                if let problem {
+                    problems.append(PaletteProblem(resource.value.hasPrefix("?") ? .unsupportedProperty : .invalidColor, "color \(resource.name): \(problem)",
+                                                   file: resource.file, pointer: pointer, location: resource.location, theme: themeName,
+                                                   severity: resource.value.hasPrefix("?") ? .warning : .error))
+                    continue
+                }
+                var token = Token(name: resource.name, value: css!, pointer: pointer, location: resource.location, file: resource.file)
+                token.type = "color"
+                tokens.append(token)
+            }
+            var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
+            theme.colorScheme = themeName == "dark" ? .dark : .light
+            // values-night holds only what changes: the rest comes from values, as on a device.
+            if themeName == "dark" && colors["light"] != nil { theme.extends = "light" }
+            themes.append(theme)
+        }
+        var palette = Palette(name: name, file: root, themes: themes)
+        palette.format = "Android color resources"
+        return palette
+    }
+}
+
+/// Collects `<color name="…">value</color>` elements with where each starts.
+private final class ColorCollector: NSObject, XMLParserDelegate {
+    struct Found {
+        var name: String
+        var value: String
+        var line: Int
+        var column: Int
+    }
+
+    var colors: [Found] = []
+    var unnamed: [(line: Int, column: Int)] = []
+    /// The first error reported, with where the parser stood.
+    var error: (reason: String, line: Int, column: Int)?
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if error == nil {
+            let nsError = parseError as NSError
+            let detail = (nsError.userInfo["NSXMLParserErrorMessage"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            error = (detail ?? ColorCollector.describe(nsError.code), parser.lineNumber, parser.columnNumber)
+        }
+    }
+    /// What the common XMLParser error codes mean (libxml2's numbers, which it reports).
+    static func describe(_ code: Int) -> String {
+        switch code {
+        case 76: "an end tag does not match the element it closes"
+        case 77: "the file ends before its elements are closed"
+        case 5: "the document does not end where its root element does (an element left open, or content after it)"
+        case 4: "the file is empty"
+        case 73: "a tag is not closed with '>'"
+        case 39, 41: "an attribute's value is not quoted"
+        case 9: "a character that XML does not allow"
+        case 26, 27: "an entity reference that cannot be resolved"
+        default: "XMLParser error \(code)"
+        }
+    }
+
+    private var current: Found?
+    private var text = ""
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard elementName == "color" else { return }
+        let line = parser.lineNumber, column = parser.columnNumber
+        guard let name = attributes["name"] else {
+            unnamed.append((line, column))
+            return
+        }
+        current = Found(name: name, value: "", line: line, column: column)
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if current != nil { text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard elementName == "color", var found = current else { return }
+        found.value = text
+        colors.append(found)
+        current = nil
+    }
+}

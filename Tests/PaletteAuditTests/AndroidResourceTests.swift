@@ -1,0 +1,104 @@
+import ColorScience
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// Android `res/` trees as Android Studio writes them.
+@Suite struct AndroidResourceTests {
+    static func tree(_ files: [String: String]) throws -> URL {
+        let res = FileManager.default.temporaryDirectory.appendingPathComponent("android-\(UUID().uuidString)/app/src/main/res")
+        for (path, text) in files {
+            let file = res.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return res
+    }
+
+    static func colors(_ palette: Palette) -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        for theme in palette.themes {
+            var resolver = ThemeResolver(palette: palette, theme: theme)
+            for name in resolver.tokenNames {
+                if case .success(let c) = resolver.resolve(name) { out[theme.name, default: [:]][name] = c.color.hex }
+            }
+        }
+        return out
+    }
+
+    @Test func valuesNightQualifiersAndReferences() throws {
+        let res = try Self.tree([
+            "values/colors.xml": """
+            <?xml version="1.0" encoding="utf-8"?>
+            <resources>
+                <!-- alpha comes first on Android -->
+                <color name="rgb">#F60</color>
+                <color name="argb">#8F60</color>
+                <color name="rrggbb">#1F1F1F</color>
+                <color name="aarrggbb">#991F1F1F</color>
+                <color name="white">@android:color/white</color>
+                <color name="holo">@android:color/holo_blue_dark</color>
+                <color name="alias">@color/rrggbb</color>
+                <color name="themed">?attr/colorPrimary</color>
+                <string name="app_name">Not a color</string>
+            </resources>
+            """,
+            "values/other.xml": #"<resources><color name="surface">#FFFFFF</color></resources>"#,
+            "values-night/colors.xml": #"<resources><color name="rrggbb">#E3E3E3</color><color name="surface">#121212</color></resources>"#,
+            "values-night-v31/colors.xml": #"<resources><color name="surface">#101010</color></resources>"#,
+            "values-land/colors.xml": #"<resources><color name="rrggbb">#000000</color></resources>"#,
+            "values-sw600dp/dimens.xml": #"<resources><dimen name="gap">8dp</dimen></resources>"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        let palette = try #require(loaded.palettes.first?.palette)
+        #expect(palette.name == "app" && palette.format == "Android color resources")
+        #expect(palette.themes.map(\.name) == ["light", "dark"])
+        let colors = Self.colors(palette)
+        #expect(colors["light"] == ["rgb": "#ff6600", "argb": "#ff660088", "rrggbb": "#1f1f1f", "aarrggbb": "#1f1f1f99",
+                                    "white": "#ffffff", "holo": "#0099cc", "alias": "#1f1f1f", "surface": "#ffffff"])
+        // values-night overrides; -v31 wins within the night configuration; the rest is inherited.
+        #expect(colors["dark"]?["rrggbb"] == "#e3e3e3" && colors["dark"]?["alias"] == "#e3e3e3" && colors["dark"]?["surface"] == "#101010")
+        #expect(colors["dark"]?["aarrggbb"] == "#1f1f1f99")
+        let messages = loaded.palettes[0].problems.map(\.message)
+        #expect(messages.contains("color themed: ?attr/colorPrimary is a theme attribute: its color depends on the app's theme, which a resource file does not say"))
+        #expect(messages.contains("values-land/ is not read: its qualifier land selects devices or languages, not a light or dark theme"))
+        #expect(messages.contains("values-sw600dp/ is not read: its qualifier sw600dp selects devices or languages, not a light or dark theme"))
+        #expect(loaded.palettes[0].problems.filter { !$0.isWarning }.isEmpty)
+        let attr = try #require(loaded.palettes[0].problems.first { $0.message.hasPrefix("color themed") })
+        #expect(attr.location?.line == 11 && attr.file?.hasSuffix("values/colors.xml") == true)
+    }
+
+    @Test func brokenXMLAndBadValuesAreLocated() throws {
+        let res = try Self.tree([
+            "values/colors.xml": "<resources>\n  <color name=\"ok\">#000000</color>\n  <color name=\"bad\">#12345</color>\n  <color name=\"unknown\">@android:color/system_accent1_500</color>\n</resources>\n",
+            "values/broken.xml": "<resources>\n  <color name=\"x\">#000</resources>\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        let problems = loaded.palettes[0].problems
+        let broken = try #require(problems.first { $0.file?.hasSuffix("broken.xml") == true })
+        #expect(broken.message.hasPrefix("not well-formed XML") && broken.location?.line == 2)
+        #expect(problems.contains { $0.message == "color bad: \"#12345\" has 5 hex digits; Android colors have 3, 4, 6 or 8 (alpha first: #ARGB, #AARRGGBB)" && $0.location?.line == 3 })
+        #expect(problems.contains { $0.message.hasPrefix("color unknown: @android:color/system_accent1_500 is not one of the framework's fixed colors") })
+    }
+
+    /// The same palette as JSON and as colors.xml audits identically.
+    @Test func sameAuditAsJSON() throws {
+        let res = try Self.tree([
+            "values/colors.xml": #"<resources><color name="ink">#59636E</color><color name="paper">#FFFFFF</color></resources>"#,
+            "values-night/colors.xml": #"<resources><color name="ink">#9198A1</color><color name="paper">#0D1117</color></resources>"#,
+        ])
+        try #"{"checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}"#
+            .write(to: URL(fileURLWithPath: res.path + ".checks.json"), atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let android = try #require(PaletteLoader.loadSources(paths: [res.path]).palettes.first?.palette)
+        let json = ##"{"name": "app", "themes": {"light": {"tokens": {"ink": "#59636e", "paper": "#ffffff"}}, "dark": {"extends": "light", "tokens": {"ink": "#9198a1", "paper": "#0d1117"}}}, "checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}"##
+        let fromJSON = try #require(PaletteDecoder.decode(json, file: "app.json").palette)
+        func rows(_ p: Palette) -> [String] {
+            Auditor().audit(p).themes.flatMap { t in t.results.map { "\(t.name) \($0.id) \($0.ratio) \($0.verdict)" } }
+        }
+        #expect(rows(android) == rows(fromJSON))
+        #expect(rows(android).count == 2)
+    }
+}

@@ -174,4 +174,37 @@ import Testing
         // Values Apple does not publish say where they come from.
         #expect(report.themes[0].results[0].assumed?.first?.contains("community transcriptions") == true)
     }
+
+    /// The same palette as JSON, as an asset catalog and as Android resources audits identically.
+    @Test func sameAuditAsJSONAndAndroid() throws {
+        let url = try Self.catalog([
+            "ink.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "0x59", "green": "0x63", "blue": "0x6E""#),
+                Self.entry(#""red": "145", "green": "152", "blue": "161""#, appearances: Self.dark),
+            ]),
+            "paper.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "1.000", "green": "1.000", "blue": "1.000""#),
+                Self.entry(#""red": "0x0D", "green": "0x11", "blue": "0x17""#, appearances: Self.dark),
+            ]),
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try #"{"checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}"#
+            .write(to: url.deletingLastPathComponent().appendingPathComponent("Assets.checks.json"), atomically: true, encoding: .utf8)
+        let res = url.deletingLastPathComponent().appendingPathComponent("res")
+        for (folder, xml) in [("values", #"<resources><color name="ink">#59636E</color><color name="paper">#FFFFFF</color></resources>"#),
+                              ("values-night", #"<resources><color name="ink">#FF9198A1</color><color name="paper">#0D1117</color></resources>"#)] {
+            try FileManager.default.createDirectory(at: res.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try xml.write(to: res.appendingPathComponent(folder).appendingPathComponent("colors.xml"), atomically: true, encoding: .utf8)
+        }
+        try #"{"checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}"#
+            .write(to: URL(fileURLWithPath: res.path + ".checks.json"), atomically: true, encoding: .utf8)
+        let json = ##"{"name": "app", "themes": {"light": {"tokens": {"ink": "#59636e", "paper": "#ffffff"}}, "dark": {"extends": "light", "tokens": {"ink": "#9198a1", "paper": "#0d1117"}}}, "checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}"##
+        func rows(_ p: Palette) -> [String] {
+            Auditor().audit(p).themes.flatMap { t in t.results.map { "\(t.name) \($0.id) \($0.foreground.hex) \($0.background.hex) \($0.ratio) \($0.verdict)" } }
+        }
+        let expected = rows(try #require(PaletteDecoder.decode(json, file: "app.json").palette))
+        #expect(expected.count == 2)
+        #expect(rows(try #require(PaletteLoader.loadSources(paths: [url.path]).palettes.first?.palette)) == expected)
+        #expect(rows(try #require(PaletteLoader.loadSources(paths: [res.path]).palettes.first?.palette)) == expected)
+    }
 }

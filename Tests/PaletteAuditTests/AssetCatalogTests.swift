@@ -66,8 +66,11 @@ import Testing
                 Self.entry(#""red": "0.600", "green": "0.600", "blue": "0.600", "alpha": "1.000""#, appearances: Self.dark),
             ]),
             "AppIcon.appiconset/Contents.json": #"{"images": []}"#,
+            "Unused.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0.9", "green": "0.9", "blue": "0.9""#)]),
         ])
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try #"{"checks": [{"id": "ink-on-paper", "foreground": "Ink", "background": "Paper"}]}"#
+            .write(to: url.deletingLastPathComponent().appendingPathComponent("Assets.checks.json"), atomically: true, encoding: .utf8)
         let loaded = PaletteLoader.loadSources(paths: [url.path])
         let palette = try #require(loaded.palettes.first?.palette)
         #expect(palette.name == "Assets")
@@ -85,7 +88,9 @@ import Testing
         var resolver = ThemeResolver(palette: palette, theme: palette.themes[0])
         #expect(try resolver.resolve("Brand.Primary").get().outOfGamut == true)
         let warnings = loaded.palettes[0].problems.filter(\.isWarning).map(\.message)
+        // Light-only sets a check uses are a warning; one no check uses is not.
         #expect(warnings.contains("color set Paper has no dark appearance while the catalog has them: iOS shows its light color in dark mode"))
+        #expect(!warnings.contains { $0.contains("Unused") })
         #expect(warnings.contains("color set Ink defines high contrast for dark only: with Increase Contrast on, light mode shows its ordinary color"))
         #expect(warnings.contains("color set Muted defines high contrast for light only: with Increase Contrast on, dark mode shows its ordinary color"))
     }

@@ -18,6 +18,8 @@ import Foundation
 /// - The `universal` idiom, else the idiom asked for, else the only one a set has.
 /// - A system color (`"reference": "systemBlueColor"`) resolves to Apple's published value
 ///   for that appearance (``AppleSystemColors``); one not in the table is a problem.
+/// - Findings: a color set a check uses that has no dark appearance, in a catalog that has
+///   them (iOS shows its light color in dark mode); a set with high contrast for one luminosity.
 extension JSONValue {
     /// The elements of an array (nil for anything else).
     fileprivate var elements: [JSONValue]? {
@@ -30,6 +32,9 @@ struct AssetCatalogReader {
     let root: String
     var idiom: String
     var problems: [PaletteProblem] = []
+    /// Color sets without a dark appearance in a catalog that has them: a warning for each one
+    /// a check uses (``warnLightOnly(checks:)``), once the checks are known.
+    var lightOnly: [(name: String, file: String)] = []
 
     /// One color set as read: its appearances' colors (CSS text) and where it is.
     struct ColorSet {
@@ -200,6 +205,20 @@ struct AssetCatalogReader {
         }
     }
 
+    /// The warnings for light-only color sets that `checks` use (by name or by rule).
+    func warnLightOnly(checks: [Check]) -> [PaletteProblem] {
+        lightOnly.filter { set in
+            checks.contains { check in
+                [check.foreground, check.background, check.backdrop ?? ""].contains { reference in
+                    reference == set.name || (CheckRule.isPattern(reference) && CheckRule.matches(set.name, reference))
+                }
+            }
+        }.map { set in
+            PaletteProblem(.unsupportedProperty, "color set \(set.name) has no dark appearance while the catalog has them: iOS shows its light color in dark mode",
+                           file: set.file, severity: .warning)
+        }
+    }
+
     // MARK: The palette
 
     /// The entry iOS shows for a theme: the exact appearance, then the same luminosity without
@@ -246,8 +265,7 @@ struct AssetCatalogReader {
         for set in sets {
             let keys = set.entries.keys
             if hasDark && !keys.contains(where: { $0.luminosity == "dark" }) && !set.entries.values.allSatisfy({ $0.css.hasPrefix("system:") }) {
-                problems.append(PaletteProblem(.unsupportedProperty, "color set \(set.name) has no dark appearance while the catalog has them: iOS shows its light color in dark mode",
-                                               file: set.file, severity: .warning))
+                lightOnly.append((set.name, set.file))
             }
             let lightHC = keys.contains { $0.highContrast && $0.luminosity != "dark" }, darkHC = keys.contains { $0.highContrast && $0.luminosity == "dark" }
             if keys.contains(where: { $0.luminosity == "dark" }) && lightHC != darkHC {

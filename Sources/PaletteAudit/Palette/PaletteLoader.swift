@@ -34,6 +34,9 @@ public struct PaletteLoader: Sendable {
     public let reader: DocumentReader
     /// The Xcode idiom asset catalogs are read for (`universal`, `iphone`, `ipad`, `mac`…).
     public var catalogIdiom = "universal"
+    /// The checks of `--checks`, known before the sources are read (asset catalogs warn about
+    /// the light-only color sets these use).
+    var operatorChecks: [Check] = []
 
     public init(reader: DocumentReader = PaletteLoader.disk, catalogIdiom: String = "universal") {
         self.reader = reader
@@ -85,6 +88,11 @@ public struct PaletteLoader: Sendable {
     /// - anything else is skipped, with its reason.
     /// `checks`, a checks document, adds its checks to every palette read.
     public func loadSources(paths: [String], checks: String? = nil) -> LoadResult {
+        if let checks, operatorChecks.isEmpty, case .success(let bytes) = PaletteLoader.read(checks) {
+            var loader = self
+            loader.operatorChecks = PaletteDecoder.decodeChecksDocument(bytes: bytes, file: checks).checks.checks
+            if !loader.operatorChecks.isEmpty { return loader.loadSources(paths: paths, checks: checks) }
+        }
         var result = LoadResult(palettes: [], skipped: [])
         let manager = FileManager.default
         for path in paths {
@@ -282,7 +290,7 @@ public struct PaletteLoader: Sendable {
     }
 
     /// An Xcode asset catalog, with the checks of `NAME.checks.json` beside it.
-    func loadCatalog(_ path: String, idiom: String? = nil) -> LoadedPalette {
+    func loadCatalog(_ path: String, idiom: String? = nil, extraChecks: [Check] = []) -> LoadedPalette {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         var reader = AssetCatalogReader(root: trimmed, idiom: idiom ?? catalogIdiom)
         let name = String(trimmed.split(separator: "/").last ?? "Assets").replacing(".xcassets", with: "")
@@ -302,6 +310,7 @@ public struct PaletteLoader: Sendable {
                 problems.append(problem)
             }
         }
+        problems += reader.warnLightOnly(checks: palette.checks + extraChecks + operatorChecks)
         return LoadedPalette(file: trimmed, palette: palette, problems: problems)
     }
 

@@ -15,16 +15,7 @@ import Testing
         return res
     }
 
-    static func colors(_ palette: Palette) -> [String: [String: String]] {
-        var out: [String: [String: String]] = [:]
-        for theme in palette.themes {
-            var resolver = ThemeResolver(palette: palette, theme: theme)
-            for name in resolver.tokenNames {
-                if case .success(let c) = resolver.resolve(name) { out[theme.name, default: [:]][name] = c.color.hex }
-            }
-        }
-        return out
-    }
+    static func colors(_ palette: Palette) -> [String: [String: String]] { resolvedColors(palette) }
 
     @Test func valuesNightQualifiersAndReferences() throws {
         let res = try Self.tree([

@@ -33,16 +33,7 @@ import Testing
     static let light = #"{"appearance": "luminosity", "value": "light"}"#
     static let high = #"{"appearance": "contrast", "value": "high"}"#
 
-    static func colors(_ palette: Palette) -> [String: [String: String]] {
-        var out: [String: [String: String]] = [:]
-        for theme in palette.themes {
-            var resolver = ThemeResolver(palette: palette, theme: theme)
-            for name in resolver.tokenNames {
-                if case .success(let c) = resolver.resolve(name) { out[theme.name, default: [:]][name] = c.color.hex }
-            }
-        }
-        return out
-    }
+    static func colors(_ palette: Palette) -> [String: [String: String]] { resolvedColors(palette) }
 
     @Test func componentFormsAppearancesAndFallbacks() throws {
         let url = try Self.catalog([

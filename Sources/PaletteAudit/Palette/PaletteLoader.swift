@@ -263,6 +263,21 @@ public struct PaletteLoader: Sendable {
         return String(trimmed.dropLast(".xcassets".count)) + ".checks.json"
     }
 
+    /// Takes the checks, badges and theme names of a `NAME.checks.json` beside a source, when
+    /// there is one (a palette that has checks of its own keeps them).
+    func adoptSidecar(_ sidecar: String, into palette: inout Palette, problems: inout [PaletteProblem]) {
+        guard FileManager.default.fileExists(atPath: sidecar) else { return }
+        switch reader.read(sidecar) {
+        case .success(let data):
+            let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
+            palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
+            problems += more
+            problems += palette.renameThemes(renames, file: sidecar)
+        case .failure(let problem):
+            problems.append(problem)
+        }
+    }
+
     /// An Android `res/` directory, with the checks of `res.checks.json` beside it.
     func loadAndroid(_ path: String) -> LoadedPalette {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
@@ -274,18 +289,7 @@ public struct PaletteLoader: Sendable {
             return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the resource directory holds no <color> resources in values*/*.xml", file: trimmed)])
         }
         var problems = reader.problems
-        let sidecar = trimmed + ".checks.json"
-        if FileManager.default.fileExists(atPath: sidecar) {
-            switch self.reader.read(sidecar) {
-            case .success(let data):
-                let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
-                palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
-                problems += more
-                problems += palette.renameThemes(renames, file: sidecar)
-            case .failure(let problem):
-                problems.append(problem)
-            }
-        }
+        adoptSidecar(trimmed + ".checks.json", into: &palette, problems: &problems)
         return LoadedPalette(file: trimmed, palette: palette, problems: problems)
     }
 
@@ -298,18 +302,7 @@ public struct PaletteLoader: Sendable {
             return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the asset catalog holds no color sets", file: trimmed)])
         }
         var problems = reader.problems
-        let sidecar = Self.sidecar(ofCatalog: trimmed)
-        if FileManager.default.fileExists(atPath: sidecar) {
-            switch self.reader.read(sidecar) {
-            case .success(let data):
-                let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
-                palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
-                problems += more
-                problems += palette.renameThemes(renames, file: sidecar)
-            case .failure(let problem):
-                problems.append(problem)
-            }
-        }
+        adoptSidecar(Self.sidecar(ofCatalog: trimmed), into: &palette, problems: &problems)
         problems += reader.warnLightOnly(checks: palette.checks + extraChecks + operatorChecks)
         return LoadedPalette(file: trimmed, palette: palette, problems: problems)
     }
@@ -390,17 +383,8 @@ public struct PaletteLoader: Sendable {
         case .failure(let problem): return LoadedPalette(file: path, palette: nil, problems: [problem])
         }
         var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: reader)
-        let sidecar = Self.sidecar(of: path)
-        if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json"), FileManager.default.fileExists(atPath: sidecar) {
-            switch reader.read(sidecar) {
-            case .success(let data):
-                let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
-                tokens.adoptChecks(from: Palette(name: tokens.name, themes: [], checks: checks.checks, badges: checks.badges))
-                problems += more
-                problems += tokens.renameThemes(renames, file: sidecar)
-            case .failure(let problem):
-                problems.append(problem)
-            }
+        if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json") {
+            adoptSidecar(Self.sidecar(of: path), into: &tokens, problems: &problems)
             palette = tokens
         }
         palette?.normalizeCheckNames()

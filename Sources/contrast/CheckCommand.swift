@@ -89,7 +89,7 @@ struct CheckCommand: ParsableCommand {
         // Without --scheme, a pair that uses light-dark() is measured in both schemes.
         var schemes: [ColorScheme?] = [scheme]
         if scheme == nil {
-            let light = try [foreground, background].map { try Self.parse($0, what: "color", scheme: .light) }
+            let light = [try Self.parse(foreground, what: "foreground", scheme: .light), try Self.parse(background, what: "background", scheme: .light)]
             let backdropLight = try backdrop.map { try Self.parse($0, what: "backdrop", scheme: .light) }
             if light.contains(where: \.dependsOnScheme) || backdropLight?.dependsOnScheme == true { schemes = [.light, .dark] }
         }

@@ -665,7 +665,7 @@ extension StylesheetReader {
             case .failure(let failure):
                 // Only a value that would be a color is worth a problem: other properties are
                 // often defined by another stylesheet.
-                if StylesheetReader.looksLikeColor(raw) || StylesheetReader.aliasTarget(raw) != nil {
+                if StylesheetReader.looksLikeColor(raw) || StylesheetReader.aliasTarget(raw) != nil || raw.lowercased().hasPrefix("var(") {
                     problems.append(PaletteProblem(StylesheetReader.looksLikeColor(raw) ? .invalidColor : .unknownToken,
                                                    "--\(declaration.name): \(raw): \(failure.message)\(StylesheetReader.looksLikeColor(raw) ? "" : "; not read as a color")",
                                                    file: file, pointer: pointer, location: declaration.location, theme: theme,

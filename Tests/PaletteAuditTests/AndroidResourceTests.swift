@@ -68,6 +68,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
         let loaded = PaletteLoader.loadSources(paths: [res.path])
         let problems = loaded.palettes[0].problems
+        // Bytes that are not UTF-8 (here in an element name, which Foundation's parser would trap
+        // on) are a located problem, never a crash.
+        var invalid = Data("<resources>\n  <c".utf8)
+        invalid.append(contentsOf: [0xCF, 0xCF, 0xCF])
+        invalid.append(contentsOf: Data("olor name=\"a\">#8F60</color>\n</resources>\n".utf8))
+        var reader = AndroidResourceReader(root: "/tmp/res")
+        reader.readData(invalid, path: "/tmp/res/values/bad.xml", theme: "light", apiLevel: 0)
+        #expect(reader.problems.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }
+            == ["2:5 not valid UTF-8 at byte 16 (1 byte that are not a character); Android resource files are UTF-8"])
         let broken = try #require(problems.first { $0.file?.hasSuffix("broken.xml") == true })
         #expect(broken.message.hasPrefix("not well-formed XML") && broken.location?.line == 2)
         #expect(problems.contains { $0.message == "color bad: \"#12345\" has 5 hex digits; Android colors have 3, 4, 6 or 8 (alpha first: #ARGB, #AARRGGBB)" && $0.location?.line == 3 })

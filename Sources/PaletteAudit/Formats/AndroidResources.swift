@@ -72,6 +72,16 @@ struct AndroidResourceReader {
 
     /// One resource file's bytes (also what the palette fuzzer feeds).
     mutating func readData(_ data: Data, path: String, theme: String, apiLevel: Int) {
+        // Resource files are UTF-8. XMLParser is only given valid UTF-8: Foundation's parser
+        // traps on some invalid sequences in element names instead of reporting them.
+        if let bad = Self.firstInvalidUTF8(data) {
+            let prefix = data.prefix(bad.offset)
+            let line = prefix.filter { $0 == 0x0A }.count + 1
+            let column = String(decoding: prefix.reversed().prefix { $0 != 0x0A }.reversed(), as: UTF8.self).count + 1
+            problems.append(PaletteProblem(.invalidJSON, "not valid UTF-8 at byte \(bad.offset) (\(bad.length) byte\(bad.length == 1 ? "" : "s") that are not a character); Android resource files are UTF-8",
+                                           file: path, location: SourceLocation(offset: bad.offset, line: line, column: column)))
+            return
+        }
         let collector = ColorCollector()
         let parser = XMLParser(data: data)
         parser.delegate = collector
@@ -91,6 +101,20 @@ struct AndroidResourceReader {
         }
         for missing in collector.unnamed {
             problems.append(PaletteProblem(.missingField, "<color> without a name attribute", file: path, location: SourceLocation(offset: 0, line: missing.line, column: missing.column)))
+        }
+    }
+
+    /// Where the first byte sequence that is not UTF-8 starts, and how long it is.
+    static func firstInvalidUTF8(_ data: Data) -> (offset: Int, length: Int)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error(let length): return (offset, length)
+            }
         }
     }
 

@@ -39,6 +39,7 @@ import Testing
             "values-night-v31/colors.xml": #"<resources><color name="surface">#101010</color></resources>"#,
             "values-land/colors.xml": #"<resources><color name="rrggbb">#000000</color></resources>"#,
             "values-sw600dp/dimens.xml": #"<resources><dimen name="gap">8dp</dimen></resources>"#,
+            "color/button_text.xml": ##"<selector xmlns:android="http://schemas.android.com/apk/res/android"><item android:color="#FF0000"/></selector>"##,
         ])
         defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
         let loaded = PaletteLoader.loadSources(paths: [res.path])
@@ -55,6 +56,7 @@ import Testing
         #expect(messages.contains("color themed: ?attr/colorPrimary is a theme attribute: its color depends on the app's theme, which a resource file does not say"))
         #expect(messages.contains("values-land/ is not read: its qualifier land selects devices or languages, not a light or dark theme"))
         #expect(messages.contains("values-sw600dp/ is not read: its qualifier sw600dp selects devices or languages, not a light or dark theme"))
+        #expect(messages.contains { $0.hasPrefix("color/ holds color state lists (button_text.xml), which pick a color by state; they are not read") })
         #expect(loaded.palettes[0].problems.filter { !$0.isWarning }.isEmpty)
         let attr = try #require(loaded.palettes[0].problems.first { $0.message.hasPrefix("color themed") })
         #expect(attr.location?.line == 11 && attr.file?.hasSuffix("values/colors.xml") == true)

@@ -12,7 +12,8 @@ import FoundationXML
 /// - Themes: `values` is `light`, `values-night` is `dark` (`values-notnight` is light too). API
 ///   levels (`-v31`) merge into their configuration as Android resolves them (the higher level
 ///   wins on devices that have it: this audit takes the highest). Qualifiers that do not change
-///   colors by theme (`-land`, `-sw600dp`, a locale…) are not read, and each such folder is listed.
+///   colors by theme (`-land`, `-sw600dp`, a locale…) are not read, and each such folder is listed;
+///   so are the color state lists of `color/`.
 /// - `?attr/…` theme attributes cannot be resolved without a theme: a located warning.
 /// - The XML is read with `XMLParser`; broken XML is a problem at its line and column.
 struct AndroidResourceReader {
@@ -38,6 +39,15 @@ struct AndroidResourceReader {
     mutating func read() {
         let manager = FileManager.default
         guard let folders = try? manager.contentsOfDirectory(atPath: root) else { return }
+        // Color state lists (res/color/) choose a color by state (pressed, disabled…): there is no
+        // one color to measure, so they are listed, and a reference to one is a problem where used.
+        for folder in folders.sorted() where folder == "color" || folder.hasPrefix("color-") {
+            let lists = ((try? manager.contentsOfDirectory(atPath: root + "/" + folder)) ?? []).filter { $0.hasSuffix(".xml") }.sorted()
+            if !lists.isEmpty {
+                problems.append(PaletteProblem(.unsupportedProperty, "\(folder)/ holds color state lists (\(lists.joined(separator: ", "))), which pick a color by state; they are not read, and a @color/ reference to one is reported where it is used",
+                                               file: root + "/" + folder, severity: .warning))
+            }
+        }
         for folder in folders.sorted() where folder == "values" || folder.hasPrefix("values-") {
             var theme = "light"
             var apiLevel = 0

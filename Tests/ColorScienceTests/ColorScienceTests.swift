@@ -105,6 +105,28 @@ import TestSupport
         #expect(m.bestBackdrop?.hex == "#000000")
     }
 
+    @Test func rangeExtremesBeatAFineGrid() throws {
+        // Both layers translucent, where the extremes can lie inside the cube of backdrops: the
+        // exact per-channel search must reach at least what a 25-step grid finds.
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<20 {
+            let fg = SRGB.random(using: &generator, alpha: Double.random(in: 0.3...0.9, using: &generator))
+            let bg = SRGB.random(using: &generator, alpha: Double.random(in: 0.05...0.5, using: &generator))
+            let m = ContrastMeasurement(foreground: fg, background: bg)
+            var low = Double.infinity, high = 0.0
+            let steps = 24
+            for r in 0...steps { for g in 0...steps { for b in 0...steps {
+                let backdrop = SRGB(red: Double(r) / Double(steps), green: Double(g) / Double(steps), blue: Double(b) / Double(steps))
+                let seen = bg.composited(over: backdrop)
+                let ratio = fg.composited(over: seen).contrastRatio(with: seen)
+                low = min(low, ratio)
+                high = max(high, ratio)
+            } } }
+            #expect(m.ratio <= low + 1e-12, "\(generator.replay): worst \(m.ratio) vs grid \(low)")
+            #expect(m.bestRatio >= high - 1e-12, "\(generator.replay): best \(m.bestRatio) vs grid \(high)")
+        }
+    }
+
     @Test func rangeMatchesBruteForce() throws {
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<40 {

@@ -1,3 +1,5 @@
+import RealModule
+
 /// The contrast of a foreground over a background, with translucency resolved.
 ///
 /// - A translucent foreground is composited over the background before measuring.
@@ -138,32 +140,60 @@ private struct Layers {
         return (x, best)
     }
 
+    /// The maximum over x ∈ [0, 1] of h(x) = g(top(x)) − t·g(bottom(x)), where top and bottom are
+    /// affine in x and g is the sRGB decoding, found exactly: g is a line below 0.04045 and a
+    /// power above, so [0, 1] splits into at most three pieces on which h′ = 0 has one closed-form
+    /// root at most. The maximum is at a piece's end or at such a root.
     private func maximizeChannel(_ i: Int, t: Double, inverted: Bool) -> Double {
-        let (topBase, topSlope, bottomBase, bottomSlope) = inverted
+        let (p, q, r, s) = inverted
             ? (backgroundBase[i], backgroundSlope[i], foregroundBase[i], foregroundSlope[i])
             : (foregroundBase[i], foregroundSlope[i], backgroundBase[i], backgroundSlope[i])
         func h(_ x: Double) -> Double {
-            SRGBTransfer.decode(topBase + topSlope * x) - t * SRGBTransfer.decode(bottomBase + bottomSlope * x)
+            SRGBTransfer.decode(p + q * x) - t * SRGBTransfer.decode(r + s * x)
         }
-        let steps = 64
+        let knee = 0.04045, offset = 0.055, linearSlope = 1 / 12.92, powerScale = 2.4 / 1.055
+        // Where each side crosses the knee splits [0, 1] into pieces (empty ones are skipped).
+        func crossing(_ base: Double, _ slope: Double) -> Double {
+            slope > 0 ? min(1, max(0, (knee - base) / slope)) : 0
+        }
+        let a = crossing(p, q), b = crossing(r, s)
+        let cuts = (0.0, min(a, b), max(a, b), 1.0)
         var bestX = 0.0, bestValue = h(0)
-        for step in 1...steps {
-            let x = Double(step) / Double(steps)
+        func consider(_ x: Double) {
+            guard x >= 0 && x <= 1 else { return }
             let value = h(x)
             if value > bestValue {
                 bestValue = value
                 bestX = x
             }
         }
-        // Golden-section refinement around the best grid point.
-        var low = max(0, bestX - 1 / Double(steps)), high = min(1, bestX + 1 / Double(steps))
-        let ratio = (5.0.squareRoot() - 1) / 2
-        for _ in 0..<80 {
-            let a = high - ratio * (high - low), b = low + ratio * (high - low)
-            if h(a) < h(b) { low = a } else { high = b }
+        for (low, high) in [(cuts.0, cuts.1), (cuts.1, cuts.2), (cuts.2, cuts.3)] where high > low {
+            consider(high)
+            guard q > 0 && s > 0 && t > 0 else { continue }
+            let middle = (low + high) / 2
+            let topPower = p + q * middle > knee, bottomPower = r + s * middle > knee
+            // h′(x) = q·g′(top) − t·s·g′(bottom), with g′(u) = 1/12.92 on the line and
+            // 2.4/1.055·((u + 0.055)/1.055)^1.4 on the power.
+            var root: Double?
+            switch (topPower, bottomPower) {
+            case (true, true):
+                // ((top + 0.055)/(bottom + 0.055))^1.4 = t·s/q
+                let k = Double.pow(t * s / q, 1 / 1.4)
+                let denominator = q - k * s
+                if denominator != 0 { root = (k * (r + offset) - (p + offset)) / denominator }
+            case (true, false):
+                // q·powerScale·((top + 0.055)/1.055)^1.4 = t·s/12.92
+                let top = 1.055 * Double.pow(t * s * linearSlope / (q * powerScale), 1 / 1.4) - offset
+                root = (top - p) / q
+            case (false, true):
+                let bottom = 1.055 * Double.pow(q * linearSlope / (t * s * powerScale), 1 / 1.4) - offset
+                root = (bottom - r) / s
+            case (false, false):
+                break  // h is linear here: its maximum is at an end
+            }
+            if let root, root > low, root < high { consider(root) }
         }
-        let refined = (low + high) / 2
-        return h(refined) > bestValue ? refined : bestX
+        return bestX
     }
 
     /// A backdrop on the segment between two points where both luminances are equal.

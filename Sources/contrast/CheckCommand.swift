@@ -180,19 +180,18 @@ struct CheckCommand: ParsableCommand {
             if count == 0 { break }
             var start = 0
             let end = filled + count
-            var scan = filled
-            while let newline = buffer[scan..<end].firstIndex(of: 0x0A) {
-                if skippingLongLine {
-                    skippingLongLine = false
-                } else {
-                    batch.process(buffer[start..<newline])
-                }
-                start = newline + 1
-                scan = start
-            }
             if skippingLongLine {
-                filled = 0
-                continue
+                guard let newline = buffer[filled..<end].firstIndex(of: 0x0A) else {
+                    filled = 0
+                    continue
+                }
+                skippingLongLine = false
+                start = newline + 1
+            }
+            // Every complete line of what was read goes to the writer at once.
+            if let last = buffer[start..<end].lastIndex(of: 0x0A) {
+                buffer.withUnsafeBufferPointer { batch.processLines(UnsafeBufferPointer(rebasing: $0[start..<last])) }
+                start = last + 1
             }
             if start > 0 {
                 buffer.withUnsafeMutableBytes { raw in
@@ -202,7 +201,9 @@ struct CheckCommand: ParsableCommand {
             }
             filled = end - start
         }
-        if filled > 0 && !skippingLongLine { batch.process(buffer[0..<filled]) }
+        if filled > 0 && !skippingLongLine {
+            buffer.withUnsafeBufferPointer { batch.processLines(UnsafeBufferPointer(rebasing: $0[0..<filled])) }
+        }
         batch.flush()
         if batch.anyError { throw ExitCode(2) }
         if batch.anyFail { throw ExitCode(1) }
@@ -210,7 +211,8 @@ struct CheckCommand: ParsableCommand {
 }
 
 /// `check --batch`: measures each JSON line and buffers the answers, one JSON object per line,
-/// written to standard output in large blocks.
+/// written to standard output in large blocks. A large block of lines is split among the cores;
+/// the answers keep the order of the lines.
 struct BatchWriter {
     let requirement: ContrastRequirement
     /// `--scheme`, for lines that give no "scheme" of their own.
@@ -219,6 +221,8 @@ struct BatchWriter {
     var anyFail = false
     var anyError = false
     private var out: [UInt8] = []
+    /// The threads a block of lines is split among.
+    var threads = ProcessInfo.processInfo.activeProcessorCount
 
     init(requirement: ContrastRequirement, scheme: ColorScheme? = nil) {
         self.requirement = requirement
@@ -226,17 +230,84 @@ struct BatchWriter {
         out.reserveCapacity(1 << 17)
     }
 
-    mutating func process(_ line: ArraySlice<UInt8>) {
+    /// Measures the lines of `block` (separated by newlines; the last one without its newline)
+    /// and writes their answers.
+    mutating func processLines(_ block: UnsafeBufferPointer<UInt8>) {
+        // Parts of at least 64 KiB, each ending at a line's end.
+        let parts = max(1, min(threads, block.count >> 16))
+        guard parts > 1 else {
+            processSerially(block)
+            return
+        }
+        var bounds = [0]
+        for k in 1..<parts {
+            let from = max(bounds[bounds.count - 1], block.count * k / parts)
+            guard let newline = block[from...].firstIndex(of: 0x0A) else { break }
+            bounds.append(newline + 1)
+        }
+        bounds.append(block.count + 1)  // the last line has no newline in the block
+        // Part k is block[bounds[k] ..< bounds[k + 1] − 1], without the newline that ends it.
+        var writers: [BatchWriter] = []
+        var firstLine = lineNumber
+        for k in 0..<(bounds.count - 1) {
+            var writer = BatchWriter(requirement: requirement, scheme: scheme)
+            writer.lineNumber = firstLine
+            writer.threads = 1
+            writers.append(writer)
+            firstLine += 1 + block[bounds[k]..<(bounds[k + 1] - 1)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
+        let partBounds = bounds
+        nonisolated(unsafe) let block = block  // read only, by every thread
+        writers.withUnsafeMutableBufferPointer { slots in
+            nonisolated(unsafe) let slots = slots  // each thread writes its own slot
+            DispatchQueue.concurrentPerform(iterations: slots.count) { k in
+                slots[k].processSerially(UnsafeBufferPointer(rebasing: block[partBounds[k]..<(partBounds[k + 1] - 1)]), streaming: false)
+            }
+        }
+        for writer in writers {
+            out.append(contentsOf: writer.out)
+            anyFail = anyFail || writer.anyFail
+            anyError = anyError || writer.anyError
+            flush()
+        }
+        lineNumber = firstLine
+    }
+
+    /// The lines of `block` one after the other; `streaming` writes the answers out as the
+    /// buffer fills (a part measured on another thread keeps them for its caller).
+    private mutating func processSerially(_ block: UnsafeBufferPointer<UInt8>, streaming: Bool = true) {
+        var start = 0
+        while true {
+            let end = block[start...].firstIndex(of: 0x0A) ?? block.count
+            process(UnsafeBufferPointer(rebasing: block[start..<end]))
+            if streaming && out.count >= 1 << 16 { flush() }
+            if end == block.count { break }
+            start = end + 1
+        }
+    }
+
+    private mutating func process(_ line: UnsafeBufferPointer<UInt8>) {
         lineNumber += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(Array(line))
-        } catch {
-            return self.error(lineNumber: lineNumber, "not valid JSON at column \(error.location.column): \(error.message)")
+        // The common line is read in place; any other goes through the full JSON reader, which
+        // words the errors.
+        var pair: PairRequest
+        if let simple = PairRequest(simpleLine: line) {
+            pair = simple
+        } else {
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(Array(line))
+            } catch {
+                return self.error(lineNumber: lineNumber, "not valid JSON at column \(error.location.column): \(error.message)")
+            }
+            do {
+                pair = try PairRequest(json: value)
+            } catch {
+                return self.error(lineNumber: lineNumber, error.message)
+            }
         }
         do {
-            var pair = try PairRequest(json: value)
             if pair.scheme == nil { pair.scheme = scheme?.rawValue }
             let report = try pair.evaluate(defaults: requirement)
             if !report.pass { anyFail = true }
@@ -245,7 +316,6 @@ struct BatchWriter {
         } catch {
             self.error(lineNumber: lineNumber, error.message)
         }
-        if out.count >= 1 << 16 { flush() }
     }
 
     mutating func error(lineNumber: Int, _ message: String) {

@@ -79,3 +79,43 @@ import Testing
         if case .number(let n, _) = items[2] { #expect(n == -0.0015) }
     }
 }
+
+/// `check --batch` reads the common line without a JSON tree; it must give exactly the request
+/// the full reader gives, and leave every other line to it.
+@Suite struct SimplePairLineTests {
+    static func simple(_ line: String) -> PairRequest? {
+        Array(line.utf8).withUnsafeBufferPointer { PairRequest(simpleLine: $0) }
+    }
+
+    @Test func agreesWithTheFullReader() throws {
+        let lines = [
+            ##"{"fg":"#777","bg":"#fff"}"##,
+            "  { \"fg\" : \"rgb(1 2 3 / 50%)\" ,\t\"bg\":\"white\" }  ",
+            ##"{"foreground":"#000","background":"#fff","backdrop":"#fff","usage":"large-text","level":"AAA","scheme":"dark","id":"x-1"}"##,
+            ##"{"fg":"#000","foreground":"#111","bg":"#fff"}"##,
+            "{\"fg\":\"\",\"bg\":\"#fff\"}\r",
+        ]
+        for line in lines {
+            let fast = try #require(Self.simple(line), "\(line)")
+            let full = try PairRequest(json: try JSONParser.parse(Array(line.utf8)))
+            #expect(fast == full, "\(line)")
+        }
+    }
+
+    @Test func leavesEveryOtherLineToTheFullReader() {
+        let lines: [String] = [
+            "", "{}", "[]", ##"{"fg":"#777","bg":"#fff""##, ##"{"fg":"#777","bg":"#fff"} x"##,
+            ##"{"fg":"#777","fg":"#000","bg":"#fff"}"##,  // a repeated key is an error
+            ##"{"fg":"#777","colour":"#fff"}"##,  // an unknown key is an error
+            ##"{"fg":"#777","bg":"#fff","id":7}"##,  // a number
+            ##"{"fg":"\u0023777","bg":"#fff"}"##,  // an escape
+            "{\"fg\":\"#777\",\"bg\":\"caf\u{e9}\"}",  // not ASCII
+            ##"{fg:"#777",bg:"#fff"}"##,  // JSON5
+            ##"{"fg":"#777","bg":"#fff",}"##,
+        ]
+        for line in lines {
+            let read = Self.simple(line)
+            #expect(read == nil, "\(line)")
+        }
+    }
+}

@@ -160,6 +160,34 @@ def test_check_batch_reads_on_after_an_over_long_line(binary, tmp_path):
     assert "found byte 0xFF" in out[3]["error"]
 
 
+def test_check_batch_keeps_line_order_and_numbers_when_split_across_cores(run, tmp_path):
+    """A file of several MiB is measured in parts on every core: the answers still come in the
+    order of the lines and every error carries its own line number."""
+    bad = {1: "{not json", 15_000: '{"fg": "#zzz", "bg": "#fff"}', 15_001: "[1, 2]",
+           45_000: '{"fg": "#000", "bg": "#fff", "colour": "x"}', 99_999: '{"fg": "#12", "bg": "#fff"}'}
+    lines = []
+    for number in range(1, 100_001):
+        if number in bad:
+            lines.append(bad[number])
+        elif number == 20_000:
+            lines.append("")
+        elif number == 60_000:
+            lines.append('{ "fg" : "#777" , "bg":"#fff", "id": 7 }\r')
+        else:
+            lines.append(json.dumps({"fg": "#%06x" % (number * 997 % (1 << 24)), "bg": "#fff", "id": str(number)}))
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("\n".join(lines))  # the last line has no newline
+    r = run("check", "--batch", str(path))
+    assert r.returncode == 2
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(out) == 100_000 - 1  # the empty line gives nothing
+    assert [o["line"] for o in out if "error" in o] == sorted(bad)
+    ids = [o["id"] for o in out if "error" not in o]
+    expected = ["7" if n == 60_000 else str(n) for n in range(1, 100_001) if n not in bad and n != 20_000]
+    assert ids == expected
+    assert out[60_000 - 2]["display"] == "4.47:1"  # line 60,000 (after the empty one), read by the full JSON reader
+
+
 def test_check_batch_exit_1_when_a_pair_fails(run, tmp_path):
     path = tmp_path / "pairs.jsonl"
     path.write_text(json.dumps({"fg": "#000", "bg": "#fff"}) + "\n" + json.dumps({"fg": "#777", "bg": "#fff"}))

@@ -3,14 +3,21 @@ extension SRGB {
     ///
     /// Channels are rounded half up to 8 bits, as browsers serialize colors.
     public var hex: String {
-        var text = "#"
-        text.reserveCapacity(9)
-        SRGB.appendHexByte(SRGB.to8Bit(red), to: &text)
-        SRGB.appendHexByte(SRGB.to8Bit(green), to: &text)
-        SRGB.appendHexByte(SRGB.to8Bit(blue), to: &text)
         let alpha8 = SRGB.to8Bit(alpha)
-        if alpha8 != 255 { SRGB.appendHexByte(alpha8, to: &text) }
-        return text
+        let count = alpha8 == 255 ? 7 : 9
+        // At most 9 ASCII bytes: a small string, built in place without an allocation.
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            func put(_ byte: UInt8, at index: Int) {
+                buffer[index] = SRGB.hexDigitBytes[Int(byte >> 4)]
+                buffer[index + 1] = SRGB.hexDigitBytes[Int(byte & 0xF)]
+            }
+            buffer[0] = 0x23
+            put(SRGB.to8Bit(red), at: 1)
+            put(SRGB.to8Bit(green), at: 3)
+            put(SRGB.to8Bit(blue), at: 5)
+            if count == 9 { put(alpha8, at: 7) }
+            return count
+        }
     }
 
     /// The CSS `rgb()` form as browsers serialize it: `rgb(37, 99, 235)`, or
@@ -32,12 +39,7 @@ extension SRGB {
         return "0." + digits
     }
 
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
-
-    private static func appendHexByte(_ byte: UInt8, to text: inout String) {
-        text.append(hexDigits[Int(byte >> 4)])
-        text.append(hexDigits[Int(byte & 0xF)])
-    }
+    private static let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 extension SRGB: CustomStringConvertible {

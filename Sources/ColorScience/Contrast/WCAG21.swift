@@ -46,16 +46,43 @@ extension SRGB {
 public enum RatioFormat {
     /// The ratio floored to two decimals, `"4.49"` for 4.4989 (never `"4.50"`).
     public static func floored(_ ratio: Double) -> String {
-        guard ratio.isFinite, ratio >= 0 else { return "0.00" }
-        // A tiny allowance keeps an exact 4.5 computed as 4.4999999999999991 from showing 4.49:
-        // 1e-9 is far below any difference a threshold comparison could be decided by.
-        let hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
-        let whole = hundredths / 100, fraction = hundredths % 100
-        return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+        format(ratio, suffix: false)
     }
 
     /// `"4.49:1"`.
     public static func display(_ ratio: Double) -> String {
-        floored(ratio) + ":1"
+        format(ratio, suffix: true)
+    }
+
+    /// The floored ratio's digits, written in place (a batch formats one per pair).
+    private static func format(_ ratio: Double, suffix: Bool) -> String {
+        guard ratio.isFinite, ratio >= 0, ratio < 1e15 else { return suffix ? "0.00:1" : "0.00" }
+        // A tiny allowance keeps an exact 4.5 computed as 4.4999999999999991 from showing 4.49:
+        // 1e-9 is far below any difference a threshold comparison could be decided by.
+        var hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
+        var digits = 0
+        var scan = hundredths
+        repeat { digits += 1; scan /= 10 } while scan > 0
+        let wholeDigits = max(1, digits - 2)
+        let count = wholeDigits + 3 + (suffix ? 2 : 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = wholeDigits + 2
+            for _ in 0..<2 {
+                buffer[index] = 0x30 + UInt8(hundredths % 10)
+                hundredths /= 10
+                index -= 1
+            }
+            buffer[index] = 0x2E  // .
+            for _ in 0..<wholeDigits {
+                index -= 1
+                buffer[index] = 0x30 + UInt8(hundredths % 10)
+                hundredths /= 10
+            }
+            if suffix {
+                buffer[count - 2] = 0x3A  // :
+                buffer[count - 1] = 0x31  // 1
+            }
+            return count
+        }
     }
 }

@@ -76,15 +76,21 @@ extension PairReport {
             text.withUTF8Buffer { out.append(contentsOf: $0) }
         }
         func string(_ text: String) {
-            if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                out.append(contentsOf: JSONValue.quoted(text).utf8)
-            } else {
-                out.append(0x22)
-                out.append(contentsOf: text.utf8)
-                out.append(0x22)
+            var text = text
+            text.withUTF8 { bytes in
+                if bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                    out.append(contentsOf: JSONValue.quoted(String(decoding: bytes, as: UTF8.self)).utf8)
+                } else {
+                    out.append(0x22)
+                    out.append(contentsOf: bytes)
+                    out.append(0x22)
+                }
             }
         }
-        func number(_ value: Double) { out.append(contentsOf: JSONNumber.format(value).utf8) }
+        func number(_ value: Double) {
+            var text = JSONNumber.format(value)
+            text.withUTF8 { out.append(contentsOf: $0) }
+        }
         func bool(_ value: Bool) { value ? raw("true") : raw("false") }
         raw("{\"achieved\":"); string(achieved)
         raw(",\"apca\":"); number(apca)

@@ -422,6 +422,24 @@ public struct JSONParser {
         let start = location
         let quote = bytes[position]
         position += 1  // opening quote
+        // Most strings have no escape: find the closing quote and make the string from the bytes
+        // in place. Decoding changes nothing exactly when the bytes are valid UTF-8.
+        var end = position, ascii = true
+        while end < bytes.count && end - position <= limits.maximumStringBytes {
+            let b = bytes[end]
+            if b == quote || b == 0x5C || b < 0x20 { break }
+            if b >= 0x80 { ascii = false }
+            end += 1
+        }
+        if end < bytes.count && bytes[end] == quote && end - position <= limits.maximumStringBytes {
+            let slice = bytes[position..<end]
+            let text = String(decoding: slice, as: UTF8.self)
+            guard ascii || text.utf8.elementsEqual(slice) else {
+                throw SyntaxError(message: "the string contains invalid UTF-8", location: start)
+            }
+            position = end + 1
+            return text
+        }
         var utf8: [UInt8] = []
         while true {
             guard position < bytes.count else {

@@ -54,23 +54,89 @@ public struct PairRequest: Hashable, Sendable {
             return s
         }
         for member in members {
-            switch member.key {
-            case "fg", "foreground": foreground = try text(member)
-            case "bg", "background": background = try text(member)
-            case "backdrop": backdrop = try text(member)
-            case "usage": usage = try text(member)
-            case "level": level = try text(member)
-            case "scheme": scheme = try text(member)
-            case "id":
+            if member.key == "id" {
                 switch member.value {
                 case .string(let s, _): id = s
                 case .number(let n, _): id = CSSNumber.format(n)
                 default: throw RequestError(field: "id", "\(pointer)/id must be a string or a number, found \(member.value.typeName)")
                 }
-            default:
+            } else if let field = PairRequest.field(member.key) {
+                self[keyPath: field] = try text(member)
+            } else {
                 throw RequestError(field: member.key, "unknown field \"\(member.key)\" at \(pointer.isEmpty ? "/" : pointer); expected fg, bg, backdrop, usage, level, scheme, id")
             }
         }
+    }
+
+    /// The property a JSON key sets (every key but `id` takes a string).
+    private static func field(_ key: String) -> WritableKeyPath<PairRequest, String?>? {
+        switch key {
+        case "fg", "foreground": \.foreground
+        case "bg", "background": \.background
+        case "backdrop": \.backdrop
+        case "usage": \.usage
+        case "level": \.level
+        case "scheme": \.scheme
+        case "id": \.id
+        default: nil
+        }
+    }
+
+    /// Reads one JSON Lines record of the common shape without building a JSON tree: an object
+    /// whose keys are known and distinct and whose values are strings of printable ASCII without
+    /// escapes (`{"fg":"#777","bg":"#fff"}`). Any other line gives nil, and the caller reads it
+    /// with ``init(json:at:)``, which accepts the rest of JSON and words every error; both give
+    /// the same request for a line this one accepts.
+    public init?(simpleLine line: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        let n = line.count
+        func skipSpace() {
+            while i < n && (line[i] == 0x20 || line[i] == 0x09 || line[i] == 0x0D) { i += 1 }
+        }
+        /// A string of printable ASCII without escapes, after its opening quote.
+        func string() -> String? {
+            let start = i
+            while i < n {
+                let b = line[i]
+                if b == 0x22 {
+                    i += 1
+                    return String(decoding: UnsafeBufferPointer(rebasing: line[start..<(i - 1)]), as: UTF8.self)
+                }
+                if b < 0x20 || b >= 0x7F || b == 0x5C { return nil }
+                i += 1
+            }
+            return nil
+        }
+        skipSpace()
+        guard i < n && line[i] == 0x7B else { return nil }
+        i += 1
+        skipSpace()
+        guard i < n && line[i] != 0x7D else { return nil }  // {} is an error the full reader words
+        var seen: UInt16 = 0  // the keys met, by their index in `fields` (JSON refuses repeats)
+        while true {
+            guard i < n && line[i] == 0x22 else { return nil }
+            i += 1
+            guard let key = string(), let field = PairRequest.field(key), let index = PairRequest.fields.firstIndex(of: key),
+                  seen & (1 << index) == 0 else { return nil }
+            seen |= 1 << index
+            skipSpace()
+            guard i < n && line[i] == 0x3A else { return nil }
+            i += 1
+            skipSpace()
+            guard i < n && line[i] == 0x22 else { return nil }
+            i += 1
+            guard let value = string() else { return nil }
+            self[keyPath: field] = value
+            skipSpace()
+            guard i < n else { return nil }
+            if line[i] == 0x7D { break }
+            guard line[i] == 0x2C else { return nil }
+            i += 1
+            skipSpace()
+        }
+        i += 1
+        skipSpace()
+        guard i == n else { return nil }
     }
 
     /// Measures the pair. `defaults` is the requirement when the request names none (the CLI's

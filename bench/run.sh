@@ -129,6 +129,10 @@ cat "$out/mem.txt" >> "$report"
 echo "== 512 keep-alive connections"
 result=$(wrk -t 2 -c 512 -d "${duration}s" --latency http://127.0.0.1:18080/healthz)
 echo "512 keep-alive connections on /healthz: $(field "$result" rps) req/s, p99 $(field "$result" p99), errors: $(field "$result" err)" | tee -a "$report"
+echo "== POST /v1/contrast with 10,000 pairs (target: < 15 ms of server time)"
+{ echo; echo "Command: \`python3 bench/server_time.py 18080 ACCESS_LOG\` (21 requests of 10,000 random hex pairs on one keep-alive connection; the server's time per request as its access log records it)."; echo; echo "| case | figure | target |"; echo "|---|---:|---|"; } >> "$report"
+python3 bench/server_time.py 18080 "$out/access.log" | tee -a "$report"
+echo >> "$report"
 echo "access log lines written during the HTTP runs: $(wc -l < "$out/access.log")" | tee -a "$report"
 cat bench/analysis.md >> "$report"
 cp "$report" BENCHMARKS.md

@@ -13,36 +13,61 @@ extension Routes {
     }
 
     func contrastPost(_ request: Request) throws -> Response {
-        let body = try Routes.parseBody(request)
-        guard body.members != nil else { throw ServiceError.badRequest("expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}") }
-        guard let pairs = body["pairs"] else {
-            let pair = try PairRequest(json: body)
-            return Routes.jsonBytes(try pair.evaluate().jsonBytes(id: pair.id))
+        let pairs: [PairRequest]
+        try Routes.requireJSONBody(request)
+        // A list of plain pairs, the common long request, is read without a JSON tree; any
+        // other body goes through the full reader, which words every error.
+        if let simple = request.body.withUnsafeBufferPointer({ PairRequest.simpleList($0) }) {
+            pairs = simple
+            try checkPairCount(pairs.count)
+        } else {
+            let body = try Routes.parseBody(request)
+            guard body.members != nil else { throw ServiceError.badRequest("expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}") }
+            guard let list = body["pairs"] else {
+                let pair = try PairRequest(json: body)
+                return Routes.jsonBytes(try pair.evaluate().jsonBytes(id: pair.id))
+            }
+            if let other = body.members?.first(where: { $0.key != "pairs" }) {
+                throw ServiceError.badRequest("unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}")
+            }
+            guard case .array(let items, _) = list else { throw ServiceError.badRequest("\"pairs\" must be an array of {\"fg\", \"bg\"} objects") }
+            try checkPairCount(items.count)
+            pairs = try items.enumerated().map { index, item throws(RequestError) in try PairRequest(json: item, at: "/pairs/\(index)") }
         }
-        if let other = body.members?.first(where: { $0.key != "pairs" }) {
-            throw ServiceError.badRequest("unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}")
-        }
-        guard case .array(let items, _) = pairs else { throw ServiceError.badRequest("\"pairs\" must be an array of {\"fg\", \"bg\"} objects") }
-        if items.count > limits.maximumPairs {
-            throw ServiceError.unprocessable("\(items.count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)")
+        // A long list is measured in parts on every core; the parts' answers are joined in order.
+        let threads = Parallel.parts(items: pairs.count, minimum: 1_000, threads: limits.threads)
+        let parts = Parallel.map(threads) { k in
+            let range = (k * pairs.count / threads)..<((k + 1) * pairs.count / threads)
+            var out: [UInt8] = []
+            out.reserveCapacity(range.count * 400)
+            for index in range {
+                let pair = pairs[index]
+                if index > range.lowerBound { out.append(UInt8(ascii: ",")) }
+                do throws(RequestError) {
+                    try pair.evaluate().appendJSON(to: &out, id: pair.id)
+                } catch {
+                    // A pair that cannot be measured is an error entry in its place; the rest go on.
+                    var entry = "{\"error\":\(JSONValue.quoted(error.message))"
+                    if let id = pair.id { entry += ",\"id\":\(JSONValue.quoted(id))" }
+                    entry += ",\"pointer\":\(JSONValue.quoted("/pairs/\(index)/\(error.field)"))}"
+                    out.append(contentsOf: Array(entry.utf8))
+                }
+            }
+            return out
         }
         var out: [UInt8] = Array("{\"results\":[".utf8)
-        out.reserveCapacity(items.count * 400)
-        for (index, item) in items.enumerated() {
-            let pointer = "/pairs/\(index)"
-            let pair = try PairRequest(json: item, at: pointer)
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            do {
-                try pair.evaluate().appendJSON(to: &out, id: pair.id)
-            } catch {
-                // A pair that cannot be measured is an error entry in its place; the rest go on.
-                var entry = "{\"error\":\(JSONValue.quoted(error.message))"
-                if let id = pair.id { entry += ",\"id\":\(JSONValue.quoted(id))" }
-                entry += ",\"pointer\":\(JSONValue.quoted("\(pointer)/\(error.field)"))}"
-                out.append(contentsOf: Array(entry.utf8))
-            }
+        out.reserveCapacity(parts.reduce(16) { $0 + $1.count + 1 })
+        for (k, part) in parts.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: part)
         }
         out.append(contentsOf: Array("]}".utf8))
         return Routes.jsonBytes(out)
+    }
+
+    private func checkPairCount(_ count: Int) throws(ServiceError) {
+        if count > limits.maximumPairs {
+            throw ServiceError.unprocessable("\(count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)")
+        }
     }
 }

@@ -17,6 +17,8 @@ public struct Routes: Sendable {
         /// The largest response body (`--max-response`): an audit bound to render larger is
         /// refused with 422 before any work, any other response larger than this after it.
         public var maximumResponseBytes = 32 << 20
+        /// The threads one long list of pairs is split among (the machine's cores).
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }
 

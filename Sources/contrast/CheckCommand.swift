@@ -234,7 +234,7 @@ struct BatchWriter {
     /// and writes their answers.
     mutating func processLines(_ block: UnsafeBufferPointer<UInt8>) {
         // Parts of at least 64 KiB, each ending at a line's end.
-        let parts = max(1, min(threads, block.count >> 16))
+        let parts = Parallel.parts(items: block.count, minimum: 1 << 16, threads: threads)
         guard parts > 1 else {
             processSerially(block)
             return
@@ -256,13 +256,12 @@ struct BatchWriter {
             writers.append(writer)
             firstLine += 1 + block[bounds[k]..<(bounds[k + 1] - 1)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         }
-        let partBounds = bounds
+        let partBounds = bounds, templates = writers
         nonisolated(unsafe) let block = block  // read only, by every thread
-        writers.withUnsafeMutableBufferPointer { slots in
-            nonisolated(unsafe) let slots = slots  // each thread writes its own slot
-            DispatchQueue.concurrentPerform(iterations: slots.count) { k in
-                slots[k].processSerially(UnsafeBufferPointer(rebasing: block[partBounds[k]..<(partBounds[k + 1] - 1)]), streaming: false)
-            }
+        writers = Parallel.map(templates.count) { k in
+            var writer = templates[k]
+            writer.processSerially(UnsafeBufferPointer(rebasing: block[partBounds[k]..<(partBounds[k + 1] - 1)]), streaming: false)
+            return writer
         }
         for writer in writers {
             out.append(contentsOf: writer.out)

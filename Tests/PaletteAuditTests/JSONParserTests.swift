@@ -118,4 +118,23 @@ import Testing
             #expect(read == nil, "\(line)")
         }
     }
+
+    static func list(_ body: String) -> [PairRequest]? {
+        Array(body.utf8).withUnsafeBufferPointer { PairRequest.simpleList($0) }
+    }
+
+    @Test func readsPlainListsAndLeavesTheRest() throws {
+        let body = ##"{ "pairs" : [ {"fg":"#000","bg":"#fff"},{"fg":"red","bg":"white","id":"b"} ] }"##
+        let pairs = try #require(Self.list(body))
+        let value = try JSONParser.parse(Array(body.utf8))
+        guard case .array(let items, _)? = value["pairs"] else { Issue.record("no pairs"); return }
+        #expect(pairs == (try items.map { try PairRequest(json: $0) }))
+        #expect(Self.list(##"{"pairs":[]}"##) == [])
+        for other in [##"{"pairs":[{"fg":"#000","bg":"#fff"}],"pairs":[]}"##, ##"{"pairs":{}}"##, ##"{"fg":"#000","bg":"#fff"}"##,
+                      ##"{"pairs":[{"fg":"#000","bg":"#fff"},]}"##, ##"{"pairs":[{"fg":"#000","bg":"#fff"}]} x"##, ##"{"pairs":[7]}"##,
+                      ##"{"pairs":[{"fg":"\u0030","bg":"#fff"}]}"##, ##"{"pairs":[{"fg":"#000","bg":"#fff"}"##] {
+            let read = Self.list(other)
+            #expect(read == nil, "\(other)")
+        }
+    }
 }

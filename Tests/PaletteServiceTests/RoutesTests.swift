@@ -96,6 +96,40 @@ import Testing
         #expect(routes.respond(to: post("/v1/contrast", "fg=1", type: "application/x-www-form-urlencoded")).status == 415)
     }
 
+    @Test func longBatchesAreSplitWithoutChangingTheAnswer() throws {
+        // 5,000 pairs are measured in parts on several threads: the answer must be the one a
+        // single thread gives, in order, and the first unreadable pair must still be the one
+        // reported, wherever the parts fall.
+        var routes = try Self.routes()
+        routes.limits.threads = 4
+        var serial = routes
+        serial.limits.threads = 1
+        var items = (0..<5_000).map { i in ##"{"fg": "#\##(String(format: "%06x", i * 2_654_435 % 0xFFFFFF))", "bg": "#fafafa", "id": \##(i)}"## }
+        items[1_234] = ##"{"fg": "nope", "bg": "#fff"}"##
+        items[4_999] = ##"{"fg": "#000", "bg": "rgb(1 2 3 / 50%)"}"##
+        let body = "{\"pairs\": [" + items.joined(separator: ",") + "]}"
+        let split = routes.respond(to: post("/v1/contrast", body)), whole = serial.respond(to: post("/v1/contrast", body))
+        #expect(split.status == 200)
+        #expect(split.body == whole.body)
+        let results = try #require(try json(split)["results"] as? [[String: Any]])
+        #expect(results.count == 5_000)
+        #expect(results[1_234]["pointer"] as? String == "/pairs/1234/fg")
+        #expect(results[4_321]["id"] as? String == "4321")
+        #expect(results[4_999]["range"] != nil)
+        // The same list in the plain form (string ids, no escapes) is read without a JSON tree
+        // and must give the same bytes; one escape sends it through the full reader.
+        var plain = (0..<3_000).map { i in ##"{"fg": "#\##(String(format: "%06x", i * 2_654_435 % 0xFFFFFF))", "bg": "#fafafa", "id": "\##(i)"}"## }
+        let fast = routes.respond(to: post("/v1/contrast", "{\"pairs\": [" + plain.joined(separator: ",") + "]}"))
+        plain[0] = plain[0].replacingOccurrences(of: "#fafafa", with: "#fafaf\\u0061")
+        let full = routes.respond(to: post("/v1/contrast", "{\"pairs\": [" + plain.joined(separator: ",") + "]}"))
+        #expect(fast.status == 200 && fast.body == full.body)
+        items[3_001] = "7"
+        items[4_000] = "8"
+        let bad = routes.respond(to: post("/v1/contrast", "{\"pairs\": [" + items.joined(separator: ",") + "]}"))
+        #expect(bad.status == 400)
+        #expect((try json(bad)["detail"] as? String)?.contains("/pairs/3001") == true)
+    }
+
     @Test func auditAndProblems() throws {
         let routes = try Self.routes()
         let ok = routes.respond(to: post("/v1/audit", Self.paletteText))

@@ -88,8 +88,10 @@ extension PairReport {
             }
         }
         func number(_ value: Double) {
-            var text = JSONNumber.format(value)
-            text.withUTF8 { out.append(contentsOf: $0) }
+            var stream = ByteStream()
+            swap(&stream.bytes, &out)
+            JSONNumber.write(value, to: &stream)
+            swap(&stream.bytes, &out)
         }
         func bool(_ value: Bool) { value ? raw("true") : raw("false") }
         raw("{\"achieved\":"); string(achieved)
@@ -184,7 +186,36 @@ public struct PairVerdicts: Hashable, Sendable, Codable {
 /// their shortest round-trip form.
 public enum JSONNumber {
     public static func format(_ value: Double) -> String {
-        if value.isFinite && value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-        return value.isFinite ? String(value) : "null"
+        var text = ""
+        write(value, to: &text)
+        return text
+    }
+
+    /// Writes the number's text to a stream without making a string first (a batch writes two
+    /// or three per pair).
+    public static func write<Target: TextOutputStream>(_ value: Double, to target: inout Target) {
+        if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
+            target.write(String(Int(value)))
+        } else if value.isFinite {
+            value.write(to: &target)
+        } else {
+            target.write("null")
+        }
+    }
+}
+
+/// Bytes as a text stream: numbers write their ASCII digits straight into the buffer.
+struct ByteStream: TextOutputStream {
+    var bytes: [UInt8] = []
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The standard library hands integers' and floating-point numbers' digits to this hook;
+    /// without it they would become a `String` first.
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }

@@ -60,7 +60,7 @@ struct JSONText {
     }
 
     mutating func string(_ s: String) { beginValue(); out += JSONValue.quoted(s) }
-    mutating func number(_ d: Double) { beginValue(); out += JSONNumber.format(d) }
+    mutating func number(_ d: Double) { beginValue(); JSONNumber.write(d, to: &out) }
     mutating func int(_ i: Int) { beginValue(); out += String(i) }
     mutating func bool(_ b: Bool) { beginValue(); out += b ? "true" : "false" }
 

@@ -43,12 +43,15 @@ public struct PairRequest: Hashable, Sendable {
     }
 
     /// Reads a JSON object. `at` prefixes messages (`/pairs/3`).
-    public init(json object: JSONValue, at pointer: String = "") throws(RequestError) {
+    public init(json object: JSONValue, at path: @autoclosure () -> String = "") throws(RequestError) {
+        // The pointer is only made for an error message (a 10,000-pair request reads 10,000).
         guard let members = object.members else {
+            let pointer = path()
             throw RequestError(field: "", "\(pointer.isEmpty ? "the pair" : pointer) must be an object like {\"fg\": \"#777\", \"bg\": \"#fff\"}, found \(object.typeName)")
         }
         func text(_ member: JSONMember) throws(RequestError) -> String {
             guard let s = member.value.stringValue else {
+                let pointer = path()
                 throw RequestError(field: member.key, "\(pointer)/\(member.key) must be a string, found \(member.value.typeName)")
             }
             return s
@@ -58,11 +61,12 @@ public struct PairRequest: Hashable, Sendable {
                 switch member.value {
                 case .string(let s, _): id = s
                 case .number(let n, _): id = CSSNumber.format(n)
-                default: throw RequestError(field: "id", "\(pointer)/id must be a string or a number, found \(member.value.typeName)")
+                default: throw RequestError(field: "id", "\(path())/id must be a string or a number, found \(member.value.typeName)")
                 }
             } else if let field = PairRequest.field(member.key) {
                 self[keyPath: field] = try text(member)
             } else {
+                let pointer = path()
                 throw RequestError(field: member.key, "unknown field \"\(member.key)\" at \(pointer.isEmpty ? "/" : pointer); expected fg, bg, backdrop, usage, level, scheme, id")
             }
         }
@@ -88,55 +92,84 @@ public struct PairRequest: Hashable, Sendable {
     /// with ``init(json:at:)``, which accepts the rest of JSON and words every error; both give
     /// the same request for a line this one accepts.
     public init?(simpleLine line: UnsafeBufferPointer<UInt8>) {
-        var i = 0
-        let n = line.count
-        func skipSpace() {
-            while i < n && (line[i] == 0x20 || line[i] == 0x09 || line[i] == 0x0D) { i += 1 }
+        var reader = SimpleReader(bytes: line)
+        guard let pair = reader.pair() else { return nil }
+        reader.skipSpace()
+        guard reader.atEnd else { return nil }
+        self = pair
+    }
+
+    /// Reads `{"pairs": [ … ]}` whose every pair has the shape ``init(simpleLine:)`` reads, without
+    /// a JSON tree (a 10,000-pair request is mostly such a list); nil for any other document,
+    /// which the caller reads with the full JSON reader.
+    public static func simpleList(_ body: UnsafeBufferPointer<UInt8>) -> [PairRequest]? {
+        var reader = SimpleReader(bytes: body)
+        guard reader.take(0x7B), reader.take(0x22), reader.string() == "pairs", reader.take(0x3A), reader.take(0x5B) else { return nil }
+        var pairs: [PairRequest] = []
+        pairs.reserveCapacity(body.count / 32)
+        if !reader.take(0x5D) {
+            while true {
+                guard let pair = reader.pair() else { return nil }
+                pairs.append(pair)
+                if reader.take(0x5D) { break }
+                guard reader.take(0x2C) else { return nil }
+            }
         }
+        guard reader.take(0x7D) else { return nil }
+        reader.skipSpace()
+        return reader.atEnd ? pairs : nil
+    }
+
+    /// The reader behind ``init(simpleLine:)`` and ``simpleList(_:)``.
+    private struct SimpleReader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        var atEnd: Bool { i == bytes.count }
+
+        mutating func skipSpace() {
+            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D || bytes[i] == 0x0A) { i += 1 }
+        }
+
+        /// Skips white space, then takes `byte` if it is next.
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard i < bytes.count && bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+
         /// A string of printable ASCII without escapes, after its opening quote.
-        func string() -> String? {
+        mutating func string() -> String? {
             let start = i
-            while i < n {
-                let b = line[i]
+            while i < bytes.count {
+                let b = bytes[i]
                 if b == 0x22 {
                     i += 1
-                    return String(decoding: UnsafeBufferPointer(rebasing: line[start..<(i - 1)]), as: UTF8.self)
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)]), as: UTF8.self)
                 }
                 if b < 0x20 || b >= 0x7F || b == 0x5C { return nil }
                 i += 1
             }
             return nil
         }
-        skipSpace()
-        guard i < n && line[i] == 0x7B else { return nil }
-        i += 1
-        skipSpace()
-        guard i < n && line[i] != 0x7D else { return nil }  // {} is an error the full reader words
-        var seen: UInt16 = 0  // the keys met, by their index in `fields` (JSON refuses repeats)
-        while true {
-            guard i < n && line[i] == 0x22 else { return nil }
-            i += 1
-            guard let key = string(), let field = PairRequest.field(key), let index = PairRequest.fields.firstIndex(of: key),
-                  seen & (1 << index) == 0 else { return nil }
-            seen |= 1 << index
-            skipSpace()
-            guard i < n && line[i] == 0x3A else { return nil }
-            i += 1
-            skipSpace()
-            guard i < n && line[i] == 0x22 else { return nil }
-            i += 1
-            guard let value = string() else { return nil }
-            self[keyPath: field] = value
-            skipSpace()
-            guard i < n else { return nil }
-            if line[i] == 0x7D { break }
-            guard line[i] == 0x2C else { return nil }
-            i += 1
-            skipSpace()
+
+        /// One object of known, distinct keys with simple string values.
+        mutating func pair() -> PairRequest? {
+            guard take(0x7B) else { return nil }
+            var pair = PairRequest(foreground: nil, background: nil)
+            var seen: UInt16 = 0  // the keys met, by their index in `fields` (JSON refuses repeats)
+            guard !take(0x7D) else { return nil }  // {} is an error the full reader words
+            while true {
+                guard take(0x22), let key = string(), let field = PairRequest.field(key),
+                      let index = PairRequest.fields.firstIndex(of: key), seen & (1 << index) == 0 else { return nil }
+                seen |= 1 << index
+                guard take(0x3A), take(0x22), let value = string() else { return nil }
+                pair[keyPath: field] = value
+                if take(0x7D) { return pair }
+                guard take(0x2C) else { return nil }
+            }
         }
-        i += 1
-        skipSpace()
-        guard i == n else { return nil }
     }
 
     /// Measures the pair. `defaults` is the requirement when the request names none (the CLI's

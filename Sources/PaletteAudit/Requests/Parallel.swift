@@ -1,0 +1,26 @@
+import Dispatch
+
+/// Independent parts of one job on several threads, with their results in the order of the
+/// parts: `check --batch` and `POST /v1/contrast` split long lists of pairs this way, so the
+/// answer is the same, in the same order, as one thread would give.
+public enum Parallel {
+    /// `body(k)` for k in 0..<count, on up to `count` threads at once.
+    public static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        guard count > 1 else { return (0..<max(0, count)).map { body($0) } }
+        let slots = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+        slots.initialize(repeating: nil)
+        defer {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        nonisolated(unsafe) let shared = slots  // each iteration writes only its own slot
+        DispatchQueue.concurrentPerform(iterations: count) { shared[$0] = body($0) }
+        return slots.map { $0! }
+    }
+
+    /// How many parts a list of `items` is worth splitting into: one per core, each of at
+    /// least `minimum` items (below that, handing work to threads costs more than it saves).
+    public static func parts(items: Int, minimum: Int, threads: Int) -> Int {
+        max(1, min(threads, items / max(1, minimum)))
+    }
+}

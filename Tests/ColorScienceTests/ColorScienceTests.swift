@@ -448,3 +448,34 @@ extension SRGB {
              blue: Double.random(in: 0...1, using: &generator), alpha: alpha)
     }
 }
+
+@Suite struct CubeRootTests {
+    /// The gamut mapping's own cube root stays within 1e-15 (relative) of the library's,
+    /// everywhere the LMS values it sees can fall and far beyond, with the sign kept.
+    @Test func agreesWithTheLibrary() {
+        var generator = SeededGenerator(seed: 3)
+        var values: [Double] = [0, -0, 1, -1, 8, 0.125, 1e-12, 3e-290, 1e300, .leastNormalMagnitude, .leastNonzeroMagnitude]
+        for _ in 0..<20_000 { values.append(Double.random(in: -0.2...1.3, using: &generator)) }
+        for _ in 0..<2_000 { values.append(Double(sign: .plus, exponent: Int.random(in: -900...900, using: &generator), significand: Double.random(in: 1..<2, using: &generator))) }
+        for x in values {
+            let expected = cbrt(x), got = GamutMapping.cubeRoot(x)
+            #expect(abs(got - expected) <= 1e-15 * abs(expected), "cube root of \(x): \(got) vs \(expected)")
+            let three = GamutMapping.cubeRoot(SIMD3(x, -x / 3, 0.5))
+            #expect(three == SIMD3(got, GamutMapping.cubeRoot(-x / 3), GamutMapping.cubeRoot(0.5)), "cube roots of \(x) side by side")
+        }
+    }
+}
+
+@Suite struct EightBitLevelTests {
+    /// The threshold search gives the level encoding and rounding give, at every threshold, one
+    /// ulp either side of it, and at random values in and outside 0…1.
+    @Test func agreesWithEncodingThenRounding() {
+        var values: [Double] = [-1, -0.0, 0, 1, 1.5, .nan, .infinity, -.infinity]
+        for t in SRGBTransfer.levelThresholds { values += [t, t.nextUp, t.nextDown] }
+        var generator = SeededGenerator(seed: 5)
+        for _ in 0..<20_000 { values.append(Double.random(in: -0.01...1.01, using: &generator)) }
+        for x in values {
+            #expect(SRGBTransfer.eightBitLevel(linear: x) == SRGB.to8Bit(SRGBTransfer.encode(x)), "linear \(x)")
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import RealModule
+
 /// Bringing colors that sRGB cannot show into its gamut, by the CSS Color 4 algorithm.
 ///
 /// CSS Color 4 §13.2 ("binary search gamut mapping with local MINDE"): keep OKLCH lightness and
@@ -39,6 +41,41 @@ public enum GamutMapping {
         return c.x >= low && c.x <= high && c.y >= low && c.y <= high && c.z >= low && c.z <= high
     }
 
+    /// Linear sRGB straight to OKLab's LMS (the product of the two matrices), for the distance
+    /// of each clipped candidate.
+    static let linearSRGBToLMS = OKLab.xyzToLMS * XYZ.fromLinearSRGB
+
+    /// The real cube root, for the distances the search compares with the 0.02 JND: a starting
+    /// guess from the exponent bits and three Halley steps (each triples the correct bits), to
+    /// within 1e-15 of `cbrt` (relative) at a fraction of its cost (it was a fifth of the time
+    /// of a suggestion). Outside 1e-200…1e200 (and for 0, infinities and NaN) it is `cbrt`.
+    @inline(__always)
+    static func cubeRoot(_ x: Double) -> Double {
+        let magnitude = abs(x)
+        guard magnitude > 1e-200 && magnitude < 1e200 else { return Double.root(x, 3) }
+        var t = Double(bitPattern: magnitude.bitPattern / 3 + (715_094_163 << 32))
+        for _ in 0..<3 {
+            let t3 = t * t * t
+            t = t * (t3 + 2 * magnitude) / (2 * t3 + magnitude)
+        }
+        return x < 0 ? -t : t
+    }
+
+    /// ``cubeRoot(_:)`` of three values at once (the steps run side by side in vector registers).
+    @inline(__always)
+    static func cubeRoot(_ v: SIMD3<Double>) -> SIMD3<Double> {
+        let magnitude = SIMD3(abs(v.x), abs(v.y), abs(v.z))
+        guard all(magnitude .> 1e-200 .& magnitude .< 1e200) else { return SIMD3(cubeRoot(v.x), cubeRoot(v.y), cubeRoot(v.z)) }
+        var t = SIMD3(Double(bitPattern: magnitude.x.bitPattern / 3 + (715_094_163 << 32)),
+                      Double(bitPattern: magnitude.y.bitPattern / 3 + (715_094_163 << 32)),
+                      Double(bitPattern: magnitude.z.bitPattern / 3 + (715_094_163 << 32)))
+        for _ in 0..<3 {
+            let t3 = t * t * t
+            t = t * (t3 + 2 * magnitude) / (2 * t3 + magnitude)
+        }
+        return SIMD3(v.x < 0 ? -t.x : t.x, v.y < 0 ? -t.y : t.y, v.z < 0 ? -t.z : t.z)
+    }
+
     /// The sRGB color for an OKLCH color by the CSS Color 4 gamut-mapping algorithm.
     ///
     /// The search runs in linear light: whether a chroma is in gamut, and how far its clipped
@@ -54,20 +91,38 @@ public enum GamutMapping {
     static func srgb(l: Double, c: Double, hue: (cosine: Double, sine: Double), alpha: Double = 1) -> SRGB {
         if l >= 1 { return SRGB(red: 1, green: 1, blue: 1, alpha: alpha) }
         if l <= 0 { return SRGB(red: 0, green: 0, blue: 0, alpha: alpha) }
+        let mapped = linear(l: l, c: c, hue: hue)
+        return SRGB(red: SRGBTransfer.encode(mapped.x), green: SRGBTransfer.encode(mapped.y), blue: SRGBTransfer.encode(mapped.z), alpha: alpha)
+    }
+
+    /// ``srgb(l:c:hue:alpha:)`` rounded to 8 bits, as ``SRGB/quantized`` rounds it, without
+    /// encoding: each linear component is placed among the 8-bit levels' linear thresholds
+    /// (the suggestions make thousands of candidates and report only their 8-bit values).
+    static func srgb8(l: Double, c: Double, hue: (cosine: Double, sine: Double)) -> SRGB {
+        let mapped = linear(l: l, c: c, hue: hue)
+        return SRGB(red8: SRGBTransfer.eightBitLevel(linear: mapped.x), green8: SRGBTransfer.eightBitLevel(linear: mapped.y),
+                    blue8: SRGBTransfer.eightBitLevel(linear: mapped.z))
+    }
+
+    /// The mapped color in linear light, not clamped (the CSS algorithm returns the last
+    /// candidate within the JND, whose components may lie a little outside 0…1).
+    static func linear(l: Double, c: Double, hue: (cosine: Double, sine: Double)) -> SIMD3<Double> {
+        if l >= 1 { return SIMD3(1, 1, 1) }
+        if l <= 0 { return SIMD3(0, 0, 0) }
         let (cosine, sine) = hue
         let origin = (l: l, c: c)
         func lab(_ chroma: Double) -> OKLab { OKLab(l: origin.l, a: chroma * cosine, b: chroma * sine) }
         func linear(_ chroma: Double) -> SIMD3<Double> { lab(chroma).xyz.linearSRGB }
-        func encoded(_ c: SIMD3<Double>) -> SRGB {
-            SRGB(red: SRGBTransfer.encode(c.x), green: SRGBTransfer.encode(c.y), blue: SRGBTransfer.encode(c.z), alpha: alpha)
-        }
         func clippedDistance(_ c: SIMD3<Double>, _ chroma: Double) -> Double {
             let clipped = c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
-            return OKLab(XYZ(XYZ.fromLinearSRGB * clipped)).distance(to: lab(chroma))
+            let lms = GamutMapping.linearSRGBToLMS * clipped
+            let root = GamutMapping.cubeRoot(lms)
+            let oklab = OKLab.lmsToLab * root
+            return OKLab(l: oklab.x, a: oklab.y, b: oklab.z).distance(to: lab(chroma))
         }
 
         var current = linear(origin.c)
-        if isInGamut(linear: current) || clippedDistance(current, origin.c) < jnd { return encoded(current) }
+        if isInGamut(linear: current) || clippedDistance(current, origin.c) < jnd { return current }
 
         var low = 0.0, high = origin.c, lowInGamut = true
         while high - low > chromaEpsilon {
@@ -87,6 +142,6 @@ public enum GamutMapping {
                 high = chroma
             }
         }
-        return encoded(current)
+        return current
     }
 }

@@ -32,6 +32,41 @@ public enum SRGBTransfer {
         return value < 0 ? -linear : linear
     }
 
+    /// The 8-bit level a linear-light value shows as: exactly `SRGB.to8Bit(encode(value))`,
+    /// found among 255 thresholds instead of through `pow`.
+    public static func eightBitLevel(linear value: Double) -> UInt8 {
+        guard value > 0 else { return 0 }  // also NaN
+        guard value < 1 else { return 255 }
+        // Start from the level at the lower edge of the value's bucket (buckets are even in the
+        // fourth root, where the levels are nearly even too: at most one threshold per bucket),
+        // then count the thresholds passed.
+        var level = Int(levelBuckets[Int(value.squareRoot().squareRoot() * Double(levelBuckets.count - 1))])
+        let thresholds = levelThresholds
+        while level < 255 && thresholds[level] <= value { level += 1 }
+        return UInt8(level)
+    }
+
+    /// Element b: the level of (b / 1024)⁴, a lower bound for every value in bucket b.
+    static let levelBuckets: [UInt8] = (0...1024).map { bucket in
+        let edge = Double(bucket) / 1024
+        let value = edge * edge * edge * edge
+        return UInt8(levelThresholds.reduce(0) { $0 + ($1 <= value ? 1 : 0) })
+    }
+
+    /// Element k: the least linear value that shows as level k + 1 or more, found by bisecting
+    /// the bit patterns of doubles with the encoding and rounding themselves, so the table
+    /// cannot disagree with them.
+    static let levelThresholds: [Double] = (1...255).map { level in
+        func level8(_ x: Double) -> Int { Int(SRGB.to8Bit(encode(x))) }
+        // Non-negative doubles order as their bit patterns do.
+        var low: UInt64 = 0, high = (1.0).bitPattern  // level8(0) = 0 < level ≤ level8(1) = 255
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if level8(Double(bitPattern: middle)) >= level { high = middle } else { low = middle }
+        }
+        return Double(bitPattern: high)
+    }
+
     /// Linear light to a gamma-encoded value.
     @inlinable
     public static func encode(_ value: Double) -> Double {

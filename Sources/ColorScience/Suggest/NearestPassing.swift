@@ -77,29 +77,65 @@ public enum NearestPassing {
 
     /// ``candidate(_:l:)`` with the hue's cosine and sine computed once for a whole search.
     static func candidate(_ lch: OKLCH, l: Double, hue: (cosine: Double, sine: Double)) -> SRGB {
-        GamutMapping.srgb(l: l, c: lch.c, hue: hue).quantized
+        GamutMapping.srgb8(l: l, c: lch.c, hue: hue)
+    }
+
+    /// The candidates of a coarse scan from a color toward white or black, each made once: the
+    /// combined move searches the same background ladder a dozen times with different
+    /// foregrounds, and the rungs do not depend on the foreground.
+    struct Ladder {
+        let lch: OKLCH
+        let hue: (cosine: Double, sine: Double)
+        let start: Double, end: Double
+        let steps: Int
+        private var rungs: [SRGB?]
+
+        init(_ lch: OKLCH, lighter: Bool) {
+            self.lch = lch
+            hue = Polar.unitVector(h: lch.h)
+            start = min(1, max(0, lch.l))
+            end = lighter ? 1.0 : 0.0
+            let span = abs(end - start)
+            steps = span > 0 ? max(1, Int((span / 0.01).rounded(.up))) : 0
+            rungs = Array(repeating: nil, count: steps + 1)
+        }
+
+        /// The lightness of rung `step` (0 is the start, `steps` the end).
+        func lightness(_ step: Int) -> Double {
+            step == steps ? end : start + (end - start) * Double(step) / Double(steps)
+        }
+
+        /// The candidate at lightness `l`.
+        func candidate(_ l: Double) -> SRGB { NearestPassing.candidate(lch, l: l, hue: hue) }
+
+        mutating func rung(_ step: Int) -> SRGB {
+            if let made = rungs[step] { return made }
+            let made = candidate(lightness(step))
+            rungs[step] = made
+            return made
+        }
     }
 
     /// The passing candidate closest in lightness to the original, in one direction.
     static func search(_ lch: OKLCH, lighter: Bool, meets: (SRGB) -> Bool) -> SRGB? {
-        let start = min(1, max(0, lch.l))
-        let end = lighter ? 1.0 : 0.0
-        let span = abs(end - start)
-        guard span > 0 else { return nil }
+        var ladder = Ladder(lch, lighter: lighter)
+        return search(&ladder, meets: meets)
+    }
+
+    /// ``search(_:lighter:meets:)`` on a ladder whose rungs may already be made.
+    static func search(_ ladder: inout Ladder, meets: (SRGB) -> Bool) -> SRGB? {
+        guard ladder.steps > 0 else { return nil }
         // Coarse scan for the first passing lightness, then bisect the step before it.
-        let steps = max(1, Int((span / 0.01).rounded(.up)))
-        let hue = Polar.unitVector(h: lch.h)
-        func candidate(_ lch: OKLCH, l: Double) -> SRGB { NearestPassing.candidate(lch, l: l, hue: hue) }
-        var previous = start
-        for step in 1...steps {
-            let l = step == steps ? end : start + (end - start) * Double(step) / Double(steps)
-            let c = candidate(lch, l: l)
+        var previous = ladder.start
+        for step in 1...ladder.steps {
+            let l = ladder.lightness(step)
+            let c = ladder.rung(step)
             if meets(c) {
                 var low = previous, high = l  // low fails, high passes
                 var best = c
                 for _ in 0..<40 {
                     let mid = (low + high) / 2
-                    let m = candidate(lch, l: mid)
+                    let m = ladder.candidate(mid)
                     if meets(m) {
                         high = mid
                         best = m
@@ -145,11 +181,12 @@ public enum NearestPassing {
         let arrangements: [Bool] = abs(fgLCH.l - bgLCH.l) < 0.05 ? [true, false] : [fgLCH.l > bgLCH.l]
         for fgLighter in arrangements {
             let fgEnd = fgLighter ? 1.0 : 0.0
+            var backgroundLadder = Ladder(bgLCH, lighter: !fgLighter)
             /// The combined move with the foreground at lightness `l`, or nil.
             func move(to l: Double) -> (ColorSuggestion, ColorSuggestion, Double)? {
                 let movedFg = candidate(fgLCH, l: l)
                 let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
-                guard let movedBg = search(bgLCH, lighter: !fgLighter, meets: { target.isMet(foreground: movedFg, background: $0) }) else { return nil }
+                guard let movedBg = search(&backgroundLadder, meets: { target.isMet(foreground: movedFg, background: $0) }) else { return nil }
                 let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
                 let ratio = movedFg.contrastRatio(with: movedBg)
                 let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)

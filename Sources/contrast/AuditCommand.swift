@@ -68,7 +68,7 @@ struct AuditCommand: ParsableCommand {
             try Terminal.emit(try Baseline(report).encoded(), to: writeBaseline)
         }
         switch format {
-        case .json: try Terminal.emit(report.prettyJSON(), to: output)
+        case .json: try Terminal.emitPieces(to: output, report.writePrettyJSON)
         case .junit: try Terminal.emit(JUnitRenderer.render(report), to: output)
         case .markdown: try Terminal.emit(MarkdownRenderer.render(report), to: output)
         case .sarif: try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)

@@ -46,7 +46,7 @@ struct ReportCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         let html = HTMLReport(title: title, generated: now, history: earlier).render(report)
         try Terminal.emit(html, to: directory.appendingPathComponent("index.html").path)
-        try Terminal.emit(report.prettyJSON(), to: directory.appendingPathComponent("audit.json").path)
+        try Terminal.emitPieces(to: directory.appendingPathComponent("audit.json").path, report.writePrettyJSON)
         try Terminal.emit(MarkdownRenderer.render(report, title: title), to: directory.appendingPathComponent("summary.md").path)
         if let history {
             let encoder = JSONEncoder()

@@ -25,6 +25,44 @@ enum Terminal {
         }
     }
 
+    /// Writes text produced in pieces (``AuditReport/writePrettyJSON(_:)``) to standard output
+    /// or, through a temporary file renamed at the end, to `path`: a large report is never
+    /// whole in memory, and the file is never left half written.
+    static func emitPieces(to path: String?, _ produce: ((String) -> Void) -> Void) throws {
+        let toStandardOutput = path == nil || path == "-"
+        let target = toStandardOutput ? "standard output" : path!
+        let temporary = toStandardOutput ? "" : target + ".partial-\(getpid())"
+        let descriptor = toStandardOutput ? 1 : open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw InputError("cannot write \(target): \(String(cString: strerror(errno)))") }
+        var failure: Int32 = 0
+        produce { piece in
+            guard failure == 0 else { return }
+            var piece = piece
+            piece.withUTF8 { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += written
+                }
+            }
+        }
+        if toStandardOutput {
+            if failure != 0 && failure != EPIPE { throw InputError("cannot write standard output: \(String(cString: strerror(failure)))") }
+            return
+        }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, target) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw InputError("cannot write \(target): \(String(cString: strerror(failure)))")
+        }
+    }
+
     /// Writes the string's own bytes, without a second copy of a large report.
     static func emit(_ text: String, to path: String?) throws {
         var text = text

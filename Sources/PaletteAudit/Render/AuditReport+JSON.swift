@@ -15,8 +15,28 @@ struct JSONText {
     /// line), for the CLI's `--format json` and the report's `audit.json`.
     private let pretty: Bool
 
-    init(pretty: Bool = false) {
+    /// Where the text goes in pieces of about ``chunkBytes`` as it is written, when set (a large
+    /// audit is written to its file piece by piece instead of held whole).
+    private let sink: ((String) -> Void)?
+    private static let chunkBytes = 1 << 20
+
+    init(pretty: Bool = false, sink: ((String) -> Void)? = nil) {
         self.pretty = pretty
+        self.sink = sink
+    }
+
+    /// Hands what is written so far to the sink once it is large enough.
+    private mutating func drainIfLarge() {
+        guard let sink, out.utf8.count >= JSONText.chunkBytes else { return }
+        sink(out)
+        out = ""
+    }
+
+    /// Hands the rest to the sink.
+    mutating func finish() {
+        guard let sink, !out.isEmpty else { return }
+        sink(out)
+        out = ""
     }
 
     /// A line break and the indentation of each depth, made once.
@@ -51,6 +71,7 @@ struct JSONText {
     }
 
     private mutating func close(_ bracket: Character) {
+        drainIfLarge()
         if pretty {
             if written.last != true { out.append("\n") }
             newline(depth: written.count - 1)
@@ -103,8 +124,24 @@ extension AuditReport {
         json(pretty: true) + "\n"
     }
 
+    /// ``prettyJSON()`` handed to `write` in pieces of about a megabyte, in order, so a large
+    /// audit never exists whole as text (the pieces joined are exactly ``prettyJSON()``).
+    public func writePrettyJSON(_ write: (String) -> Void) {
+        withoutActuallyEscaping(write) { write in
+            var w = JSONText(pretty: true, sink: write)
+            document(&w)
+            w.out += "\n"
+            w.finish()
+        }
+    }
+
     func json(pretty: Bool) -> String {
         var w = JSONText(pretty: pretty)
+        document(&w)
+        return w.out
+    }
+
+    private func document(_ w: inout JSONText) {
         w.object { w in
             if let comparison { w.key("comparison"); comparison.write(&w) }
             w.key("palettes"); w.array(palettes) { w, p in p.write(&w) }
@@ -120,7 +157,6 @@ extension AuditReport {
             }
             w.key("summary"); summary.write(&w)
         }
-        return w.out
     }
 }
 

@@ -122,3 +122,34 @@ def test_the_reports_own_colors_pass(run, tmp_path):
         tokens = palette["themes"][theme]["tokens"]
         for name, value in variables(css).items():
             assert tokens.get(name) == value, f"{theme} --{name} is {value} in the report but {tokens.get(name)} in docs/report-palette.json"
+
+
+def test_a_long_list_of_failures_is_shown_in_blocks_that_keep_every_row(run, tmp_path):
+    """250 failing checks are shown in blocks of 100 (each laid out only when scrolled near);
+    every row is there, in order, and a row far down the page shows its colors when reached."""
+    tokens = {"paper": "#ffffff"}
+    tokens.update({f"ink.{i}": "#%02x%02x%02x" % (150 + i % 60, 150 + i % 50, 150 + i % 40) for i in range(250)})
+    checks = [{"id": f"c-{i:03d}", "foreground": f"ink.{i}", "background": "paper"} for i in range(250)]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"name": "long", "tokens": tokens, "checks": checks}))
+    out = tmp_path / "report"
+    r = run("report", str(path), "--out", str(out))
+    assert r.returncode == 1
+    html = (out / "index.html").read_text()
+    assert html.count('<div class="chunk">') == 3
+    for caption in ("1–100 of 250", "101–200 of 250", "201–250 of 250"):
+        assert caption in html
+    order = [html.index(f'data-check="c-{i:03d}" data-theme') for i in range(250)]
+    assert order == sorted(order)
+    driver = chromium_driver()
+    try:
+        from selenium.webdriver.common.by import By
+        driver.get((out / "index.html").as_uri())
+        last = driver.find_element(By.CSS_SELECTOR, "tr[data-check='c-249'][data-theme] .swatch")
+        driver.execute_script("arguments[0].scrollIntoView()", last)
+        assert last.is_displayed()
+        opaque = lambda css: css.replace("rgba(", "rgb(").replace(", 1)", ")")  # noqa: E731
+        assert opaque(last.value_of_css_property("background-color")) == rgb("#ffffff")
+        assert opaque(last.value_of_css_property("color")) == rgb(tokens["ink.249"])
+    finally:
+        driver.quit()

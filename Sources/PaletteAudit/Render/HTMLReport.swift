@@ -65,6 +65,11 @@ public struct HTMLReport: Sendable {
         table.compact td { padding: 2px 8px; font-size: 13px; }
         table.compact td:last-child, table.compact th:last-child { text-align: right; font-variant-numeric: tabular-nums; }
         details.passing > summary { cursor: pointer; margin: 8px 0; }
+        .chunk { content-visibility: auto; contain-intrinsic-size: auto 9000px; }
+        table.checks { table-layout: fixed; }
+        table.checks th:nth-child(1) { width: 160px; } table.checks th:nth-child(2) { width: 15%; } table.checks th:nth-child(3) { width: 17%; }
+        table.checks th:nth-child(4), table.checks th:nth-child(5), table.checks th:nth-child(6) { width: 72px; }
+        table.checks td { overflow-wrap: anywhere; }
         .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
         a { color: inherit; }
         :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
@@ -150,15 +155,27 @@ public struct HTMLReport: Sendable {
             func fullRows(_ results: [CheckResult]) -> HTML {
                 results.map { r -> HTML in row(r, theme: theme.name, regressed: regressed.contains("\(palette.name)/\(theme.name)/\(r.id)")) }.joined()
             }
+            /// A table of full rows; a long one in blocks of ``chunkRows`` rows, each its own
+            /// table, that the browser lays out only when scrolled near (CSS `content-visibility`).
+            func table(_ caption: String, _ results: [CheckResult]) -> HTML {
+                guard results.count > Self.chunkRows else {
+                    return "<table>\n<caption class=\"muted\">\(caption)</caption>\n" + header + fullRows(results) + "</tbody>\n</table>\n"
+                }
+                var out: HTML = ""
+                for start in stride(from: 0, to: results.count, by: Self.chunkRows) {
+                    let end = min(results.count, start + Self.chunkRows)
+                    out += "<div class=\"chunk\"><table class=\"checks\">\n<caption class=\"muted\">\(caption), \(start + 1)–\(end) of \(results.count)</caption>\n"
+                    out += header + fullRows(Array(results[start..<end])) + "</tbody>\n</table></div>\n"
+                }
+                return out
+            }
             if rest.count <= Self.passingListedInFull {
-                out += "<table>\n<caption class=\"muted\">Checks of \(palette.name) in \(theme.name), failures first</caption>\n" + header
-                out += fullRows(failing + rest) + "</tbody>\n</table>\n"
+                out += table("Checks of \(palette.name) in \(theme.name), failures first", failing + rest)
             } else {
                 // At scale the page grows with failures, not with passing checks: those are one
                 // line each, folded (the audit JSON keeps every detail).
                 if !failing.isEmpty {
-                    out += "<table>\n<caption class=\"muted\">Failing checks of \(palette.name) in \(theme.name)</caption>\n" + header
-                    out += fullRows(failing) + "</tbody>\n</table>\n"
+                    out += table("Failing checks of \(palette.name) in \(theme.name)", failing)
                 }
                 out += "<details class=\"passing\"><summary>\(rest.count) checks that pass or are exempt in \(theme.name)</summary>\n<table class=\"compact\">\n<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n"
                 for r in rest { out += compactRow(r) }
@@ -169,6 +186,10 @@ public struct HTMLReport: Sendable {
         return out + "</section>\n"
     }
 
+    /// Rows per block of a long table of full rows. Laying out 3,000 full rows took headless
+    /// Chromium ~1.5 s; in blocks that are laid out when scrolled near, the page loads in a
+    /// fraction of that (bench/report_scale.py).
+    static let chunkRows = 100
     /// A theme with more passing (or exempt) checks than this lists them folded, one line each.
     static let passingListedInFull = 150
     /// More checks than this in a palette: the side-by-side table shows only those failing in

@@ -227,9 +227,19 @@ extension Server {
 
     /// Requests refused as soon as their headers are read.
     func earlyRejection(headers: [Header], version: String) -> Response? {
-        func header(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
-        let lengths = header("content-length")
-        let encodings = header("transfer-encoding")
+        // One pass gathers what the checks below need (names are lowercased already).
+        var lengths: [String] = [], encodings: [String] = [], hosts = 0
+        var badName: Header?, badValue: Header?
+        for field in headers {
+            switch field.name {
+            case "content-length": lengths.append(field.value)
+            case "transfer-encoding": encodings.append(field.value)
+            case "host": hosts += 1
+            default: break
+            }
+            if badName == nil && (field.name.isEmpty || field.name.utf8.contains { $0 == 0x20 || $0 == 0x09 }) { badName = field }
+            if badValue == nil && field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) { badValue = field }
+        }
         if !lengths.isEmpty && !encodings.isEmpty {
             // RFC 9112 §6.1: a request with both is a smuggling risk behind a proxy.
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has both Content-Length and Transfer-Encoding; send one"))
@@ -240,14 +250,14 @@ extension Server {
         // RFC 9112 §5: a field name is a token (no white space before the colon, which would
         // otherwise slip "Transfer-Encoding : chunked" past the check above) and a value holds
         // no CR, LF or NUL.
-        if let field = headers.first(where: { $0.name.isEmpty || $0.name.contains(where: { $0 == " " || $0 == "\t" }) }) {
+        if let field = badName {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"))
         }
-        if let field = headers.first(where: { $0.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) }) {
+        if let field = badValue {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(field.name.prefix(60))\" contains a CR, LF or NUL (RFC 9112 §5.5)"))
         }
-        if header("host").count > 1 {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has \(header("host").count) Host headers; send one (RFC 9112 §3.2)"))
+        if hosts > 1 {
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has \(hosts) Host headers; send one (RFC 9112 §3.2)"))
         }
         if !encodings.isEmpty {
             // Only chunked is implemented, and it must be the one, final coding (RFC 9112 §6.1).
@@ -259,7 +269,7 @@ extension Server {
                 return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "chunked must be applied once, as the only transfer coding (RFC 9112 §6.1)"))
             }
         }
-        if version == "HTTP/1.1" && header("host").isEmpty {
+        if version == "HTTP/1.1" && hosts == 0 {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)"))
         }
         if let text = lengths.first {

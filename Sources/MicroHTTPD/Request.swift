@@ -2,10 +2,14 @@
 public struct Request: Sendable {
     public var method: String
     /// The URL path, percent-decoded (`/v1/palettes/peptide-fox`).
-    public var path: String
+    public var path: String { didSet { pathSegments = Request.segments(path: path, target: target) } }
     /// The request target as sent, before percent-decoding (`/v1/palettes/a%2Fb?x=1`), when
     /// known: the path's segments are split on it, so an encoded "/" stays inside its segment.
-    public var target: String?
+    public var target: String? { didSet { pathSegments = Request.segments(path: path, target: target) } }
+    /// The path's segments, each percent-decoded (`/v1/palettes/a%2Fb` gives `["v1", "palettes",
+    /// "a/b"]`). Without the target as sent, the decoded path is split. Made once per request
+    /// (the lane choice, the router and the log all read them).
+    public private(set) var pathSegments: [String]
     /// Query parameters in order, decoded (`?fg=%23fff` gives `("fg", "#fff")`).
     public var query: [QueryItem]
     /// Header fields in order; names are lowercased.
@@ -23,6 +27,7 @@ public struct Request: Sendable {
         self.method = method
         self.path = path
         self.target = target
+        pathSegments = Request.segments(path: path, target: target)
         self.query = query
         self.headers = headers.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x41 || $0 > 0x5A } } ? headers
             : headers.map { Header(name: $0.name.lowercased(), value: $0.value) }
@@ -37,19 +42,30 @@ public struct Request: Sendable {
         return headers.first { $0.name == lower }?.value
     }
 
-    /// The path's segments, each percent-decoded (`/v1/palettes/a%2Fb` gives `["v1", "palettes",
-    /// "a/b"]`). Without the target as sent, the decoded path is split.
-    public var pathSegments: [String] {
-        guard let target, target.hasPrefix("/") else {
-            return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+    static func segments(path: String, target: String?) -> [String] {
+        // Split on the bytes ("/", "?" and "#" are ASCII): Character-wise splitting cost more
+        // than the rest of routing a request.
+        func pieces(_ text: Substring) -> [Substring] {
+            var out: [Substring] = []
+            var start = text.startIndex
+            for index in text.utf8.indices where text.utf8[index] == UInt8(ascii: "/") {
+                out.append(text[start..<index])
+                start = text.utf8.index(after: index)
+            }
+            out.append(text[start...])
+            return Array(out.dropFirst())
         }
-        let rawPath = target.prefix { $0 != "?" && $0 != "#" }
-        return rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { Request.percentDecoded($0) }
+        guard let target, target.utf8.first == UInt8(ascii: "/") else {
+            return pieces(path[...]).map(String.init)
+        }
+        let end = target.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? target.endIndex
+        return pieces(target[..<end]).map { Request.percentDecoded($0) }
     }
 
     /// `%XX` escapes decoded (a malformed one is kept as it is, as libmicrohttpd does); bytes
     /// that are not UTF-8 become U+FFFD.
     static func percentDecoded(_ text: Substring) -> String {
+        if !text.utf8.contains(UInt8(ascii: "%")) && text.utf8.allSatisfy({ $0 < 0x80 }) { return String(text) }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

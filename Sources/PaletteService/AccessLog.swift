@@ -27,9 +27,34 @@ public struct AccessLog: Sendable {
         let truncated = target.count > 2048 ? "…(\(target.count) bytes)" : ""
         switch format {
         case .text:
+            // Written as bytes: this runs for every request the service answers.
+            var out: [UInt8] = []
+            out.reserveCapacity(80 + shownTarget.count)
+            func text(_ string: String) {
+                var string = string
+                string.withUTF8 { out.append(contentsOf: $0) }
+            }
+            func escaped(_ bytes: [UInt8]) {
+                if AccessLog.isPlain(bytes) { out.append(contentsOf: bytes) } else { text(AccessLog.escape(bytes)) }
+            }
+            text(time)
+            out.append(0x20)
+            if let remote = r.remoteAddress { escaped(Array(remote.utf8)) } else { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: [0x20, 0x22])
+            escaped(method)
+            out.append(0x20)
+            escaped(shownTarget)
+            text(truncated)
+            out.append(contentsOf: [0x22, 0x20])
+            text(String(r.status))
+            out.append(0x20)
+            text(String(r.responseBytes))
+            out.append(UInt8(ascii: "B"))
+            out.append(0x20)
             let ms = r.duration * 1000
-            let duration = ms < 10 ? formatted(ms, decimals: 2) + "ms" : formatted(ms, decimals: 1) + "ms"
-            return "\(time) \(AccessLog.escape(Array((r.remoteAddress ?? "-").utf8))) \"\(AccessLog.escape(method)) \(AccessLog.escape(shownTarget))\(truncated)\" \(r.status) \(r.responseBytes)B \(duration)\(r.completed ? "" : " aborted")"
+            text(ms < 10 ? formatted(ms, decimals: 2) : formatted(ms, decimals: 1))
+            text(r.completed ? "ms" : "ms aborted")
+            return String(decoding: out, as: UTF8.self)
         case .json:
             var fields: [(String, String)] = [
                 ("time", JSONValue.quoted(time)),
@@ -57,7 +82,13 @@ public struct AccessLog: Sendable {
 
     /// Bytes as printable text: printable ASCII and valid UTF-8 of printable characters as
     /// they are; `\` and `"` escaped; every other byte as `\xHH`.
+    /// Printable ASCII without a quote or backslash: the usual field, logged as it is.
+    static func isPlain(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }
+    }
+
     public static func escape(_ bytes: [UInt8]) -> String {
+        if isPlain(bytes) { return String(decoding: bytes, as: UTF8.self) }
         var out = ""
         out.reserveCapacity(bytes.count)
         var i = 0
@@ -95,7 +126,18 @@ public struct AccessLog: Sendable {
     func formatted(_ value: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
+        let units = (value * scale).rounded()
+        if units >= 0 && units < 1e15 {
+            // Digits of the rounded integer with the point put in: what the text of
+            // units / scale gives (that division is correctly rounded, so its shortest form
+            // is this decimal), without formatting a Double.
+            var digits = String(Int(units))
+            if digits.utf8.count <= decimals { digits = String(repeating: "0", count: decimals + 1 - digits.utf8.count) + digits }
+            guard decimals > 0 else { return digits + ".0" }
+            let point = digits.index(digits.endIndex, offsetBy: -decimals)
+            return digits[..<point] + "." + digits[point...]
+        }
+        let rounded = units / scale
         var text = String(rounded)
         if let dot = text.firstIndex(of: ".") {
             let fraction = text[text.index(after: dot)...].count

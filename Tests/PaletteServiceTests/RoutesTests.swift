@@ -240,6 +240,21 @@ import Testing
         #expect(AccessLog.escape([0xC2, 0x9B]) == "\\xc2\\x9b")
         #expect(AccessLog.escape(Array("\u{2028}".utf8)) == "\\xe2\\x80\\xa8")
     }
+
+    @Test func textLinesSayWhatArrivedAndHowLongItTook() {
+        func line(_ seconds: Double, remote: String? = "127.0.0.1", target: [UInt8] = Array("/v1/contrast?fg=%23777".utf8), completed: Bool = true) -> String {
+            var r = CompletedRequest(method: "GET", path: "/v1/contrast", route: "/v1/contrast", status: 200, requestBytes: 0, responseBytes: 321,
+                                     duration: seconds, remoteAddress: remote, completed: completed)
+            r.rawTarget = target
+            return AccessLog(format: .text).line(r, time: "2026-11-23T01:02:03.004Z")
+        }
+        #expect(line(0.0012345) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /v1/contrast?fg=%23777" 200 321B 1.23ms"#)
+        #expect(line(0.0) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /v1/contrast?fg=%23777" 200 321B 0.00ms"#)
+        #expect(line(0.00005) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /v1/contrast?fg=%23777" 200 321B 0.05ms"#)
+        #expect(line(0.0123, remote: nil, completed: false) == #"2026-11-23T01:02:03.004Z - "GET /v1/contrast?fg=%23777" 200 321B 12.3ms aborted"#)
+        #expect(line(12.5) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /v1/contrast?fg=%23777" 200 321B 12500.0ms"#)
+        #expect(line(0.002, target: [0x2F, 0x0A, 0x22]) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /\x0a\"" 200 321B 2.00ms"#)
+    }
 }
 
 @Suite struct MetricsLabelTests {

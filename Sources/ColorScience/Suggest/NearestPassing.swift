@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which side of a pair a suggestion changes.
 public struct PairRole: Hashable, Sendable, CustomStringConvertible {
     public let name: String
@@ -51,10 +53,9 @@ public enum NearestPassing {
         if meets(original.quantized) {
             return Result(suggestions: [], bestReachableRatio: nil, alreadyPasses: true)
         }
-        let lch = OKLCH(original)
         var found: [ColorSuggestion] = []
         for lighter in [true, false] {
-            if let candidate = search(lch, lighter: lighter, meets: meets) {
+            if let candidate = search(LadderCache.shared.ladder(for: original, lighter: lighter), meets: meets) {
                 let q = candidate
                 let ratio = q.contrastRatio(with: fixed)
                 let apca = role == .foreground ? APCA.lightnessContrast(text: q, background: fixed) : APCA.lightnessContrast(text: fixed, background: q)
@@ -80,15 +81,16 @@ public enum NearestPassing {
         GamutMapping.srgb8(l: l, c: lch.c, hue: hue)
     }
 
-    /// The candidates of a coarse scan from a color toward white or black, each made once: the
-    /// combined move searches the same background ladder a dozen times with different
-    /// foregrounds, and the rungs do not depend on the foreground.
-    struct Ladder {
+    /// The candidates of a coarse scan from a color toward white or black, each made once and
+    /// kept: a rung depends only on the color and the direction, never on the other color of
+    /// the pair, so every search from the same color (the combined move searches the same
+    /// background a dozen times; an audit meets each token in many checks) reuses it.
+    final class Ladder: Sendable {
         let lch: OKLCH
         let hue: (cosine: Double, sine: Double)
         let start: Double, end: Double
         let steps: Int
-        private var rungs: [SRGB?]
+        private let rungs: Mutex<[SRGB?]>
 
         init(_ lch: OKLCH, lighter: Bool) {
             self.lch = lch
@@ -97,7 +99,7 @@ public enum NearestPassing {
             end = lighter ? 1.0 : 0.0
             let span = abs(end - start)
             steps = span > 0 ? max(1, Int((span / 0.01).rounded(.up))) : 0
-            rungs = Array(repeating: nil, count: steps + 1)
+            rungs = Mutex(Array(repeating: nil, count: steps + 1))
         }
 
         /// The lightness of rung `step` (0 is the start, `steps` the end).
@@ -108,22 +110,55 @@ public enum NearestPassing {
         /// The candidate at lightness `l`.
         func candidate(_ l: Double) -> SRGB { NearestPassing.candidate(lch, l: l, hue: hue) }
 
-        mutating func rung(_ step: Int) -> SRGB {
-            if let made = rungs[step] { return made }
-            let made = candidate(lightness(step))
-            rungs[step] = made
+        func rung(_ step: Int) -> SRGB {
+            if let made = rungs.withLock({ $0[step] }) { return made }
+            let made = candidate(lightness(step))  // outside the lock: another thread may make it too, identically
+            rungs.withLock { $0[step] = made }
             return made
         }
     }
 
+    /// Ladders by color and direction, shared by every search in the process (bounded: when
+    /// full it starts over). Each holds at most 101 rungs.
+    final class LadderCache: Sendable {
+        struct Key: Hashable {
+            let color: SRGB
+            let lighter: Bool
+        }
+
+        static let shared = LadderCache()
+        static let capacity = 4096
+        private let ladders = Mutex<[Key: Ladder]>([:])
+
+        func removeAll() {
+            ladders.withLock { $0.removeAll() }
+        }
+
+        func ladder(for color: SRGB, lighter: Bool) -> Ladder {
+            let key = Key(color: color, lighter: lighter)
+            if let known = ladders.withLock({ $0[key] }) { return known }
+            let made = Ladder(OKLCH(color), lighter: lighter)
+            return ladders.withLock { table in
+                if let raced = table[key] { return raced }
+                if table.count >= LadderCache.capacity { table.removeAll(keepingCapacity: true) }
+                table[key] = made
+                return made
+            }
+        }
+    }
+
+    /// Forgets every kept ladder, so the next searches start cold (for benchmarks).
+    public static func forgetLadders() {
+        LadderCache.shared.removeAll()
+    }
+
     /// The passing candidate closest in lightness to the original, in one direction.
     static func search(_ lch: OKLCH, lighter: Bool, meets: (SRGB) -> Bool) -> SRGB? {
-        var ladder = Ladder(lch, lighter: lighter)
-        return search(&ladder, meets: meets)
+        search(Ladder(lch, lighter: lighter), meets: meets)
     }
 
     /// ``search(_:lighter:meets:)`` on a ladder whose rungs may already be made.
-    static func search(_ ladder: inout Ladder, meets: (SRGB) -> Bool) -> SRGB? {
+    static func search(_ ladder: Ladder, meets: (SRGB) -> Bool) -> SRGB? {
         guard ladder.steps > 0 else { return nil }
         // Coarse scan for the first passing lightness, then bisect the step before it.
         var previous = ladder.start
@@ -181,12 +216,12 @@ public enum NearestPassing {
         let arrangements: [Bool] = abs(fgLCH.l - bgLCH.l) < 0.05 ? [true, false] : [fgLCH.l > bgLCH.l]
         for fgLighter in arrangements {
             let fgEnd = fgLighter ? 1.0 : 0.0
-            var backgroundLadder = Ladder(bgLCH, lighter: !fgLighter)
+            let backgroundLadder = LadderCache.shared.ladder(for: bg, lighter: !fgLighter)
             /// The combined move with the foreground at lightness `l`, or nil.
             func move(to l: Double) -> (ColorSuggestion, ColorSuggestion, Double)? {
                 let movedFg = candidate(fgLCH, l: l)
                 let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
-                guard let movedBg = search(&backgroundLadder, meets: { target.isMet(foreground: movedFg, background: $0) }) else { return nil }
+                guard let movedBg = search(backgroundLadder, meets: { target.isMet(foreground: movedFg, background: $0) }) else { return nil }
                 let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
                 let ratio = movedFg.contrastRatio(with: movedBg)
                 let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)

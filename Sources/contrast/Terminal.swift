@@ -28,7 +28,7 @@ enum Terminal {
     /// Writes text produced in pieces (``AuditReport/writePrettyJSON(_:)``) to standard output
     /// or, through a temporary file renamed at the end, to `path`: a large report is never
     /// whole in memory, and the file is never left half written.
-    static func emitPieces(to path: String?, _ produce: ((String) -> Void) -> Void) throws {
+    static func emitPieces(to path: String?, _ produce: (([UInt8]) -> Void) -> Void) throws {
         let toStandardOutput = path == nil || path == "-"
         let target = toStandardOutput ? "standard output" : path!
         let temporary = toStandardOutput ? "" : target + ".partial-\(getpid())"
@@ -37,8 +37,7 @@ enum Terminal {
         var failure: Int32 = 0
         produce { piece in
             guard failure == 0 else { return }
-            var piece = piece
-            piece.withUTF8 { bytes in
+            piece.withUnsafeBufferPointer { bytes in
                 var offset = 0
                 while offset < bytes.count {
                     let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -20,11 +20,17 @@ import pytest
 from conftest import ROOT
 from server import Server, status_of
 
-# 30 themes × 30 tokens, every token on every other at AAA + APCA 90: every check fails and
-# wants suggestions. With suggestions unbounded this is about a minute of CPU.
+# 30 themes × 80 tokens (other colors in each theme, so no suggestion is computed twice), every
+# token on every other at AAA + APCA 90: 189,600 checks that nearly all fail and want
+# suggestions, about 30 s of CPU on the 2-core CI machine of 2026-11 and far more than the 4 s
+# deadline below on any machine. (Found: with 30 tokens repeated in every theme, faster
+# suggestions finished it inside the deadline.) Its answer would be ~600 MB: the servers that
+# get it raise --max-response so it is computed, not refused before any work.
 TOKENS = {f"t{i}": "#%06x" % (i * 2654435 % 0xFFFFFF) for i in range(30)}
-EXPENSIVE = {"name": "expensive", "themes": {f"th{n}": {"tokens": TOKENS} for n in range(30)},
+EXPENSIVE = {"name": "expensive",
+             "themes": {f"th{n}": {"tokens": {f"t{i}": "#%06x" % ((i + 81 * n) * 2654435 % 0xFFFFFF) for i in range(80)}} for n in range(30)},
              "checks": [{"id": "all", "foreground": "t*", "background": "t*", "level": "AAA", "apca": 90}]}
+HUGE_ANSWERS = ("--max-response", "1GiB")
 CHEAP = {"name": "cheap", "themes": {"only": {"tokens": {"ink": "#111111", "paper": "#ffffff"}}},
          "checks": [{"foreground": "ink", "background": "paper"}]}
 
@@ -67,7 +73,7 @@ def in_background(server, body, path="/v1/audit"):
 
 
 def test_expensive_requests_cannot_starve_cheap_ones_and_the_deadline_frees_the_worker(binary, tmp_path):
-    s = serve(binary, tmp_path, "--workers", "1", "--queue", "1", "--request-timeout", "4", "--max-suggestions", "1000000")
+    s = serve(binary, tmp_path, "--workers", "1", "--queue", "1", "--request-timeout", "4", "--max-suggestions", "1000000", *HUGE_ANSWERS)
     try:
         running, first = in_background(s, EXPENSIVE)
         wait_for(lambda: metric(s, "contrast_pool_running") == 1, "one request running")
@@ -101,7 +107,7 @@ def test_expensive_requests_cannot_starve_cheap_ones_and_the_deadline_frees_the_
 def test_sigterm_answers_every_accepted_request(binary, tmp_path):
     """20 CPU-bound requests in flight, SIGTERM with --grace 1: each gets a whole response (its
     answer, or 503 with Retry-After), none an EOF; the process exits 0."""
-    s = serve(binary, tmp_path, "--workers", "2", "--queue", "64", "--grace", "1", "--request-timeout", "120", "--max-suggestions", "1000000")
+    s = serve(binary, tmp_path, "--workers", "2", "--queue", "64", "--grace", "1", "--request-timeout", "120", "--max-suggestions", "1000000", *HUGE_ANSWERS)
     clients = [in_background(s, EXPENSIVE) for _ in range(20)]
     wait_for(lambda: metric(s, "contrast_pool_running") + metric(s, "contrast_pool_queued") == 20, "20 requests accepted")
     s.signal(signal.SIGTERM)

@@ -53,6 +53,14 @@ public struct ContrastTarget: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// ``isMet(foreground:background:)`` with the WCAG luminances already worked out (a search
+    /// compares one fixed color with many candidates, and a ladder rung with many fixed colors).
+    public func isMet(foreground: MeasuredColor, background: MeasuredColor) -> Bool {
+        if let minimumRatio, WCAG.contrastRatio(luminance: foreground.luminance, background.luminance) < minimumRatio { return false }
+        if let minimumLc, abs(APCA.lightnessContrast(text: foreground.color, background: background.color)) < minimumLc { return false }
+        return true
+    }
+
     public var description: String {
         [minimumRatio.map { "\(RatioFormat.trimmed($0)):1" }, minimumLc.map { "Lc \(RatioFormat.trimmed($0))" }]
             .compactMap { $0 }.joined(separator: " and ")
@@ -64,5 +72,16 @@ extension RatioFormat {
     public static func trimmed(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e12 { return String(Int(value)) }
         return String(value)
+    }
+}
+
+/// A color with its WCAG relative luminance, worked out once.
+public struct MeasuredColor: Hashable, Sendable {
+    public let color: SRGB
+    public let luminance: Double
+
+    public init(_ color: SRGB) {
+        self.color = color
+        luminance = color.relativeLuminance
     }
 }

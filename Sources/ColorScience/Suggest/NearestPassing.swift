@@ -47,10 +47,11 @@ public enum NearestPassing {
     public static func suggest(for color: SRGB, against other: SRGB, role: PairRole, target: ContrastTarget) -> Result {
         let original = color.opaque
         let fixed = other.opaque
-        func meets(_ candidate: SRGB) -> Bool {
-            role == .foreground ? target.isMet(foreground: candidate, background: fixed) : target.isMet(foreground: fixed, background: candidate)
+        let measuredFixed = MeasuredColor(fixed)
+        func meets(_ candidate: MeasuredColor) -> Bool {
+            role == .foreground ? target.isMet(foreground: candidate, background: measuredFixed) : target.isMet(foreground: measuredFixed, background: candidate)
         }
-        if meets(original.quantized) {
+        if meets(MeasuredColor(original.quantized)) {
             return Result(suggestions: [], bestReachableRatio: nil, alreadyPasses: true)
         }
         var found: [ColorSuggestion] = []
@@ -90,7 +91,7 @@ public enum NearestPassing {
         let hue: (cosine: Double, sine: Double)
         let start: Double, end: Double
         let steps: Int
-        private let rungs: Mutex<[SRGB?]>
+        private let rungs: Mutex<[MeasuredColor?]>
 
         init(_ lch: OKLCH, lighter: Bool) {
             self.lch = lch
@@ -110,9 +111,10 @@ public enum NearestPassing {
         /// The candidate at lightness `l`.
         func candidate(_ l: Double) -> SRGB { NearestPassing.candidate(lch, l: l, hue: hue) }
 
-        func rung(_ step: Int) -> SRGB {
+        /// Rung `step`, with its luminance (every search from this ladder compares it).
+        func rung(_ step: Int) -> MeasuredColor {
             if let made = rungs.withLock({ $0[step] }) { return made }
-            let made = candidate(lightness(step))  // outside the lock: another thread may make it too, identically
+            let made = MeasuredColor(candidate(lightness(step)))  // outside the lock: another thread may make it too, identically
             rungs.withLock { $0[step] = made }
             return made
         }
@@ -154,11 +156,11 @@ public enum NearestPassing {
 
     /// The passing candidate closest in lightness to the original, in one direction.
     static func search(_ lch: OKLCH, lighter: Bool, meets: (SRGB) -> Bool) -> SRGB? {
-        search(Ladder(lch, lighter: lighter), meets: meets)
+        search(Ladder(lch, lighter: lighter)) { meets($0.color) }
     }
 
     /// ``search(_:lighter:meets:)`` on a ladder whose rungs may already be made.
-    static func search(_ ladder: Ladder, meets: (SRGB) -> Bool) -> SRGB? {
+    static func search(_ ladder: Ladder, meets: (MeasuredColor) -> Bool) -> SRGB? {
         guard ladder.steps > 0 else { return nil }
         // Coarse scan for the first passing lightness, then bisect the step before it.
         var previous = ladder.start
@@ -167,13 +169,13 @@ public enum NearestPassing {
             let c = ladder.rung(step)
             if meets(c) {
                 var low = previous, high = l  // low fails, high passes
-                var best = c
+                var best = c.color
                 for _ in 0..<40 {
                     let mid = (low + high) / 2
-                    let m = ladder.candidate(mid)
+                    let m = MeasuredColor(ladder.candidate(mid))
                     if meets(m) {
                         high = mid
-                        best = m
+                        best = m.color
                     } else {
                         low = mid
                     }
@@ -221,7 +223,8 @@ public enum NearestPassing {
             func move(to l: Double) -> (ColorSuggestion, ColorSuggestion, Double)? {
                 let movedFg = candidate(fgLCH, l: l)
                 let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
-                guard let movedBg = search(backgroundLadder, meets: { target.isMet(foreground: movedFg, background: $0) }) else { return nil }
+                let measuredFg = MeasuredColor(movedFg)
+                guard let movedBg = search(backgroundLadder, meets: { target.isMet(foreground: measuredFg, background: $0) }) else { return nil }
                 let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
                 let ratio = movedFg.contrastRatio(with: movedBg)
                 let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)

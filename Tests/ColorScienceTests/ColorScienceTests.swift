@@ -105,6 +105,20 @@ import TestSupport
         #expect(m.bestBackdrop?.hex == "#000000")
     }
 
+    /// The lowest and highest ratio of `fg` on `bg` over a grid of opaque backdrops, `steps`
+    /// intervals per channel.
+    static func sampledRange(_ fg: SRGB, on bg: SRGB, steps: Int) -> (low: Double, high: Double) {
+        var low = Double.infinity, high = 0.0
+        for r in 0...steps { for g in 0...steps { for b in 0...steps {
+            let backdrop = SRGB(red: Double(r) / Double(steps), green: Double(g) / Double(steps), blue: Double(b) / Double(steps))
+            let seen = bg.composited(over: backdrop)
+            let ratio = fg.composited(over: seen).contrastRatio(with: seen)
+            low = min(low, ratio)
+            high = max(high, ratio)
+        } } }
+        return (low, high)
+    }
+
     @Test func rangeExtremesBeatAFineGrid() throws {
         // Both layers translucent, where the extremes can lie inside the cube of backdrops: the
         // exact per-channel search must reach at least what a 25-step grid finds.
@@ -113,15 +127,7 @@ import TestSupport
             let fg = SRGB.random(using: &generator, alpha: Double.random(in: 0.3...0.9, using: &generator))
             let bg = SRGB.random(using: &generator, alpha: Double.random(in: 0.05...0.5, using: &generator))
             let m = ContrastMeasurement(foreground: fg, background: bg)
-            var low = Double.infinity, high = 0.0
-            let steps = 24
-            for r in 0...steps { for g in 0...steps { for b in 0...steps {
-                let backdrop = SRGB(red: Double(r) / Double(steps), green: Double(g) / Double(steps), blue: Double(b) / Double(steps))
-                let seen = bg.composited(over: backdrop)
-                let ratio = fg.composited(over: seen).contrastRatio(with: seen)
-                low = min(low, ratio)
-                high = max(high, ratio)
-            } } }
+            let (low, high) = Self.sampledRange(fg, on: bg, steps: 24)
             #expect(m.ratio <= low + 1e-12, "\(generator.replay): worst \(m.ratio) vs grid \(low)")
             #expect(m.bestRatio >= high - 1e-12, "\(generator.replay): best \(m.bestRatio) vs grid \(high)")
         }
@@ -133,14 +139,7 @@ import TestSupport
             let fg = SRGB.random(using: &generator, alpha: Double.random(in: 0.2...1, using: &generator))
             let bg = SRGB.random(using: &generator, alpha: Double.random(in: 0.05...0.95, using: &generator))
             let m = ContrastMeasurement(foreground: fg, background: bg)
-            var low = Double.infinity, high = 0.0
-            let steps = 8
-            for r in 0...steps { for g in 0...steps { for b in 0...steps {
-                let backdrop = SRGB(red: Double(r) / Double(steps), green: Double(g) / Double(steps), blue: Double(b) / Double(steps))
-                let ratio = fg.composited(over: bg.composited(over: backdrop)).contrastRatio(with: bg.composited(over: backdrop))
-                low = min(low, ratio)
-                high = max(high, ratio)
-            } } }
+            let (low, high) = Self.sampledRange(fg, on: bg, steps: 8)
             // The exact extremes are at least as extreme as any sampled backdrop.
             #expect(m.ratio <= low + 1e-9, "\(generator.replay): worst \(m.ratio) vs sampled \(low) for \(fg) on \(bg)")
             #expect(m.bestRatio >= high - 1e-9, "\(generator.replay): best \(m.bestRatio) vs sampled \(high) for \(fg) on \(bg)")

@@ -119,30 +119,31 @@ import TestSupport
         return (low, high)
     }
 
-    @Test func rangeExtremesBeatAFineGrid() throws {
-        // Both layers translucent, where the extremes can lie inside the cube of backdrops: the
-        // exact per-channel search must reach at least what a 25-step grid finds.
-        var generator = SeededGenerator(seed: 11)
-        for _ in 0..<20 {
-            let fg = SRGB.random(using: &generator, alpha: Double.random(in: 0.3...0.9, using: &generator))
-            let bg = SRGB.random(using: &generator, alpha: Double.random(in: 0.05...0.5, using: &generator))
-            let m = ContrastMeasurement(foreground: fg, background: bg)
-            let (low, high) = Self.sampledRange(fg, on: bg, steps: 24)
-            #expect(m.ratio <= low + 1e-12, "\(generator.replay): worst \(m.ratio) vs grid \(low)")
-            #expect(m.bestRatio >= high - 1e-12, "\(generator.replay): best \(m.bestRatio) vs grid \(high)")
-        }
+    /// Random pairs and the grid of backdrops they are checked against.
+    struct GridCase: Sendable, CustomTestStringConvertible {
+        let seed: UInt64, pairs: Int, steps: Int, tolerance: Double
+        let foregroundAlpha: ClosedRange<Double>, backgroundAlpha: ClosedRange<Double>
+        var testDescription: String { "\(pairs) pairs, seed \(seed), \(steps + 1)-step grid" }
     }
 
-    @Test func rangeMatchesBruteForce() throws {
-        var generator = SeededGenerator(seed: 7)
-        for _ in 0..<40 {
-            let fg = SRGB.random(using: &generator, alpha: Double.random(in: 0.2...1, using: &generator))
-            let bg = SRGB.random(using: &generator, alpha: Double.random(in: 0.05...0.95, using: &generator))
+    static let gridCases = [
+        // Any translucency, a coarse grid.
+        GridCase(seed: 7, pairs: 40, steps: 8, tolerance: 1e-9, foregroundAlpha: 0.2...1, backgroundAlpha: 0.05...0.95),
+        // Both layers translucent, where the extremes can lie inside the cube of backdrops: the
+        // exact per-channel search must reach at least what a fine grid finds.
+        GridCase(seed: 11, pairs: 20, steps: 24, tolerance: 1e-12, foregroundAlpha: 0.3...0.9, backgroundAlpha: 0.05...0.5),
+    ]
+
+    @Test(arguments: gridCases) func rangeMatchesBruteForce(_ grid: GridCase) throws {
+        var generator = SeededGenerator(seed: grid.seed)
+        for _ in 0..<grid.pairs {
+            let fg = SRGB.random(using: &generator, alpha: Double.random(in: grid.foregroundAlpha, using: &generator))
+            let bg = SRGB.random(using: &generator, alpha: Double.random(in: grid.backgroundAlpha, using: &generator))
             let m = ContrastMeasurement(foreground: fg, background: bg)
-            let (low, high) = Self.sampledRange(fg, on: bg, steps: 8)
+            let (low, high) = Self.sampledRange(fg, on: bg, steps: grid.steps)
             // The exact extremes are at least as extreme as any sampled backdrop.
-            #expect(m.ratio <= low + 1e-9, "\(generator.replay): worst \(m.ratio) vs sampled \(low) for \(fg) on \(bg)")
-            #expect(m.bestRatio >= high - 1e-9, "\(generator.replay): best \(m.bestRatio) vs sampled \(high) for \(fg) on \(bg)")
+            #expect(m.ratio <= low + grid.tolerance, "\(generator.replay): worst \(m.ratio) vs sampled \(low) for \(fg) on \(bg)")
+            #expect(m.bestRatio >= high - grid.tolerance, "\(generator.replay): best \(m.bestRatio) vs sampled \(high) for \(fg) on \(bg)")
             // And they are attained by the backdrops reported.
             if let worst = m.worstBackdrop, let best = m.bestBackdrop {
                 let atWorst = fg.composited(over: bg.composited(over: worst)).contrastRatio(with: bg.composited(over: worst))

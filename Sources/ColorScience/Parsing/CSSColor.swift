@@ -126,28 +126,58 @@ public enum CSSColor {
     }
 }
 
-/// One argument of a color function.
+/// One argument of a color function. A plain value, so argument lists copy without reference
+/// counting: a keyword is its length in bytes from its slot's offset.
 private enum Argument {
     case number(Double)
     case percentage(Double)
     case angle(Double)  // degrees
     case none
-    case keyword(String)
+    case keyword(length: Int)
 
+    /// What the argument is, for messages; a keyword's word comes from ``ColorParser/describe(_:)``.
     var typeName: String {
         switch self {
         case .number: "a number"
         case .percentage: "a percentage"
         case .angle: "an angle"
         case .none: "'none'"
-        case .keyword(let word): "the keyword '\(word)'"
+        case .keyword: "a keyword"
         }
+    }
+}
+
+/// The color functions, by their lowercased names.
+private enum ColorFunction: String {
+    case rgb, rgba, hsl, hsla, hwb, lab, lch, oklab, oklch, color
+    case colorMix = "color-mix"
+    case lightDark = "light-dark"
+
+    /// The function a token opens, its name compared in place (by length first, so at most a
+    /// few names are compared).
+    init?(_ token: CSSToken, in tokenizer: CSSTokenizer) {
+        func named(_ name: StaticString, _ function: ColorFunction) -> ColorFunction? {
+            tokenizer.isFunction(token, named: name) ? function : nil
+        }
+        let found: ColorFunction?
+        switch token.length - 1 {
+        case 3: found = named("rgb", .rgb) ?? named("hsl", .hsl) ?? named("hwb", .hwb) ?? named("lab", .lab) ?? named("lch", .lch)
+        case 4: found = named("rgba", .rgba) ?? named("hsla", .hsla)
+        case 5: found = named("oklch", .oklch) ?? named("oklab", .oklab) ?? named("color", .color)
+        case 9: found = named("color-mix", .colorMix)
+        case 10: found = named("light-dark", .lightDark)
+        default: found = nil
+        }
+        guard let found else { return nil }
+        self = found
     }
 }
 
 private struct Slot {
     var argument: Argument
     var offset: Int
+
+    static var unset: Slot { Slot(argument: .none, offset: 0) }
 }
 
 private struct ColorParser {
@@ -242,14 +272,13 @@ private struct ColorParser {
             advance()
             return try SpacedColor(parseName(name, at: token.offset), notation: "named")
         case .function:
-            let name = tokenizer.functionName(token)
             advance()
             colorDepth += 1
             defer { colorDepth -= 1 }
             guard colorDepth <= CSSColor.maximumNesting else {
                 throw error(.unsupported, "colors nest deeper than \(CSSColor.maximumNesting) levels", at: token.offset)
             }
-            return try parseFunction(name, at: token.offset)
+            return try parseFunction(token)
         default:
             throw error(.unexpectedCharacter,
                         "expected a color (like #1a2b3c, rebeccapurple or rgb(0 0 0)), found \(source(of: token))",
@@ -339,15 +368,24 @@ private struct ColorParser {
 
     // MARK: Functions
 
-    mutating func parseFunction(_ name: String, at offset: Int) throws(ColorParseError) -> SpacedColor {
+    /// The color function `token` opens; its name is matched in place, and only an unknown
+    /// name becomes a string (for the message).
+    mutating func parseFunction(_ token: CSSToken) throws(ColorParseError) -> SpacedColor {
+        let offset = token.offset
+        if let function = ColorFunction(token, in: tokenizer) {
+            let name = function.rawValue
+            switch function {
+            case .rgb, .rgba: return try parseRGB(name, at: offset)
+            case .hsl, .hsla: return try parseHSL(name, at: offset)
+            case .hwb: return try parseHWB(at: offset)
+            case .lab, .lch, .oklab, .oklch: return try parseLab(function, at: offset)
+            case .color: return try parseColorFunction(at: offset)
+            case .colorMix: return try parseColorMix(at: offset)
+            case .lightDark: return try parseLightDark(at: offset)
+            }
+        }
+        let name = tokenizer.functionName(token)
         switch name {
-        case "rgb", "rgba": return try parseRGB(name, at: offset)
-        case "hsl", "hsla": return try parseHSL(name, at: offset)
-        case "hwb": return try parseHWB(at: offset)
-        case "lab", "lch", "oklab", "oklch": return try parseLab(name, at: offset)
-        case "color": return try parseColorFunction(at: offset)
-        case "color-mix": return try parseColorMix(at: offset)
-        case "light-dark": return try parseLightDark(at: offset)
         case "var", "env", "attr":
             throw error(.contextDependent,
                         "\(name)() takes its value from a document (\(name == "var" ? "a custom property a stylesheet defines" : name == "env" ? "the browser's environment" : "an element's attribute")), so it has no color of its own here; give a concrete color\(name == "var" ? ", or audit the stylesheet that defines it" : "")",
@@ -512,58 +550,73 @@ private struct ColorParser {
         return scheme == .light ? light : dark
     }
 
-    /// The arguments of a color function up to its closing parenthesis, in the order written.
+    /// The arguments of a color function up to its closing parenthesis: the values in order,
+    /// and what the syntax checks need to know about the commas and slashes between them. A
+    /// plain value with no heap storage for the usual four values or fewer.
     struct Arguments {
-        enum Item {
-            case value(Slot)
-            case comma(Int)
-            case slash(Int)
-
-            var offset: Int {
-                switch self {
-                case .value(let slot): slot.offset
-                case .comma(let at), .slash(let at): at
-                }
-            }
-
-            var isValue: Bool { if case .value = self { true } else { false } }
-            var symbol: String {
-                switch self {
-                case .value: "value"
-                case .comma: ","
-                case .slash: "/"
-                }
-            }
-        }
-
-        var items: [Item] = []
-        var valueCount = 0
-        var commaCount = 0
-        var slashCount = 0
+        /// The first four values (a color function takes at most four); `more` holds the rest.
+        private var head = (Slot.unset, Slot.unset, Slot.unset, Slot.unset)
+        private var more: [Slot] = []
+        private(set) var valueCount = 0
+        private(set) var commaCount = 0
+        private(set) var slashCount = 0
         /// The offset of the closing parenthesis.
         var close = 0
 
-        init() { items.reserveCapacity(8) }
+        private(set) var firstComma: Int?
+        private(set) var lastComma: Int?
+        private(set) var firstSlash: Int?
+        private(set) var secondSlash: Int?
+        /// How many values come before the first slash.
+        private(set) var valuesBeforeSlash = 0
+        /// The first `none` among the values.
+        private(set) var firstNone: Int?
+        /// A separator written before any value.
+        private(set) var leadingSeparator: (offset: Int, isComma: Bool)?
+        /// The first separator that follows another.
+        private(set) var doubledSeparator: Int?
+        /// The last item, when it is a separator.
+        private(set) var trailingSeparator: (offset: Int, isComma: Bool)?
+
+        mutating func append(_ slot: Slot) {
+            switch valueCount {
+            case 0: head.0 = slot
+            case 1: head.1 = slot
+            case 2: head.2 = slot
+            case 3: head.3 = slot
+            default: more.append(slot)
+            }
+            valueCount += 1
+            if firstSlash == nil { valuesBeforeSlash += 1 }
+            if case .none = slot.argument, firstNone == nil { firstNone = slot.offset }
+            trailingSeparator = nil
+        }
+
+        mutating func appendSeparator(isComma: Bool, at offset: Int) {
+            if valueCount == 0 && leadingSeparator == nil {
+                leadingSeparator = (offset, isComma)
+            }
+            if trailingSeparator != nil && doubledSeparator == nil { doubledSeparator = offset }
+            if isComma {
+                commaCount += 1
+                if firstComma == nil { firstComma = offset }
+                lastComma = offset
+            } else {
+                slashCount += 1
+                if firstSlash == nil { firstSlash = offset } else if secondSlash == nil { secondSlash = offset }
+            }
+            trailingSeparator = (offset, isComma)
+        }
 
         /// The `n`th value, counting from 0.
         func value(_ n: Int) -> Slot {
-            var seen = 0
-            for case .value(let slot) in items {
-                if seen == n { return slot }
-                seen += 1
+            switch n {
+            case 0: head.0
+            case 1: head.1
+            case 2: head.2
+            case 3: head.3
+            default: more[n - 4]
             }
-            preconditionFailure("value \(n) of \(valueCount)")
-        }
-
-        func separator(_ isComma: Bool, last: Bool = false) -> Int? {
-            let offsets = items.lazy.compactMap { item -> Int? in
-                switch item {
-                case .comma(let at) where isComma: at
-                case .slash(let at) where !isComma: at
-                default: nil
-                }
-            }
-            return last ? offsets.reversed().first : offsets.first
         }
     }
 
@@ -577,8 +630,8 @@ private struct ColorParser {
     }
 
     /// The arguments up to the closing parenthesis: values, and the commas and slashes between them.
-    mutating func parseArguments(_ name: String, at offset: Int) throws(ColorParseError) -> Arguments {
-        var arguments = Arguments()
+    /// (Filled in place: a returned `Arguments` is copied several times over.)
+    mutating func parseArguments(_ name: String, at offset: Int, into arguments: inout Arguments) throws(ColorParseError) {
         while true {
             skipWhitespace()
             let token = current
@@ -588,17 +641,11 @@ private struct ColorParser {
                 advance()
                 arguments.close = token.offset
                 try checkSeparators(arguments, name: name, at: offset)
-                return arguments
+                return
             case .end:
                 throw error(.unexpectedEnd, "expected ')' to close \(name)(", at: token.offset)
-            case .comma:
-                arguments.items.append(.comma(token.offset))
-                arguments.commaCount += 1
-                advance()
-                continue
-            case .slash:
-                arguments.items.append(.slash(token.offset))
-                arguments.slashCount += 1
+            case .comma, .slash:
+                arguments.appendSeparator(isComma: token.kind == .comma, at: token.offset)
                 advance()
                 continue
             case .number(let v):
@@ -607,7 +654,7 @@ private struct ColorParser {
             case .percentage(let v):
                 argument = .percentage(v)
                 advance()
-            case .dimension(let v, _):
+            case .dimension(let v):
                 let unit = tokenizer.unit(token)
                 guard let degrees = ColorParser.degrees(v, unit: unit) else {
                     throw error(.invalidArgument, "'\(unit)' is not a unit a color takes; expected a number, a percentage or an angle (deg, rad, grad, turn)", at: token.offset)
@@ -615,17 +662,16 @@ private struct ColorParser {
                 argument = .angle(degrees)
                 advance()
             case .ident:
-                let word = tokenizer.identifier(token)
-                let lower = CSSTokenizer.asciiLowercased(word)
-                if lower == "none" {
+                if tokenizer.isIdentifier(token, named: "none") {
                     argument = .none
                 } else if let channels = channelValues {
-                    guard let value = channels[lower] else {
+                    let word = tokenizer.identifier(token)
+                    guard let value = channels[CSSTokenizer.asciiLowercased(word)] else {
                         throw error(.invalidArgument, "'\(word)' is not a channel of \(name)(from …); expected \(ColorParser.list(channels.keys.sorted())), a number or none", at: token.offset)
                     }
                     argument = .number(value)
                 } else {
-                    argument = .keyword(word)
+                    argument = .keyword(length: token.length)
                 }
                 advance()
             case .function:
@@ -637,29 +683,29 @@ private struct ColorParser {
             default:
                 throw error(.unexpectedCharacter, "unexpected \(source(of: token)) in \(name)()", at: token.offset)
             }
-            arguments.items.append(.value(Slot(argument: argument, offset: token.offset)))
-            arguments.valueCount += 1
+            arguments.append(Slot(argument: argument, offset: token.offset))
         }
     }
 
+    @inline(__always)  // a call would copy the whole parser
     func checkSeparators(_ arguments: Arguments, name: String, at offset: Int) throws(ColorParseError) {
-        let items = arguments.items
-        if let first = items.first, !first.isValue {
-            throw error(.wrongArguments, "\(name)() cannot start with '\(first.symbol)'; expected a value first", at: first.offset)
+        func symbol(_ isComma: Bool) -> String { isComma ? "," : "/" }
+        if let first = arguments.leadingSeparator {
+            throw error(.wrongArguments, "\(name)() cannot start with '\(symbol(first.isComma))'; expected a value first", at: first.offset)
         }
-        for i in items.indices.dropFirst() where !items[i].isValue && !items[i - 1].isValue {
-            throw error(.wrongArguments, "two separators in a row in \(name)(); expected a value between them", at: items[i].offset)
+        if let doubled = arguments.doubledSeparator {
+            throw error(.wrongArguments, "two separators in a row in \(name)(); expected a value between them", at: doubled)
         }
-        if let last = items.last, !last.isValue {
-            throw error(.wrongArguments, "\(name)() cannot end with '\(last.symbol)'; expected a value after it", at: last.offset)
+        if let last = arguments.trailingSeparator {
+            throw error(.wrongArguments, "\(name)() cannot end with '\(symbol(last.isComma))'; expected a value after it", at: last.offset)
         }
-        if arguments.slashCount > 1, let second = items.lazy.filter({ if case .slash = $0 { true } else { false } }).dropFirst().first {
-            throw error(.wrongArguments, "\(name)() takes at most one '/' (before the alpha)", at: second.offset)
+        if let second = arguments.secondSlash {
+            throw error(.wrongArguments, "\(name)() takes at most one '/' (before the alpha)", at: second)
         }
         if arguments.commaCount > 0 && arguments.slashCount > 0 {
             throw error(.wrongArguments,
                         "\(name)() mixes the legacy comma syntax with the modern '/ alpha' syntax; use 'rgb(1 2 3 / 0.5)' or 'rgb(1, 2, 3, 0.5)'",
-                        at: arguments.separator(false) ?? offset)
+                        at: arguments.firstSlash ?? offset)
         }
     }
 
@@ -679,11 +725,12 @@ private struct ColorParser {
     }
 
     /// Splits arguments into the three channels and the optional alpha, checking the syntax.
+    @inline(__always)  // a call would copy the whole parser
     func channels(_ name: String, _ args: Arguments, legacyAllowed: Bool, at offset: Int) throws(ColorParseError) -> Channels {
         let count = args.valueCount
         if args.commaCount > 0 {
             guard legacyAllowed else {
-                throw error(.wrongArguments, "\(name)() takes space-separated values, not commas (like \(name)(120 30% 50% / 0.5))", at: args.separator(true) ?? offset)
+                throw error(.wrongArguments, "\(name)() takes space-separated values, not commas (like \(name)(120 30% 50% / 0.5))", at: args.firstComma ?? offset)
             }
             guard count == 3 || count == 4 else {
                 throw error(.wrongArguments, "\(name)() takes 3 values and an optional alpha, found \(count)", at: args.close)
@@ -691,17 +738,16 @@ private struct ColorParser {
             guard args.commaCount == count - 1 else {
                 throw error(.wrongArguments,
                             "\(name)() with commas needs a comma between every value; don't mix commas and spaces",
-                            at: args.commaCount < count - 1 ? args.value(args.commaCount + 1).offset : args.separator(true, last: true) ?? offset)
+                            at: args.commaCount < count - 1 ? args.value(args.commaCount + 1).offset : args.lastComma ?? offset)
             }
-            for case .value(let slot) in args.items {
-                if case .none = slot.argument {
-                    throw error(.invalidArgument, "'none' is not allowed in the legacy comma syntax of \(name)(); use the space syntax", at: slot.offset)
-                }
+            if let none = args.firstNone {
+                throw error(.invalidArgument, "'none' is not allowed in the legacy comma syntax of \(name)(); use the space syntax", at: none)
             }
             return Channels(first: args.value(0), second: args.value(1), third: args.value(2), alpha: count == 4 ? args.value(3) : nil, legacy: true)
         }
-        if let slash = args.separator(false) {
-            let before = args.items.prefix { $0.offset < slash }.count
+        if let slash = args.firstSlash {
+            // Commas and slashes do not mix (checkSeparators), so only values come before it.
+            let before = args.valuesBeforeSlash
             let after = count - before
             guard before == 3 else {
                 throw error(.wrongArguments, "\(name)() takes 3 values before '/', found \(before)", at: slash)
@@ -722,11 +768,15 @@ private struct ColorParser {
 
     // MARK: Argument resolution
 
-    func rejectKeyword(_ slot: Slot, _ what: String, in name: String) throws(ColorParseError) -> Never {
-        throw error(.invalidArgument, "\(what) of \(name)() cannot be \(slot.argument.typeName)", at: slot.offset)
+    /// What an argument is, for messages: "a number", "the keyword 'red'".
+    func describe(_ slot: Slot) -> String {
+        guard case .keyword(let length) = slot.argument else { return slot.argument.typeName }
+        let word = String(decoding: bytes[slot.offset..<slot.offset + length], as: UTF8.self)
+        return "the keyword '\(word)'"
     }
 
     /// A number or percentage scaled so that 100% = `percentScale`; `none` is 0.
+    @inline(__always)  // a call would copy the whole parser
     func value(_ slot: Slot, _ what: String, in name: String, percentScale: Double,
                allowNumber: Bool = true, allowPercentage: Bool = true) throws(ColorParseError) -> Double {
         switch slot.argument {
@@ -736,19 +786,21 @@ private struct ColorParser {
         default:
             let expected = allowNumber && allowPercentage ? "a number or a percentage"
                 : allowNumber ? "a number" : "a percentage"
-            throw error(.invalidArgument, "\(what) of \(name)() must be \(expected), found \(slot.argument.typeName)", at: slot.offset)
+            throw error(.invalidArgument, "\(what) of \(name)() must be \(expected), found \(describe(slot))", at: slot.offset)
         }
     }
 
+    @inline(__always)  // a call would copy the whole parser
     func hue(_ slot: Slot, in name: String) throws(ColorParseError) -> Double {
         switch slot.argument {
         case .number(let v), .angle(let v): return HSL.normalizedHue(v)
         case .none: return 0
         default:
-            throw error(.invalidArgument, "the hue of \(name)() must be a number or an angle (deg, rad, grad, turn), found \(slot.argument.typeName)", at: slot.offset)
+            throw error(.invalidArgument, "the hue of \(name)() must be a number or an angle (deg, rad, grad, turn), found \(describe(slot))", at: slot.offset)
         }
     }
 
+    @inline(__always)  // a call would copy the whole parser
     func alpha(_ slot: Slot?, in name: String) throws(ColorParseError) -> Double {
         guard let slot else { return 1 }
         let v = try value(slot, "the alpha", in: name, percentScale: 1)
@@ -757,11 +809,13 @@ private struct ColorParser {
 
     // MARK: sRGB functions
 
+    @inline(__always)  // a call would copy the whole parser
     func isNone(_ slot: Slot?) -> Bool {
         if let slot, case .none = slot.argument { return true }
         return false
     }
 
+    @inline(__always)  // a call would copy the whole parser
     func missing(_ slots: Channels) -> ComponentFlags {
         ComponentFlags(isNone(slots[0]), isNone(slots[1]), isNone(slots[2]))
     }
@@ -773,11 +827,13 @@ private struct ColorParser {
         let outer = channelValues
         channelValues = origin.map { ColorParser.channelValues(of: $0, rgbScale: rgbScale) }
         defer { channelValues = outer }
-        let args = try parseArguments(name, at: offset)
+        var args = Arguments()
+        try parseArguments(name, at: offset, into: &args)
         return try channels(name, args, legacyAllowed: legacyAllowed && origin == nil, at: offset)
     }
 
     /// The alpha of a color function: written, else the origin's (relative colors), else 1.
+    @inline(__always)  // a call would copy the whole parser
     func alpha(_ slots: Channels, origin: SpacedColor?, in name: String) throws(ColorParseError) -> (value: Double, missing: Bool) {
         if slots.alpha == nil, let origin { return (origin.resolvedAlpha, false) }
         return (try alpha(slots.alpha, in: name), isNone(slots.alpha))
@@ -834,6 +890,7 @@ private struct ColorParser {
 
     // MARK: Lab-like and color()
 
+    @inline(__always)  // a call would copy the whole parser
     func finite(_ v: Double, _ what: String, in name: String, at offset: Int) throws(ColorParseError) -> Double {
         if v.isNaN { return 0 }
         if v.isInfinite {
@@ -842,12 +899,13 @@ private struct ColorParser {
         return v
     }
 
-    mutating func parseLab(_ name: String, at offset: Int) throws(ColorParseError) -> SpacedColor {
-        let space: CSSSpace = name == "lab" ? .lab : name == "lch" ? .lch : name == "oklab" ? .oklab : .oklch
+    mutating func parseLab(_ function: ColorFunction, at offset: Int) throws(ColorParseError) -> SpacedColor {
+        let name = function.rawValue
+        let space: CSSSpace = function == .lab ? .lab : function == .lch ? .lch : function == .oklab ? .oklab : .oklch
         let origin = try parseOrigin(into: space)
         let slots = try relativeArguments(name, origin: origin, legacyAllowed: false, at: offset)
-        let isOK = name.hasPrefix("ok")
-        let isPolar = name.hasSuffix("ch")
+        let isOK = function == .oklab || function == .oklch
+        let isPolar = function == .lch || function == .oklch
         let lightnessScale = isOK ? 1.0 : 100.0
         var l = try value(slots[0], "the lightness", in: name, percentScale: lightnessScale)
         l = l.isNaN ? 0 : max(0, min(lightnessScale, l))
@@ -869,10 +927,13 @@ private struct ColorParser {
     static func mapped(_ xyz: XYZ, alpha: Double, notation: String, oklch: OKLCH? = nil) -> ParsedColor {
         // OKLab input is mapped from its own coordinates, so lightness 0 and 1 stay exactly
         // black and white instead of going through a rounding XYZ round trip.
-        var (color, outside) = GamutMapping.srgb(from: xyz, alpha: alpha)
-        if outside, let oklch { color = GamutMapping.srgb(from: oklch, alpha: alpha) }
-        return ParsedColor(color: color, notation: notation, wasOutOfGamut: outside,
-                           unmappedComponents: outside ? xyz.unclampedSRGB : nil)
+        // (The mapping runs once, from whichever origin applies.)
+        let encoded = xyz.unclampedSRGB
+        if GamutMapping.isInGamut(encoded) {
+            return ParsedColor(color: SRGB(red: encoded.x, green: encoded.y, blue: encoded.z, alpha: alpha), notation: notation)
+        }
+        let color = GamutMapping.srgb(from: oklch ?? OKLCH(OKLab(xyz)), alpha: alpha)
+        return ParsedColor(color: color, notation: notation, wasOutOfGamut: true, unmappedComponents: encoded)
     }
 
     mutating func parseColorFunction(at offset: Int) throws(ColorParseError) -> SpacedColor {
@@ -1078,7 +1139,7 @@ private struct ColorParser {
             switch token.kind {
             case .number(let v): return .number(v)
             case .percentage(let v): return .percentage(v)
-            case .dimension(let v, _):
+            case .dimension(let v):
                 let unit = parser.tokenizer.unit(token)
                 if let degrees = ColorParser.degrees(v, unit: unit) { return .angle(degrees) }
                 throw error(.unsupported,

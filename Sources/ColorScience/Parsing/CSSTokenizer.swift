@@ -8,7 +8,7 @@ struct CSSToken: Sendable {
         case hash  // the digits are the token without its "#"
         case number(Double)
         case percentage(Double)
-        case dimension(Double, unitStart: Int)  // the unit runs from unitStart to the token's end
+        case dimension(Double)  // a number and a unit (``CSSTokenizer/unit(_:)`` reads it)
         case comma
         case slash
         case leftParen
@@ -19,6 +19,9 @@ struct CSSToken: Sendable {
     }
 
     var kind: Kind
+    // (Kind holds at most one Double, so a token is four machine words and comes back from
+    // `next()` in registers; a second payload made every token go through memory.)
+
     /// UTF-8 byte offset of the token's first byte.
     var offset: Int
     /// Byte length of the token in the input.
@@ -111,13 +114,42 @@ struct CSSTokenizer {
         CSSTokenizer.asciiLowercased(text(token.offset..<token.offset + token.length - 1))
     }
 
+    /// Whether a function token's name (without its "(") is `name`, ignoring ASCII case, read in
+    /// place; `name` is lowercase ASCII.
+    func isFunction(_ token: CSSToken, named name: StaticString) -> Bool {
+        guard token.kind == .function else { return false }
+        return equalsIgnoringASCIICase(token.offset..<token.offset + token.length - 1, name)
+    }
+
+    /// Whether an identifier token is `name`, ignoring ASCII case, read in place; `name` is
+    /// lowercase ASCII.
+    func isIdentifier(_ token: CSSToken, named name: StaticString) -> Bool {
+        guard token.kind == .ident else { return false }
+        return equalsIgnoringASCIICase(token.offset..<token.offset + token.length, name)
+    }
+
+    private func equalsIgnoringASCIICase(_ range: Range<Int>, _ name: StaticString) -> Bool {
+        guard range.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for i in 0..<range.count {
+            var b = bytes[range.lowerBound + i]
+            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+            if b != expected[i] { return false }
+        }
+        return true
+    }
+
     /// A hash token's name (the digits of a hex color), without the "#".
     func hashName(_ token: CSSToken) -> String { text(token.offset + 1..<token.offset + token.length) }
 
     /// A dimension's unit, lowercased.
     func unit(_ token: CSSToken) -> String {
-        guard case .dimension(_, let unitStart) = token.kind else { return "" }
-        return CSSTokenizer.asciiLowercased(text(unitStart..<token.offset + token.length))
+        guard case .dimension = token.kind else { return "" }
+        // The unit starts where the number ends: read the number again to find it.
+        var reader = CSSTokenizer(bytes)
+        reader.position = token.offset
+        _ = reader.consumeNumber()
+        return CSSTokenizer.asciiLowercased(text(reader.position..<token.offset + token.length))
     }
 
     private mutating func consumeNumber() -> Double {
@@ -131,9 +163,12 @@ struct CSSTokenizer {
         var mantissa: UInt64 = 0
         var significant = 0
         var scale = 0
-        while let b = byte(at: position), CSSTokenizer.isDigit(b) {
+        let count = bytes.count
+        while position < count {
+            let digit = bytes[position] &- 0x30
+            guard digit < 10 else { break }
             if significant < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(b &- 0x30)
+                mantissa = mantissa &* 10 &+ UInt64(digit)
                 if mantissa != 0 { significant += 1 }
             } else {
                 scale += 1
@@ -142,9 +177,11 @@ struct CSSTokenizer {
         }
         if byte(at: position) == 0x2E && CSSTokenizer.isDigit(byte(at: position + 1)) {
             position += 1
-            while let b = byte(at: position), CSSTokenizer.isDigit(b) {
+            while position < count {
+                let digit = bytes[position] &- 0x30
+                guard digit < 10 else { break }
                 if significant < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(b &- 0x30)
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
                     if mantissa != 0 { significant += 1 }
                     scale -= 1
                 }
@@ -223,9 +260,8 @@ struct CSSTokenizer {
                 return token(.percentage(value))
             }
             if startsIdentifier(at: position) {
-                let unitStart = position
                 skipName()
-                return token(.dimension(value, unitStart: unitStart))
+                return token(.dimension(value))
             }
             return token(.number(value))
         }

@@ -111,13 +111,22 @@ public enum GamutMapping {
         if l <= 0 { return SIMD3(0, 0, 0) }
         let (cosine, sine) = hue
         let origin = (l: l, c: c)
+        // The matrices are read once per mapping, not once per candidate, and every step is
+        // written out in place: the same operations in the same order as `OKLab.xyz`,
+        // `XYZ.linearSRGB` and `SIMD3.clamped` (so the same bits), without their calls.
+        let labToLMS = OKLab.labToLMS, lmsToXYZ = OKLab.lmsToXYZ, xyzToLinear = XYZ.toLinearSRGB
+        let linearToLMS = GamutMapping.linearSRGBToLMS, lmsToLab = OKLab.lmsToLab
         func lab(_ chroma: Double) -> OKLab { OKLab(l: origin.l, a: chroma * cosine, b: chroma * sine) }
-        func linear(_ chroma: Double) -> SIMD3<Double> { lab(chroma).xyz.linearSRGB }
+        func linear(_ chroma: Double) -> SIMD3<Double> {
+            let lab = lab(chroma)
+            let root = labToLMS * SIMD3(lab.l, lab.a, lab.b)
+            return xyzToLinear * (lmsToXYZ * (root * root * root))
+        }
         func clippedDistance(_ c: SIMD3<Double>, _ chroma: Double) -> Double {
-            let clipped = c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
-            let lms = GamutMapping.linearSRGBToLMS * clipped
-            let root = GamutMapping.cubeRoot(lms)
-            let oklab = OKLab.lmsToLab * root
+            let clipped = SIMD3(Double.minimum(Double.maximum(c.x, 0), 1), Double.minimum(Double.maximum(c.y, 0), 1),
+                                Double.minimum(Double.maximum(c.z, 0), 1))
+            let root = GamutMapping.cubeRoot(linearToLMS * clipped)
+            let oklab = lmsToLab * root
             return OKLab(l: oklab.x, a: oklab.y, b: oklab.z).distance(to: lab(chroma))
         }
 

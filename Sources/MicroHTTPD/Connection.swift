@@ -29,27 +29,54 @@ final class RequestState {
     var announcedBody = false
 }
 
-/// Collects header or query pairs from `MHD_get_connection_values_n`.
-private final class PairCollector {
-    var pairs: [(String, String)] = []
-}
-
 /// Keys and values with their lengths, so a decoded `%00` stays in the value instead of
-/// silently cutting it short (a name or color would otherwise be judged on a prefix).
+/// silently cutting it short (a name or color would otherwise be judged on a prefix). The
+/// pairs go straight into an array on the caller's stack (`cls`), with no collector object.
 private let collectPair: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
-    let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-    func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
-        pointer.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
-    }
-    collector.pairs.append((text(key, keySize), value.map { text($0, valueSize) } ?? ""))
+    let pairs = cls.assumingMemoryBound(to: [(String, String)].self)
+    pairs.pointee.append((text(key, keySize), value.map { text($0, valueSize) } ?? ""))
     return .YES
 }
 
+/// Header fields with their names lowercased as they are read (ASCII names, the usual case,
+/// without a second String).
+private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls, let key else { return .YES }
+    let headers = cls.assumingMemoryBound(to: [Header].self)
+    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) { bytes -> String in
+        let raw = UnsafeBufferPointer(start: bytes, count: keySize)
+        guard raw.allSatisfy({ $0 < 0x80 }) else { return String(decoding: raw, as: UTF8.self).lowercased() }
+        return String(unsafeUninitializedCapacity: keySize) { out in
+            for i in 0..<keySize { out[i] = raw[i] &+ (raw[i] >= 0x41 && raw[i] <= 0x5A ? 0x20 : 0) }
+            return keySize
+        }
+    }
+    headers.pointee.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
+    return .YES
+}
+
+private func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+    pointer.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+}
+
 private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
-    let collector = PairCollector()
-    _ = MHD_get_connection_values_n(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
-    return collector.pairs
+    var pairs: [(String, String)] = []
+    _ = withUnsafeMutablePointer(to: &pairs) { MHD_get_connection_values_n(connection, kind, collectPair, $0) }
+    return pairs
+}
+
+private func headers(_ connection: OpaquePointer?) -> [Header] {
+    var headers: [Header] = []
+    _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
+    return headers
+}
+
+/// The client's address as text, read into a buffer on the stack.
+func clientAddress(_ connection: OpaquePointer?) -> String? {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+        cmhd_client_address(connection, buffer.baseAddress, buffer.count).map { String(cString: $0) }
+    }
 }
 
 /// libmicrohttpd's access handler: a C function that captures nothing; the server comes in
@@ -67,9 +94,7 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, _, cod
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let fd = cmhd_connection_fd(connection)
     if code == .CONNECTION_NOTIFY_STARTED {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let address = cmhd_client_address(connection, &buffer, buffer.count).map { String(cString: $0) }
-        server.connectionStarted(fd, address: address)
+        server.connectionStarted(fd, address: clientAddress(connection))
     } else {
         server.connectionClosed(fd)
     }
@@ -118,11 +143,10 @@ extension Server {
             state.method = method.map { String(cString: $0) } ?? ""
             state.rawMethod = method.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
             state.path = url.map { String(cString: $0) } ?? ""
-            var buffer = [CChar](repeating: 0, count: 64)
-            if let address = cmhd_client_address(connection, &buffer, buffer.count) { state.remoteAddress = String(cString: address) }
+            state.remoteAddress = clientAddress(connection)
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
-            state.headers = values(connection, .HEADER_KIND).map { Header(name: $0.0.lowercased(), value: $0.1) }
+            state.headers = headers(connection)
             state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.

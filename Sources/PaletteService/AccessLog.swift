@@ -21,55 +21,83 @@ public struct AccessLog: Sendable {
 
     /// The line for a finished request (without the newline).
     public func line(_ r: CompletedRequest, time: String) -> String {
+        switch format {
+        case .text:
+            var out: [UInt8] = []
+            appendText(r, time: time, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        case .json:
+            return jsonLine(r, time: time)
+        }
+    }
+
+    /// The line for a finished request and its newline, appended as bytes (the access log's
+    /// path: this runs for every request the service answers).
+    public func append(_ r: CompletedRequest, time: String, to out: inout [UInt8]) {
+        switch format {
+        case .text: appendText(r, time: time, to: &out)
+        case .json: out.append(contentsOf: jsonLine(r, time: time).utf8)
+        }
+        out.append(0x0A)
+    }
+
+    private func appendText(_ r: CompletedRequest, time: String, to out: inout [UInt8]) {
+        func text(_ string: String) {
+            var string = string
+            string.withUTF8 { out.append(contentsOf: $0) }
+        }
+        func field<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+            if bytes.allSatisfy(AccessLog.isPlain) { out.append(contentsOf: bytes) } else { text(AccessLog.escape(Array(bytes))) }
+        }
+        func number(_ value: Int) {
+            guard value >= 0 else { return text(String(value)) }
+            var divisor = 1
+            while divisor <= value / 10 { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        out.reserveCapacity(out.count + 96 + r.rawTarget.count)
+        text(time)
+        out.append(0x20)
+        if let remote = r.remoteAddress { field(remote.utf8) } else { out.append(UInt8(ascii: "-")) }
+        out.append(contentsOf: [0x20, 0x22])
+        if r.rawMethod.isEmpty { field(r.method.utf8) } else { field(r.rawMethod) }
+        out.append(0x20)
+        let targetCount = r.rawTarget.isEmpty ? r.path.utf8.count : r.rawTarget.count
+        if r.rawTarget.isEmpty { field(r.path.utf8.prefix(2048)) } else { field(r.rawTarget.prefix(2048)) }
+        if targetCount > 2048 { text("…(\(targetCount) bytes)") }
+        out.append(contentsOf: [0x22, 0x20])
+        number(r.status)
+        out.append(0x20)
+        number(r.responseBytes)
+        out.append(contentsOf: [UInt8(ascii: "B"), 0x20])
+        let ms = r.duration * 1000
+        appendFormatted(ms, decimals: ms < 10 ? 2 : 1, to: &out)
+        text(r.completed ? "ms" : "ms aborted")
+    }
+
+    private func jsonLine(_ r: CompletedRequest, time: String) -> String {
         let target = r.rawTarget.isEmpty ? Array(r.path.utf8) : r.rawTarget
         let method = r.rawMethod.isEmpty ? Array(r.method.utf8) : r.rawMethod
         let shownTarget = target.count > 2048 ? Array(target.prefix(2048)) : target
         let truncated = target.count > 2048 ? "…(\(target.count) bytes)" : ""
-        switch format {
-        case .text:
-            // Written as bytes: this runs for every request the service answers.
-            var out: [UInt8] = []
-            out.reserveCapacity(80 + shownTarget.count)
-            func text(_ string: String) {
-                var string = string
-                string.withUTF8 { out.append(contentsOf: $0) }
-            }
-            func escaped(_ bytes: [UInt8]) {
-                if AccessLog.isPlain(bytes) { out.append(contentsOf: bytes) } else { text(AccessLog.escape(bytes)) }
-            }
-            text(time)
-            out.append(0x20)
-            if let remote = r.remoteAddress { escaped(Array(remote.utf8)) } else { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: [0x20, 0x22])
-            escaped(method)
-            out.append(0x20)
-            escaped(shownTarget)
-            text(truncated)
-            out.append(contentsOf: [0x22, 0x20])
-            text(String(r.status))
-            out.append(0x20)
-            text(String(r.responseBytes))
-            out.append(UInt8(ascii: "B"))
-            out.append(0x20)
-            let ms = r.duration * 1000
-            text(ms < 10 ? formatted(ms, decimals: 2) : formatted(ms, decimals: 1))
-            text(r.completed ? "ms" : "ms aborted")
-            return String(decoding: out, as: UTF8.self)
-        case .json:
-            var fields: [(String, String)] = [
-                ("time", JSONValue.quoted(time)),
-                ("remote", JSONValue.quoted(AccessLog.escape(Array((r.remoteAddress ?? "").utf8)))),
-                ("method", JSONValue.quoted(AccessLog.escape(method))),
-                ("target", JSONValue.quoted(AccessLog.escape(shownTarget) + truncated)),
-                ("status", String(r.status)),
-                ("requestBytes", String(r.requestBytes)),
-                ("responseBytes", String(r.responseBytes)),
-                ("durationMs", formatted(r.duration * 1000, decimals: 3)),
-                ("completed", r.completed ? "true" : "false"),
-            ]
-            if let route = r.route { fields.append(("route", JSONValue.quoted(AccessLog.escape(Array(route.utf8))))) }
-            return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
-        }
+        var fields: [(String, String)] = [
+            ("time", JSONValue.quoted(time)),
+            ("remote", JSONValue.quoted(AccessLog.escape(Array((r.remoteAddress ?? "").utf8)))),
+            ("method", JSONValue.quoted(AccessLog.escape(method))),
+            ("target", JSONValue.quoted(AccessLog.escape(shownTarget) + truncated)),
+            ("status", String(r.status)),
+            ("requestBytes", String(r.requestBytes)),
+            ("responseBytes", String(r.responseBytes)),
+            ("durationMs", formatted(r.duration * 1000, decimals: 3)),
+            ("completed", r.completed ? "true" : "false"),
+        ]
+        if let route = r.route { fields.append(("route", JSONValue.quoted(AccessLog.escape(Array(route.utf8))))) }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// A message line (a reload, a palette problem, shutting down).
@@ -80,12 +108,17 @@ public struct AccessLog: Sendable {
         }
     }
 
-    /// Bytes as printable text: printable ASCII and valid UTF-8 of printable characters as
-    /// they are; `\` and `"` escaped; every other byte as `\xHH`.
     /// Printable ASCII without a quote or backslash: the usual field, logged as it is.
     static func isPlain(_ bytes: [UInt8]) -> Bool {
-        bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }
+        bytes.allSatisfy(isPlain)
     }
+
+    static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte <= 0x7E && byte != 0x22 && byte != 0x5C
+    }
+
+    /// Bytes as printable text: printable ASCII and valid UTF-8 of printable characters as
+    /// they are; `\` and `"` escaped; every other byte as `\xHH`.
 
     public static func escape(_ bytes: [UInt8]) -> String {
         if isPlain(bytes) { return String(decoding: bytes, as: UTF8.self) }
@@ -123,21 +156,38 @@ public struct AccessLog: Sendable {
         return out
     }
 
-    func formatted(_ value: Double, decimals: Int) -> String {
+    /// `value` rounded to `decimals` places, as text ("3.14", "12.0"), appended as bytes: the
+    /// digits of the rounded integer with the point put in, which is what the text of
+    /// units / scale gives (that division is correctly rounded, so its shortest form is this
+    /// decimal), without formatting a Double.
+    func appendFormatted(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let units = (value * scale).rounded()
-        if units >= 0 && units < 1e15 {
-            // Digits of the rounded integer with the point put in: what the text of
-            // units / scale gives (that division is correctly rounded, so its shortest form
-            // is this decimal), without formatting a Double.
-            var digits = String(Int(units))
-            if digits.utf8.count <= decimals { digits = String(repeating: "0", count: decimals + 1 - digits.utf8.count) + digits }
-            guard decimals > 0 else { return digits + ".0" }
-            let point = digits.index(digits.endIndex, offsetBy: -decimals)
-            return digits[..<point] + "." + digits[point...]
+        guard units >= 0 && units < 1e15 else { return out.append(contentsOf: formattedByDouble(value, decimals: decimals, scale: scale).utf8) }
+        // The digits of the rounded integer, at least decimals + 1 of them, with the point put in.
+        let whole = UInt64(units)
+        var count = 1, power: UInt64 = 1
+        while power <= whole / 10 { power *= 10; count += 1 }
+        while count < decimals + 1 { power *= 10; count += 1 }
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            out.append(UInt8(ascii: "0") + UInt8(whole / power % 10))
+            power /= 10
+            if position == decimals && decimals > 0 { out.append(UInt8(ascii: ".")) }
         }
-        let rounded = units / scale
+        if decimals == 0 { out.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")]) }
+    }
+
+    func formatted(_ value: Double, decimals: Int) -> String {
+        var out: [UInt8] = []
+        appendFormatted(value, decimals: decimals, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Values outside 0…1e15 units (never a duration in practice): the text of the rounded
+    /// Double, padded to `decimals` places.
+    private func formattedByDouble(_ value: Double, decimals: Int, scale: Double) -> String {
+        let rounded = (value * scale).rounded() / scale
         var text = String(rounded)
         if let dot = text.firstIndex(of: ".") {
             let fraction = text[text.index(after: dot)...].count

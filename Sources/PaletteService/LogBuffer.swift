@@ -42,6 +42,16 @@ public final class LogBuffer: Sendable {
         if full { wake.signal() }
     }
 
+    /// Appends an access line already ending in its newline, as bytes (no String between the
+    /// line's writer and the buffer).
+    public func append(terminatedLine bytes: [UInt8]) {
+        let full = pending.withLock { buffer -> Bool in
+            buffer.append(contentsOf: bytes)
+            return buffer.count >= capacity
+        }
+        if full { wake.signal() }
+    }
+
     /// Writes a line now, after the lines already buffered.
     public func writeNow(_ line: String) {
         append(line)

@@ -230,36 +230,52 @@ struct Log: Sendable {
     }
 
     func access(_ r: CompletedRequest) {
-        buffer.append(format.line(r, time: Log.timestamp()))
+        var line: [UInt8] = []
+        format.append(r, time: Log.timestamp(), to: &line)
+        buffer.append(terminatedLine: line)
     }
 
-    /// `2026-11-22T22:04:11.662Z`, without Foundation's formatter (this runs per request).
+    /// `2026-11-22T22:04:11.662Z`, without Foundation's formatter or `gmtime_r` (this runs per
+    /// request): the date from the day number by the proleptic-Gregorian civil-from-days
+    /// algorithm, written straight into the string's storage.
     static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        func digits(_ value: Int, _ count: Int, then separator: UInt8?) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
-                rest %= divisor
-                divisor /= 10
+        return timestamp(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000)
+    }
+
+    static func timestamp(seconds: Int, milliseconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Days since 1970-01-01 to year, month, day (eras of 400 years, starting in March).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var at = 0
+            func digits(_ value: Int, _ count: Int, then separator: UInt8) {
+                var rest = value
+                for place in stride(from: count - 1, through: 0, by: -1) {
+                    out[at + place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                out[at + count] = separator
+                at += count + 1
             }
-            if let separator { out.append(separator) }
+            digits(min(9999, max(0, year)), 4, then: UInt8(ascii: "-"))
+            digits(month, 2, then: UInt8(ascii: "-"))
+            digits(day, 2, then: UInt8(ascii: "T"))
+            digits(secondOfDay / 3600, 2, then: UInt8(ascii: ":"))
+            digits(secondOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
+            digits(secondOfDay % 60, 2, then: UInt8(ascii: "."))
+            digits(milliseconds, 3, then: UInt8(ascii: "Z"))
+            return at
         }
-        digits(Int(parts.tm_year) + 1900, 4, then: UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2, then: UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2, then: UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2, then: UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2, then: UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2, then: UInt8(ascii: "."))
-        digits(Int(now.tv_nsec) / 1_000_000, 3, then: UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 }

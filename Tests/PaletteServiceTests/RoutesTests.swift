@@ -254,6 +254,28 @@ import Testing
         #expect(line(0.0123, remote: nil, completed: false) == #"2026-11-23T01:02:03.004Z - "GET /v1/contrast?fg=%23777" 200 321B 12.3ms aborted"#)
         #expect(line(12.5) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /v1/contrast?fg=%23777" 200 321B 12500.0ms"#)
         #expect(line(0.002, target: [0x2F, 0x0A, 0x22]) == #"2026-11-23T01:02:03.004Z 127.0.0.1 "GET /\x0a\"" 200 321B 2.00ms"#)
+        let long = [UInt8(ascii: "/")] + Array(repeating: UInt8(ascii: "a"), count: 3000)
+        #expect(line(0.002, target: long) == "2026-11-23T01:02:03.004Z 127.0.0.1 \"GET /" + String(repeating: "a", count: 2047) + "…(3001 bytes)\" 200 321B 2.00ms")
+    }
+
+    /// The service writes lines as bytes; they are the text lines with a newline, and JSON lines.
+    @Test func appendedLinesAreTheLinesWithANewline() {
+        var r = CompletedRequest(method: "POST", path: "/v1/audit", route: "/v1/audit", status: 201, requestBytes: 12, responseBytes: 0,
+                                 duration: 0.0987654, remoteAddress: "::1", completed: true)
+        r.rawTarget = Array("/v1/audit".utf8)
+        for format in AccessLog.Format.allCases {
+            let log = AccessLog(format: format)
+            var bytes: [UInt8] = []
+            log.append(r, time: "2026-11-23T01:02:03.004Z", to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == log.line(r, time: "2026-11-23T01:02:03.004Z") + "\n")
+        }
+        #expect(AccessLog(format: .text).line(r, time: "T") == #"T ::1 "POST /v1/audit" 201 0B 98.8ms"#)
+        #expect(AccessLog(format: .json).line(r, time: "T").contains(#""durationMs":98.765,"#))
+        let log = AccessLog()
+        #expect(log.formatted(0.0005, decimals: 3) == "0.001")
+        #expect(log.formatted(7, decimals: 0) == "7.0")
+        #expect(log.formatted(123456.78949, decimals: 3) == "123456.789")
+        #expect(log.formatted(2e20, decimals: 1) == "2e+20.0")  // far outside any duration: the Double's own text
     }
 }
 

@@ -386,6 +386,15 @@ import TestSupport
             }
         }
         #expect(SRGBTransfer.decode(-0.5) == -SRGBTransfer.decodeByFormula(0.5))
+        // APCA's 2.4 power, by table for 8-bit steps and by pow for anything else (the C pow,
+        // which RealModule's Double.pow calls for a non-negative base).
+        for k in 0...255 {
+            let unit = Double(k) / 255
+            #expect(APCA.eightBitPowers[k].bitPattern == Foundation.pow(unit, 2.4).bitPattern, "\(k)")
+            for value in [unit, unit.nextUp, unit.nextDown] where value >= 0 && value <= 1 {
+                #expect(APCA.channelPower(value).bitPattern == Foundation.pow(value, 2.4).bitPattern)
+            }
+        }
         #expect(SRGBTransfer.decode(1.5) == SRGBTransfer.decodeByFormula(1.5))
     }
 

@@ -99,6 +99,11 @@ public final class Server: Sendable {
     let handler: Handler
     let onComplete: (@Sendable (CompletedRequest) -> Void)?
     private let state = Mutex(State())
+    /// Read or changed by every request: atomics, so requests on different I/O threads do not
+    /// meet at the state's lock for them.
+    private let draining = Atomic<Bool>(false)
+    private let requestsInFlight = Atomic<Int>(0)
+    private let connectionsOpen = Atomic<Int>(0)
     /// The pool lane's workers.
     let pool: WorkerPool
     let lingering: LingeringClose
@@ -107,7 +112,6 @@ public final class Server: Sendable {
         var daemon: DaemonHandle?
         var port: UInt16 = 0
         var draining = false
-        var inFlight = 0
         /// Open connections by socket: when their current request began (the connection's
         /// start, or the end of its previous request).
         var clocks: [Int32: ContinuousClock.Instant] = [:]
@@ -140,9 +144,9 @@ public final class Server: Sendable {
     public var port: UInt16 { state.withLock { $0.port } }
 
     /// Requests received and not yet completed.
-    public var inFlight: Int { state.withLock { $0.inFlight } }
+    public var inFlight: Int { requestsInFlight.load(ordering: .acquiring) }
 
-    public var isDraining: Bool { state.withLock { $0.draining } }
+    public var isDraining: Bool { draining.load(ordering: .acquiring) }
 
     /// Binds and starts serving. The server must stay alive until ``stop()``.
     public func start() throws(ServerError) {
@@ -299,12 +303,13 @@ public final class Server: Sendable {
 
     /// Whether more connections are open than the configured limit.
     var isOverConnectionLimit: Bool {
-        state.withLock { $0.clocks.count > configuration.connectionLimit }
+        connectionsOpen.load(ordering: .relaxed) > configuration.connectionLimit
     }
 
     func connectionStarted(_ fd: Int32, address: String?) {
         guard fd >= 0 else { return }
         cmhd_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
+        connectionsOpen.wrappingAdd(1, ordering: .relaxed)
         state.withLock { s in
             s.clocks[fd] = ContinuousClock.now
             if let address {
@@ -316,6 +321,7 @@ public final class Server: Sendable {
 
     func connectionClosed(_ fd: Int32) {
         guard fd >= 0 else { return }
+        connectionsOpen.wrappingSubtract(1, ordering: .relaxed)
         let linger = state.withLock { s -> Bool in
             s.clocks[fd] = nil
             s.uploading.remove(fd)
@@ -370,6 +376,7 @@ public final class Server: Sendable {
         state.withLock { s in
             guard !s.draining, let daemon = s.daemon else { return }
             s.draining = true
+            draining.store(true, ordering: .releasing)
             _ = cmhd_quiesce_and_adopt(daemon.pointer)
         }
     }
@@ -416,11 +423,11 @@ public final class Server: Sendable {
     // MARK: Callbacks
 
     func requestStarted() {
-        state.withLock { $0.inFlight += 1 }
+        requestsInFlight.wrappingAdd(1, ordering: .relaxed)
     }
 
     func requestFinished() {
-        state.withLock { $0.inFlight -= 1 }
+        requestsInFlight.wrappingSubtract(1, ordering: .relaxed)
     }
 }
 

@@ -126,7 +126,7 @@ case "core":
     ]
     for (name, samples) in families {
         let count = 300_000
-        let t = median(3) {
+        let t = median(9) {
             var checksum = 0.0
             for i in 0..<count { checksum += (try? CSSColor.parse(samples[i % samples.count]).color.red) ?? 0 }
             consume(checksum)
@@ -279,17 +279,17 @@ case "suggest":
         if a.contrastRatio(with: b) < 4.5 { pairs.append((a, b)) }
     }
     // Cold: every search starts without kept ladders (each pair's colors are new to it).
-    var t = median(3) {
+    var t = median(9) {
         NearestPassing.forgetLadders()
         for (a, b) in pairs { blackHole(NearestPassing.suggest(for: a, against: b, role: .foreground, target: .ratio(4.5))) }
     }
     report("nearest passing (one side), cold", count: pairs.count, seconds: t, unit: "pairs")
-    t = median(3) {
+    t = median(9) {
         NearestPassing.forgetLadders()
         for (a, b) in pairs { blackHole(NearestPassing.suggestBoth(foreground: a, background: b, target: .ratio(4.5))) }
     }
     report("smallest combined move, cold", count: pairs.count, seconds: t, unit: "pairs")
-    t = median(3) {
+    t = median(9) {
         NearestPassing.forgetLadders()
         for (a, b) in pairs { blackHole(Auditor.computeSuggestions(foreground: a, background: b, target: .ratio(4.5))) }
     }
@@ -297,7 +297,7 @@ case "suggest":
     // In an audit each token meets many others: the same 200 pairs' colors against new partners,
     // with the ladders of their colors kept from the run above.
     let rotated = pairs.indices.map { (pairs[$0].0, pairs[($0 + 1) % pairs.count].1) }.filter { $0.0.contrastRatio(with: $0.1) < 4.5 }
-    t = median(3) {
+    t = median(9) {
         for (a, b) in rotated { blackHole(Auditor.computeSuggestions(foreground: a, background: b, target: .ratio(4.5))) }
     }
     report("all suggestions, colors seen before", count: rotated.count, seconds: t, unit: "pairs")

@@ -134,6 +134,12 @@ echo "== POST /v1/contrast with 10,000 pairs (target: < 15 ms of server time)"
 python3 bench/server_time.py 18080 "$out/access.log" | tee -a "$report"
 echo >> "$report"
 echo "access log lines written during the HTTP runs: $(wc -l < "$out/access.log")" | tee -a "$report"
+echo "== instructions per HTTP request (callgrind; the service against bench/hello.c)"
+command -v valgrind >/dev/null 2>&1 || { echo "bench: installing valgrind" >&2; apt-get install -y -qq valgrind >/dev/null 2>&1 || sudo apt-get install -y -qq valgrind >/dev/null; }
+section "6b. Instructions per HTTP request"
+echo "Command: \`python3 bench/http_instructions.py $bin/contrast HELLO 2000\` (each server under callgrind with one I/O thread; 2,000 requests on one keep-alive connection, minus a run with none). Requests per second on these shared cores move by a third between runs; instruction counts do not. Callgrind counts each byte that \`rep stosb\` clears as an instruction, so libmicrohttpd's clearing of the connection's memory pool, which both servers do twice per request, is shown apart." >> "$report"
+echo >> "$report"
+python3 bench/http_instructions.py "$bin/contrast" "$out/hello" 2000 | tee -a "$report"
 cat bench/analysis.md >> "$report"
 cp "$report" BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

@@ -51,7 +51,7 @@ public struct Request: Sendable {
 
     /// The pieces between "/" after the first (the one before the leading "/"), read from the
     /// string's bytes ("/", "?" and "#" are ASCII): Character-wise splitting cost more than the
-    /// rest of routing a request, and Substring indices were still a fifth of a `/healthz`.
+    /// rest of routing a request, and Substring indices were still a tenth of a `/healthz`.
     private static func pieces(of text: String, upToQuery: Bool, decoding: Bool) -> [String] {
         var text = text
         return text.withUTF8 { bytes in

@@ -34,12 +34,7 @@ public final class LogBuffer: Sendable {
 
     /// Appends an access line; it is written within `interval`.
     public func append(_ line: String) {
-        let full = pending.withLock { buffer -> Bool in
-            buffer.append(contentsOf: line.utf8)
-            buffer.append(0x0A)
-            return buffer.count >= capacity
-        }
-        if full { wake.signal() }
+        append(terminatedLine: Array(line.utf8) + [0x0A])
     }
 
     /// Appends an access line already ending in its newline, as bytes (no String between the

@@ -36,11 +36,7 @@ public enum APCA {
     /// bit-for-bit the same without a `pow` per channel (as ``SRGBTransfer/decode(_:)`` does).
     @inline(__always)
     static func channelPower(_ v: Double) -> Double {
-        let scaled = v * 255
-        if scaled >= 0 && scaled <= 255 {
-            let step = Int(scaled + 0.5)
-            if SRGBTransfer.eightBitSteps[step] == v { return eightBitPowers[step] }
-        }
+        if let step = SRGBTransfer.eightBitStep(v) { return eightBitPowers[step] }
         return Double.pow(v, mainTRC)
     }
 

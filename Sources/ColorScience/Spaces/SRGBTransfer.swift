@@ -14,12 +14,18 @@ public enum SRGBTransfer {
     /// is bit-for-bit the same, without a `pow` per channel.
     @inlinable
     public static func decode(_ value: Double) -> Double {
-        let scaled = value * 255
-        if scaled >= 0 && scaled <= 255 {
-            let step = Int(scaled + 0.5)
-            if eightBitSteps[step] == value { return linearTable[step] }
-        }
+        if let step = eightBitStep(value) { return linearTable[step] }
         return decodeByFormula(value)
+    }
+
+    /// `k` when `value` is exactly `k / 255` (as `SRGB(red8:green8:blue8:)` computes it), else
+    /// nil: the test behind every table of per-8-bit-value results.
+    @inlinable @inline(__always)
+    public static func eightBitStep(_ value: Double) -> Int? {
+        let scaled = value * 255
+        guard scaled >= 0 && scaled <= 255 else { return nil }
+        let step = Int(scaled + 0.5)
+        return eightBitSteps[step] == value ? step : nil
     }
 
     /// The transfer formula itself, for any value (negative values mirrored).

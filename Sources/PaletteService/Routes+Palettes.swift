@@ -32,13 +32,30 @@ extension Routes {
 
     /// A posted palette: a JSON document of any format this tool reads, or a stylesheet
     /// (`Content-Type: text/css`) read for its custom properties.
+    /// The read is bounded by a ``ReadBudget`` for the body's size and stops at the request's
+    /// deadline: a document that expands beyond its budget is refused with 422 naming the
+    /// construct and its line.
     static func decodePosted(_ request: Request, name: String) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
-        if isStylesheet(request) {
+        let stylesheet = isStylesheet(request)
+        if stylesheet {
             if request.body.isEmpty { throw .badRequest("the request has no body; send a stylesheet") }
-            return PaletteDecoder.decodeStylesheet(bytes: request.body, file: nil, name: name)
+        } else {
+            try requireJSONBody(request, what: "a palette document")
         }
-        try requireJSONBody(request, what: "a palette document")
-        return PaletteDecoder.decode(bytes: request.body, file: nil, defaultName: name)
+        var shouldStop: (@Sendable () -> Bool)?
+        if let cancellation = request.cancellation { shouldStop = { cancellation.shouldStop() } }
+        let budget = ReadBudget(inputBytes: request.body.count, shouldStop: shouldStop)
+        let body = request.body
+        let decoded: (palette: Palette?, problems: [PaletteProblem]) = ReadBudget.withBudget(budget) {
+            if stylesheet { return PaletteDecoder.decodeStylesheet(bytes: body, file: nil, name: name) }
+            return PaletteDecoder.decode(bytes: body, file: nil, defaultName: name)
+        }
+        if let stop = budget.problem {
+            // A cancelled read is answered 503 by the server (the cancellation recorded that the
+            // work stopped); a budget that ran out is the document's problem.
+            throw Routes.problems(budget.wasCancelled ? "the request was stopped at its deadline" : "the document expands beyond what its size allows: \(stop.message)", [stop])
+        }
+        return decoded
     }
 
     /// The request's audit limits: the service's, with `?suggestions=none` turning them off,

@@ -36,6 +36,19 @@ public struct PaletteDecoder {
 
     public static func decode(bytes: [UInt8], file: String? = nil, defaultName: String? = nil, limits: Limits = Limits(),
                               reader: DocumentReader = .none) -> (palette: Palette?, problems: [PaletteProblem]) {
+        budgeted(inputBytes: bytes.count) { decodeWithinBudget(bytes: bytes, file: file, defaultName: defaultName, limits: limits, reader: reader) }
+    }
+
+    /// Runs a read under the current ``ReadBudget`` (or a new one for `inputBytes`). A read the
+    /// budget stopped yields no palette: what it did read is incomplete, and is never measured.
+    static func budgeted(inputBytes: Int, _ body: () -> (palette: Palette?, problems: [PaletteProblem])) -> (palette: Palette?, problems: [PaletteProblem]) {
+        let (result, ownStop) = ReadBudget.ensuring(inputBytes: inputBytes, body)
+        guard let stop = ownStop ?? ReadBudget.current?.problem else { return result }
+        return (nil, result.problems.contains(stop) ? result.problems : result.problems + [stop])
+    }
+
+    static func decodeWithinBudget(bytes: [UInt8], file: String?, defaultName: String?, limits: Limits,
+                                   reader: DocumentReader) -> (palette: Palette?, problems: [PaletteProblem]) {
         if let file, file.lowercased().hasSuffix(".css") {
             return decodeStylesheet(bytes: bytes, file: file, name: baseName(file), limits: limits)
         }
@@ -63,6 +76,10 @@ public struct PaletteDecoder {
 
     /// A stylesheet's custom properties (``StylesheetReader``) as a palette.
     public static func decodeStylesheet(bytes: [UInt8], file: String?, name: String?, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+        budgeted(inputBytes: bytes.count) { decodeStylesheetWithinBudget(bytes: bytes, file: file, name: name, limits: limits) }
+    }
+
+    static func decodeStylesheetWithinBudget(bytes: [UInt8], file: String?, name: String?, limits: Limits) -> (palette: Palette?, problems: [PaletteProblem]) {
         var reader = StylesheetReader(bytes: bytes, file: file)
         var palette = reader.palette(name: name ?? "stylesheet")
         var problems = reader.problems

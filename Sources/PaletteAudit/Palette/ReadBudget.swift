@@ -1,0 +1,123 @@
+import Synchronization
+
+/// What reading one input may cost, and whether to stop early.
+///
+/// Every reader spends from the budget of the read it is part of: one step for each reference
+/// it follows (an alias, a `var()`, a `$ref`, an `$extends`, a nested block), and one step for
+/// each byte of text or node it builds by expansion. The budget is proportional to the input
+/// (``stepsPerInputByte`` steps for each byte read, at least ``minimumSteps``), so a reader's
+/// work and memory grow with the input and never with what it expands to. A read that would go
+/// past it stops with one `limit-exceeded` problem that names the construct and where it is;
+/// a read whose request was cancelled (its deadline passed) stops as soon as a reader next
+/// spends.
+///
+/// The budget is installed for a read with ``withBudget(_:_:)`` and found by readers through
+/// ``current``, so the decoders' signatures do not carry it; a read with none installed gets
+/// one of its own at its entry point (``PaletteDecoder/decode(bytes:file:defaultName:limits:reader:)``
+/// and ``PaletteLoader``).
+public final class ReadBudget: Sendable {
+    /// Steps a read may spend for each byte of its input.
+    public static let stepsPerInputByte = 64
+    /// The steps every read may spend, however small its input.
+    public static let minimumSteps = 4_000_000
+    /// The deepest nesting any reader follows (blocks, chains of references, nested color
+    /// functions) before it reports a problem instead of going on.
+    public static let maximumDepth = 256
+    /// The bytes of text and nodes a read may build by expansion, by default (256 MiB).
+    public static let defaultMaximumBytes = 256 << 20
+
+    public let maximumSteps: Int
+    public let maximumBytes: Int
+    private let shouldStop: (@Sendable () -> Bool)?
+    private let steps = Atomic<Int>(0)
+    private let bytes = Atomic<Int>(0)
+    private let state = Mutex<PaletteProblem?>(nil)
+    private let cancelled = Atomic<Bool>(false)
+
+    /// A budget for reading `inputBytes` bytes. `shouldStop` is asked as the read goes on (a
+    /// request's cancellation); `maximumBytes` caps what expansion may build.
+    public init(inputBytes: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
+        let (scaled, overflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.stepsPerInputByte)
+        self.maximumSteps = overflow ? Int.max : max(Self.minimumSteps, scaled)
+        self.maximumBytes = maximumBytes
+        self.shouldStop = shouldStop
+    }
+
+    /// A budget with explicit figures (tests).
+    public init(maximumSteps: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
+        self.maximumSteps = maximumSteps
+        self.maximumBytes = maximumBytes
+        self.shouldStop = shouldStop
+    }
+
+    /// The budget of the read under way on this thread, if any.
+    @TaskLocal public static var current: ReadBudget?
+
+    /// Runs `body` with `budget` as ``current``.
+    public static func withBudget<T>(_ budget: ReadBudget, _ body: () throws -> T) rethrows -> T {
+        try $current.withValue(budget, operation: body)
+    }
+
+    /// Runs `body` under the current budget, or under a new one for `inputBytes` when there is
+    /// none, and returns the problem that stopped it (if any) beside its result.
+    public static func ensuring<T>(inputBytes: Int, _ body: () throws -> T) rethrows -> (T, PaletteProblem?) {
+        if let current { return (try body(), nil) }  // the outer read reports its own problem
+        let budget = ReadBudget(inputBytes: inputBytes)
+        let result = try withBudget(budget, body)
+        return (result, budget.problem)
+    }
+
+    /// The problem that stopped the read: the budget ran out, or the request was cancelled.
+    public var problem: PaletteProblem? { state.withLock { $0 } }
+
+    /// Whether the read was stopped by its request's cancellation.
+    public var wasCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Whether the read has been stopped (out of budget or cancelled); readers that see yes
+    /// return what they have and read no further.
+    public var isExhausted: Bool { state.withLock { $0 != nil } }
+
+    /// Spends `cost` steps and `built` bytes on `construct` (said in the problem, as "a var()
+    /// chain" or "$extends"), at `file` and `location`. Returns false when the read must stop.
+    public func spend(_ cost: Int = 1, bytes built: Int = 0, on construct: @autoclosure () -> String, file: String?, location: SourceLocation?) -> Bool {
+        let before = steps.wrappingAdd(max(0, cost), ordering: .relaxed).oldValue
+        let after = before &+ max(0, cost)
+        var builtAfter = 0
+        if built > 0 { builtAfter = bytes.wrappingAdd(built, ordering: .relaxed).newValue }
+        // The cancellation is asked every 4,096 steps: often enough to stop within
+        // milliseconds, rarely enough to cost nothing measurable.
+        if let shouldStop, before >> 12 != after >> 12 || cost >= 4096, shouldStop() {
+            cancelled.store(true, ordering: .relaxed)
+            record(PaletteProblem(.limitExceeded, "the request was stopped at its deadline while reading \(construct())", file: file, location: location))
+            return false
+        }
+        if after > maximumSteps || after < before {
+            record(PaletteProblem(.limitExceeded, "reading \(construct()) would take more than \(maximumSteps) steps, the budget for an input of this size (\(Self.stepsPerInputByte) a byte, at least \(Self.minimumSteps)); it expands far beyond its size, so it is not read", file: file, location: location))
+            return false
+        }
+        if builtAfter > maximumBytes {
+            record(PaletteProblem(.limitExceeded, "reading \(construct()) would build more than \(maximumBytes >> 20) MiB; it expands far beyond its size, so it is not read", file: file, location: location))
+            return false
+        }
+        return !isExhausted
+    }
+
+    /// Spends from the current budget (see ``spend(_:bytes:on:file:location:)``); true when no
+    /// budget is installed.
+    @inline(__always)
+    public static func spend(_ cost: Int = 1, bytes built: Int = 0, on construct: @autoclosure () -> String, file: String?, location: SourceLocation?) -> Bool {
+        guard let budget = current else { return true }
+        return budget.spend(cost, bytes: built, on: construct(), file: file, location: location)
+    }
+
+    /// Whether the current read has been stopped.
+    public static var isExhausted: Bool { current?.isExhausted ?? false }
+
+    /// Records `problem` as the one that stopped the read (the first wins), for a reader that
+    /// found a depth limit itself.
+    public func stop(_ problem: PaletteProblem) { record(problem) }
+
+    private func record(_ problem: PaletteProblem) {
+        state.withLock { if $0 == nil { $0 = problem } }
+    }
+}

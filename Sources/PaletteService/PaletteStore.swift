@@ -77,7 +77,9 @@ public final class PaletteStore: Sendable {
         var byFile: [String: Entry] = [:]
         for entry in previous.entries.values { byFile[entry.file] = entry }
         let loader = PaletteLoader(reader: PaletteLoader.confined(to: directory))
-        for loaded in loader.loadSources(paths: [directory], checks: checks).palettes {
+        let result = loader.loadSources(paths: [directory], checks: checks)
+        next.problems += result.refused
+        for loaded in result.palettes {
             var problems = loaded.problems.filter { !$0.isWarning }
             var report: PaletteReport?
             if let palette = loaded.palette {
@@ -90,8 +92,10 @@ public final class PaletteStore: Sendable {
                     next.problems.append(PaletteProblem(.duplicateName, "another file already defines a palette named \"\(palette.name)\"; this one is not served", file: loaded.file))
                     continue
                 }
-                let bytes = (try? Data(contentsOf: URL(fileURLWithPath: loaded.file))).map { [UInt8]($0) } ?? []
-                next.entries[palette.name] = Entry(palette: palette, document: bytes, file: loaded.file, report: report)
+                // What was read and audited is what is served: the file is not read again. The
+                // report names files relative to the directory, as /readyz does.
+                next.entries[palette.name] = Entry(palette: palette, document: loaded.document ?? [], file: loaded.file,
+                                                   report: PaletteStore.relative(report, to: directory))
                 next.order.append(palette.name)
             } else {
                 next.problems += problems
@@ -120,6 +124,29 @@ public final class PaletteStore: Sendable {
             p.message = p.message.replacing(prefix, with: "")
         }
         return p
+    }
+
+    /// A report as the API shows it: its file, files, problems and warnings named relative to
+    /// the palettes directory.
+    static func relative(_ report: PaletteReport, to directory: String) -> PaletteReport {
+        var r = report
+        let root = directory.hasSuffix("/") ? directory : directory + "/"
+        let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/"
+        func strip(_ file: String) -> String {
+            for prefix in [root, resolved] where file.hasPrefix(prefix) { return String(file.dropFirst(prefix.count)) }
+            return file
+        }
+        r.file = r.file.map(strip)
+        r.files = r.files?.map(strip)
+        r.problems = r.problems.map { relative($0, to: directory) }
+        r.warnings = r.warnings?.map { relative($0, to: directory) }
+        for t in r.themes.indices {
+            for i in r.themes[t].results.indices {
+                r.themes[t].results[i].foreground.file = r.themes[t].results[i].foreground.file.map(strip)
+                r.themes[t].results[i].background.file = r.themes[t].results[i].background.file.map(strip)
+            }
+        }
+        return r
     }
 
     /// Reloads the directory last loaded.

@@ -29,20 +29,32 @@ struct AndroidResourceReader {
         var apiLevel: Int
     }
 
-    init(root: String) {
+    /// Where the resource folders and files are read.
+    let fileSystem: FileSystem
+
+    init(root: String, fileSystem: FileSystem = .unconfined) {
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.fileSystem = fileSystem
+    }
+
+    /// The names of `directory`'s files (or folders), with the entries refused reported.
+    mutating func names(in directory: String, folders: Bool) -> [String] {
+        let (entries, refused) = fileSystem.list(directory)
+        for skipped in refused {
+            problems.append(PaletteProblem(.unreadableFile, skipped.reason, file: skipped.file, severity: .warning))
+        }
+        return entries.filter { $0.isDirectory == folders }.map(\.name)
     }
 
     /// Colors by theme ("light", "dark").
     var colors: [String: [ColorResource]] = [:]
 
     mutating func read() {
-        let manager = FileManager.default
-        guard let folders = try? manager.contentsOfDirectory(atPath: root) else { return }
+        let folders = names(in: root, folders: true)
         // Color state lists (res/color/) choose a color by state (pressed, disabled…): there is no
         // one color to measure, so they are listed, and a reference to one is a problem where used.
         for folder in folders.sorted() where folder == "color" || folder.hasPrefix("color-") {
-            let lists = ((try? manager.contentsOfDirectory(atPath: root + "/" + folder)) ?? []).filter { $0.hasSuffix(".xml") }.sorted()
+            let lists = names(in: root + "/" + folder, folders: false).filter { $0.hasSuffix(".xml") }.sorted()
             if !lists.isEmpty {
                 problems.append(PaletteProblem(.unsupportedProperty, "\(folder)/ holds color state lists (\(lists.joined(separator: ", "))), which pick a color by state; they are not read, and a @color/ reference to one is reported where it is used",
                                                file: root + "/" + folder, severity: .warning))
@@ -66,18 +78,17 @@ struct AndroidResourceReader {
                 continue
             }
             let directory = root + "/" + folder
-            for file in ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).sorted() where file.hasSuffix(".xml") {
+            for file in names(in: directory, folders: false).sorted() where file.hasSuffix(".xml") {
                 readFile(directory + "/" + file, theme: theme, apiLevel: apiLevel)
             }
         }
     }
 
     mutating func readFile(_ path: String, theme: String, apiLevel: Int) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            problems.append(PaletteProblem(.unreadableFile, "cannot read the file", file: path))
-            return
+        switch fileSystem.read(path) {
+        case .failure(let problem): problems.append(problem)
+        case .success(let bytes): readData(Data(bytes), path: path, theme: theme, apiLevel: apiLevel)
         }
-        readData(data, path: path, theme: theme, apiLevel: apiLevel)
     }
 
     /// One resource file's bytes (also what the palette fuzzer feeds).

@@ -58,16 +58,20 @@ struct AssetCatalogReader {
         ("light", "light", false), ("dark", "dark", false), ("light-high-contrast", "light", true), ("dark-high-contrast", "dark", true),
     ]
 
-    init(root: String, idiom: String = "universal") {
+    /// Where the catalog's folders and files are read.
+    let fileSystem: FileSystem
+
+    init(root: String, idiom: String = "universal", fileSystem: FileSystem = .unconfined) {
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         self.idiom = idiom
+        self.fileSystem = fileSystem
     }
 
     // MARK: Reading
 
     mutating func read() -> [ColorSet] {
         var sets: [ColorSet] = []
-        walk(directory: root, namespace: [], into: &sets)
+        walk(root: root, into: &sets)
         // Two sets with one name: Xcode refuses the catalog; so does this.
         var seen: [String: String] = [:]
         for set in sets {
@@ -80,32 +84,73 @@ struct AssetCatalogReader {
         return sets
     }
 
-    mutating func walk(directory: String, namespace: [String], into sets: inout [ColorSet]) {
-        let manager = FileManager.default
-        guard let entries = try? manager.contentsOfDirectory(atPath: directory) else { return }
-        for entry in entries.sorted() where !entry.hasPrefix(".") {
-            let path = directory + "/" + entry
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            if entry.hasSuffix(".colorset") {
-                let name = (namespace + [String(entry.dropLast(".colorset".count))]).joined(separator: ".")
-                if let set = readColorSet(path + "/Contents.json", name: name) { sets.append(set) }
-            } else if !entry.contains(".") || entry.hasSuffix(".xcassets") {
+    /// The catalog's folders, walked without recursion, each directory once (a link back to one
+    /// already read is reported, not followed), at most ``FileSystem/maximumDepth`` deep and
+    /// over at most ``FileSystem/maximumEntries`` entries.
+    mutating func walk(root: String, into sets: inout [ColorSet]) {
+        struct Frame {
+            var entries: [FileSystem.Entry]
+            var next = 0
+            var namespace: [String]
+            var depth: Int
+        }
+        var visited: Set<FileSystem.DirectoryID> = []
+        var seen = 0
+        var stack: [Frame] = []
+        func enter(_ directory: String, namespace: [String], depth: Int, problems: inout [PaletteProblem]) -> Frame? {
+            guard let id = fileSystem.directoryID(directory) else { return nil }
+            guard visited.insert(id).inserted else {
+                problems.append(PaletteProblem(.unreadableFile, "a folder already read (a symbolic link loops back to it): not read again", file: directory, severity: .warning))
+                return nil
+            }
+            let (entries, refused) = fileSystem.list(directory)
+            for skipped in refused {
+                problems.append(PaletteProblem(.unreadableFile, skipped.reason, file: skipped.file, severity: .warning))
+            }
+            return Frame(entries: entries.filter(\.isDirectory), namespace: namespace, depth: depth)
+        }
+        if let first = enter(root, namespace: [], depth: 0, problems: &problems) { stack.append(first) }
+        // Depth first, in name order: the order Xcode lists the catalog in.
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            guard stack[top].next < stack[top].entries.count else {
+                stack.removeLast()
+                continue
+            }
+            let entry = stack[top].entries[stack[top].next]
+            stack[top].next += 1
+            let (namespace, depth) = (stack[top].namespace, stack[top].depth)
+            seen += 1
+            if seen > fileSystem.maximumEntries {
+                problems.append(PaletteProblem(.limitExceeded, "the catalog has more than \(fileSystem.maximumEntries) folders; the rest are not read", file: root))
+                return
+            }
+            if entry.name.hasSuffix(".colorset") {
+                let name = (namespace + [String(entry.name.dropLast(".colorset".count))]).joined(separator: ".")
+                if let set = readColorSet(entry.path + "/Contents.json", name: name) { sets.append(set) }
+            } else if !entry.name.contains(".") || entry.name.hasSuffix(".xcassets") {
+                guard depth < fileSystem.maximumDepth else {
+                    problems.append(PaletteProblem(.limitExceeded, "deeper than \(fileSystem.maximumDepth) folders: not read", file: entry.path))
+                    continue
+                }
                 // A folder: part of the name only when it provides a namespace.
-                let provides = (try? JSONParser.parse(Array((manager.contents(atPath: path + "/Contents.json") ?? Data()))))
+                let provides = (try? fileSystem.read(entry.path + "/Contents.json").get()).flatMap { try? JSONParser.parse($0) }
                     .flatMap { $0["properties"]?["provides-namespace"] }.map { if case .bool(true, _) = $0 { true } else { false } } ?? false
-                walk(directory: path, namespace: entry.hasSuffix(".xcassets") ? namespace : provides ? namespace + [entry] : namespace, into: &sets)
+                let inner = entry.name.hasSuffix(".xcassets") ? namespace : provides ? namespace + [entry.name] : namespace
+                if let frame = enter(entry.path, namespace: inner, depth: depth + 1, problems: &problems) { stack.append(frame) }
             }
             // Other asset types (.imageset, .appiconset…) hold no colors.
         }
     }
 
     mutating func readColorSet(_ file: String, name: String) -> ColorSet? {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            problems.append(PaletteProblem(.unreadableFile, "the color set has no readable Contents.json", file: file))
+        switch fileSystem.read(file) {
+        case .failure(let problem):
+            problems.append(PaletteProblem(.unreadableFile, "the color set's Contents.json is not read: \(problem.message)", file: file))
             return nil
+        case .success(let bytes):
+            return readColorSet(bytes: bytes, file: file, name: name)
         }
-        return readColorSet(bytes: Array(data), file: file, name: name)
     }
 
     /// A color set's `Contents.json` (also what the palette fuzzer feeds).

@@ -2,9 +2,18 @@
 /// CLI and the service read from disk (``PaletteLoader``); a request body has no files.
 public struct DocumentReader: Sendable {
     public let read: @Sendable (String) -> Result<[UInt8], PaletteProblem>
+    /// The file system reads go through; nil for a document that came without a folder.
+    public let fileSystem: FileSystem?
 
     public init(read: @escaping @Sendable (String) -> Result<[UInt8], PaletteProblem>) {
         self.read = read
+        self.fileSystem = nil
+    }
+
+    /// Reads through `fileSystem`.
+    public init(_ fileSystem: FileSystem) {
+        self.read = { fileSystem.read($0) }
+        self.fileSystem = fileSystem
     }
 
     /// For documents that came without a folder (an HTTP body): other files cannot be named.

@@ -1,11 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
-#elseif canImport(Darwin)
-import Darwin
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
-#endif
 
 /// A palette read and decoded (or not), from one file or a set of them.
 public struct LoadedPalette: Sendable {
@@ -13,6 +6,16 @@ public struct LoadedPalette: Sendable {
     public var palette: Palette?
     /// Problems and warnings (``PaletteProblem/severity``) found while reading it.
     public var problems: [PaletteProblem]
+    /// The bytes the palette was read from, when it is one file (the service serves these, and
+    /// never reads the file a second time).
+    public var document: [UInt8]? = nil
+
+    public init(file: String, palette: Palette?, problems: [PaletteProblem], document: [UInt8]? = nil) {
+        self.file = file
+        self.palette = palette
+        self.problems = problems
+        self.document = document
+    }
 }
 
 /// A file a directory search passed over, and why.
@@ -25,6 +28,15 @@ public struct SkippedFile: Hashable, Sendable, Codable {
 public struct LoadResult: Sendable {
     public var palettes: [LoadedPalette]
     public var skipped: [SkippedFile]
+    /// The entries among `skipped` that the file system refused (a FIFO, a device, a link out of
+    /// the root or back into a directory already read, past a walk's bounds), as problems: the
+    /// service reports these, where a README beside the palettes is merely passed over.
+    public var refused: [PaletteProblem] = []
+
+    public init(palettes: [LoadedPalette], skipped: [SkippedFile]) {
+        self.palettes = palettes
+        self.skipped = skipped
+    }
 }
 
 /// Reads palettes from disk: the one place in PaletteAudit that touches files. Every file goes
@@ -44,7 +56,7 @@ public struct PaletteLoader: Sendable {
     }
 
     /// The largest palette file read, in bytes.
-    public static let maximumFileSize = 16 << 20
+    public static let maximumFileSize = FileSystem.unconfined.maximumFileSize
 
     /// Reads each path (see ``loadSources(paths:checks:)``).
     public static func load(paths: [String]) -> [LoadedPalette] {
@@ -59,21 +71,18 @@ public struct PaletteLoader: Sendable {
         PaletteLoader().loadFile(path)
     }
 
-    /// A reader that reads only regular files inside `root` (after following symbolic
-    /// links): a link, a `$ref` or a resolver source that leads outside is refused, so a
-    /// served directory cannot expose other files through the API or its problems.
+    /// A reader that reads only regular files inside `root` (``FileSystem/confined(to:)``): a
+    /// link, a `$ref` or a resolver source that leads outside is refused, so a served directory
+    /// cannot expose other files through the API or its problems.
     public static func confined(to root: String) -> DocumentReader {
-        let base = (URL(fileURLWithPath: root).resolvingSymlinksInPath().path as String)
-        return DocumentReader { path in
-            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard resolved == base || resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
-                return .failure(PaletteProblem(.unreadableFile, "it is outside the palettes directory (a symbolic link or a reference leading out): not read", file: path))
-            }
-            return read(path)
-        }
+        DocumentReader(FileSystem.confined(to: root))
     }
 
-    public static let disk = DocumentReader { path in read(path) }
+    /// Reads the paths the operator names, wherever they are (``FileSystem/unconfined``).
+    public static let disk = DocumentReader(FileSystem.unconfined)
+
+    /// The file system every read of this loader goes through.
+    public var fileSystem: FileSystem { reader.fileSystem ?? .unconfined }
 
     /// Reads each path: a file of any format this tool reads, or a directory searched
     /// recursively. In a directory:
@@ -94,17 +103,18 @@ public struct PaletteLoader: Sendable {
             if !loader.operatorChecks.isEmpty { return loader.loadSources(paths: paths, checks: checks) }
         }
         var result = LoadResult(palettes: [], skipped: [])
-        let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                result.palettes.append(LoadedPalette(file: path, palette: nil, problems: [PaletteProblem(.unreadableFile, "no such file or directory", file: path)]))
+            let kind: FileSystem.Kind
+            switch fileSystem.kind(of: path) {
+            case .failure(let problem):
+                result.palettes.append(LoadedPalette(file: path, palette: nil, problems: [problem]))
                 continue
+            case .success(let k): kind = k
             }
-            if isDirectory.boolValue {
+            if kind == .directory {
                 if path.hasSuffix(".xcassets") || path.hasSuffix(".xcassets/") {
                     result.palettes.append(loadCatalog(path))
-                } else if manager.fileExists(atPath: (path.hasSuffix("/") ? String(path.dropLast()) : path) + "/values") {
+                } else if fileSystem.isDirectory(FileSystem.trimmed(path) + "/values") {
                     result.palettes.append(loadAndroid(path))
                 } else {
                     loadDirectory(path, into: &result)
@@ -134,25 +144,23 @@ public struct PaletteLoader: Sendable {
 
     static let tokenSuffixes = [".json", ".json5", ".tokens", ".css"]
 
-    /// Every file below `directory` (sorted, hidden entries and node_modules left out).
-    static func files(below directory: String) -> [String] {
-        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
-        var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let parts = relative.split(separator: "/")
-            if parts.contains(where: { $0.hasPrefix(".") || $0 == "node_modules" }) { continue }
-            var isDirectory: ObjCBool = false
-            let full = base + "/" + relative
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue { found.append(full) }
-            if found.count > PaletteDecoder.maximumFilesPerSet * 2 { break }
-        }
-        return found.sorted()
+    /// Every file below `directory` (sorted, hidden entries and node_modules left out), and the
+    /// entries the walk refused.
+    func files(below directory: String) -> (files: [String], refused: [SkippedFile]) {
+        var fileSystem = self.fileSystem
+        fileSystem.maximumEntries = min(fileSystem.maximumEntries, PaletteDecoder.maximumFilesPerSet * 4)
+        return fileSystem.walk(directory) { $0 == "node_modules" }
     }
 
     func loadDirectory(_ directory: String, into result: inout LoadResult) {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        var all = Self.files(below: base)
+        let (walked, refused) = files(below: base)
+        var all = walked
+        // What the walk refused inside a catalog is reported by the catalog's reader.
+        for entry in refused where !entry.file.contains(".xcassets/") {
+            result.skipped.append(entry)
+            result.refused.append(PaletteProblem(.unreadableFile, entry.reason, file: entry.file))
+        }
         // Xcode asset catalogs are palettes of their own; their Contents.json files are theirs.
         let catalogs = Set(all.compactMap { file -> String? in
             guard let range = file.range(of: ".xcassets/") else { return nil }
@@ -233,7 +241,7 @@ public struct PaletteLoader: Sendable {
                 case .palette, .tokensStudio:
                     result.palettes.append(loadFile(file))
                 case .dtcg, .styleDictionary, .plainTokens:
-                    if FileManager.default.fileExists(atPath: Self.sidecar(of: file)) {
+                    if fileSystem.exists(Self.sidecar(of: file)) {
                         result.palettes.append(loadFile(file))
                     } else {
                         merge.append(file)
@@ -266,7 +274,7 @@ public struct PaletteLoader: Sendable {
     /// Takes the checks, badges and theme names of a `NAME.checks.json` beside a source, when
     /// there is one (a palette that has checks of its own keeps them).
     func adoptSidecar(_ sidecar: String, into palette: inout Palette, problems: inout [PaletteProblem]) {
-        guard FileManager.default.fileExists(atPath: sidecar) else { return }
+        guard fileSystem.exists(sidecar) else { return }
         switch reader.read(sidecar) {
         case .success(let data):
             let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
@@ -281,7 +289,7 @@ public struct PaletteLoader: Sendable {
     /// An Android `res/` directory, with the checks of `res.checks.json` beside it.
     func loadAndroid(_ path: String) -> LoadedPalette {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        var reader = AndroidResourceReader(root: trimmed)
+        var reader = AndroidResourceReader(root: trimmed, fileSystem: fileSystem)
         let parts = trimmed.split(separator: "/")
         // app/src/main/res is the "app" module's; otherwise the folder's own name.
         let name = parts.count >= 4 && parts.suffix(3).elementsEqual(["src", "main", "res"]) ? String(parts[parts.count - 4]) : String(parts.last ?? "res")
@@ -296,7 +304,7 @@ public struct PaletteLoader: Sendable {
     /// An Xcode asset catalog, with the checks of `NAME.checks.json` beside it.
     func loadCatalog(_ path: String, idiom: String? = nil, extraChecks: [Check] = []) -> LoadedPalette {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        var reader = AssetCatalogReader(root: trimmed, idiom: idiom ?? catalogIdiom)
+        var reader = AssetCatalogReader(root: trimmed, idiom: idiom ?? catalogIdiom, fileSystem: fileSystem)
         let name = String(trimmed.split(separator: "/").last ?? "Assets").replacing(".xcassets", with: "")
         guard var palette = reader.palette(name: name) else {
             return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the asset catalog holds no color sets", file: trimmed)])
@@ -388,43 +396,13 @@ public struct PaletteLoader: Sendable {
             palette = tokens
         }
         palette?.normalizeCheckNames()
-        return LoadedPalette(file: path, palette: palette, problems: problems)
+        return LoadedPalette(file: path, palette: palette, problems: problems, document: bytes)
     }
 
-    /// Reads a regular file, at most ``maximumFileSize`` bytes. The file is opened without
-    /// blocking and checked before it is read, so a FIFO, a device or a directory named like a
-    /// palette is refused at once instead of hanging the reader (or a reload) forever.
+    /// Reads a file the operator named (a checks document), wherever it is, through
+    /// ``FileSystem/unconfined``.
     static func read(_ path: String) -> Result<[UInt8], PaletteProblem> {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            return .failure(PaletteProblem(.unreadableFile, "cannot open the file for reading (check that it exists and is readable)", file: path))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            return .failure(PaletteProblem(.unreadableFile, "cannot read the file's status", file: path))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : (info.st_mode & S_IFMT) == S_IFIFO ? "a FIFO" : "not a regular file"
-            return .failure(PaletteProblem(.unreadableFile, "\(kind), not a regular file: not read", file: path))
-        }
-        // A regular file never blocks; clear O_NONBLOCK anyway so reads behave plainly.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while bytes.count <= maximumFileSize {
-            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(PaletteProblem(.unreadableFile, "cannot read the file: \(String(cString: strerror(errno)))", file: path))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        if bytes.count > maximumFileSize {
-            return .failure(PaletteProblem(.limitExceeded, "the file is larger than \(maximumFileSize >> 20) MiB", file: path))
-        }
-        return .success(bytes)
+        FileSystem.unconfined.read(path)
     }
 }
 

@@ -25,7 +25,7 @@ public enum SARIFRenderer {
         var results: [[String: Any]] = []
         func location(file: String?, line: Int?, pointer: String) -> [[String: Any]] {
             guard let file else { return [] }
-            var physical: [String: Any] = ["artifactLocation": ["uri": file]]
+            var physical: [String: Any] = ["artifactLocation": ["uri": uri(file)]]
             if let line { physical["region"] = ["startLine": line] }
             return [["physicalLocation": physical, "logicalLocations": [["fullyQualifiedName": pointer, "kind": "member"]]]]
         }
@@ -78,5 +78,29 @@ public enum SARIFRenderer {
         var data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         data.append(0x0A)
         return data
+    }
+
+    /// A file path as the URI reference SARIF's `artifactLocation.uri` must be (RFC 3986): each
+    /// byte that is not a path character percent-encoded, an absolute path as a `file:` URI,
+    /// and a relative one whose first segment has a colon behind `./`, so it is not read as a
+    /// scheme.
+    static func uri(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+                 UInt8(ascii: ":"), UInt8(ascii: "@"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".utf8)
+                encoded += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        if encoded.hasPrefix("/") { return "file://" + encoded }
+        if let colon = encoded.firstIndex(of: ":"), !encoded[..<colon].contains("/") { return "./" + encoded }
+        return encoded
     }
 }

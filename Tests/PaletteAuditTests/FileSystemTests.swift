@@ -1,0 +1,109 @@
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one confined reader: nothing outside its root, no FIFO or device, no file over the cap
+/// read whole, and walks that end on link loops and stay within their bounds.
+@Suite struct FileSystemTests {
+    /// A fresh directory with `inside/` (the root) and `outside/` holding a secret.
+    static func tree() throws -> (root: String, outside: String) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("fs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: base + "/inside/sub", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: base + "/outside", withIntermediateDirectories: true)
+        try "secret".write(toFile: base + "/outside/secret.json", atomically: true, encoding: .utf8)
+        try "{}".write(toFile: base + "/inside/sub/a.json", atomically: true, encoding: .utf8)
+        return (base + "/inside", base + "/outside")
+    }
+
+    @Test func readsAFileInsideTheRoot() throws {
+        let (root, _) = try Self.tree()
+        let fs = FileSystem.confined(to: root)
+        #expect(try fs.read(root + "/sub/a.json").get() == Array("{}".utf8))
+        #expect(try fs.read(root + "/sub/../sub/a.json").get() == Array("{}".utf8))
+    }
+
+    @Test func refusesLinksAndDotDotLeadingOut() throws {
+        let (root, outside) = try Self.tree()
+        try FileManager.default.createSymbolicLink(atPath: root + "/link.json", withDestinationPath: outside + "/secret.json")
+        try FileManager.default.createSymbolicLink(atPath: root + "/away", withDestinationPath: outside)
+        let fs = FileSystem.confined(to: root)
+        for path in [root + "/link.json", root + "/away/secret.json", root + "/../outside/secret.json"] {
+            let problem = try #require(fs.read(path).failure)
+            #expect(problem.message.contains("outside the palettes directory"), "\(path): \(problem.message)")
+        }
+        #expect(!fs.exists(root + "/away"))
+        // The same links read anywhere when the reader is not confined (the CLI).
+        #expect(try FileSystem.unconfined.read(root + "/link.json").get() == Array("secret".utf8))
+    }
+
+    @Test func refusesAFIFOAndADeviceWithoutOpeningThemForReading() throws {
+        let (root, _) = try Self.tree()
+        #expect(mkfifo(root + "/Contents.json", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: root + "/zero.json", withDestinationPath: "/dev/zero")
+        let fifo = try #require(FileSystem.confined(to: root).read(root + "/Contents.json").failure)
+        #expect(fifo.message == "a FIFO, not a regular file: not read")
+        let zero = try #require(FileSystem.unconfined.read(root + "/zero.json").failure)
+        #expect(zero.message == "a device, not a regular file: not read")
+    }
+
+    @Test func refusesAnOversizeFileFromItsSizeAlone() throws {
+        let (root, _) = try Self.tree()
+        // 3 GB, sparse: refused from fstat, never read.
+        let path = root + "/Contents.json"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, 3 << 30) == 0)
+        let problem = try #require(FileSystem.confined(to: root).read(path).failure)
+        #expect(problem.code == .limitExceeded)
+        #expect(problem.message == "the file is larger than 16 MiB: not read")
+    }
+
+    @Test func aWalkEndsOnLinkLoopsAndReportsThem() throws {
+        let (root, _) = try Self.tree()
+        try FileManager.default.createSymbolicLink(atPath: root + "/sub/up", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: root + "/sub/here", withDestinationPath: ".")
+        let (files, refused) = FileSystem.confined(to: root).walk(root)
+        #expect(files == [root + "/sub/a.json"])
+        #expect(refused.filter { $0.reason.contains("loops back") }.count == 2)
+    }
+
+    @Test func aWalkIsBoundedInDepthAndEntries() throws {
+        let (root, _) = try Self.tree()
+        var deep = root
+        for i in 0..<40 { deep += "/d\(i)" }
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        try "{}".write(toFile: deep + "/deep.json", atomically: true, encoding: .utf8)
+        var fs = FileSystem.confined(to: root)
+        let (files, refused) = fs.walk(root)
+        #expect(!files.contains(deep + "/deep.json"))
+        #expect(refused.contains { $0.reason == "deeper than 32 directories: not read" })
+        fs.maximumEntries = 3
+        let bounded = fs.walk(root)
+        #expect(bounded.refused.contains { $0.reason.contains("stopped after 3 entries") })
+    }
+
+    @Test func anAssetCatalogWithALinkLoopAndALinkOutIsReadOnce() throws {
+        let catalog = try AssetCatalogTests.catalog(["red.colorset/Contents.json": AssetCatalogTests.colorSet([AssetCatalogTests.entry(#""red": "1.000", "green": "0.000", "blue": "0.000", "alpha": "1.000""#)])])
+        try FileManager.default.createDirectory(atPath: catalog.path + "/loop", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: catalog.path + "/loop/again", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: catalog.path + "/out.colorset", withDestinationPath: "/etc")
+        let root = catalog.deletingLastPathComponent().path
+        let loaded = PaletteLoader(reader: PaletteLoader.confined(to: root)).loadSources(paths: [catalog.path]).palettes
+        let palette = try #require(loaded.first?.palette)
+        #expect(palette.themes.first?.tokens.map(\.name) == ["red"])
+        #expect(loaded[0].problems.contains { $0.message.contains("loops back") })
+        #expect(loaded[0].problems.contains { $0.file == catalog.path + "/out.colorset" && $0.message.contains("outside the palettes directory") })
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

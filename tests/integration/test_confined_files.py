@@ -1,0 +1,123 @@
+"""Every file read goes through one confined reader (issue: one way in; hardening). A palettes
+directory whose asset catalog or Android res/ folder holds links out of it, a link loop, a FIFO
+named Contents.json or /dev/zero behind a link is read without hanging and without reading
+anything outside, through the CLI and through the service's reload. Every wait is bounded and
+polls; nothing depends on timing."""
+import json
+import os
+import shutil
+import signal
+
+from conftest import ROOT
+from server import Server
+from test_reload import generation, wait_for
+
+SECRET = "TOPSECRET-7c1e"
+RED = {"colors": [{"idiom": "universal", "color": {"color-space": "srgb",
+       "components": {"red": "1.000", "green": "0.000", "blue": "0.000", "alpha": "1.000"}}}],
+       "info": {"version": 1, "author": "xcode"}}
+
+
+def hostile_tree(tmp_path):
+    """palettes/ with a catalog and a res/ folder whose hostile entries are every kind the
+    reader must refuse, and an outside directory holding the secret."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "Contents.json").write_text(json.dumps({"colors": [], "secret": SECRET}))
+    (outside / "colors.xml").write_text(f'<resources><color name="{SECRET}">#123456</color></resources>')
+    directory = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    catalog = directory / "Brand.xcassets"
+    (catalog / "red.colorset").mkdir(parents=True)
+    (catalog / "red.colorset" / "Contents.json").write_text(json.dumps(RED))
+    (catalog / "linked.colorset").mkdir()
+    (catalog / "linked.colorset" / "Contents.json").symlink_to(outside / "Contents.json")  # a file link out
+    (catalog / "away.colorset").symlink_to(outside)  # a directory link out
+    (catalog / "loop").mkdir()
+    (catalog / "loop" / "up").symlink_to("..")  # a loop
+    (catalog / "loop" / "here").symlink_to(".")  # another
+    (catalog / "fifo.colorset").mkdir()
+    os.mkfifo(catalog / "fifo.colorset" / "Contents.json")
+    (catalog / "zero.colorset").mkdir()
+    (catalog / "zero.colorset" / "Contents.json").symlink_to("/dev/zero")
+    values = directory / "res" / "values"
+    values.mkdir(parents=True)
+    (values / "colors.xml").write_text('<resources><color name="ink">#202020</color></resources>')
+    (values / "more.xml").symlink_to(outside / "colors.xml")
+    (directory / "res" / "values-night").symlink_to(outside)
+    return directory
+
+
+def assert_nothing_outside_was_read(text, tmp_path):
+    assert SECRET not in text, text
+    assert "#123456" not in text, text
+
+
+def test_the_cli_reads_a_hostile_catalog_and_res_folder_without_hanging(run, tmp_path):
+    directory = hostile_tree(tmp_path)
+    r = run("audit", str(directory), "--format", "json", timeout=60)
+    report = json.loads(r.stdout)
+    names = {p["name"] for p in report["palettes"]}
+    assert "Brand" in names and "res" in names, names
+    text = r.stdout + r.stderr
+    # The CLI reads what its operator names, links included, but never a FIFO or a device,
+    # and a loop is walked once.
+    assert "a FIFO, not a regular file" in text and "a device, not a regular file" in text, text
+    assert "loops back" in text, text
+
+
+def test_the_reload_reads_nothing_outside_and_does_not_hang(binary, tmp_path):
+    directory = hostile_tree(tmp_path)
+    s = Server(binary, str(directory), "--threads", "2", "--quiet")
+    try:
+        ready = s.json("GET", "/readyz")[2]
+        names = set(ready["palettes"])
+        # The catalog has problems (its refused entries), so it is not served; res/ and the
+        # palettes beside them are.
+        assert {"res", "peptide-fox"} <= names and "Brand" not in names, ready
+        # A second reload (SIGHUP) with the same tree ends too: the loop cannot hang it.
+        before = generation(s)
+        s.signal(signal.SIGHUP)
+        ready = wait_for(lambda: (lambda r: r if r["generation"] > before else None)(s.json("GET", "/readyz")[2]), "the reload")
+        text = json.dumps(ready)
+        for path in ["/v1/palettes", "/v1/palettes/res/audit", "/v1/palettes/res"]:
+            status, _, raw = s.request("GET", path)
+            assert status == 200, (path, raw[:400])
+            text += raw.decode()
+        assert_nothing_outside_was_read(text, tmp_path)
+        assert str(tmp_path) not in text, text
+        # The catalog's own color is read; the links out are refused by name.
+        audit = s.json("GET", "/v1/palettes/res/audit")[2]
+        assert audit["palettes"][0]["file"] == "res", audit["palettes"][0]["file"]
+        problems = json.dumps(ready["problems"])
+        assert "linked.colorset/Contents.json" in problems and "outside the palettes directory" in problems, problems
+        assert "fifo.colorset/Contents.json" in problems and "zero.colorset/Contents.json" in problems, problems
+    finally:
+        assert s.stop() == 0, s.logs()[-2000:]
+
+
+def test_a_served_file_swapped_for_a_link_is_not_served(binary, tmp_path):
+    """GET /v1/palettes/NAME serves the bytes that were loaded and audited, never a second read
+    of the file: swapping it for a link out and reloading serves the previous version."""
+    outside = tmp_path / "secret.json"
+    outside.write_text(json.dumps({"secret": SECRET}))
+    directory = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--threads", "2", "--quiet")
+    try:
+        status, _, original = s.request("GET", "/v1/palettes/train")
+        assert status == 200
+        os.rename(directory / "train.json", tmp_path / "train.json")
+        (directory / "train.json").symlink_to(outside)
+        before = generation(s)
+        s.signal(signal.SIGHUP)
+        wait_for(lambda: generation(s) > before, "the reload")
+        # The link out is refused by the walk, so the palette is no longer served (404); in no
+        # case is the outside file's text.
+        status, _, served = s.request("GET", "/v1/palettes/train")
+        assert status in (200, 404), served[:300]
+        assert SECRET.encode() not in served
+        if status == 200:
+            assert served == original
+    finally:
+        assert s.stop() == 0, s.logs()[-2000:]

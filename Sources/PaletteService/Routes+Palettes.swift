@@ -11,7 +11,7 @@ extension Routes {
         let isStylesheet = Routes.isStylesheet(request)
         let defaultName: String
         if let name { defaultName = name } else { defaultName = try Routes.documentName(request) }
-        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName)
+        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName, maximumBytes: limits.maximumReadBytes)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
             var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)")
             failure.problem.line = syntax.location?.line ?? 0
@@ -35,7 +35,7 @@ extension Routes {
     /// The read is bounded by a ``ReadBudget`` for the body's size and stops at the request's
     /// deadline: a document that expands beyond its budget is refused with 422 naming the
     /// construct and its line.
-    static func decodePosted(_ request: Request, name: String) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
+    static func decodePosted(_ request: Request, name: String, maximumBytes: Int = ReadBudget.defaultMaximumBytes) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
         let stylesheet = isStylesheet(request)
         if stylesheet {
             if request.body.isEmpty { throw .badRequest("the request has no body; send a stylesheet") }
@@ -44,7 +44,7 @@ extension Routes {
         }
         var shouldStop: (@Sendable () -> Bool)?
         if let cancellation = request.cancellation { shouldStop = { cancellation.shouldStop() } }
-        let budget = ReadBudget(inputBytes: request.body.count, shouldStop: shouldStop)
+        let budget = ReadBudget(inputBytes: request.body.count, maximumBytes: maximumBytes, shouldStop: shouldStop)
         let body = request.body
         let decoded: (palette: Palette?, problems: [PaletteProblem]) = ReadBudget.withBudget(budget) {
             if stylesheet { return PaletteDecoder.decodeStylesheet(bytes: body, file: nil, name: name) }
@@ -159,7 +159,7 @@ extension Routes {
     /// problems (syntax errors included) come back as data, not as an error status, so an
     /// editor can check a document and show what is wrong without failing requests.
     func tokensPost(_ request: Request) throws -> Response {
-        let (decoded, problems) = try Routes.decodePosted(request, name: try Routes.documentName(request))
+        let (decoded, problems) = try Routes.decodePosted(request, name: try Routes.documentName(request), maximumBytes: limits.maximumReadBytes)
         guard let palette = decoded else { return try Routes.json(200, TokenListing(nil, problems: problems)) }
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them

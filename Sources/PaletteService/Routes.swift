@@ -19,6 +19,13 @@ public struct Routes: Sendable {
         public var maximumResponseBytes = 32 << 20
         /// The threads one long list of pairs is split among (the machine's cores).
         public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// The bytes reading one posted document may build by expansion (`--max-request-memory`,
+        /// 256 MiB): a ``ReadBudget``'s `maximumBytes`.
+        public var maximumReadBytes = ReadBudget.defaultMaximumBytes
+        /// A request whose body is at least this large gives the allocator's free memory back
+        /// to the system when it is answered, so a burst of large requests does not leave the
+        /// process holding their peak.
+        public var releaseMemoryAfterBodyBytes = 256 << 10
         public init() {}
     }
 
@@ -44,6 +51,7 @@ public struct Routes: Sendable {
         }
         response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
         response.headers.append(Header(name: "Cache-Control", value: "no-store"))
+        if request.body.count >= limits.releaseMemoryAfterBodyBytes { MemoryRelease.toSystem() }
         return response
     }
 

@@ -42,6 +42,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Checks one posted audit may measure at most (themes × checks × expanded rules); more is refused with 422 before any work.") var maxPairs: Int = 200_000
     @Option(help: "Failing checks of one request that get suggestions; the rest say they were omitted (?suggestions=none turns them off).") var maxSuggestions: Int = 1_000
     @Option(help: "Largest response body (default 32MiB): an audit bound to render larger is refused with 422 before any work.") var maxResponse: String = "32MiB"
+    @Option(help: "Memory reading one posted document may build by expansion (aliases, var(), $ref, $extends); more is refused with 422 naming the construct (default 256MiB).") var maxRequestMemory: String = "256MiB"
     @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).") var logFormat: LogFormat = .text
 
     static func environment(_ name: String) -> String? {
@@ -140,6 +141,8 @@ struct ServeCommand: ParsableCommand {
         routes.auditLimits = Auditor.Limits(maximumChecks: max(1, maxPairs), maximumSuggestions: max(0, maxSuggestions))
         guard let responseBytes = Self.parseSize(maxResponse) else { throw InputError("--max-response must be a size like 32MiB or 1048576, not '\(maxResponse)'") }
         routes.limits.maximumResponseBytes = responseBytes
+        guard let readBytes = Self.parseSize(maxRequestMemory), readBytes > 0 else { throw InputError("--max-request-memory must be a size like 256MiB or 268435456, not '\(maxRequestMemory)'") }
+        routes.limits.maximumReadBytes = readBytes
         routes.isDraining = { serverBox.server?.isDraining ?? false }
         let finalRoutes = routes
         config.lane = { finalRoutes.lane(for: $0) }

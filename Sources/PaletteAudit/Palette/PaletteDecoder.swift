@@ -48,9 +48,10 @@ public struct PaletteDecoder {
     }
 
     static func decodeWithinBudget(bytes: [UInt8], file: String?, defaultName: String?, limits: Limits,
-                                   reader: DocumentReader) -> (palette: Palette?, problems: [PaletteProblem]) {
-        if let file, file.lowercased().hasSuffix(".css") {
-            return decodeStylesheet(bytes: bytes, file: file, name: baseName(file), limits: limits)
+                                   reader: DocumentReader, mediaType: String? = nil) -> (palette: Palette?, problems: [PaletteProblem]) {
+        let context = SourceContext(reader: reader, defaultName: defaultName, limits: limits)
+        if let text = SourceRegistry.textFormat(file: file, mediaType: mediaType) {
+            return text.read(SourceDocument(file: file, bytes: bytes, json: nil), in: context)
         }
         let document: JSONValue
         do {
@@ -58,7 +59,15 @@ public struct PaletteDecoder {
         } catch {
             return (nil, [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
         }
-        return decode(document: document, file: file, defaultName: defaultName, limits: limits, reader: reader)
+        return decode(SourceDocument(file: file, bytes: bytes, json: document), in: context)
+    }
+
+    /// Decodes a posted body: a text format when its media type names one (`text/css`), else
+    /// JSON of any format.
+    public static func decode(bytes: [UInt8], mediaType: String?, defaultName: String?, limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+        budgeted(inputBytes: bytes.count) {
+            decodeWithinBudget(bytes: bytes, file: nil, defaultName: defaultName, limits: limits, reader: .none, mediaType: mediaType)
+        }
     }
 
     /// For the palette fuzzer: `bytes` read as an Xcode color set's `Contents.json` and as an
@@ -93,51 +102,28 @@ public struct PaletteDecoder {
         return (palette, problems)
     }
 
-    /// Decodes a parsed document of any format this tool reads (see ``SourceFormat``).
+    /// Decodes a parsed document of any format this tool reads (``SourceRegistry``).
     public static func decode(document: JSONValue, file: String? = nil, defaultName: String? = nil, limits: Limits = Limits(),
                               reader: DocumentReader = .none) -> (palette: Palette?, problems: [PaletteProblem]) {
-        var decoder = PaletteDecoder(limits: limits)
-        decoder.file = file
-        let name = file.map(PaletteDecoder.baseName) ?? defaultName
-        let format = SourceFormat.detect(document, path: file)
+        decode(SourceDocument(file: file, bytes: [], json: document), in: SourceContext(reader: reader, defaultName: defaultName, limits: limits))
+    }
+
+    /// Reads a JSON document with the format the registry detects for it.
+    static func decode(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        guard let json = document.json else { return (nil, []) }
         var palette: Palette?
-        switch format {
-        case .palette:
-            palette = decoder.palette(from: document, defaultName: name)
-        case .resolver:
-            palette = decoder.resolverPalette(document, name: name, reader: reader)
-        case .tokensStudio:
-            let sets = (document["values"]?.members ?? document.members ?? []).filter { !$0.key.hasPrefix("$") && $0.value.members != nil }
-            let pointerBase = document["values"] == nil ? JSONPointer() : JSONPointer(["values"])
-            palette = decoder.tokensStudioPalette(sets: sets.map { ($0.key, file ?? "tokens.json", $0.value, pointerBase.appending($0.key)) },
-                                                  themes: document["$themes"], themesFile: nil, metadata: document["$metadata"],
-                                                  name: name ?? "tokens", reader: reader)
-        case .dtcg, .styleDictionary, .plainTokens:
-            let dialect: TokenDialect = format == .dtcg ? .dtcg : .styleDictionary
-            var cache: [String: JSONValue?] = [file ?? "tokens.json": document]
-            let resolved = decoder.resolveReferences(document, file: file ?? "tokens.json", pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: [])
-            decoder.dialect = dialect
-            let tokens = decoder.flatten(TokenSource(file: file ?? "tokens.json", root: resolved, pointer: JSONPointer()), dialect: dialect)
-            let finished = decoder.finishTokens(tokens.map { token in
-                var t = token
-                if file == nil { t.file = nil }
-                return t
-            })
-            palette = Palette(name: name ?? "tokens", file: file, themes: [Theme(name: "default", tokens: finished, pointer: JSONPointer())])
-            palette?.format = format.displayName
-        case .tokensStudioMetadata:
-            decoder.problems.append(PaletteProblem(.unknownFormat, "this is Tokens Studio's \(file.map { String($0.split(separator: "/").last ?? "") } ?? "$themes/$metadata") document, which belongs to a folder of token sets: audit the folder that holds it", file: file))
-        case .checks:
-            decoder.problems.append(PaletteProblem(.unknownFormat, "this is a checks document, not a palette: give it with --checks, or name it NAME.checks.json beside NAME.tokens.json", file: file))
-        case .unknown where document.members == nil:
-            decoder.problems.append(PaletteProblem(.wrongType, "a palette must be a JSON object, found \(document.typeName)", file: file, location: document.location))
-        case .unknown:
-            decoder.problems.append(PaletteProblem(.unknownFormat, "not a palette or token file: it is \(SourceFormat.describe(document)). Accepted: \(SourceFormat.accepted)", file: file, location: document.location))
+        var problems: [PaletteProblem] = []
+        if let format = SourceRegistry.detect(document) {
+            (palette, problems) = format.read(document, in: context)
+            if palette != nil && palette?.format == nil { palette?.format = format.displayName }
+        } else if json.members == nil {
+            problems.append(PaletteProblem(.wrongType, "a palette must be a JSON object, found \(json.typeName)", file: document.file, location: json.location))
+        } else {
+            problems.append(PaletteProblem(.unknownFormat, "not a palette or token file: it is \(SourceRegistry.describe(json)). Accepted: \(SourceRegistry.accepted)", file: document.file, location: json.location))
         }
-        if palette != nil && palette?.format == nil { palette?.format = format.displayName }
         var unique: [PaletteProblem] = []
         var seen: Set<PaletteProblem> = []
-        for p in decoder.problems where !seen.contains(p) {
+        for p in problems where !seen.contains(p) {
             seen.insert(p)
             unique.append(p)
         }

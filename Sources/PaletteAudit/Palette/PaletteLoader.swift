@@ -112,10 +112,8 @@ public struct PaletteLoader: Sendable {
             case .success(let k): kind = k
             }
             if kind == .directory {
-                if path.hasSuffix(".xcassets") || path.hasSuffix(".xcassets/") {
-                    result.palettes.append(loadCatalog(path))
-                } else if fileSystem.isDirectory(FileSystem.trimmed(path) + "/values") {
-                    result.palettes.append(loadAndroid(path))
+                if let format = SourceRegistry.folderFormat(of: path, fileSystem: fileSystem) {
+                    result.palettes.append(format.read(folder: FileSystem.trimmed(path), files: [], loader: self))
                 } else {
                     loadDirectory(path, into: &result)
                 }
@@ -142,8 +140,6 @@ public struct PaletteLoader: Sendable {
         return result
     }
 
-    static let tokenSuffixes = [".json", ".json5", ".tokens", ".css"]
-
     /// Every file below `directory` (sorted, hidden entries and node_modules left out), and the
     /// entries the walk refused.
     func files(below directory: String) -> (files: [String], refused: [SkippedFile]) {
@@ -161,28 +157,16 @@ public struct PaletteLoader: Sendable {
             result.skipped.append(entry)
             result.refused.append(PaletteProblem(.unreadableFile, entry.reason, file: entry.file))
         }
-        // Xcode asset catalogs are palettes of their own; their Contents.json files are theirs.
-        let catalogs = Set(all.compactMap { file -> String? in
-            guard let range = file.range(of: ".xcassets/") else { return nil }
-            return String(file[..<range.lowerBound]) + ".xcassets"
-        })
-        for catalog in catalogs.sorted() {
-            result.palettes.append(loadCatalog(catalog))
-            all.removeAll { $0.hasPrefix(catalog + "/") }
+        // Folders of a format of their own (asset catalogs, res/, Tokens Studio folders), in the
+        // registry's order: each takes the files it owns.
+        for format in SourceRegistry.folderFormats {
+            for root in format.roots(among: all, fileSystem: fileSystem) {
+                let owned = all.filter { format.owns($0, root: root) }
+                result.palettes.append(format.read(folder: root, files: owned, loader: self))
+                all.removeAll { format.owns($0, root: root) }
+            }
         }
-        all.removeAll { file in catalogs.contains { Self.sidecar(ofCatalog: $0) == file } }
-        // Android resource directories: res/ with values*/ folders of XML.
-        let androidRoots = Set(all.compactMap { file -> String? in
-            let parts = file.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count >= 3, file.hasSuffix(".xml"), parts[parts.count - 2].hasPrefix("values") else { return nil }
-            let resRoot = parts.dropLast(2).joined(separator: "/")
-            return resRoot.hasSuffix("/res") || resRoot == "res" ? resRoot : nil
-        })
-        for root in androidRoots.sorted() {
-            result.palettes.append(loadAndroid(root))
-            all.removeAll { $0.hasPrefix(root + "/") || $0 == root + ".checks.json" }
-        }
-        var candidates = all.filter { file in Self.tokenSuffixes.contains { file.hasSuffix($0) } }
+        var candidates = all.filter { file in SourceRegistry.fileSuffixes.contains { file.hasSuffix($0) } }
         for file in all where !candidates.contains(file) {
             result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5, .tokens or CSS file"))
         }
@@ -191,13 +175,6 @@ public struct PaletteLoader: Sendable {
             return
         }
         var consumed: Set<String> = []
-        // Tokens Studio folders.
-        let studioRoots = Set(candidates.filter { $0.hasSuffix("/$themes.json") || $0.hasSuffix("/$metadata.json") }.map { SourcePath.directory(of: $0) })
-        for root in studioRoots.sorted() {
-            let members = candidates.filter { $0.hasPrefix(root) && $0.hasSuffix(".json") }
-            result.palettes.append(loadTokensStudioFolder(root: root, files: members))
-            consumed.formUnion(members)
-        }
         // Resolvers, and the files they name.
         var parsed: [String: Result<JSONValue, PaletteProblem>] = [:]
         func parse(_ file: String) -> Result<JSONValue, PaletteProblem> {
@@ -210,8 +187,11 @@ public struct PaletteLoader: Sendable {
             parsed[file] = value
             return value
         }
+        func format(_ file: String, _ document: JSONValue) -> (any SourceFormat)? {
+            SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: document))
+        }
         for file in candidates where !consumed.contains(file) {
-            guard case .success(let document) = parse(file), SourceFormat.detect(document, path: file) == .resolver else { continue }
+            guard case .success(let document) = parse(file), format(file, document)?.role == .set else { continue }
             let loaded = loadFile(file)
             consumed.insert(file)
             for named in loaded.palette?.files ?? [] { consumed.insert(named) }
@@ -221,7 +201,7 @@ public struct PaletteLoader: Sendable {
         // Palettes, sidecar token files, and the token files to merge.
         var merge: [String] = []
         for file in candidates {
-            if file.hasSuffix(".css") {
+            if SourceRegistry.textFormat(file: file) != nil {
                 result.palettes.append(loadFile(file))  // a stylesheet is a palette of its own
                 continue
             }
@@ -236,22 +216,23 @@ public struct PaletteLoader: Sendable {
             case .failure:
                 result.palettes.append(loadFile(file))
             case .success(let document):
-                let format = SourceFormat.detect(document, path: file)
-                switch format {
-                case .palette, .tokensStudio:
+                guard let found = format(file, document) else {
+                    result.skipped.append(SkippedFile(file: file, reason: "not a palette or token file: \(SourceRegistry.describe(document))"))
+                    continue
+                }
+                switch found.role {
+                case .palette:
                     result.palettes.append(loadFile(file))
-                case .dtcg, .styleDictionary, .plainTokens:
+                case .tokens:
                     if fileSystem.exists(Self.sidecar(of: file)) {
                         result.palettes.append(loadFile(file))
                     } else {
                         merge.append(file)
                     }
-                case .checks:
-                    result.skipped.append(SkippedFile(file: file, reason: "a checks document (give it with --checks, or name it NAME.checks.json beside NAME.tokens.json)"))
-                case .tokensStudioMetadata, .resolver:
-                    result.skipped.append(SkippedFile(file: file, reason: "\(format.displayName) outside a token folder"))
-                case .unknown:
-                    result.skipped.append(SkippedFile(file: file, reason: "not a palette or token file: \(SourceFormat.describe(document))"))
+                case .companion(let reason):
+                    result.skipped.append(SkippedFile(file: file, reason: reason))
+                case .set:
+                    result.skipped.append(SkippedFile(file: file, reason: "\(found.displayName) outside a token folder"))
                 }
             }
         }
@@ -261,7 +242,7 @@ public struct PaletteLoader: Sendable {
             result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse))
         }
         if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
-            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (*.json, *.json5, *.tokens, *.css)", file: base)]))
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))", file: base)]))
         }
     }
 
@@ -337,11 +318,12 @@ public struct PaletteLoader: Sendable {
             case .failure(let problem):
                 decoder.problems.append(problem)
             case .success(let document):
-                let format = SourceFormat.detect(document, path: file)
-                formats.insert(format.displayName)
+                let format = SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: document))
+                formats.insert(format?.displayName ?? "unknown")
                 decoder.file = file
                 let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
-                lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: format == .dtcg ? .dtcg : .styleDictionary))
+                let syntax = (format as? TokenFileFormat)?.syntax ?? .styleDictionary
+                lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax))
             }
         }
         decoder.file = nil

@@ -1,0 +1,24 @@
+/// This project's palette format: `{"themes": {…}}`, or `{"tokens": {…}}` with checks.
+struct PaletteFileFormat: SourceFormat {
+    let id = "palette"
+    let displayName = "contrast palette"
+    let summary = "a contrast palette ({\"themes\": …})"
+    let suffixes = [".json"]
+
+    static let topLevelKeys: Set<String> = ["name", "description", "source", "tokens", "checks", "badges", "badgeBordersCarryMeaning"]
+
+    func detect(_ document: SourceDocument) -> Detection? {
+        let shape = document.shape
+        if shape.themesIsObject && !shape.keys.contains("$value") { return .certain }
+        if !shape.keys.contains("$value") && shape.tokensIsObject && shape.keys.isSubset(of: Self.topLevelKeys) { return .certain }
+        return nil
+    }
+
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        var decoder = PaletteDecoder(limits: context.limits)
+        decoder.file = document.file
+        guard let json = document.json else { return (nil, []) }
+        let palette = decoder.palette(from: json, defaultName: document.file.map(PaletteDecoder.baseName) ?? context.defaultName)
+        return (palette, decoder.problems)
+    }
+}

@@ -1,0 +1,175 @@
+/// One input a source format is asked about: a file's bytes (or a posted body), with the JSON
+/// they parse to when they are JSON. The facts every JSON format's detection uses are gathered
+/// in one walk of the document (``DocumentShape``), not once per format.
+public struct SourceDocument {
+    /// The file, or nil for a posted body.
+    public var file: String?
+    public var bytes: [UInt8]
+    /// The parsed document, for JSON and JSON5 input.
+    public var json: JSONValue?
+    /// What the JSON looks like, for detection.
+    public let shape: DocumentShape
+
+    public init(file: String?, bytes: [UInt8], json: JSONValue?) {
+        self.file = file
+        self.bytes = bytes
+        self.json = json
+        self.shape = json.map { DocumentShape($0, path: file) } ?? DocumentShape()
+    }
+
+    /// The file's own name, without its folders.
+    public var baseName: String { file.map { String($0.split(separator: "/").last ?? "") } ?? "" }
+}
+
+/// What the caller gives a format to read with: the file system beside the document, the name
+/// a palette takes when it names none, and the decoder's limits.
+public struct SourceContext: Sendable {
+    public var reader: DocumentReader
+    public var defaultName: String?
+    public var limits: PaletteDecoder.Limits
+
+    public init(reader: DocumentReader = .none, defaultName: String? = nil, limits: PaletteDecoder.Limits = PaletteDecoder.Limits()) {
+        self.reader = reader
+        self.defaultName = defaultName
+        self.limits = limits
+    }
+}
+
+/// How sure a format is that a document is its own. A structural marker at the top level
+/// (`resolutionOrder`, `$themes`) is certain; markers found deep in the tree (`$value`) are
+/// likely. The registry takes the first certain format, else the first likely one.
+public enum Detection: Int, Comparable, Sendable {
+    case likely = 1
+    case certain = 2
+    public static func < (a: Detection, b: Detection) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What a document of a format is in a directory of sources.
+public enum SourceRole: Sendable, Equatable {
+    /// A palette on its own.
+    case palette
+    /// A token file: merged with the directory's other token files into one palette, unless a
+    /// `NAME.checks.json` beside it makes it a palette of its own.
+    case tokens
+    /// A document that names other files (a resolver): it is one palette, and the files it
+    /// names are not read again on their own.
+    case set
+    /// Part of another source (a checks document, Tokens Studio's `$themes.json`): passed over
+    /// on its own, with this reason.
+    case companion(String)
+}
+
+/// One format this tool reads. Each format is one type conforming to this protocol, in its own
+/// file under `Sources/`, and one line in ``SourceRegistry/formats``: every edge (the CLI's
+/// loader and directory walk, the service's palette store, posted bodies, the designers' page)
+/// reads through the registry.
+public protocol SourceFormat: Sendable {
+    /// A stable identifier, for APIs (`dtcg`, `css`).
+    var id: String { get }
+    /// The format's name as outputs show it (`DTCG tokens`).
+    var displayName: String { get }
+    /// What the format looks like, for the message that lists what is accepted.
+    var summary: String { get }
+    /// File or folder name endings that name the format, most specific first. A text format
+    /// (``isText``) is chosen by these alone; for JSON formats they are only what a directory
+    /// walk and the designers' page offer.
+    var suffixes: [String] { get }
+    /// Media types a posted body of the format is sent as.
+    var mediaTypes: [String] { get }
+    /// Whether the format is text other than JSON (read without parsing JSON first).
+    var isText: Bool { get }
+    /// What a document of this format is in a directory.
+    var role: SourceRole { get }
+    /// Whether `document` is of this format, and how sure that is (nil: it is not).
+    func detect(_ document: SourceDocument) -> Detection?
+    /// Reads a document of this format into a palette, with its problems and warnings.
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem])
+}
+
+/// A format read from a folder (an asset catalog, an Android `res/`, a Tokens Studio folder).
+public protocol FolderSourceFormat: SourceFormat {
+    /// The folders of this format among the files a walk found below `directory`.
+    func roots(among files: [String], fileSystem: FileSystem) -> [String]
+    /// Whether `path`, a folder named on its own, is one of this format.
+    func claims(folder path: String, fileSystem: FileSystem) -> Bool
+    /// Reads one such folder (its `files`, as the walk found them).
+    func read(folder: String, files: [String], loader: PaletteLoader) -> LoadedPalette
+    /// Whether `file`, which the walk found, belongs to the folder `root` of this format.
+    func owns(_ file: String, root: String) -> Bool
+}
+
+extension SourceFormat {
+    public var mediaTypes: [String] { isText ? [] : ["application/json"] }
+    public var isText: Bool { false }
+    public var role: SourceRole { .palette }
+}
+
+extension FolderSourceFormat {
+    public func owns(_ file: String, root: String) -> Bool { file.hasPrefix(root + "/") }
+    public func detect(_ document: SourceDocument) -> Detection? { nil }
+    public func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        (nil, [PaletteProblem(.unknownFormat, "\(displayName) is read from a folder: audit the folder", file: document.file)])
+    }
+}
+
+/// The facts about a JSON document that formats detect it by, gathered in one walk.
+public struct DocumentShape: Sendable {
+    /// The file's own name.
+    public var baseName = ""
+    public var isArray = false
+    public var isObject = false
+    /// The top-level keys of an object.
+    public var keys: Set<String> = []
+    /// An array holding objects with `selectedTokenSets` (Tokens Studio's `$themes`).
+    public var hasSelectedTokenSets = false
+    /// `$metadata.tokenSetOrder` at the top level.
+    public var hasMetadataTokenSetOrder = false
+    /// `themes` and `tokens` at the top level are objects.
+    public var themesIsObject = false
+    public var tokensIsObject = false
+    /// Anywhere in the tree (the first 200,000 nodes): a `$value`; a `value` beside `type`,
+    /// `comment` or `original`, or holding a string; a `studio.tokens` extension; a string that
+    /// could be a color.
+    public var sawDollarValue = false
+    public var sawValue = false
+    public var sawStudio = false
+    public var sawColorString = false
+
+    init() {}
+
+    init(_ document: JSONValue, path: String?) {
+        baseName = path.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        if case .array(let items, _) = document {
+            isArray = true
+            hasSelectedTokenSets = items.contains { $0["selectedTokenSets"] != nil }
+            return
+        }
+        guard let members = document.members else { return }
+        isObject = true
+        keys = Set(members.map(\.key))
+        hasMetadataTokenSetOrder = document["$metadata"]?["tokenSetOrder"] != nil
+        themesIsObject = document["themes"]?.members != nil
+        tokensIsObject = document["tokens"]?.members != nil
+        var stack = [document]
+        var visited = 0
+        while let next = stack.popLast(), visited < 200_000 {
+            visited += 1
+            switch next {
+            case .object(let inner, _):
+                for member in inner {
+                    switch member.key {
+                    case "$value": sawDollarValue = true
+                    case "value" where inner.contains(where: { $0.key == "type" || $0.key == "comment" || $0.key == "original" }) || member.value.stringValue != nil:
+                        sawValue = true
+                    case "studio.tokens": sawStudio = true
+                    default: break
+                    }
+                    stack.append(member.value)
+                }
+            case .string(let text, _):
+                if !sawColorString && PaletteDecoder.couldBeColor(text) { sawColorString = true }
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// A stylesheet's custom properties, read the way a browser resolves them for the root element
+/// (see `Formats/Stylesheet.swift`).
+struct StylesheetFormat: SourceFormat {
+    let id = "css"
+    let displayName = "CSS custom properties"
+    let summary = "a stylesheet's custom properties (.css, text/css)"
+    let suffixes = [".css"]
+    let mediaTypes = ["text/css"]
+    let isText = true
+
+    func detect(_ document: SourceDocument) -> Detection? { nil }  // chosen by its suffix or media type
+
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        PaletteDecoder.decodeStylesheet(bytes: document.bytes, file: document.file,
+                                        name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName, limits: context.limits)
+    }
+}

@@ -1,0 +1,41 @@
+/// Token files of the three kinds that share one reader, told apart by how a token's value is
+/// written: DTCG's `$value`, Style Dictionary's `value`, or plain names mapped to colors. In a
+/// directory they are merged into one palette (``SourceRole/tokens``).
+struct TokenFileFormat: SourceFormat {
+    let id: String
+    let displayName: String
+    let summary: String
+    let suffixes = [".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json"]
+    let role = SourceRole.tokens
+    /// How a token object is written in files of this kind.
+    let syntax: TokenDialect
+    let detects: @Sendable (DocumentShape) -> Bool
+
+    static let dtcg = TokenFileFormat(id: "dtcg", displayName: "DTCG tokens", summary: "DTCG tokens ($value)", syntax: .dtcg) { $0.sawDollarValue }
+    static let styleDictionary = TokenFileFormat(id: "style-dictionary", displayName: "Style Dictionary", summary: "Style Dictionary (value)", syntax: .styleDictionary) { $0.sawValue }
+    static let plain = TokenFileFormat(id: "plain", displayName: "plain tokens (name → color)", summary: "a flat map of names to colors", syntax: .styleDictionary) { $0.sawColorString }
+
+    func detect(_ document: SourceDocument) -> Detection? {
+        document.shape.isObject && detects(document.shape) ? .likely : nil
+    }
+
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        guard let json = document.json else { return (nil, []) }
+        var decoder = PaletteDecoder(limits: context.limits)
+        decoder.file = document.file
+        let file = document.file ?? "tokens.json"
+        var cache: [String: JSONValue?] = [file: json]
+        let resolved = decoder.resolveReferences(json, file: file, pointer: JSONPointer(), reader: context.reader, cache: &cache, setFiles: [])
+        decoder.dialect = syntax
+        let tokens = decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax)
+        let finished = decoder.finishTokens(tokens.map { token in
+            var t = token
+            if document.file == nil { t.file = nil }
+            return t
+        })
+        var palette = Palette(name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "tokens", file: document.file,
+                              themes: [Theme(name: "default", tokens: finished, pointer: JSONPointer())])
+        palette.format = displayName
+        return (palette, decoder.problems)
+    }
+}

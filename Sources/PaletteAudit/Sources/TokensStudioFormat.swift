@@ -1,0 +1,67 @@
+/// Tokens Studio for Figma: a file with its sets at the top level (and `$themes`,
+/// `$metadata`), or a folder of one file per set beside `$themes.json` and `$metadata.json`
+/// (see `Formats/TokensStudio.swift`).
+struct TokensStudioFormat: FolderSourceFormat {
+    let id = "tokens-studio"
+    let displayName = "Tokens Studio"
+    let summary = "Tokens Studio (value/type, $themes, $metadata)"
+    let suffixes = [".json"]
+
+    func detect(_ document: SourceDocument) -> Detection? {
+        let shape = document.shape
+        guard shape.isObject else { return nil }
+        if (shape.keys.contains("$themes") || shape.hasMetadataTokenSetOrder) && !TokensStudioCompanionFormat.names.contains(document.baseName) { return .certain }
+        if shape.sawStudio && (shape.sawValue || shape.sawDollarValue) { return .likely }
+        return nil
+    }
+
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        guard let json = document.json else { return (nil, []) }
+        var decoder = PaletteDecoder(limits: context.limits)
+        decoder.file = document.file
+        let file = document.file ?? "tokens.json"
+        let sets = (json["values"]?.members ?? json.members ?? []).filter { !$0.key.hasPrefix("$") && $0.value.members != nil }
+        let pointerBase = json["values"] == nil ? JSONPointer() : JSONPointer(["values"])
+        let palette = decoder.tokensStudioPalette(sets: sets.map { ($0.key, file, $0.value, pointerBase.appending($0.key)) },
+                                                  themes: json["$themes"], themesFile: nil, metadata: json["$metadata"],
+                                                  name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "tokens", reader: context.reader)
+        return (palette, decoder.problems)
+    }
+
+    /// A folder holding `$themes.json` or `$metadata.json` (the root ends with `/`).
+    func roots(among files: [String], fileSystem: FileSystem) -> [String] {
+        Array(Set(files.filter { file in TokensStudioCompanionFormat.names.contains { file.hasSuffix("/" + $0) } }.map { SourcePath.directory(of: $0) })).sorted()
+    }
+
+    func claims(folder path: String, fileSystem: FileSystem) -> Bool { false }  // found by the walk of the folder
+
+    func owns(_ file: String, root: String) -> Bool { file.hasPrefix(root) && file.hasSuffix(".json") }
+
+    func read(folder: String, files: [String], loader: PaletteLoader) -> LoadedPalette {
+        loader.loadTokensStudioFolder(root: folder, files: files)
+    }
+}
+
+/// Tokens Studio's `$themes.json` and `$metadata.json`: part of a folder of token sets, not a
+/// palette on their own.
+struct TokensStudioCompanionFormat: SourceFormat {
+    static let names = ["$themes.json", "$metadata.json"]
+    let id = "tokens-studio-metadata"
+    let displayName = "Tokens Studio $themes/$metadata"
+    let summary = "Tokens Studio's $themes.json and $metadata.json, in their folder"
+    let suffixes = [".json"]
+    let role = SourceRole.companion("Tokens Studio $themes/$metadata outside a token folder")
+
+    func detect(_ document: SourceDocument) -> Detection? {
+        let shape = document.shape
+        if Self.names.contains(document.baseName) { return .certain }
+        if shape.isArray && shape.hasSelectedTokenSets { return .certain }
+        if shape.keys.contains("tokenSetOrder") && shape.keys.count <= 4 && !shape.keys.contains("$themes") && !shape.hasMetadataTokenSetOrder { return .certain }
+        return nil
+    }
+
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        let name = document.file == nil ? "$themes/$metadata" : document.baseName
+        return (nil, [PaletteProblem(.unknownFormat, "this is Tokens Studio's \(name) document, which belongs to a folder of token sets: audit the folder that holds it", file: document.file)])
+    }
+}

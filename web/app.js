@@ -63,11 +63,30 @@ async function api(method, path, { body, accept = 'application/json', type = 'ap
   return { status: response.status, ok: response.ok, text: await response.text() };
 }
 
+// The formats the service reads (GET /v1/formats, from its one registry): which file names
+// are sent as text (a stylesheet) rather than JSON. Filled in by wire() before anything is read.
+let formats = [];
+
+function textFormatOf(filename) {
+  const name = filename.toLowerCase();
+  return formats.find((f) => f.postable && f.mediaTypes.length && !f.mediaTypes.includes('application/json')
+    && f.suffixes.some((suffix) => name.endsWith(suffix)));
+}
+
 // A brought stylesheet (by its file name, or pasted text that is not JSON) is sent as CSS and
 // audited as it is: its values are edited in the stylesheet, not here.
 function isStylesheet(text, filename) {
-  if (filename) return /\.css$/i.test(filename);
+  if (filename) return Boolean(textFormatOf(filename));
   return !/^\s*[[{]/.test(text) && /(:root|@theme|--[\w-]+\s*:)/.test(text);
+}
+
+// A file's name without the suffix its format names it by (tokens.json → tokens), as the CLI
+// names a palette after its file.
+function baseName(filename) {
+  const name = filename.toLowerCase();
+  const suffixes = formats.flatMap((f) => f.suffixes).concat(['.tokens.json']).sort((a, b) => b.length - a.length);
+  const suffix = suffixes.find((s) => name.endsWith(s) && name.length > s.length);
+  return suffix ? filename.slice(0, filename.length - suffix.length) : filename;
 }
 
 function bodyType() {
@@ -667,7 +686,7 @@ async function auditBrought(text, filename) {
     return;
   }
   // A tokens file has no name of its own: it is called after its file, as the CLI does.
-  const fallback = filename ? filename.replace(/(\.tokens)?\.json$|\.css$/i, '') || filename : 'pasted';
+  const fallback = filename ? baseName(filename) : 'pasted';
   const css = isStylesheet(text, filename);
   let answer;
   try {
@@ -719,7 +738,9 @@ function openFromHash() {
   if (name !== state.name || !state.served) openServed(name).catch(report);
 }
 
-function wire() {
+async function wire() {
+  const answer = await api('GET', '/v1/formats');
+  formats = (parseJSON(answer.text) || {}).formats || [];
   for (const link of document.querySelectorAll('a.open-palette')) {
     link.addEventListener('click', (event) => {
       // A modified click opens the report in a new tab or window, as links do.
@@ -821,4 +842,4 @@ function wire() {
   openFromHash();
 }
 
-document.addEventListener('DOMContentLoaded', wire);
+document.addEventListener('DOMContentLoaded', () => { wire().catch(report); });

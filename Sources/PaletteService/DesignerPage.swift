@@ -13,6 +13,15 @@ enum DesignerPage {
 
     static func verdict(_ s: AuditSummary) -> (text: String, passed: Bool) { s.verdict }
 
+    /// What the file chooser offers: the suffixes and media types of every format a posted
+    /// body may be in, from the registry.
+    static let acceptedFiles: String = {
+        let postable = SourceRegistry.formats.filter(\.readsDocuments)
+        var seen: [String] = []
+        for item in SourceRegistry.fileSuffixes + postable.flatMap(\.mediaTypes) where !seen.contains(item) { seen.append(item) }
+        return seen.joined(separator: ",")
+    }()
+
     static func render(_ entries: [PaletteStore.Entry]) -> String {
         page(entries).text
     }
@@ -90,7 +99,7 @@ enum DesignerPage {
             <textarea id="byo-text" rows="7" spellcheck="false" autocomplete="off" aria-describedby="byo-help"></textarea>
             <p id="byo-help" class="muted">A palette names its themes, tokens and checks (see docs/palette-format.md); a tokens file is audited as one theme; a stylesheet's custom properties are read by theme (:root, dark and contrast media queries, root classes and attributes). A palette named like a served one is compared with it.</p>
             <div class="row"><button type="button" id="byo-audit">Audit</button>
-            <label for="byo-file">Or choose a file:</label> <input type="file" id="byo-file" accept=".json,.json5,.css,application/json,text/css"></div>
+            <label for="byo-file">Or choose a file:</label> <input type="file" id="byo-file" accept="\(acceptedFiles)"></div>
             </div>
             <div id="byo-result" role="alert"></div>
             </section>

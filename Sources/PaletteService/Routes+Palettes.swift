@@ -46,10 +46,8 @@ extension Routes {
         if let cancellation = request.cancellation { shouldStop = { cancellation.shouldStop() } }
         let budget = ReadBudget(inputBytes: request.body.count, maximumBytes: maximumBytes, shouldStop: shouldStop)
         let body = request.body
-        let decoded: (palette: Palette?, problems: [PaletteProblem]) = ReadBudget.withBudget(budget) {
-            if stylesheet { return PaletteDecoder.decodeStylesheet(bytes: body, file: nil, name: name) }
-            return PaletteDecoder.decode(bytes: body, file: nil, defaultName: name)
-        }
+        let media = stylesheet ? Routes.mediaType(request) : nil
+        let decoded = ReadBudget.withBudget(budget) { PaletteDecoder.decode(bytes: body, mediaType: media, defaultName: name) }
         if let stop = budget.problem {
             // A cancelled read is answered 503 by the server (the cancellation recorded that the
             // work stopped); a budget that ran out is the document's problem.

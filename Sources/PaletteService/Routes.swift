@@ -123,6 +123,8 @@ public struct Routes: Sendable {
             return only(["POST"], route: "/v1/variants") { try variantsPost(request) }
         case ["v1", "palettes"]:
             return only(["GET"], route: "/v1/palettes") { try paletteList() }
+        case ["v1", "formats"]:
+            return only(["GET"], route: "/v1/formats") { try formatList() }
         case ["v1", "tokens"]:
             return only(["POST"], route: "/v1/tokens") { try tokensPost(request) }
         case ["v1", "report"]:
@@ -151,9 +153,35 @@ public struct Routes: Sendable {
     }
 
     /// Whether the body is a stylesheet (`Content-Type: text/css`).
+    /// Whether the body is in a text format of the registry (`text/css`), read without JSON.
     static func isStylesheet(_ request: Request) -> Bool {
-        guard let type = request.header("content-type") else { return false }
-        return type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } == "text/css"
+        SourceRegistry.textFormat(file: nil, mediaType: mediaType(request)) != nil
+    }
+
+    /// The request's media type, lowercased, without parameters.
+    static func mediaType(_ request: Request) -> String? {
+        request.header("content-type").map { $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "" }
+    }
+
+    /// The formats this service reads, from the one registry: what the designers' page offers
+    /// and how it sends each.
+    func formatList() throws -> Response {
+        struct Item: Encodable {
+            var id: String
+            var name: String
+            var summary: String
+            var suffixes: [String]
+            var mediaTypes: [String]
+            var folder: Bool
+            var postable: Bool
+        }
+        let items = SourceRegistry.formats.map { format in
+            var postable = format.readsDocuments
+            if case .companion = format.role { postable = false }
+            return Item(id: format.id, name: format.displayName, summary: format.summary, suffixes: format.suffixes,
+                        mediaTypes: format.mediaTypes, folder: format is any FolderSourceFormat, postable: postable)
+        }
+        return try Routes.json(200, ["formats": items])
     }
 
     /// 415 unless the body is JSON (a missing Content-Type is read as JSON), 400 when empty.

@@ -80,6 +80,8 @@ public protocol SourceFormat: Sendable {
     var isText: Bool { get }
     /// What a document of this format is in a directory.
     var role: SourceRole { get }
+    /// Whether the format reads a document (a file, a posted body); a folder format may not.
+    var readsDocuments: Bool { get }
     /// Whether `document` is of this format, and how sure that is (nil: it is not).
     func detect(_ document: SourceDocument) -> Detection?
     /// Reads a document of this format into a palette, with its problems and warnings.
@@ -102,9 +104,11 @@ extension SourceFormat {
     public var mediaTypes: [String] { isText ? [] : ["application/json"] }
     public var isText: Bool { false }
     public var role: SourceRole { .palette }
+    public var readsDocuments: Bool { true }
 }
 
 extension FolderSourceFormat {
+    public var readsDocuments: Bool { false }
     public func owns(_ file: String, root: String) -> Bool { file.hasPrefix(root + "/") }
     public func detect(_ document: SourceDocument) -> Detection? { nil }
     public func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {

@@ -7,6 +7,7 @@ public enum SourceRegistry {
         TokensStudioCompanionFormat(),
         TokensStudioFormat(),
         ResolverFormat(),
+        FigmaVariablesFormat(),
         PaletteFileFormat(),
         ChecksDocumentFormat(),
         TokenFileFormat.dtcg,

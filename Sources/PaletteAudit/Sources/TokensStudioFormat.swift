@@ -6,6 +6,7 @@ struct TokensStudioFormat: FolderSourceFormat {
     let displayName = "Tokens Studio"
     let summary = "Tokens Studio (value/type, $themes, $metadata)"
     let suffixes = [".json"]
+    let readsDocuments = true
 
     func detect(_ document: SourceDocument) -> Detection? {
         let shape = document.shape

@@ -1,0 +1,100 @@
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// Figma's REST `variables/local` response, as Figma's API reference describes it: collections
+/// with modes, variables with `valuesByMode`, colors as RGBA in 0…1 and `VARIABLE_ALIAS` values.
+@Suite struct FigmaVariablesTests {
+    /// A response with a primitives collection (one mode), a local semantic collection (Light,
+    /// Dark), a library copy that reuses the local mode IDs, and a FLOAT variable.
+    static let response = #"""
+    {"status": 200, "error": false, "meta": {
+      "variableCollections": {
+        "VariableCollectionId:1:0": {"id": "VariableCollectionId:1:0", "name": "Primitives", "modes": [{"modeId": "1:0", "name": "Value"}], "defaultModeId": "1:0", "remote": false, "variableIds": []},
+        "VariableCollectionId:2:0": {"id": "VariableCollectionId:2:0", "name": "Semantic", "modes": [{"modeId": "2:0", "name": "Light"}, {"modeId": "2:1", "name": "Dark"}], "defaultModeId": "2:0", "remote": false, "variableIds": []},
+        "VariableCollectionId:abc/3:0": {"id": "VariableCollectionId:abc/3:0", "name": "Library", "modes": [{"modeId": "2:0", "name": "Day"}, {"modeId": "2:1", "name": "Night"}], "defaultModeId": "2:1", "remote": true, "variableIds": []}
+      },
+      "variables": {
+        "VariableID:1:1": {"id": "VariableID:1:1", "name": "gray/900", "variableCollectionId": "VariableCollectionId:1:0", "resolvedType": "COLOR",
+                           "valuesByMode": {"1:0": {"r": 0.0666666701436043, "g": 0.0666666701436043, "b": 0.0666666701436043, "a": 1}}},
+        "VariableID:1:2": {"id": "VariableID:1:2", "name": "gray/50", "variableCollectionId": "VariableCollectionId:1:0", "resolvedType": "COLOR",
+                           "valuesByMode": {"1:0": {"r": 0.9803921580314636, "g": 0.9803921580314636, "b": 0.9803921580314636, "a": 1}}},
+        "VariableID:1:3": {"id": "VariableID:1:3", "name": "space/4", "variableCollectionId": "VariableCollectionId:1:0", "resolvedType": "FLOAT",
+                           "valuesByMode": {"1:0": 4}},
+        "VariableID:2:1": {"id": "VariableID:2:1", "name": "text/default", "variableCollectionId": "VariableCollectionId:2:0", "resolvedType": "COLOR",
+                           "valuesByMode": {"2:0": {"type": "VARIABLE_ALIAS", "id": "VariableID:1:1"}, "2:1": {"type": "VARIABLE_ALIAS", "id": "VariableID:1:2"}}},
+        "VariableID:2:2": {"id": "VariableID:2:2", "name": "bg/default", "variableCollectionId": "VariableCollectionId:2:0", "resolvedType": "COLOR",
+                           "valuesByMode": {"2:0": {"type": "VARIABLE_ALIAS", "id": "VariableID:1:2"}, "2:1": {"type": "VARIABLE_ALIAS", "id": "VariableID:1:1"}}},
+        "VariableID:2:3": {"id": "VariableID:2:3", "name": "text/muted", "variableCollectionId": "VariableCollectionId:2:0", "resolvedType": "COLOR",
+                           "valuesByMode": {"2:0": {"type": "VARIABLE_ALIAS", "id": "VariableID:2:1"}, "2:1": {"r": 1, "g": 1, "b": 1, "a": 0.5}}},
+        "VariableID:2:4": {"id": "VariableID:2:4", "name": "brand", "variableCollectionId": "VariableCollectionId:2:0", "resolvedType": "COLOR",
+                           "valuesByMode": {"2:0": {"type": "VARIABLE_ALIAS", "id": "VariableID:ffff/9:9"}, "2:1": {"type": "VARIABLE_ALIAS", "id": "VariableID:ffff/9:9"}}},
+        "VariableID:abc/3:1": {"id": "VariableID:abc/3:1", "name": "accent", "variableCollectionId": "VariableCollectionId:abc/3:0", "resolvedType": "COLOR", "remote": true,
+                               "valuesByMode": {"2:0": {"r": 1, "g": 0, "b": 0, "a": 1}, "2:1": {"r": 0, "g": 0, "b": 1, "a": 1}}}
+      }
+    }}
+    """#
+
+    @Test func modesOfLocalCollectionsAreThemesAndAliasesResolvePerMode() throws {
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(Self.response.utf8), file: "/tmp/file.json")
+        let p = try #require(palette)
+        #expect(p.format?.hasPrefix("Figma variables (REST API); 7 color variables in 3 collections (2 local); themes from the modes of Semantic") == true)
+        #expect(p.themes.map(\.name) == ["Light", "Dark"])
+        let colors = resolvedColors(p)
+        #expect(colors["Light"]?["text.default"] == "#111111")
+        #expect(colors["Light"]?["bg.default"] == "#fafafa")
+        #expect(colors["Dark"]?["text.default"] == "#fafafa")
+        #expect(colors["Dark"]?["bg.default"] == "#111111")
+        // A chain of two aliases in Light; its own value in Dark.
+        #expect(colors["Light"]?["text.muted"] == "#111111")
+        #expect(p.themes[1].tokens.first { $0.name == "text.muted" }?.value == "color(srgb 1 1 1 / 0.5)")
+        // The library copy reuses the local mode IDs, but is resolved by its own default mode
+        // (Night), never by the local collection's mode.
+        #expect(colors["Light"]?["accent"] == "#0000ff")
+        #expect(colors["Dark"]?["accent"] == "#0000ff")
+        // Not a color: not a token.
+        #expect(colors["Light"]?["space.4"] == nil)
+        // An alias to a variable the response does not include: not read, said once, with its ID.
+        #expect(colors["Light"]?["brand"] == nil)
+        let brand = problems.filter { $0.message.contains("brand") }
+        #expect(brand.count == 1)
+        #expect(brand.first?.message == "brand is not read: it is an alias to VariableID:ffff/9:9, a variable this response does not include (a library's), so its color is unknown")
+        #expect(brand.first?.isWarning == true)
+        #expect(problems.allSatisfy { $0.isWarning })
+    }
+
+    @Test func aCheckOnAnUnreadAliasIsUnresolvedNotMeasured() throws {
+        var (palette, _) = PaletteDecoder.decode(bytes: Array(Self.response.utf8), file: "/tmp/file.json")
+        palette?.checks = [Check(id: "brand-on-bg", foreground: "brand", background: "bg.default")]
+        let report = Auditor().audit(try #require(palette))
+        #expect(report.themes.allSatisfy { $0.results.isEmpty })
+        for theme in report.themes {
+            #expect(theme.unresolved?.count == 1)
+            #expect(theme.unresolved?.first?.problem.contains("\"brand\" is neither a token of theme") == true)
+        }
+    }
+
+    @Test func theRegistryNamesTheFormat() {
+        #expect(SourceRegistry.formats.contains { $0.id == "figma-variables" })
+        let document = SourceDocument(file: "x.json", bytes: [], json: try? JSONParser.parse(Array(Self.response.utf8)))
+        #expect(SourceRegistry.detect(document)?.id == "figma-variables")
+    }
+
+    @Test func aRealResponseReadsWithItsModesAsThemes() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/realworld3/figma/figma-variable-parser/figma-response.json").standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: file) else {
+            print("skipped: \(file) is absent")
+            return
+        }
+        let loaded = PaletteLoader.loadFile(file)
+        let palette = try #require(loaded.palette)
+        #expect(palette.themes.map(\.name) == ["Light", "Dark"])
+        // 168 COLOR variables; those whose alias chain ends at a library variable the response
+        // does not include are each listed once, and every other one is a token.
+        let unread = Set(loaded.problems.filter { $0.message.contains("is not read: it is an alias") }.map(\.pointer.description))
+        for theme in palette.themes {
+            #expect(theme.tokens.count + unread.count == 168, "\(theme.name)")
+        }
+        #expect(loaded.problems.allSatisfy { $0.isWarning })
+    }
+}

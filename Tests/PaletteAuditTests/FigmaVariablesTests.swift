@@ -61,6 +61,9 @@ import Testing
         #expect(brand.first?.message == "brand is not read: it is an alias to VariableID:ffff/9:9, a variable this response does not include (a library's), so its color is unknown")
         #expect(brand.first?.isWarning == true)
         #expect(problems.allSatisfy { $0.isWarning })
+        let ledger = p.ledger.completed(with: p).summary
+        #expect(ledger.headline == "read 6 of 7 color declarations; 1 not read (and 1 declaration that is not a color)")
+        #expect(ledger.notRead.map(\.name) == ["brand"])
     }
 
     @Test func aCheckOnAnUnreadAliasIsUnresolvedNotMeasured() throws {
@@ -96,5 +99,8 @@ import Testing
             #expect(theme.tokens.count + unread.count == 168, "\(theme.name)")
         }
         #expect(loaded.problems.allSatisfy { $0.isWarning })
+        // The ledger against the file's own count (its README: 168 COLOR, 51 FLOAT, 19 STRING).
+        let ledger = palette.ledger.completed(with: palette).summary
+        #expect(ledger.colorDeclarations == 168 && ledger.read == 146 && ledger.notRead.count == 22 && ledger.notColors == 70)
     }
 }

@@ -116,6 +116,9 @@ public struct PaletteReport: Sendable, Codable {
     public var format: String?
     /// The files read, when the palette spans several.
     public var files: [String]?
+    /// How many color declarations the source held and how many were read, with the ones not
+    /// read and why (nil for a file that could not be read at all).
+    public var ledger: ReadLedger.Summary? = nil
 }
 
 /// The audit of one theme of a palette.

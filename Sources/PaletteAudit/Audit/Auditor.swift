@@ -165,7 +165,8 @@ public struct Auditor: Sendable {
         summary.assumptions = assumptions.count
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
                              summary: summary, problems: problems, assumptions: assumptions, themes: themes,
-                             warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files)
+                             warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files,
+                             ledger: palette.ledger.completed(with: palette).summary)
     }
 
     /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".

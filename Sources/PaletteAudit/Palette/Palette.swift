@@ -18,6 +18,8 @@ public struct Palette: Sendable {
     public var format: String?
     /// Every file the palette was read from, when it spans several.
     public var files: [String] = []
+    /// What the reader met that did not become a color token (not colors, not read).
+    public var ledger = ReadLedger()
 
     public init(name: String, description: String? = nil, source: String? = nil, file: String? = nil,
                 themes: [Theme], checks: [Check] = [], badges: [Badge] = [], badgeBordersCarryMeaning: Bool = false) {

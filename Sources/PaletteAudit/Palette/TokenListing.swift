@@ -8,6 +8,12 @@ public struct TokenListing: Sendable, Codable {
     public var themes: [ThemeTokens]
     /// Problems that keep the palette from being audited (bad colors, unknown aliases…).
     public var problems: [PaletteProblem]
+    /// What the reader found worth a look without failing the palette (a property it passed
+    /// over, a hex that disagrees with its components).
+    public var warnings: [PaletteProblem]
+    /// How many color declarations the document held and how many were read, with the ones not
+    /// read and why.
+    public var ledger: ReadLedger.Summary?
 
     public struct ThemeTokens: Sendable, Codable {
         public var name: String
@@ -44,9 +50,11 @@ public struct TokenListing: Sendable, Codable {
         public var hex: String?
     }
 
-    public init(_ palette: Palette?, problems: [PaletteProblem] = []) {
+    public init(_ palette: Palette?, problems: [PaletteProblem] = [], warnings: [PaletteProblem] = []) {
         self.palette = palette?.name
-        self.problems = problems
+        self.problems = problems.filter { !$0.isWarning }
+        self.warnings = warnings + problems.filter(\.isWarning)
+        self.ledger = palette.map { $0.ledger.completed(with: $0).summary }
         guard let palette else {
             themes = []
             return

@@ -231,6 +231,7 @@ extension PaletteReport {
             w.string("file", file)
             if let files { w.key("files"); w.strings(files) }
             w.string("format", format)
+            if let ledger { w.key("ledger"); ledger.write(&w) }
             w.key("name"); w.string(name)
             w.key("problems"); w.array(problems) { w, p in p.write(&w) }
             w.string("source", source)
@@ -450,6 +451,32 @@ extension BaselineComparison {
             w.key("regressions"); w.array(regressions, change)
             w.key("removed"); w.strings(removed)
             w.key("unchanged"); w.int(unchanged)
+        }
+    }
+}
+
+extension ReadLedger.Summary {
+    func write(_ w: inout JSONText) {
+        w.object { w in
+            w.key("colorDeclarations"); w.int(colorDeclarations)
+            w.key("notColors"); w.int(notColors)
+            w.key("notRead"); w.array(notRead) { w, e in e.write(&w) }
+            w.key("read"); w.int(read)
+        }
+    }
+}
+
+extension ReadLedger.Entry {
+    func write(_ w: inout JSONText) {
+        w.object { w in
+            w.int("column", column)
+            w.key("disposition"); w.string(disposition.rawValue)
+            w.string("file", file)
+            w.int("line", line)
+            w.key("name"); w.string(name)
+            w.string("reason", reason)
+            if let themes { w.key("themes"); w.strings(themes) }
+            w.string("type", type)
         }
     }
 }

@@ -131,6 +131,16 @@ public struct HTMLReport: Sendable {
         var out: HTML = "<section aria-labelledby=\"\(Self.anchor(palette.name))\">\n<h2 id=\"\(Self.anchor(palette.name))\">\(palette.name)</h2>\n"
         if let description = palette.description { out += "<p>\(description)</p>\n" }
         if let source = palette.source { out += "<p class=\"muted\">Source: \(source)</p>\n" }
+        if let ledger = palette.ledger {
+            if ledger.notRead.isEmpty {
+                out += "<p class=\"muted\">\(ledger.headline)</p>\n"
+            } else {
+                out += "<details class=\"note\"><summary><strong>\(ledger.headline)</strong></summary><ul>\n" + ledger.notRead.map { entry -> HTML in
+                    let place = [entry.file, entry.line.map(String.init), entry.column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+                    return "<li><code>\(place.isEmpty ? "" : place + ": ")\(entry.name)</code>: \(entry.reason ?? "")</li>\n"
+                }.joined() + "</ul></details>\n"
+            }
+        }
         if !palette.problems.isEmpty {
             out += "<div class=\"note\" role=\"alert\"><strong>Problems</strong><ul>\n" + palette.problems.map { problem -> HTML in "<li><code>\(problem.description)</code></li>\n" }.joined() + "</ul></div>\n"
         }

@@ -21,6 +21,8 @@ public enum SARIFRenderer {
              "Check that the value the audit used is the one the design system's build uses.")
         rule("contrast/deprecated-token", "DeprecatedToken", "A check uses a $deprecated token.",
              "Move the pair to the token that replaces it.")
+        rule("contrast/not-read", "DeclarationNotRead", "A declaration that may be a color was not read, so nothing that uses it is measured.",
+             "Write the value in a form the tool reads, or check the pairs that use it by hand.")
 
         var results: [[String: Any]] = []
         func location(file: String?, line: Int?, pointer: String) -> [[String: Any]] {
@@ -34,6 +36,16 @@ public enum SARIFRenderer {
                 results.append(["ruleId": "contrast/palette-problem", "level": "error",
                                 "message": ["text": problem.message],
                                 "locations": location(file: problem.file ?? palette.file, line: problem.location?.line, pointer: problem.pointer.description)])
+            }
+            for entry in palette.ledger?.notRead ?? [] {
+                var physical: [String: Any] = [:]
+                if let file = entry.file ?? palette.file {
+                    physical["artifactLocation"] = ["uri": uri(file)]
+                    if let line = entry.line { physical["region"] = ["startLine": line] }
+                }
+                results.append(["ruleId": "contrast/not-read", "level": "warning",
+                                "message": ["text": "\(palette.name): \(entry.name) is not read: \(entry.reason ?? "")"],
+                                "locations": physical.isEmpty ? [] : [["physicalLocation": physical]]])
             }
             for warning in palette.warnings ?? [] {
                 results.append(["ruleId": "contrast/palette-warning", "level": "warning",

@@ -20,6 +20,13 @@ public struct TextRenderer: Sendable {
             if let format = palette.format {
                 out += "  read as \(t(format))\(palette.files.map { " from \($0.count) file\($0.count == 1 ? "" : "s")" } ?? "")\n"
             }
+            if let ledger = palette.ledger {
+                out += "  \(t(ledger.headline))\n"
+                for entry in ledger.notRead {
+                    let place = [entry.file.map(t), entry.line.map(String.init), entry.column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+                    out += "  " + paint("not read", ANSI.yellow) + "  \(place.isEmpty ? "" : place + ": ")\(t(entry.name)): \(t(entry.reason ?? ""))\n"
+                }
+            }
             for problem in palette.problems {
                 out += "  " + paint("problem", ANSI.red) + "  \(t(problem.description))\n"
             }

@@ -48,6 +48,7 @@ struct FigmaVariablesFormat: SourceFormat {
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
         guard let meta = document.json?["meta"] else { return (nil, []) }
         var problems: [PaletteProblem] = []
+        var ledger = ReadLedger()
         let file = document.file
         func warn(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer, _ location: SourceLocation?) {
             problems.append(PaletteProblem(code, message, file: file, pointer: pointer, location: location, severity: .warning))
@@ -70,7 +71,10 @@ struct FigmaVariablesFormat: SourceFormat {
         for member in meta["variables"]?.members ?? [] {
             guard ReadBudget.spend(on: "Figma variables", file: file, location: member.value.location) else { return (nil, problems) }
             let v = member.value
-            guard v["resolvedType"]?.stringValue == "COLOR" else { continue }  // not a color
+            guard v["resolvedType"]?.stringValue == "COLOR" else {
+                ledger.notColor(v["name"]?.stringValue ?? member.key, type: v["resolvedType"]?.stringValue ?? "no resolvedType", file: file, location: v.location)
+                continue
+            }
             let variable = Variable(id: member.key, name: v["name"]?.stringValue ?? member.key, collection: v["variableCollectionId"]?.stringValue ?? "",
                                     values: v["valuesByMode"]?.members ?? [], pointer: variablesPointer.appending(member.key), location: v.location)
             colors.append(variable)
@@ -79,10 +83,17 @@ struct FigmaVariablesFormat: SourceFormat {
         // Names: Figma's, with the collection where two collections share one.
         var collectionsByName: [String: Set<String>] = [:]
         for v in colors { collectionsByName[v.name, default: []].insert(v.collection) }
+        // A collection's label: its name, with its ID where two collections share the name.
+        var namesTaken: [String: Int] = [:]
+        for c in collections.values { namesTaken[c.name, default: 0] += 1 }
+        func label(_ id: String) -> String {
+            guard let c = collections[id] else { return id }
+            return namesTaken[c.name, default: 0] > 1 ? "\(c.name) [\(c.id)]" : c.name
+        }
         func tokenName(_ v: Variable) -> String {
             let base = v.name.split(separator: "/").map { String($0).trimmingSpaces }.joined(separator: ".")
             guard (collectionsByName[v.name]?.count ?? 0) > 1 else { return base }
-            return (collections[v.collection]?.name ?? v.collection) + "." + base
+            return label(v.collection) + "." + base
         }
         // The axes: local collections with colors and more than one mode.
         let colored = Set(colors.map(\.collection))
@@ -137,7 +148,9 @@ struct FigmaVariablesFormat: SourceFormat {
                     if let missing = missingTarget(of: v, in: combination) {
                         // Not a token: a check that names it is unresolved, never measured.
                         if warned.insert(v.id).inserted {
-                            warn(.unknownToken, "\(tokenName(v)) is not read: it is an alias\(missing == target ? "" : " (through a chain)") to \(missing), a variable this response does not include (a library's), so its color is unknown", pointer, value.value.location)
+                            let reason = "an alias\(missing == target ? "" : " (through a chain)") to \(missing), a variable this response does not include (a library's), so its color is unknown"
+                            warn(.unknownToken, "\(tokenName(v)) is not read: it is \(reason)", pointer, value.value.location)
+                            ledger.notRead(tokenName(v), reason: reason, file: file, location: value.value.location)
                         }
                         continue
                     }
@@ -146,6 +159,7 @@ struct FigmaVariablesFormat: SourceFormat {
                     token.value = css
                 } else {
                     if warned.insert(v.id).inserted {
+                        ledger.notRead(tokenName(v), reason: "its value is neither {r, g, b, a} nor an alias", file: file, location: value.value.location)
                         problems.append(PaletteProblem(.invalidColor, "\(v.name): a COLOR value must be {r, g, b, a} in 0…1 or a VARIABLE_ALIAS, found \(value.value.typeName)", file: file, pointer: pointer, location: value.value.location))
                     }
                     continue
@@ -155,6 +169,7 @@ struct FigmaVariablesFormat: SourceFormat {
             themes.append(Theme(name: name, tokens: tokens))
         }
         var palette = Palette(name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "figma", file: file, themes: themes)
+        palette.ledger = ledger
         let local = collections.values.filter { !$0.remote }.count
         palette.format = "\(displayName); \(colors.count) color variables in \(collections.count) collections (\(local) local)"
             + (axes.isEmpty ? "; one theme (every collection at its default mode)" : "; themes from the modes of \(axes.map(\.name).joined(separator: " × "))")

@@ -1,0 +1,94 @@
+/// Every declaration a reader met, and what became of each: a color token (in which themes),
+/// not a color (with the type it has), or not read (with the reason and where). The audit's
+/// header says how many color declarations were read of how many, and lists the ones that were
+/// not, so nothing a source holds is dropped without a word.
+///
+/// Readers record what they did not turn into a color token (``notColor(_:type:file:location:)``
+/// and ``notRead(_:reason:file:location:)``); the color tokens are counted from the palette's
+/// themes when the audit runs (``completed(with:)``), so a token is never counted twice.
+public struct ReadLedger: Sendable, Hashable {
+    public enum Disposition: String, Sendable, Codable, Hashable {
+        case color
+        case notColor = "not-a-color"
+        case notRead = "not-read"
+    }
+
+    public struct Entry: Sendable, Codable, Hashable {
+        public var name: String
+        public var disposition: Disposition
+        /// A color token: the themes it is a token of.
+        public var themes: [String]?
+        /// Not a color: the type it has (`dimension`, `FLOAT`, `length`…).
+        public var type: String?
+        /// Not read: why.
+        public var reason: String?
+        public var file: String?
+        public var line: Int?
+        public var column: Int?
+    }
+
+    public var entries: [Entry] = []
+
+    public init() {}
+
+    /// A declaration that is not a color.
+    public mutating func notColor(_ name: String, type: String, file: String?, location: SourceLocation?) {
+        entries.append(Entry(name: name, disposition: .notColor, type: type, file: file, line: location?.line, column: location?.column))
+    }
+
+    /// A declaration that may be a color and was not read, and why.
+    public mutating func notRead(_ name: String, reason: String, file: String?, location: SourceLocation?) {
+        entries.append(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column))
+    }
+
+    /// The ledger with a color entry for every token of `palette`'s themes that no entry names
+    /// yet (the tokens, once each, with the themes they are in).
+    public func completed(with palette: Palette) -> ReadLedger {
+        var ledger = self
+        let named = Set(entries.map(\.name))
+        var order: [String] = []
+        var themes: [String: [String]] = [:]
+        var first: [String: Token] = [:]
+        for theme in palette.themes {
+            for token in theme.tokens where token.isColorTyped && !named.contains(token.name) {
+                if themes[token.name] == nil {
+                    order.append(token.name)
+                    first[token.name] = token
+                }
+                if themes[token.name]?.last != theme.name { themes[token.name, default: []].append(theme.name) }
+            }
+        }
+        for name in order {
+            let token = first[name]
+            ledger.entries.append(Entry(name: name, disposition: .color, themes: themes[name], file: token?.file ?? palette.file,
+                                        line: token?.location?.line, column: token?.location?.column))
+        }
+        return ledger
+    }
+
+    public var colors: Int { entries.count { $0.disposition == .color } }
+    public var notColors: Int { entries.count { $0.disposition == .notColor } }
+    public var notReadEntries: [Entry] { entries.filter { $0.disposition == .notRead } }
+    /// Declarations that are, or may be, colors: the ones read and the ones not read.
+    public var colorDeclarations: Int { colors + notReadEntries.count }
+
+    /// "read 163 of 163 color declarations", or "read 147 of 163 color declarations; 16 not read".
+    public var headline: String { summary.headline }
+
+    /// What a report carries: the counts and the entries not read.
+    public var summary: Summary {
+        Summary(colorDeclarations: colorDeclarations, read: colors, notColors: notColors, notRead: notReadEntries)
+    }
+
+    public struct Summary: Sendable, Codable, Hashable {
+        public var colorDeclarations: Int
+        public var read: Int
+        public var notColors: Int
+        public var notRead: [Entry]
+
+        public var headline: String {
+            "read \(read) of \(colorDeclarations) color declaration\(colorDeclarations == 1 ? "" : "s")" + (notRead.isEmpty ? "" : "; \(notRead.count) not read")
+                + (notColors == 0 ? "" : notColors == 1 ? " (and 1 declaration that is not a color)" : " (and \(notColors) declarations that are not colors)")
+        }
+    }
+}

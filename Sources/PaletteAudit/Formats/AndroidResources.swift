@@ -19,6 +19,8 @@ import FoundationXML
 struct AndroidResourceReader {
     let root: String
     var problems: [PaletteProblem] = []
+    /// The colors that were not read, and why.
+    var ledger = ReadLedger()
 
     /// One `<color>` as written.
     struct ColorResource {
@@ -55,6 +57,10 @@ struct AndroidResourceReader {
         // one color to measure, so they are listed, and a reference to one is a problem where used.
         for folder in folders.sorted() where folder == "color" || folder.hasPrefix("color-") {
             let lists = names(in: root + "/" + folder, folders: false).filter { $0.hasSuffix(".xml") }.sorted()
+            for list in lists {
+                ledger.notRead(String(list.dropLast(".xml".count)), reason: "a color state list (\(folder)/\(list)): it picks a color by state, so there is no one color to measure",
+                               file: root + "/" + folder + "/" + list, location: nil)
+            }
             if !lists.isEmpty {
                 problems.append(PaletteProblem(.unsupportedProperty, "\(folder)/ holds color state lists (\(lists.joined(separator: ", "))), which pick a color by state; they are not read, and a @color/ reference to one is reported where it is used",
                                                file: root + "/" + folder, severity: .warning))
@@ -75,6 +81,15 @@ struct AndroidResourceReader {
             if !ignored.isEmpty {
                 problems.append(PaletteProblem(.unsupportedProperty, "\(folder)/ is not read: its qualifier\(ignored.count == 1 ? "" : "s") \(ignored.joined(separator: ", ")) select\(ignored.count == 1 ? "s" : "") devices or languages, not a light or dark theme",
                                                file: root + "/" + folder, severity: .warning))
+                // Its colors are listed as not read, each where it is.
+                var scratch = AndroidResourceReader(root: root, fileSystem: fileSystem)
+                for file in names(in: root + "/" + folder, folders: false).sorted() where file.hasSuffix(".xml") {
+                    scratch.readFile(root + "/" + folder + "/" + file, theme: "skipped", apiLevel: 0)
+                }
+                for resource in scratch.colors["skipped"] ?? [] {
+                    ledger.notRead(resource.name, reason: "in \(folder)/, whose qualifier\(ignored.count == 1 ? "" : "s") \(ignored.joined(separator: ", ")) select\(ignored.count == 1 ? "s" : "") devices or languages, not a light or dark theme",
+                                   file: resource.file, location: resource.location)
+                }
                 continue
             }
             let directory = root + "/" + folder
@@ -178,6 +193,7 @@ struct AndroidResourceReader {
         read()
         guard !colors.isEmpty else { return nil }
         var themes: [Theme] = []
+        var notRead: Set<String> = []
         for themeName in ["light", "dark"] where colors[themeName] != nil {
             // Within a configuration the highest API level wins; files at one level, the last.
             var chosen: [String: ColorResource] = [:]
@@ -187,6 +203,10 @@ struct AndroidResourceReader {
                 let (css, problem) = Self.css(resource.value)
                 let pointer = JSONPointer(resource.file.split(separator: "/").suffix(2).map(String.init) + [resource.name])
                 if let problem {
+                    if !notRead.contains(resource.name) {
+                        notRead.insert(resource.name)
+                        ledger.notRead(resource.name, reason: problem, file: resource.file, location: resource.location)
+                    }
                     problems.append(PaletteProblem(resource.value.hasPrefix("?") ? .unsupportedProperty : .invalidColor, "color \(resource.name): \(problem)",
                                                    file: resource.file, pointer: pointer, location: resource.location, theme: themeName,
                                                    severity: resource.value.hasPrefix("?") ? .warning : .error))
@@ -204,6 +224,7 @@ struct AndroidResourceReader {
         }
         var palette = Palette(name: name, file: root, themes: themes)
         palette.format = "Android color resources"
+        palette.ledger = ledger
         return palette
     }
 }

@@ -32,6 +32,8 @@ struct AssetCatalogReader {
     let root: String
     var idiom: String
     var problems: [PaletteProblem] = []
+    /// The color sets that were not read, and why.
+    var ledger = ReadLedger()
     /// Color sets without a dark appearance in a catalog that has them: a warning for each one
     /// a check uses (``warnLightOnly(checks:)``), once the checks are known.
     var lightOnly: [(name: String, file: String)] = []
@@ -127,7 +129,13 @@ struct AssetCatalogReader {
             }
             if entry.name.hasSuffix(".colorset") {
                 let name = (namespace + [String(entry.name.dropLast(".colorset".count))]).joined(separator: ".")
-                if let set = readColorSet(entry.path + "/Contents.json", name: name) { sets.append(set) }
+                let before = problems.count
+                if let set = readColorSet(entry.path + "/Contents.json", name: name) {
+                    sets.append(set)
+                } else {
+                    let reason = problems.count > before ? problems[before].message : "the color set holds no color"
+                    ledger.notRead(name, reason: reason, file: entry.path + "/Contents.json", location: problems.count > before ? problems[before].location : nil)
+                }
             } else if !entry.name.contains(".") || entry.name.hasSuffix(".xcassets") {
                 guard depth < fileSystem.maximumDepth else {
                     problems.append(PaletteProblem(.limitExceeded, "deeper than \(fileSystem.maximumDepth) folders: not read", file: entry.path))
@@ -320,6 +328,7 @@ struct AssetCatalogReader {
         }
         var palette = Palette(name: name, file: root, themes: themes)
         palette.format = "Xcode asset catalog (\(idiom == "universal" ? "universal" : idiom) idiom), \(sets.count) color sets"
+        palette.ledger = ledger
         return palette
     }
 }

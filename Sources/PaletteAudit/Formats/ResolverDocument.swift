@@ -238,6 +238,10 @@ extension PaletteDecoder {
                     }
                     let nested = setSources(set, at: JSONPointer(["sets", setName]), reader: reader, cache: &cache, visiting: visiting + [ref])
                     guard ReadBudget.spend(nested.count, bytes: nested.count * MemoryLayout<TokenSource>.stride, on: "the sources of a resolver's sets", file: file, location: item.location) else { return sources }
+                    if sources.count + nested.count > PaletteDecoder.maximumFilesPerSet {
+                        stopRead("the sets named here list more than \(PaletteDecoder.maximumFilesPerSet) sources (sets that name other sets twice double at each level); the resolver is not read", at: itemPointer.appending("$ref"), item["$ref"]?.location)
+                        return sources
+                    }
                     sources += nested
                 } else if trimmed.hasPrefix("modifiers/") || trimmed.hasPrefix("resolutionOrder") {
                     problem(.invalidValue, "a source cannot point to \"\(ref)\": only resolutionOrder may name a modifier, and nothing may point into resolutionOrder", at: itemPointer.appending("$ref"), item["$ref"])

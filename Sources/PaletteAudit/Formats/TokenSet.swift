@@ -98,6 +98,38 @@ extension PaletteDecoder {
         return value
     }
 
+    /// ``follow(_:in:)`` for a document of the set (`file`), finding members of wide objects
+    /// through an index built once per object (same results: the first member of a name).
+    mutating func follow(_ fragment: String, in root: JSONValue, file: String) -> JSONValue? {
+        var value = root
+        var text = Substring(fragment)
+        if text.hasPrefix("/") { text = text.dropFirst() }
+        guard !text.isEmpty else { return root }
+        var path = file + "#"
+        for raw in text.split(separator: "/", omittingEmptySubsequences: false) {
+            let segment = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch value {
+            case .object(let members, _) where members.count > 32:
+                if memberIndexes[path] == nil {
+                    _ = ReadBudget.spend(members.count, on: "an index of the object at \(path)", file: file, location: value.location)
+                    memberIndexes[path] = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+                }
+                guard let next = memberIndexes[path]?[segment] else { return nil }
+                value = next
+            case .object(let members, _):
+                guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
+                value = next
+            case .array(let items, _):
+                guard let index = Int(segment), items.indices.contains(index) else { return nil }
+                value = items[index]
+            default:
+                return nil
+            }
+            path += "/" + String(raw)
+        }
+        return value
+    }
+
     /// Replaces every `{"$ref": "…"}` in a token tree by what it points to (in the same file,
     /// another file of the set, or `other.json#/path`), with sibling keys as overrides.
     /// Cycles are reported with their members and left unresolved.
@@ -137,11 +169,11 @@ extension PaletteDecoder {
             let fragment = hash.map { String(ref[ref.index(after: $0)...]) } ?? ""
             var targetFile = pathPart.isEmpty ? current : SourcePath.join(current, pathPart)
             var root = pathPart.isEmpty ? cache[current] ?? nil : document(targetFile, written: pathPart, reader: reader, cache: &cache, namedAt: pointer.appending("$ref"), location: refMember.value.location)
-            var target = root.flatMap { PaletteDecoder.follow(fragment, in: $0) }
+            var target = root.flatMap { follow(fragment, in: $0, file: targetFile) }
             if target == nil && pathPart.isEmpty {
                 // Under a resolver or a set, `#/…` names the merged tokens: the last file that has it.
                 for other in setFiles.reversed() where other != current {
-                    if let r = cache[other] ?? nil, let found = PaletteDecoder.follow(fragment, in: r) {
+                    if let r = cache[other] ?? nil, let found = follow(fragment, in: r, file: other) {
                         target = found
                         targetFile = other
                         root = r

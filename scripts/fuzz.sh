@@ -17,7 +17,10 @@ for target in color palette; do
   [ -x "$binary" ] || { echo "fuzz: could not build $binary" >&2; exit 2; }
   work=$(mktemp -d)
   echo "fuzz-$target: ${seconds}s from fuzz/corpus/$target"
-  if ! "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  # A target's dictionary (fuzz/dict/TARGET.dict: the keys and syntax of its format), if any.
+  dict=()
+  [ -f "fuzz/dict/$target.dict" ] && dict=(-dict="fuzz/dict/$target.dict")
+  if ! "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
        -artifact_prefix=fuzz/crashes/"$target"- "$work" "fuzz/corpus/$target" > "$work.log" 2>&1; then
     tail -40 "$work.log" >&2
     echo "fuzz-$target found a crash: see fuzz/crashes/" >&2

@@ -145,9 +145,11 @@ extension PaletteDecoder {
                 }
             }
         }
-        let count = dimensions.reduce(1) { $0 * $1.contexts.count }
-        if count > PaletteDecoder.maximumThemeCombinations {
-            problem(.limitExceeded, "the modifiers \(dimensions.map { "\($0.name) (\($0.contexts.count))" }.joined(separator: " × ")) make \(count) themes; the limit is \(PaletteDecoder.maximumThemeCombinations)", at: root.appending("resolutionOrder"), order)
+        // Counted before anything is built, with overflow checks: 64 modifiers of 2 contexts
+        // make 2^64 themes, which no Int holds.
+        guard PaletteDecoder.combinationCount(dimensions.map(\.contexts.count)) != nil else {
+            let product = PaletteDecoder.describeProduct(dimensions.map(\.contexts.count))
+            problem(.limitExceeded, "the modifiers \(dimensions.prefix(16).map { "\($0.name) (\($0.contexts.count))" }.joined(separator: " × "))\(dimensions.count > 16 ? " × …" : "") make \(product) themes; the limit is \(PaletteDecoder.maximumThemeCombinations)", at: root.appending("resolutionOrder"), order)
             return nil
         }
         var combinations: [[(modifier: String, context: (name: String, sources: [TokenSource]))]] = [[]]
@@ -156,6 +158,9 @@ extension PaletteDecoder {
         }
         var themes: [Theme] = []
         for combination in combinations {
+            // Each theme merges and finishes every token again: spent, so that many themes of
+            // many tokens stop at the budget (or the request's deadline).
+            guard ReadBudget.spend(1 + flattened.values.reduce(0) { $0 + $1.count }, on: "the themes of a resolver's modifiers", file: file, location: order.location) else { return nil }
             var lists: [[Token]] = []
             for item in items {
                 switch item {
@@ -192,6 +197,12 @@ extension PaletteDecoder {
     }
 
     mutating func sourceList(_ value: JSONValue, at pointer: JSONPointer, reader: DocumentReader, cache: inout [String: JSONValue?], visiting: [String]) -> [TokenSource] {
+        if visiting.count >= ReadBudget.maximumDepth {
+            let problem = PaletteProblem(.limitExceeded, "sets name sets more than \(ReadBudget.maximumDepth) deep (\(visiting.prefix(3).joined(separator: " → ")) → …); the resolver is not read", file: file, pointer: pointer, location: value.location)
+            ReadBudget.current?.stop(problem)
+            problems.append(problem)
+            return []
+        }
         guard case .array(let items, _) = value else {
             problem(.wrongType, "sources must be an array of {\"$ref\": …} or inline tokens, found \(value.typeName)", at: pointer, value)
             return []
@@ -200,6 +211,8 @@ extension PaletteDecoder {
         var sources: [TokenSource] = []
         for (index, item) in items.enumerated() {
             let itemPointer = pointer.appending(index)
+            // Sets that name other sets twice expand: each source listed is spent.
+            guard ReadBudget.spend(on: "the sources of a resolver's sets", file: file, location: item.location) else { return sources }
             guard let ref = item["$ref"]?.stringValue else {
                 if item.members != nil {
                     sources.append(TokenSource(file: resolverFile, root: item, pointer: itemPointer))
@@ -223,7 +236,13 @@ extension PaletteDecoder {
                         problem(.unknownToken, "\"\(ref)\" names no set of this resolver", at: itemPointer.appending("$ref"), item["$ref"])
                         continue
                     }
-                    sources += setSources(set, at: JSONPointer(["sets", setName]), reader: reader, cache: &cache, visiting: visiting + [ref])
+                    let nested = setSources(set, at: JSONPointer(["sets", setName]), reader: reader, cache: &cache, visiting: visiting + [ref])
+                    guard ReadBudget.spend(nested.count, bytes: nested.count * MemoryLayout<TokenSource>.stride, on: "the sources of a resolver's sets", file: file, location: item.location) else { return sources }
+                    if sources.count + nested.count > PaletteDecoder.maximumFilesPerSet {
+                        stopRead("the sets named here list more than \(PaletteDecoder.maximumFilesPerSet) sources (sets that name other sets twice double at each level); the resolver is not read", at: itemPointer.appending("$ref"), item["$ref"]?.location)
+                        return sources
+                    }
+                    sources += nested
                 } else if trimmed.hasPrefix("modifiers/") || trimmed.hasPrefix("resolutionOrder") {
                     problem(.invalidValue, "a source cannot point to \"\(ref)\": only resolutionOrder may name a modifier, and nothing may point into resolutionOrder", at: itemPointer.appending("$ref"), item["$ref"])
                 } else if let root = cache[resolverFile] ?? nil, let part = PaletteDecoder.follow(fragment, in: root) {

@@ -107,20 +107,65 @@ extension PaletteDecoder {
         return value
     }
 
+    /// ``follow(_:in:)`` for a document of the set (`file`), finding members of wide objects
+    /// through an index built once per object (same results: the first member of a name).
+    mutating func follow(_ fragment: String, in root: JSONValue, file: String) -> JSONValue? {
+        var value = root
+        var text = Substring(fragment)
+        if text.hasPrefix("/") { text = text.dropFirst() }
+        guard !text.isEmpty else { return root }
+        var path = file + "#"
+        for raw in text.split(separator: "/", omittingEmptySubsequences: false) {
+            let segment = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch value {
+            case .object(let members, _) where members.count > 32:
+                if memberIndexes[path] == nil {
+                    _ = ReadBudget.spend(members.count, on: "an index of the object at \(path)", file: file, location: value.location)
+                    memberIndexes[path] = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+                }
+                guard let next = memberIndexes[path]?[segment] else { return nil }
+                value = next
+            case .object(let members, _):
+                guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
+                value = next
+            case .array(let items, _):
+                guard let index = Int(segment), items.indices.contains(index) else { return nil }
+                value = items[index]
+            default:
+                return nil
+            }
+            path += "/" + String(raw)
+        }
+        return value
+    }
+
     /// Replaces every `{"$ref": "…"}` in a token tree by what it points to (in the same file,
     /// another file of the set, or `other.json#/path`), with sibling keys as overrides.
     /// Cycles are reported with their members and left unresolved.
+    ///
+    /// Each target is resolved once and remembered (``resolvedReferences``), so the work grows
+    /// with the document, not with what its references expand to; what is expanded later is
+    /// spent from the read's budget by the readers that walk it. The nesting followed (blocks
+    /// and references together) is at most ``ReadBudget/maximumDepth``; deeper stops the read
+    /// with a `limit-exceeded` problem.
     mutating func resolveReferences(_ value: JSONValue, file current: String, pointer: JSONPointer, reader: DocumentReader,
-                                    cache: inout [String: JSONValue?], setFiles: [String], stack: [String] = []) -> JSONValue {
+                                    cache: inout [String: JSONValue?], setFiles: [String], stack: [String] = [], depth: Int = 0) -> JSONValue {
+        guard value.members != nil || value.arrayCount > 0 else { return value }
+        if ReadBudget.isExhausted { return value }
+        if depth >= ReadBudget.maximumDepth {
+            stopRead("\"$ref\" targets and groups nest more than \(ReadBudget.maximumDepth) deep here; the document is not read", at: pointer, value.location)
+            return value
+        }
+        guard ReadBudget.spend(on: "the \"$ref\"s of a token tree", file: current, location: value.location) else { return value }
         switch value {
         case .array(let items, let location):
             guard items.contains(where: { $0.members != nil || $0.arrayCount > 0 }) else { return value }
-            return .array(items.enumerated().map { resolveReferences($1, file: current, pointer: pointer.appending($0), reader: reader, cache: &cache, setFiles: setFiles, stack: stack) }, location)
+            return .array(items.enumerated().map { resolveReferences($1, file: current, pointer: pointer.appending($0), reader: reader, cache: &cache, setFiles: setFiles, stack: stack, depth: depth + 1) }, location)
         case .object(let members, let location):
             guard let refMember = members.first(where: { $0.key == "$ref" }) else {
                 return .object(members.map { member in
                     var m = member
-                    m.value = resolveReferences(member.value, file: current, pointer: pointer.appending(member.key), reader: reader, cache: &cache, setFiles: setFiles, stack: stack)
+                    m.value = resolveReferences(member.value, file: current, pointer: pointer.appending(member.key), reader: reader, cache: &cache, setFiles: setFiles, stack: stack, depth: depth + 1)
                     return m
                 }, location)
             }
@@ -133,11 +178,11 @@ extension PaletteDecoder {
             let fragment = hash.map { String(ref[ref.index(after: $0)...]) } ?? ""
             var targetFile = pathPart.isEmpty ? current : SourcePath.join(current, pathPart)
             var root = pathPart.isEmpty ? cache[current] ?? nil : document(targetFile, written: pathPart, reader: reader, cache: &cache, namedAt: pointer.appending("$ref"), location: refMember.value.location)
-            var target = root.flatMap { PaletteDecoder.follow(fragment, in: $0) }
+            var target = root.flatMap { follow(fragment, in: $0, file: targetFile) }
             if target == nil && pathPart.isEmpty {
                 // Under a resolver or a set, `#/…` names the merged tokens: the last file that has it.
                 for other in setFiles.reversed() where other != current {
-                    if let r = cache[other] ?? nil, let found = PaletteDecoder.follow(fragment, in: r) {
+                    if let r = cache[other] ?? nil, let found = follow(fragment, in: r, file: other) {
                         target = found
                         targetFile = other
                         root = r
@@ -161,14 +206,23 @@ extension PaletteDecoder {
                 problem(.limitExceeded, "$ref chain deeper than 64 references", at: pointer.appending("$ref"), refMember.value)
                 return .object(members.filter { $0.key != "$ref" }, location)
             }
-            let resolved = resolveReferences(found, file: targetFile, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: setFiles, stack: stack + [key])
+            let resolved: JSONValue
+            if let known = resolvedReferences[key] {
+                resolved = known
+            } else {
+                let problemsBefore = problems.count
+                resolved = resolveReferences(found, file: targetFile, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: setFiles, stack: stack + [key], depth: depth + 1)
+                // Remembered only when it resolved cleanly: a target with a broken or cyclic
+                // reference is resolved again where it is named, and reported there, as before.
+                if problems.count == problemsBefore && !ReadBudget.isExhausted { resolvedReferences[key] = resolved }
+            }
             let siblings = members.filter { $0.key != "$ref" }
             guard !siblings.isEmpty, case .object(var merged, let targetLocation) = resolved else { return resolved }
             // Local keys beside "$ref" override the referenced ones (shallowly, as the Resolver
             // Module says).
             for sibling in siblings {
                 var local = sibling
-                local.value = resolveReferences(sibling.value, file: current, pointer: pointer.appending(sibling.key), reader: reader, cache: &cache, setFiles: setFiles, stack: stack)
+                local.value = resolveReferences(sibling.value, file: current, pointer: pointer.appending(sibling.key), reader: reader, cache: &cache, setFiles: setFiles, stack: stack, depth: depth + 1)
                 if let index = merged.firstIndex(where: { $0.key == sibling.key }) { merged[index] = local } else { merged.append(local) }
             }
             return .object(merged, targetLocation)

@@ -122,44 +122,93 @@ extension PaletteDecoder {
 
     /// Copies into each extending group the tokens of the group it extends that it does not
     /// define itself, following chains (`a` extends `b` extends `c`) and refusing cycles.
+    ///
+    /// Each group is extended once, after the group it extends (chains are walked iteratively,
+    /// so a chain of any length is followed without recursion), and the tokens of a group are
+    /// found through an index of every group prefix rather than by scanning every token. What
+    /// the copies build is spent from the read's budget, so a tree that doubles at each level
+    /// stops with a `limit-exceeded` problem instead of filling memory.
     mutating func applyGroupExtensions(_ tokens: [Token]) -> [Token] {
         guard !groupExtensions.isEmpty else { return tokens }
         var tokens = tokens
         var names = Set(tokens.map(\.name))
         var byGroup: [String: GroupExtension] = [:]
         for ext in groupExtensions { byGroup[ext.group] = ext }
-        var done: Set<String> = []
-        func apply(_ group: String, chain: [String]) {
-            guard !done.contains(group), let ext = byGroup[group] else { return }
-            if let start = chain.firstIndex(of: group) {
-                let cycle = chain[start...] + [group]
-                problems.append(PaletteProblem(.extendsCycle, "$extends cycle: \(cycle.joined(separator: " → ")); none of these groups inherits anything",
-                                               file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
-                for member in cycle { done.insert(member) }
-                return
+        // Every extended group ("a", "a.b") → the indices of the tokens under it, in order.
+        let targets = Set(groupExtensions.map { Substring($0.target) })
+        var members: [String: [Int]] = [:]
+        func index(_ i: Int) {
+            let name = tokens[i].name
+            var cursor = name.startIndex
+            while let dot = name[cursor...].firstIndex(of: ".") {
+                if targets.contains(name[..<dot]) { members[String(name[..<dot]), default: []].append(i) }
+                cursor = name.index(after: dot)
             }
-            // The extended group first, if it extends another in turn.
-            apply(ext.target, chain: chain + [group])
-            guard !done.contains(group) else { return }
+        }
+        for i in tokens.indices { index(i) }
+        var done: Set<String> = []
+        var reportedUnknown: Set<String> = []
+        let tokenBytes = MemoryLayout<Token>.stride
+
+        /// Extends one group whose target is complete. False when the budget stopped the read.
+        func extend(_ group: String, _ ext: GroupExtension) -> Bool {
+            guard !done.contains(group) else { return true }
             done.insert(group)
             let prefix = ext.target + "."
-            let inherited = tokens.filter { $0.name.hasPrefix(prefix) }
+            let inherited = members[ext.target] ?? []
             if inherited.isEmpty && !names.contains(ext.target) {
-                if problems.contains(where: { $0.code == .unknownToken && $0.pointer == ext.pointer && $0.file == (ext.file ?? file) }) { return }
+                let key = "\(ext.file ?? file ?? "")#\(ext.pointer)"
+                if reportedUnknown.contains(key) { return true }
+                reportedUnknown.insert(key)
                 problems.append(PaletteProblem(.unknownToken, "group \"\(group)\" extends \"{\(ext.target)}\", which is not a group of this token set",
                                                file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
-                return
+                return true
             }
-            for token in inherited {
+            guard ReadBudget.spend(1 + inherited.count, bytes: inherited.count * tokenBytes, on: "\"$extends\" at \(ext.pointer)", file: ext.file ?? file, location: ext.location) else { return false }
+            for i in inherited {
+                if tokens.count >= limits.maximumTokensPerTheme {
+                    stopRead("\"$extends\" here makes more than \(limits.maximumTokensPerTheme) tokens, the limit for one theme; the tokens are not read", at: ext.pointer, ext.location)
+                    return false
+                }
+                let token = tokens[i]
                 let name = group + "." + token.name.dropFirst(prefix.count)
                 guard !names.contains(name) else { continue }  // the extending group's own token wins
                 var copy = token
                 copy.name = name
                 tokens.append(copy)
                 names.insert(name)
+                index(tokens.count - 1)
+            }
+            return true
+        }
+
+        for first in groupExtensions where !done.contains(first.group) {
+            // The chain from this group to a group that extends nothing (or is done, or loops).
+            var path: [String] = []
+            var onPath: [String: Int] = [:]
+            var current = first.group
+            var cycleStart: Int?
+            while !done.contains(current), let ext = byGroup[current] {
+                if let start = onPath[current] { cycleStart = start; break }
+                guard ReadBudget.spend(on: "an \"$extends\" chain at \(ext.pointer)", file: ext.file ?? file, location: ext.location) else { return tokens }
+                onPath[current] = path.count
+                path.append(current)
+                current = ext.target
+            }
+            var end = path.count
+            if let start = cycleStart, let ext = byGroup[path[start]] {
+                let cycle = Array(path[start...]) + [path[start]]
+                let shown = cycle.count > 12 ? Array(cycle.prefix(6)) + ["…"] + Array(cycle.suffix(5)) : cycle
+                problems.append(PaletteProblem(.extendsCycle, "$extends cycle: \(shown.joined(separator: " → ")); none of these groups inherits anything",
+                                               file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
+                for member in cycle { done.insert(member) }
+                end = start
+            }
+            // From the end of the chain back to its start, each after the group it extends.
+            for group in path[..<end].reversed() {
+                guard let ext = byGroup[group], extend(group, ext) else { return tokens }
             }
         }
-        for ext in groupExtensions { apply(ext.group, chain: []) }
         return tokens
     }
 

@@ -55,6 +55,14 @@ extension PaletteDecoder {
         problems.append(PaletteProblem(code, message, file: file, pointer: pointer, location: location, severity: .warning))
     }
 
+    /// Reports a limit that stops the whole read (a nesting too deep to follow): the problem
+    /// is the read's, so no palette is made from what was read before it.
+    mutating func stopRead(_ message: String, at pointer: JSONPointer, _ location: SourceLocation?) {
+        let stop = PaletteProblem(.limitExceeded, message, file: file, pointer: pointer, location: location)
+        ReadBudget.current?.stop(stop)
+        if !problems.contains(stop) { problems.append(stop) }
+    }
+
     /// Whether an object is a token (rather than a group) in the current dialect.
     func isTokenObject(_ members: [JSONMember]) -> Bool {
         if members.contains(where: { $0.key == "$value" }) { return true }
@@ -71,11 +79,19 @@ extension PaletteDecoder {
     /// Tokens of every type are kept (typed), so aliases to non-color tokens can be recognised;
     /// ``finishTokens(_:)`` drops the non-color ones.
     mutating func flattenTokens(_ value: JSONValue, prefix: String, pointer: JSONPointer, into tokens: inout [Token],
-                                seen: inout Set<String>, context: GroupContext = GroupContext()) {
+                                seen: inout Set<String>, context: GroupContext = GroupContext(), depth: Int = 0) {
         guard let members = value.members else {
             problem(.wrongType, "\"tokens\" must be an object, found \(value.typeName)", at: pointer, value)
             return
         }
+        if ReadBudget.isExhausted { return }
+        if depth >= ReadBudget.maximumDepth {
+            stopRead("groups nest more than \(ReadBudget.maximumDepth) deep here; the tokens are not read", at: pointer, value.location)
+            return
+        }
+        // Each member read is spent: a tree whose "$ref"s name the same group many times is
+        // walked once per name, and stops at the budget when that is far more than its size.
+        guard ReadBudget.spend(1 + members.count, bytes: members.count * MemoryLayout<Token>.stride, on: "the group at \(pointer)", file: file, location: value.location) else { return }
         var context = context
         if let type = members.first(where: { $0.key == "$type" })?.value.stringValue { context.type = type }
         if dialect == .tokensStudio, let type = members.first(where: { $0.key == "type" })?.value.stringValue, !isTokenObject(members) {
@@ -103,7 +119,10 @@ extension PaletteDecoder {
             if (dialect == .tokensStudio) && (key == "type" || key == "description") && !isTokenObject(members) { continue }
             let name = prefix.isEmpty ? key : prefix + "." + key
             let memberPointer = pointer.appending(key)
-            if tokens.count > limits.maximumTokensPerTheme { return }
+            if tokens.count > limits.maximumTokensPerTheme || ReadBudget.isExhausted {
+                if !ReadBudget.isExhausted { stopRead("this token set has more than \(limits.maximumTokensPerTheme) tokens, the limit for one theme; it is not read", at: memberPointer, member.value.location) }
+                return
+            }
             switch member.value {
             case .string(let text, let location):
                 guard self.name(key, at: memberPointer, member.value, what: "a token name") else { continue }
@@ -128,7 +147,7 @@ extension PaletteDecoder {
                         tokens.append(token)
                     }
                 } else {
-                    flattenTokens(member.value, prefix: name, pointer: memberPointer, into: &tokens, seen: &seen, context: context)
+                    flattenTokens(member.value, prefix: name, pointer: memberPointer, into: &tokens, seen: &seen, context: context, depth: depth + 1)
                 }
             case .number, .bool, .null, .array:
                 if dialect == .palette {

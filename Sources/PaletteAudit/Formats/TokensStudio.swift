@@ -78,10 +78,19 @@ extension PaletteDecoder {
             if groups.count <= 1 || studioThemes.contains(where: { $0.group == nil }) {
                 combinations = studioThemes.map { [$0] }
             } else {
+                // Counted before they are built (with overflow checks): 20 groups of 2 themes
+                // are a million combinations.
+                var members: [String: [StudioTheme]] = [:]
+                for theme in studioThemes { if let g = theme.group { members[g, default: []].append(theme) } }
+                let sizes = groups.map { members[$0]?.count ?? 0 }
+                guard PaletteDecoder.combinationCount(sizes) != nil else {
+                    problem(.limitExceeded, "the theme groups \(groups.prefix(16).joined(separator: " × "))\(groups.count > 16 ? " × …" : "") make \(PaletteDecoder.describeProduct(sizes)) themes; the limit is \(PaletteDecoder.maximumThemeCombinations)", at: JSONPointer(), themesValue)
+                    return nil
+                }
                 combinations = [[]]
                 for group in groups {
-                    let members = studioThemes.filter { $0.group == group }
-                    combinations = combinations.flatMap { prefix in members.map { prefix + [$0] } }
+                    let inGroup = members[group] ?? []
+                    combinations = combinations.flatMap { prefix in inGroup.map { prefix + [$0] } }
                 }
             }
             if combinations.count > PaletteDecoder.maximumThemeCombinations {
@@ -89,7 +98,9 @@ extension PaletteDecoder {
                 return nil
             }
             var names: Set<String> = []
+            let tokenCount = flattened.values.reduce(0) { $0 + $1.count }
             for combination in combinations {
+                guard ReadBudget.spend(1 + tokenCount, on: "the themes of \"$themes\"", file: themesFile ?? file, location: themesValue?.location) else { return nil }
                 var used: Set<String> = []
                 for theme in combination { for (set, status) in theme.sets where status != "disabled" { used.insert(set) } }
                 let lists = order.filter { used.contains($0) }.map { flattened[$0] ?? [] }
@@ -123,5 +134,28 @@ extension PaletteDecoder {
         let trimmed = value.trimmingSpaces
         guard trimmed.hasPrefix("$"), trimmed.count > 1, !trimmed.contains(" "), !trimmed.contains("("), !trimmed.contains(",") else { return value }
         return "{\(trimmed.dropFirst())}"
+    }
+
+    /// The number of combinations of dimensions of these sizes, or nil when it is more than
+    /// ``maximumThemeCombinations`` (multiplied with overflow checks, before anything is built).
+    static func combinationCount(_ sizes: [Int]) -> Int? {
+        var count = 1
+        for size in sizes {
+            let (product, overflow) = count.multipliedReportingOverflow(by: max(0, size))
+            if overflow || product > maximumThemeCombinations { return nil }
+            count = product
+        }
+        return count
+    }
+
+    /// A product too large to build, said exactly when an Int holds it ("more than 2^63" when not).
+    static func describeProduct(_ sizes: [Int]) -> String {
+        var count = 1
+        for size in sizes {
+            let (product, overflow) = count.multipliedReportingOverflow(by: max(0, size))
+            if overflow { return "more than \(Int.max)" }
+            count = product
+        }
+        return "\(count)"
     }
 }

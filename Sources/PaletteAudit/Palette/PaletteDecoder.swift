@@ -24,6 +24,12 @@ public struct PaletteDecoder {
     var dialect: TokenDialect = .palette
     /// `$extends` found on groups, applied once every file of a set is read.
     var groupExtensions: [GroupExtension] = []
+    /// What each `$ref` target (`file#/pointer`) resolved to, so that a target named many
+    /// times is resolved once (a tree that names each level twice is not expanded).
+    var resolvedReferences: [String: JSONValue] = [:]
+    /// The members of wide objects of a set's files by name (`file#/pointer` → members), so
+    /// that following many `$ref`s into one object does not scan it once per reference.
+    var memberIndexes: [String: [String: JSONValue]] = [:]
 
     public init(limits: Limits = Limits()) {
         self.limits = limits

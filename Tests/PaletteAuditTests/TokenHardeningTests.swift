@@ -1,0 +1,203 @@
+import Foundation
+import PaletteAudit
+import Testing
+
+/// Hostile token documents (issue #30): each is refused with one located `limit-exceeded`
+/// problem, or read correctly in work that grows with its size, never crashing, and never
+/// auditing a palette read half-way. Sizes are those that crashed or exploded before.
+@Suite struct TokenHardeningTests {
+    /// Decodes `json` under an explicit budget (so the work is bounded by it, not by a clock).
+    func decode(_ json: String, file: String = "t.tokens.json", steps: Int? = nil) -> (palette: Palette?, problems: [PaletteProblem], budget: ReadBudget) {
+        let bytes = Array(json.utf8)
+        let budget = steps.map { ReadBudget(maximumSteps: $0) } ?? ReadBudget(inputBytes: bytes.count)
+        let (palette, problems) = ReadBudget.withBudget(budget) { PaletteDecoder.decode(bytes: bytes, file: file) }
+        return (palette, problems, budget)
+    }
+
+    func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The read was refused with one limit problem that says where.
+    func expectRefused(_ result: (palette: Palette?, problems: [PaletteProblem], budget: ReadBudget), mentioning words: [String],
+                       sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(result.palette == nil, "a read stopped half-way must not be audited", sourceLocation: sourceLocation)
+        let limit = result.problems.first { $0.code == .limitExceeded }
+        #expect(limit != nil, "\(result.problems.prefix(3))", sourceLocation: sourceLocation)
+        #expect(limit?.location != nil || !(limit?.pointer.segments.isEmpty ?? true), "the problem is located", sourceLocation: sourceLocation)
+        for word in words {
+            #expect(limit?.message.contains(word) ?? false, "\(limit?.message ?? "")", sourceLocation: sourceLocation)
+        }
+        #expect(result.problems.filter { $0.code == .limitExceeded }.count <= 2, "the limit is said once, not per member", sourceLocation: sourceLocation)
+    }
+
+    // MARK: Crashes
+
+    @Test func extendsChainOfTenThousandGroupsIsFollowedWithoutRecursion() throws {
+        var members = [("g0", ##"{"$type":"color","t":{"$value":"#102030"}}"##)]
+        for i in 1..<10_000 { members.append(("g\(i)", "{\"$extends\":\"{g\(i - 1)}\"}")) }
+        let json = object(members)
+        // Linear: 24 steps a byte is far below the default 64, and enough.
+        let result = decode(json, steps: json.utf8.count * 24)
+        let palette = try #require(result.palette, "\(result.problems.prefix(3))")
+        let tokens = palette.themes[0].tokens
+        #expect(tokens.count == 10_000)
+        #expect(tokens.first { $0.name == "g9999.t" }?.value == "#102030")
+        #expect(result.budget.problem == nil)
+    }
+
+    @Test func extendsCycleInALongChainIsReportedOnce() {
+        var members: [(String, String)] = []
+        for i in 0..<5_000 { members.append(("g\(i)", "{\"$extends\":\"{g\((i + 1) % 5_000)}\",\"$type\":\"color\",\"t\(i)\":{\"$value\":\"#000000\"}}")) }
+        let result = decode(object(members))
+        let cycles = result.problems.filter { $0.code == .extendsCycle }
+        #expect(cycles.count == 1)
+        #expect(cycles.first?.message.contains("…") ?? false, "a long cycle is shortened")
+    }
+
+    @Test func resolverWithSixtyFourModifiersOfTwoContextsIsRefusedWithoutOverflow() {
+        var modifiers: [(String, String)] = []
+        for i in 0..<64 {
+            modifiers.append(("m\(i)", ##"{"contexts":{"a":[{"c":{"$type":"color","$value":"#000000"}}],"b":[{"c":{"$type":"color","$value":"#ffffff"}}]}}"##))
+        }
+        let order = "[" + (0..<64).map { "{\"$ref\":\"#/modifiers/m\($0)\"}" }.joined(separator: ",") + "]"
+        let json = object([("version", "\"2025.10\""), ("modifiers", object(modifiers)), ("resolutionOrder", order)])
+        let result = decode(json, file: "t.resolver.json")
+        #expect(result.palette == nil)
+        let limit = result.problems.first { $0.code == .limitExceeded }
+        #expect(limit?.pointer == JSONPointer(["resolutionOrder"]))
+        #expect(limit?.message.contains("the limit is 1000") ?? false, "\(limit?.message ?? "")")
+    }
+
+    @Test func resolverSetsNamingSetsDeeplyStopAtTheDepthLimit() {
+        var sets: [(String, String)] = [("s2000", ##"{"sources":[{"c":{"$type":"color","$value":"#000000"}}]}"##)]
+        for i in 0..<2_000 { sets.append(("s\(i)", "{\"sources\":[{\"$ref\":\"#/sets/s\(i + 1)\"}]}")) }
+        let json = object([("version", "\"2025.10\""), ("sets", object(sets)), ("resolutionOrder", ##"[{"$ref":"#/sets/s0"}]"##)])
+        expectRefused(decode(json, file: "t.resolver.json"), mentioning: ["deep"])
+    }
+
+    @Test func resolverSetsThatDoubleStopAtTheBudget() {
+        var sets: [(String, String)] = [("s40", ##"{"sources":[{"c":{"$type":"color","$value":"#000000"}}]}"##)]
+        for i in 0..<40 { sets.append(("s\(i)", "{\"sources\":[{\"$ref\":\"#/sets/s\(i + 1)\"},{\"$ref\":\"#/sets/s\(i + 1)\"}]}")) }
+        let json = object([("version", "\"2025.10\""), ("sets", object(sets)), ("resolutionOrder", ##"[{"$ref":"#/sets/s0"}]"##)])
+        expectRefused(decode(json, file: "t.resolver.json"), mentioning: ["sources"])
+    }
+
+    @Test func aliasChainOfTwentyThousandIsReportedNotFollowedForever() throws {
+        var members = [("a0", ##"{"$type":"color","$value":"#123456"}"##)]
+        for i in 1..<20_000 { members.append(("a\(i)", "{\"$type\":\"color\",\"$value\":\"{a\(i - 1)}\"}")) }
+        let result = decode(object(members))
+        let palette = try #require(result.palette, "\(result.problems.prefix(3))")
+        let resolver = ThemeResolver(palette: palette, theme: palette.themes[0])
+        let problems = resolver.validateAll()
+        #expect(problems.contains { $0.code == .limitExceeded && $0.message.contains("longer than \(ThemeResolver.maximumAliasDepth)") })
+        var copy = resolver
+        #expect((try? copy.resolve("a500").get())?.hex == "#123456")
+        if case .success = copy.resolve("a19999") { Issue.record("a 20,000-long chain resolved") }
+    }
+
+    @Test func tokensStudioAliasChainIsBounded() throws {
+        var members = [("a0", ##"{"value":"#123456","type":"color"}"##)]
+        for i in 1..<5_000 { members.append(("a\(i)", "{\"value\":\"$a\(i - 1)\",\"type\":\"color\"}")) }
+        let json = object([("core", object(members)), ("$themes", ##"[{"name":"light","selectedTokenSets":{"core":"enabled"}}]"##)])
+        let result = decode(json)
+        let palette = try #require(result.palette, "\(result.problems.prefix(3))")
+        let problems = ThemeResolver(palette: palette, theme: palette.themes[0]).validateAll()
+        #expect(problems.contains { $0.code == .limitExceeded })
+    }
+
+    @Test func deepJSONNestingIsASyntaxErrorNotACrash() {
+        let deep = "{\"a\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let result = decode(deep)
+        #expect(result.palette == nil)
+        #expect(result.problems.first?.code == .invalidJSON)
+        #expect(result.problems.first?.message.contains("deeper than") ?? false)
+        let objects = String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000)
+        #expect(decode(objects).palette == nil)
+    }
+
+    @Test func refChainOfTenThousandIsLinear() throws {
+        var members = [("r0", ##"{"$type":"color","$value":"#abcdef"}"##)]
+        for i in 1..<10_000 { members.append(("r\(i)", "{\"$ref\":\"#/r\(i - 1)\"}")) }
+        let json = object(members)
+        let result = decode(json, steps: json.utf8.count * 16)
+        let palette = try #require(result.palette, "\(result.problems.prefix(3))")
+        #expect(palette.themes[0].tokens.first { $0.name == "r9999" }?.value == "#abcdef")
+    }
+
+    @Test func refNestedInsideDeepGroupsStopsAtTheDepthLimit() {
+        // Each level's "$ref" names a 200-deep group: references multiply the nesting.
+        let deep = String(repeating: "{\"g\":", count: 200) + ##"{"$type":"color","$value":"#000000"}"## + String(repeating: "}", count: 200)
+        var members = [("d0", deep)]
+        for i in 1..<10 { members.append(("d\(i)", String(repeating: "{\"g\":", count: 200) + "{\"$ref\":\"#/d\(i - 1)\"}" + String(repeating: "}", count: 200))) }
+        expectRefused(decode(object(members)), mentioning: ["deep"])
+    }
+
+    // MARK: Expansion
+
+    @Test func refFanOutIsResolvedOnceAndItsExpansionRefused() {
+        var members = [("l22", ##"{"$type":"color","$value":"#000000"}"##)]
+        for i in stride(from: 21, through: 0, by: -1) { members.append(("l\(i)", "{\"x\":{\"$ref\":\"#/l\(i + 1)\"},\"y\":{\"$ref\":\"#/l\(i + 1)\"}}")) }
+        expectRefused(decode(object(members)), mentioning: [])
+    }
+
+    @Test func refFanOutWithinTheLimitsIsReadWhole() throws {
+        // 2^10 tokens from 10 levels: an expansion, but a small one, read in full.
+        var members = [("l10", ##"{"$type":"color","$value":"#000000"}"##)]
+        for i in stride(from: 9, through: 0, by: -1) { members.append(("l\(i)", "{\"x\":{\"$ref\":\"#/l\(i + 1)\"},\"y\":{\"$ref\":\"#/l\(i + 1)\"}}")) }
+        let result = decode(object(members))
+        let palette = try #require(result.palette, "\(result.problems.prefix(3))")
+        #expect(palette.themes[0].tokens.filter { $0.name.hasPrefix("l0.") }.count == 1 << 10)
+    }
+
+    @Test func extendsDoublingIsRefusedAtItsExtends() {
+        var members = [("e0", ##"{"$type":"color","t":{"$value":"#000000"}}"##)]
+        for i in 1...20 { members.append(("e\(i)", "{\"x\":{\"$extends\":\"{e\(i - 1)}\"},\"y\":{\"$extends\":\"{e\(i - 1)}\"}}")) }
+        let result = decode(object(members))
+        expectRefused(result, mentioning: ["$extends"])
+        #expect(result.problems.first { $0.code == .limitExceeded }?.pointer.segments.last == "$extends")
+    }
+
+    @Test func extendsChainWithATokenPerGroupIsRefusedNotQuadratic() {
+        var members = [("g0", ##"{"$type":"color","t0":{"$value":"#000000"}}"##)]
+        for i in 1..<1_500 { members.append(("g\(i)", "{\"$extends\":\"{g\(i - 1)}\",\"$type\":\"color\",\"t\(i)\":{\"$value\":\"#000000\"}}")) }
+        let json = object(members)
+        // Refused within a budget of 16 steps a byte: the copies it does make are counted.
+        let result = decode(json, steps: json.utf8.count * 16)
+        expectRefused(result, mentioning: [])
+    }
+
+    @Test func extendsChainWithATokenPerGroupReadsWhenSmall() throws {
+        var members = [("g0", ##"{"$type":"color","t0":{"$value":"#000000"}}"##)]
+        for i in 1..<100 { members.append(("g\(i)", "{\"$extends\":\"{g\(i - 1)}\",\"$type\":\"color\",\"t\(i)\":{\"$value\":\"#000000\"}}")) }
+        let result = decode(object(members))
+        let palette = try #require(result.palette, "\(result.problems.prefix(3))")
+        #expect(palette.themes[0].tokens.count == 100 * 101 / 2)
+    }
+
+    @Test func tokensStudioThemeGroupsAreCountedBeforeTheyAreBuilt() {
+        var themes: [String] = []
+        for group in 0..<20 { for k in 0..<2 { themes.append("{\"id\":\"\(group)-\(k)\",\"name\":\"t\(group)x\(k)\",\"group\":\"g\(group)\",\"selectedTokenSets\":{\"core\":\"enabled\"}}") } }
+        let json = object([("core", ##"{"c":{"value":"#000000","type":"color"}}"##), ("$themes", "[" + themes.joined(separator: ",") + "]"),
+                           ("$metadata", ##"{"tokenSetOrder":["core"]}"##)])
+        let result = decode(json, steps: 1_000_000)
+        #expect(result.palette == nil)
+        #expect(result.problems.contains { $0.code == .limitExceeded && $0.message.contains("1048576 themes") })
+        // 64 groups of 2 overflow an Int: still a problem, not a trap.
+        var many: [String] = []
+        for group in 0..<64 { for k in 0..<2 { many.append("{\"name\":\"t\(group)x\(k)\",\"group\":\"g\(group)\",\"selectedTokenSets\":{\"core\":\"enabled\"}}") } }
+        let overflowing = object([("core", ##"{"c":{"value":"#000000","type":"color"}}"##), ("$themes", "[" + many.joined(separator: ",") + "]")])
+        #expect(decode(overflowing).problems.contains { $0.code == .limitExceeded })
+    }
+
+    @Test func aCancelledRequestStopsTheRead() {
+        var members = [("g0", ##"{"$type":"color","t":{"$value":"#102030"}}"##)]
+        for i in 1..<10_000 { members.append(("g\(i)", "{\"$extends\":\"{g\(i - 1)}\"}")) }
+        let bytes = Array(object(members).utf8)
+        let budget = ReadBudget(inputBytes: bytes.count, shouldStop: { true })
+        let (palette, problems) = ReadBudget.withBudget(budget) { PaletteDecoder.decode(bytes: bytes, file: "t.tokens.json") }
+        #expect(palette == nil)
+        #expect(budget.wasCancelled)
+        #expect(problems.contains { $0.code == .limitExceeded && $0.message.contains("deadline") })
+    }
+}

@@ -51,5 +51,8 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "The Xcode idiom asset catalogs are read for: universal (default), iphone, ipad, mac, tv, watch, vision, car. A color set without it uses universal.")
     var idiom: String = "universal"
 
+    @Option(name: .customLong("ignore-property"), help: "A token property declared harmless (repeatable): a token carrying it is measured, with an assumption that says so, instead of unresolved (as \"ignoreProperties\" in a checks document).")
+    var ignoredProperties: [String] = []
+
     var themeFilter: [String]? { themes.isEmpty ? nil : themes }
 }

@@ -5,13 +5,16 @@ import ColorScience
 /// over.
 public enum AuditRun {
     /// `threads` compute failing checks' suggestions in parallel (the report is the same).
-    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal") -> AuditReport {
+    /// `ignoredProperties` are token properties declared harmless (`--ignore-property`).
+    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal",
+                             ignoredProperties: [String] = []) -> AuditReport {
         var limits = Auditor.Limits.unlimited
         limits.suggestionThreads = threads
         let auditor = Auditor(themeFilter: themes, limits: limits)
         let loaded = PaletteLoader(catalogIdiom: idiom).loadSources(paths: paths, checks: checks)
         let reports = loaded.palettes.map { loaded in
-            if let palette = loaded.palette {
+            if var palette = loaded.palette {
+                palette.ignoredProperties.formUnion(ignoredProperties)
                 return auditor.audit(palette, problems: loaded.problems)
             }
             return Auditor.unreadable(name: loaded.file, file: loaded.file, problems: loaded.problems)

@@ -267,7 +267,9 @@ public struct Auditor: Sendable {
         var byToken: [String: Int] = [:]
         for theme in palette.themes {
             for token in theme.tokens {
-                guard let reason = token.assumed else { continue }
+                let ignored = token.unappliedProperties.filter { palette.ignoredProperties.contains($0.name) }.map { "\"\($0.name)\"" }
+                let declared = ignored.isEmpty ? nil : "its property \(ignored.joined(separator: ", ")) is not applied: declared harmless by ignoreProperties"
+                guard let reason = [token.assumed, declared].compactMap({ $0 }).joined(separator: "; ").nilIfEmpty else { continue }
                 let key = "\(token.name)|\(token.value)|\(reason)"
                 if let index = byToken[key] {
                     list[index].themes?.append(theme.name)
@@ -478,4 +480,9 @@ public struct Auditor: Sendable {
         let tenths = (lc * 10).rounded(.towardZero) / 10
         return String(tenths)
     }
+}
+
+extension String {
+    /// nil for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

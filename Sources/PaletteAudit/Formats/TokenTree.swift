@@ -215,7 +215,8 @@ extension PaletteDecoder {
                 token.operations.append(.setAlpha(alpha, origin: "\"alpha\": \(CSSNumber.format(alpha)) (Primer's token property)"))
                 continue
             }
-            warn(.unsupportedProperty, "color token \"\(name)\" has a property \"\(member.key)\" that is not part of the \(dialect.displayName) format; it may change the color in the system's own build, but it was ignored here", at: pointer.appending(member.key), member.keyLocation)
+            warn(.unsupportedProperty, "color token \"\(name)\" has a property \"\(member.key)\" that is not part of the \(dialect.displayName) format; it may change the color in the system's own build and cannot be applied here, so checks that use the token are unresolved (if it does not change the color, declare it harmless: \"ignoreProperties\": [\"\(member.key)\"] in the checks document, or --ignore-property \(member.key))", at: pointer.appending(member.key), member.keyLocation)
+            token.unappliedProperties.append(UnappliedProperty(name: member.key, pointer: pointer.appending(member.key), location: member.keyLocation))
         }
         return token
     }
@@ -245,7 +246,8 @@ extension PaletteDecoder {
                             token.operations.append(operation)
                         }
                     } else if !["id", "originalType", "description"].contains(inner.key) {
-                        warn(.unsupportedProperty, "token \"\(token.name)\": Tokens Studio extension \"\(inner.key)\" is not understood and was ignored", at: memberPointer.appending(inner.key), inner.keyLocation)
+                        warn(.unsupportedProperty, "token \"\(token.name)\": Tokens Studio extension \"\(inner.key)\" is not understood and cannot be applied, so checks that use the token are unresolved (if it does not change the color, declare it harmless: \"ignoreProperties\": [\"\(inner.key)\"])", at: memberPointer.appending(inner.key), inner.keyLocation)
+                        token.unappliedProperties.append(UnappliedProperty(name: inner.key, pointer: memberPointer.appending(inner.key), location: inner.keyLocation))
                     }
                 }
             case "org.primer.overrides":
@@ -281,7 +283,8 @@ extension PaletteDecoder {
             default:
                 if metadataExtensions.contains(key) { continue }
                 if PaletteDecoder.mayChangeColor(member.value) {
-                    warn(.unsupportedProperty, "token \"\(token.name)\" has the extension \"\(key)\", which this tool does not understand and which may change the color; it was ignored", at: memberPointer, member.keyLocation)
+                    warn(.unsupportedProperty, "token \"\(token.name)\" has the extension \"\(key)\", which this tool does not understand and which may change the color; it cannot be applied, so checks that use the token are unresolved (if it does not change the color, declare it harmless: \"ignoreProperties\": [\"\(key)\"])", at: memberPointer, member.keyLocation)
+                    token.unappliedProperties.append(UnappliedProperty(name: key, pointer: memberPointer, location: member.keyLocation))
                 }
             }
         }

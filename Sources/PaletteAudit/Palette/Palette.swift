@@ -20,6 +20,10 @@ public struct Palette: Sendable {
     public var files: [String] = []
     /// What the reader met that did not become a color token (not colors, not read).
     public var ledger = ReadLedger()
+    /// Token properties declared harmless (`"ignoreProperties"` in a checks document,
+    /// `--ignore-property`): a token carrying only these is measured, with an assumption that
+    /// says so, instead of being unresolved.
+    public var ignoredProperties: Set<String> = []
 
     public init(name: String, description: String? = nil, source: String? = nil, file: String? = nil,
                 themes: [Theme], checks: [Check] = [], badges: [Badge] = [], badgeBordersCarryMeaning: Bool = false) {
@@ -110,6 +114,13 @@ public struct Theme: Sendable {
     }
 }
 
+/// A property a token carries that may change its color and that was not applied.
+public struct UnappliedProperty: Sendable, Hashable {
+    public var name: String
+    public var pointer: JSONPointer
+    public var location: SourceLocation?
+}
+
 /// One color token as written: a CSS color, or an alias `{other.token}`.
 public struct Token: Sendable {
     /// The dotted name (`text.body`).
@@ -135,6 +146,11 @@ public struct Token: Sendable {
     /// Values this token takes in named themes (Primer's `org.primer.overrides`), applied when
     /// a theme of that name is built.
     public var themeValues: [String: ThemeValue] = [:]
+    /// Properties written on the token that may change its color in the system's own build and
+    /// that this tool cannot apply (Style Dictionary's `modify`, an unknown extension): the
+    /// token is unresolved, never measured, unless the palette declares them harmless
+    /// (``Palette/ignoredProperties``).
+    public var unappliedProperties: [UnappliedProperty] = []
 
     public init(name: String, value: String, description: String? = nil, assumed: String? = nil,
                 pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil, file: String? = nil) {

@@ -204,7 +204,14 @@ extension PaletteDecoder {
                 problem(.wrongType, "\"themeNames\" must be an object like {\"dark_dimmed\": \"dimmed\"}, found \(names.typeName)", at: pointer.appending("themeNames"), names)
             }
         }
-        finish(fields, allowed: ["checks", "badges", "themeNames"], what: "a checks document")
+        if let ignore = fields.value("ignoreProperties") {
+            if case .array(let items, _) = ignore, items.allSatisfy({ $0.stringValue != nil }) {
+                ignoredProperties += items.compactMap(\.stringValue)
+            } else {
+                problem(.wrongType, "\"ignoreProperties\" must be an array of property names declared harmless, like [\"modify\"], found \(ignore.typeName)", at: pointer.appending("ignoreProperties"), ignore)
+            }
+        }
+        finish(fields, allowed: ["checks", "badges", "themeNames", "ignoreProperties"], what: "a checks document")
         return (checks, badges)
     }
 }

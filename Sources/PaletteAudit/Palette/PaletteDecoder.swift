@@ -22,6 +22,8 @@ public struct PaletteDecoder {
     var file: String?
     /// How token objects are written in the document being read.
     var dialect: TokenDialect = .palette
+    /// A checks document's `ignoreProperties`: token properties declared harmless.
+    var ignoredProperties: [String] = []
     /// `$extends` found on groups, applied once every file of a set is read.
     var groupExtensions: [GroupExtension] = []
     /// What each `$ref` target (`file#/pointer`) resolved to, so that a target named many

@@ -127,8 +127,9 @@ public struct PaletteLoader: Sendable {
                 for i in result.palettes.indices { result.palettes[i].problems.append(problem) }
                 if result.palettes.isEmpty { result.palettes.append(LoadedPalette(file: checks, palette: nil, problems: [problem])) }
             case .success(let bytes):
-                let (decoded, renames, problems) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: bytes, file: checks)
+                let (decoded, renames, problems, ignored) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: bytes, file: checks)
                 for i in result.palettes.indices {
+                    result.palettes[i].palette?.ignoredProperties.formUnion(ignored)
                     result.palettes[i].problems += problems
                     result.palettes[i].problems += result.palettes[i].palette?.renameThemes(renames, file: checks) ?? []
                     result.palettes[i].palette?.checks += decoded.checks
@@ -258,8 +259,9 @@ public struct PaletteLoader: Sendable {
         guard fileSystem.exists(sidecar) else { return }
         switch reader.read(sidecar) {
         case .success(let data):
-            let (checks, renames, more) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
+            let (checks, renames, more, ignored) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
             palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
+            palette.ignoredProperties.formUnion(ignored)
             problems += more
             problems += palette.renameThemes(renames, file: sidecar)
         case .failure(let problem):
@@ -392,21 +394,21 @@ extension PaletteDecoder {
     /// A checks document (`{"checks": [...], "badges": [...], "themeNames": {...}}`) for a
     /// standalone token file or stylesheet.
     public static func decodeChecksDocument(bytes: [UInt8], file: String?) -> (checks: (checks: [Check], badges: [Badge]), problems: [PaletteProblem]) {
-        let (checks, _, problems) = decodeChecksDocumentWithRenames(bytes: bytes, file: file)
+        let (checks, _, problems, _) = decodeChecksDocumentWithRenames(bytes: bytes, file: file)
         return (checks, problems)
     }
 
     static func decodeChecksDocumentWithRenames(bytes: [UInt8], file: String?)
-        -> (checks: (checks: [Check], badges: [Badge]), renames: [(from: String, to: String, pointer: JSONPointer, location: SourceLocation?)], problems: [PaletteProblem]) {
+        -> (checks: (checks: [Check], badges: [Badge]), renames: [(from: String, to: String, pointer: JSONPointer, location: SourceLocation?)], problems: [PaletteProblem], ignored: [String]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            return (([], []), [], [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
+            return (([], []), [], [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)], [])
         }
         var decoder = PaletteDecoder()
         decoder.setFile(file)
         let result = decoder.checksAndBadges(document)
-        return (result, decoder.themeRenames, decoder.problemsSoFar)
+        return (result, decoder.themeRenames, decoder.problemsSoFar, decoder.ignoredProperties)
     }
 }

@@ -80,6 +80,8 @@ public struct ThemeResolver: Sendable {
     /// one of the theme it extends, nearest first.
     public let scheme: ColorScheme?
     private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
+    /// Properties the palette declares harmless (``Palette/ignoredProperties``).
+    let ignoredProperties: Set<String>
 
     /// How many aliases may be followed before giving up. Real design systems chain a handful;
     /// a chain longer than this is generated wrongly or hostile, and is refused with a problem.
@@ -87,6 +89,7 @@ public struct ThemeResolver: Sendable {
 
     public init(palette: Palette, theme: Theme) {
         self.palette = palette.name
+        self.ignoredProperties = palette.ignoredProperties
         self.theme = theme
         self.file = palette.file
         var chain: [Theme] = [theme]
@@ -207,6 +210,15 @@ public struct ThemeResolver: Sendable {
         case .failure(let p):
             return .failure(p)
         }
+        // A property that may change the color and was not applied leaves the value unknown:
+        // unresolved, never measured, unless the palette declares the property harmless.
+        for name in [firstName] + followed {
+            guard let link = tokens[name] else { continue }
+            if let unapplied = link.unappliedProperties.first(where: { !ignoredProperties.contains($0.name) }) {
+                return .failure(problem(.unsupportedProperty, "token \"\(link.name)\" has the property \"\(unapplied.name)\", which may change its color in the system's own build and which this tool cannot apply, so its color is unknown; if the property does not change the color, declare it harmless: \"ignoreProperties\": [\"\(unapplied.name)\"] in the checks document, or --ignore-property \(unapplied.name)",
+                                        unapplied.pointer, unapplied.location, file: link.file))
+            }
+        }
         // What the format does to each value, from the innermost token of the chain outward.
         var applied: [String] = []
         for name in ([firstName] + followed).reversed() {
@@ -231,6 +243,11 @@ public struct ThemeResolver: Sendable {
                                      css: css, color: parsed.color, outOfGamut: parsed.wasOutOfGamut,
                                      assumed: token.assumed, pointer: token.pointer, line: token.location?.line)
         resolved.file = token.file
+        let ignored = ([firstName] + followed).compactMap { tokens[$0] }.flatMap { link in link.unappliedProperties.map { "\"\(link.name)\"'s \"\($0.name)\"" } }
+        if !ignored.isEmpty {
+            let note = "\(ignored.joined(separator: ", ")) not applied: declared harmless (ignoreProperties)"
+            resolved.assumed = resolved.assumed.map { $0 + "; " + note } ?? note
+        }
         resolved.deprecated = first?.deprecated.map { $0.isEmpty ? "deprecated" : $0 }
         resolved.operations = applied.isEmpty ? nil : applied
         return .success(resolved)

@@ -315,6 +315,7 @@ extension Palette {
     /// Takes the checks and badges of `other` when this palette has none: a tokens file is
     /// audited with the checks of its sidecar (or of the served palette it proposes to replace).
     public mutating func adoptChecks(from other: Palette) {
+        ignoredProperties.formUnion(other.ignoredProperties)
         guard checks.isEmpty && badges.isEmpty else { return }
         checks = other.checks
         badges = other.badges

@@ -163,3 +163,22 @@ import Testing
         #expect(problems.map(\.message) == ["\"colorScheme\" of theme \"a\" must be \"light\" or \"dark\", found \"dusk\""])
     }
 }
+
+/// "Did you mean" offers the nearest name, not the first one within reach.
+@Suite struct DidYouMeanTests {
+    @Test func theNearestNameIsOffered() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"c.gray100": "#eeeeee", "c.gray700": "#333333", "bg": "#ffffff"}}},"##
+            + ##" "checks": [{"id": "x", "foreground": "{c.grey700}", "background": "bg"}]}"##
+        let (palette, _) = PaletteDecoder.decode(text)
+        let report = Auditor().audit(try #require(palette))
+        let message = try #require(report.themes.first?.unresolved?.first?.problem)
+        #expect(message.contains(#"(did you mean "c.gray700"?)"#), "\(message)")
+    }
+
+    @Test func editDistanceIsBounded() {
+        #expect(PaletteDecoder.editDistance("gray700", "grey700", atMost: 2) == 1)
+        #expect(PaletteDecoder.editDistance("gray100", "grey700", atMost: 2) == 2)
+        #expect(PaletteDecoder.editDistance("gray100", "grey700", atMost: 1) == nil)
+        #expect(PaletteDecoder.editDistance("", "ab", atMost: 2) == 2)
+    }
+}

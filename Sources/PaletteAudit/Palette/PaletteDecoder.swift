@@ -181,17 +181,29 @@ public struct PaletteDecoder {
     }
 
     static func similar(_ a: String, _ b: String) -> Bool {
+        editDistance(a, b, atMost: 2) != nil
+    }
+
+    /// The Levenshtein distance between `a` and `b` (case-insensitive), or nil when it is more
+    /// than `limit`.
+    static func editDistance(_ a: String, _ b: String, atMost limit: Int) -> Int? {
+        guard limit >= 0 else { return nil }
         let x = Array(a.lowercased().utf8), y = Array(b.lowercased().utf8)
-        if abs(x.count - y.count) > 2 { return false }
+        if abs(x.count - y.count) > limit { return nil }
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) <= limit ? max(x.count, y.count) : nil }
         var previous = Array(0...y.count)
-        for i in 1...max(x.count, 1) where !x.isEmpty {
-            var current = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...max(y.count, 1) where !y.isEmpty {
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...x.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...y.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                rowMinimum = min(rowMinimum, current[j])
             }
-            previous = current
+            if rowMinimum > limit { return nil }
+            swap(&previous, &current)
         }
-        return previous[y.count] <= 2
+        return previous[y.count] <= limit ? previous[y.count] : nil
     }
 
     mutating func string(_ fields: inout Fields, _ key: String, required: Bool = false, what: String) -> String? {

@@ -375,7 +375,13 @@ public struct ThemeResolver: Sendable {
 
     func suggestion(for name: String) -> String {
         guard name.count < 200 else { return "" }
-        let close = tokenNames.filter { PaletteDecoder.similar($0, name) }.prefix(1)
-        return close.isEmpty ? "" : " (did you mean \"\(close[0])\"?)"
+        // The nearest name by edit distance (the first of equals, in document order).
+        var best: (name: String, distance: Int)?
+        for candidate in tokenNames {
+            guard let distance = PaletteDecoder.editDistance(candidate, name, atMost: best.map { $0.distance - 1 } ?? 2) else { continue }
+            best = (candidate, distance)
+            if distance == 0 { break }
+        }
+        return best.map { " (did you mean \"\($0.name)\"?)" } ?? ""
     }
 }

@@ -182,3 +182,17 @@ import Testing
         #expect(PaletteDecoder.editDistance("", "ab", atMost: 2) == 2)
     }
 }
+
+/// One broken value gives one problem, not one copy per theme.
+@Suite struct OneProblemPerValueTests {
+    @Test func aBrokenInheritedTokenIsOneProblemNamingEveryTheme() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"bg": "#ffffff", "fg": "{missing}"}},"##
+            + ##" "dark": {"extends": "light", "tokens": {"bg": "#000000"}}, "dim": {"extends": "light", "tokens": {"bg": "#111111"}}}}"##
+        let (palette, _) = PaletteDecoder.decode(text)
+        let report = Auditor().audit(try #require(palette))
+        let broken = report.problems.filter { $0.message.contains("{missing}") }
+        #expect(broken.count == 1)
+        #expect(broken.first?.theme == nil)
+        #expect(broken.first?.message.contains("themes 'light', 'dark' and 'dim'") == true, "\(broken.first?.message ?? "")")
+    }
+}

@@ -161,6 +161,7 @@ public struct Auditor: Sendable {
                                            file: check.file ?? palette.file, pointer: check.pointer, location: check.location))
         }
         let assumptions = Auditor.assumptions(of: palette)
+        problems = Auditor.mergedAcrossThemes(problems)
         summary.problems = problems.count
         summary.assumptions = assumptions.count
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
@@ -479,6 +480,44 @@ public struct Auditor: Sendable {
     public static func formatLc(_ lc: Double) -> String {
         let tenths = (lc * 10).rounded(.towardZero) / 10
         return String(tenths)
+    }
+}
+
+extension Auditor {
+    /// One problem for one broken value, however many themes it breaks: problems that differ
+    /// only by their theme become one that names every theme.
+    static func mergedAcrossThemes(_ problems: [PaletteProblem]) -> [PaletteProblem] {
+        struct Key: Hashable {
+            var code: String, file: String?, pointer: String, line: Int?, column: Int?, message: String
+        }
+        var order: [Key] = []
+        var groups: [Key: (first: PaletteProblem, themes: [String])] = [:]
+        var out: [(Key?, PaletteProblem)] = []
+        for problem in problems {
+            guard let theme = problem.theme else {
+                out.append((nil, problem))
+                continue
+            }
+            let key = Key(code: problem.code.rawValue, file: problem.file, pointer: problem.pointer.description, line: problem.location?.line,
+                          column: problem.location?.column, message: problem.message.replacing("theme '\(theme)'", with: "theme '\u{0}'"))
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (problem, [theme])
+                out.append((key, problem))
+            } else if groups[key]?.themes.contains(theme) == false {
+                groups[key]?.themes.append(theme)
+            }
+        }
+        return out.map { key, problem in
+            guard let key, let group = groups[key], group.themes.count > 1 else { return problem }
+            var merged = group.first
+            let names = group.themes.map { "'\($0)'" }
+            let list = names.count == 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            merged.message = key.message.replacing("theme '\u{0}'", with: "themes \(list)")
+            merged.theme = nil
+            merged.message += merged.message.contains("themes \(list)") ? "" : " (themes \(list))"
+            return merged
+        }
     }
 }
 

@@ -59,14 +59,19 @@ extension PaletteDecoder {
                 // not audited (a check that names it is unresolved).
                 problems.append(PaletteProblem(.unknownToken, "token \"\(token.name)\" has no $type and is an alias of \"\(token.value)\", which names no token of this set; its type cannot be known, so it is not audited",
                                                file: token.file ?? file, pointer: token.pointer, location: token.location, severity: .warning))
+                ledger.notRead(token.name, reason: "it has no $type and is an alias of \(token.value), which names no token of this set", file: token.file ?? file, location: token.location)
                 continue
             }
-            if let type, type != "color" && type != "(missing)" { continue }  // dimensions, fonts, shadows…: not audited
+            if let type, type != "color" && type != "(missing)" {  // dimensions, fonts, shadows…: not audited
+                ledger.notColor(token.name, type: type, file: token.file ?? file, location: token.location)
+                continue
+            }
             if token.type == nil && token.aliasTarget == nil && dialect != .palette && !PaletteDecoder.couldBeColor(token.value) {
                 // An untyped token in a token file whose value is plainly not a color ("16px",
                 // "Inter"): another kind of token, said once so it is never silently lost.
                 problems.append(PaletteProblem(.notAColor, "token \"\(token.name)\" has no $type and its value \"\(token.value.prefix(80))\" is not a color; it is not audited (give it \"$type\": \"color\" if it is one)",
                                                file: token.file ?? file, pointer: token.pointer, location: token.location, severity: .warning))
+                ledger.notColor(token.name, type: "untyped, \"\(token.value.prefix(40))\"", file: token.file ?? file, location: token.location)
                 continue
             }
             token.type = "color"

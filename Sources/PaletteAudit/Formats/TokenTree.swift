@@ -142,9 +142,13 @@ extension PaletteDecoder {
                         problem(.duplicateName, "token \"\(name)\" is defined twice in this theme", at: memberPointer, member.value)
                         continue
                     }
+                    let before = problems.count
                     if let token = designToken(inner, name: name, pointer: memberPointer, context: context, object: member.value) {
                         seen.insert(name)
                         tokens.append(token)
+                    } else {
+                        let reason = problems.count > before ? problems[before].message : "it could not be read"
+                        ledger.notRead(name, reason: reason, file: file, location: member.value.location)
                     }
                 } else {
                     flattenTokens(member.value, prefix: name, pointer: memberPointer, into: &tokens, seen: &seen, context: context, depth: depth + 1)

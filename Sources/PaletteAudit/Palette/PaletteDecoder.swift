@@ -22,6 +22,8 @@ public struct PaletteDecoder {
     var file: String?
     /// How token objects are written in the document being read.
     var dialect: TokenDialect = .palette
+    /// What the reader met that did not become a color token.
+    var ledger = ReadLedger()
     /// A checks document's `ignoreProperties`: token properties declared harmless.
     var ignoredProperties: [String] = []
     /// `$extends` found on groups, applied once every file of a set is read.

@@ -334,6 +334,7 @@ public struct PaletteLoader: Sendable {
         var palette = Palette(name: name, file: directory, themes: [Theme(name: "default", tokens: tokens)])
         palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order"
         palette.files = files
+        palette.ledger.merge(decoder.ledger)
         return LoadedPalette(file: directory, palette: palette, problems: decoder.problems)
     }
 
@@ -362,7 +363,8 @@ public struct PaletteLoader: Sendable {
         }
         let name = String(root.dropLast().split(separator: "/").last ?? "tokens")
         decoder.file = root
-        let palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: reader)
+        var palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: reader)
+        palette?.ledger.merge(decoder.ledger)
         return LoadedPalette(file: root, palette: palette, problems: decoder.problems)
     }
 

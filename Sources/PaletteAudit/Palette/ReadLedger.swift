@@ -27,18 +27,31 @@ public struct ReadLedger: Sendable, Hashable {
         public var column: Int?
     }
 
-    public var entries: [Entry] = []
+    public private(set) var entries: [Entry] = []
+    /// The declarations recorded (a reader that builds several themes meets one several times).
+    private var recorded: Set<String> = []
 
     public init() {}
 
     /// A declaration that is not a color.
     public mutating func notColor(_ name: String, type: String, file: String?, location: SourceLocation?) {
-        entries.append(Entry(name: name, disposition: .notColor, type: type, file: file, line: location?.line, column: location?.column))
+        record(Entry(name: name, disposition: .notColor, type: type, file: file, line: location?.line, column: location?.column))
     }
 
     /// A declaration that may be a color and was not read, and why.
     public mutating func notRead(_ name: String, reason: String, file: String?, location: SourceLocation?) {
-        entries.append(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column))
+        record(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column))
+    }
+
+    /// Adds the entries of another reader's ledger (a file of a set).
+    public mutating func merge(_ other: ReadLedger) {
+        for entry in other.entries { record(entry) }
+    }
+
+    private mutating func record(_ entry: Entry) {
+        let key = "\(entry.name)\u{0}\(entry.file ?? "")\u{0}\(entry.line ?? 0)\u{0}\(entry.column ?? 0)"
+        guard recorded.insert(key).inserted else { return }
+        entries.append(entry)
     }
 
     /// The ledger with a color entry for every token of `palette`'s themes that no entry names
@@ -60,7 +73,7 @@ public struct ReadLedger: Sendable, Hashable {
         }
         for name in order {
             let token = first[name]
-            ledger.entries.append(Entry(name: name, disposition: .color, themes: themes[name], file: token?.file ?? palette.file,
+            ledger.record(Entry(name: name, disposition: .color, themes: themes[name], file: token?.file ?? palette.file,
                                         line: token?.location?.line, column: token?.location?.column))
         }
         return ledger

@@ -18,7 +18,8 @@ struct PaletteFileFormat: SourceFormat {
         var decoder = PaletteDecoder(limits: context.limits)
         decoder.file = document.file
         guard let json = document.json else { return (nil, []) }
-        let palette = decoder.palette(from: json, defaultName: document.file.map(PaletteDecoder.baseName) ?? context.defaultName)
+        var palette = decoder.palette(from: json, defaultName: document.file.map(PaletteDecoder.baseName) ?? context.defaultName)
+        palette?.ledger.merge(decoder.ledger)
         return (palette, decoder.problems)
     }
 }

@@ -18,7 +18,8 @@ struct ResolverFormat: SourceFormat {
         var decoder = PaletteDecoder(limits: context.limits)
         decoder.file = document.file
         guard let json = document.json else { return (nil, []) }
-        let palette = decoder.resolverPalette(json, name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName, reader: context.reader)
+        var palette = decoder.resolverPalette(json, name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName, reader: context.reader)
+        palette?.ledger.merge(decoder.ledger)
         return (palette, decoder.problems)
     }
 }

@@ -36,6 +36,7 @@ struct TokenFileFormat: SourceFormat {
         var palette = Palette(name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "tokens", file: document.file,
                               themes: [Theme(name: "default", tokens: finished, pointer: JSONPointer())])
         palette.format = displayName
+        palette.ledger.merge(decoder.ledger)
         return (palette, decoder.problems)
     }
 }

@@ -23,9 +23,10 @@ struct TokensStudioFormat: FolderSourceFormat {
         let file = document.file ?? "tokens.json"
         let sets = (json["values"]?.members ?? json.members ?? []).filter { !$0.key.hasPrefix("$") && $0.value.members != nil }
         let pointerBase = json["values"] == nil ? JSONPointer() : JSONPointer(["values"])
-        let palette = decoder.tokensStudioPalette(sets: sets.map { ($0.key, file, $0.value, pointerBase.appending($0.key)) },
+        var palette = decoder.tokensStudioPalette(sets: sets.map { ($0.key, file, $0.value, pointerBase.appending($0.key)) },
                                                   themes: json["$themes"], themesFile: nil, metadata: json["$metadata"],
                                                   name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "tokens", reader: context.reader)
+        palette?.ledger.merge(decoder.ledger)
         return (palette, decoder.problems)
     }
 

@@ -204,3 +204,30 @@ import Testing
         #expect(rows(try #require(PaletteLoader.loadSources(paths: [res.path]).palettes.first?.palette)) == expected)
     }
 }
+
+/// Xcode's template AccentColor, and catalogs that share a name.
+@Suite struct CatalogIdentityTests {
+    @Test func theTemplateAccentColorIsTheSystemAccentWithAnAssumption() throws {
+        let catalog = try AssetCatalogTests.catalog([
+            "AccentColor.colorset/Contents.json": #"{"colors": [{"idiom": "universal"}], "info": {"author": "xcode", "version": 1}}"#,
+            "WidgetBackground.colorset/Contents.json": #"{"colors": [{"idiom": "universal"}], "info": {"author": "xcode", "version": 1}}"#,
+        ])
+        let loaded = PaletteLoader().loadSources(paths: [catalog.path]).palettes[0]
+        let palette = try #require(loaded.palette)
+        let accent = try #require(palette.themes[0].tokens.first { $0.name == "AccentColor" })
+        #expect(resolvedColors(palette)["light"]?["AccentColor"] == "#0088ff")
+        #expect(accent.assumed?.contains("system accent color") == true)
+        // Only AccentColor means the accent: another empty set is listed as not read.
+        let ledger = palette.ledger.completed(with: palette).summary
+        #expect(ledger.notRead.map(\.name) == ["WidgetBackground"])
+        #expect(ledger.read == 1)
+    }
+
+    @Test func twoCatalogsOfOneNameGetDistinctNames() throws {
+        let one = try AssetCatalogTests.catalog(["a.colorset/Contents.json": AssetCatalogTests.colorSet([AssetCatalogTests.entry(#""red": "1.000", "green": "0.000", "blue": "0.000", "alpha": "1.000""#)])])
+        let two = try AssetCatalogTests.catalog(["b.colorset/Contents.json": AssetCatalogTests.colorSet([AssetCatalogTests.entry(#""red": "0.000", "green": "0.000", "blue": "1.000", "alpha": "1.000""#)])])
+        let names = PaletteLoader().loadSources(paths: [one.path, two.path]).palettes.compactMap(\.palette?.name)
+        #expect(names.count == 2 && Set(names).count == 2, "\(names)")
+        #expect(names.allSatisfy { $0.hasPrefix("Assets (catalog-") }, "\(names)")
+    }
+}

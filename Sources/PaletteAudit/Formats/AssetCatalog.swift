@@ -48,6 +48,8 @@ struct AssetCatalogReader {
     struct Entry {
         var css: String
         var location: SourceLocation?
+        /// Why the value is an assumption rather than written, if it is one.
+        var assumed: String?
     }
 
     struct Appearance: Hashable {
@@ -201,6 +203,15 @@ struct AssetCatalogReader {
             }
         }
         if set.entries.isEmpty {
+            // Xcode's template makes AccentColor with no color: the app then uses the system
+            // accent, which iOS shows as its default tint, system blue.
+            let slots = colors.filter { ($0["idiom"]?.stringValue ?? "universal") == chosen }
+            if name == "AccentColor" && !slots.isEmpty && slots.allSatisfy({ $0["color"] == nil && $0["appearances"] == nil }) {
+                set.entries[Appearance(luminosity: nil, highContrast: false)] = Entry(
+                    css: "system:systemBlueColor", location: document.location,
+                    assumed: "color set \(name) has no color, so the app uses the system accent color, which iOS shows as its default tint: system blue")
+                return set
+            }
             problems.append(PaletteProblem(.missingField, "color set \(name) defines no color for the \(chosen) idiom", file: file))
             return nil
         }
@@ -306,7 +317,8 @@ struct AssetCatalogReader {
                     }
                     value = resolved
                 }
-                var token = Token(name: set.name, value: value, pointer: JSONPointer([set.name]), location: entry.location, file: set.file)
+                var token = Token(name: set.name, value: value, assumed: entry.assumed, pointer: JSONPointer([set.name]), location: entry.location, file: set.file)
+                token.declaration = set.file  // the color set, whose appearances are its themes
                 token.type = "color"
                 tokens.append(token)
             }

@@ -52,6 +52,7 @@ extension PaletteDecoder {
         var cache: [String: JSONValue?] = [resolverFile: document]
         var items: [OrderItem] = []
         var inlineNames: Set<String> = []
+        var appliedSets: Set<String> = [], appliedModifiers: Set<String> = []
         for (index, item) in orderItems.enumerated() {
             let pointer = root.appending("resolutionOrder").appending(index)
             guard let itemMembers = item.members else {
@@ -67,6 +68,7 @@ extension PaletteDecoder {
                     }
                     let sources = setSources(set, at: root.appending("sets").appending(setName), reader: reader, cache: &cache, visiting: [ref])
                     items.append(.set(name: setName, sources: sources))
+                    appliedSets.insert(setName)
                 } else if ref.hasPrefix("#/modifiers/") || ref.hasPrefix("#modifiers/") {
                     let modifierName = String(ref.split(separator: "/").last ?? "")
                     guard let modifier = modifiers?[modifierName] else {
@@ -76,6 +78,7 @@ extension PaletteDecoder {
                     if let read = modifierItem(modifier, name: modifierName, at: root.appending("modifiers").appending(modifierName), reader: reader, cache: &cache) {
                         items.append(read)
                     }
+                    appliedModifiers.insert(modifierName)
                 } else {
                     problem(.invalidValue, "a resolutionOrder \"$ref\" must point to \"#/sets/NAME\" or \"#/modifiers/NAME\", found \"\(ref)\"", at: pointer.appending("$ref"), item["$ref"])
                 }
@@ -102,6 +105,18 @@ extension PaletteDecoder {
             }
         }
 
+        // Sets and modifiers the resolver defines but resolutionOrder does not apply: their files
+        // are read for the ledger (and are not audited again on their own), never applied.
+        var unapplied: [(what: String, sources: [TokenSource])] = []
+        for member in sets?.members ?? [] where !appliedSets.contains(member.key) {
+            unapplied.append(("set \(member.key)", setSources(member.value, at: root.appending("sets").appending(member.key), reader: reader, cache: &cache, visiting: ["#/sets/\(member.key)"])))
+        }
+        for member in modifiers?.members ?? [] where !appliedModifiers.contains(member.key) {
+            if case .modifier(_, let contexts, _)? = modifierItem(member.value, name: member.key, at: root.appending("modifiers").appending(member.key), reader: reader, cache: &cache) {
+                unapplied.append(("modifier \(member.key)", contexts.flatMap(\.sources)))
+            }
+        }
+
         // Every source flattened once.
         let setFiles = Array(cache.keys).sorted()
         var flattened: [String: [Token]] = [:]
@@ -119,6 +134,22 @@ extension PaletteDecoder {
             let resolved = resolveReferences(source.root, file: source.file, pointer: source.pointer, reader: reader, cache: &cache, setFiles: setFiles)
             file = saved
             flattened[key(source)] = flatten(TokenSource(file: source.file, root: resolved, pointer: source.pointer), dialect: .dtcg)
+        }
+
+        for (what, sources) in unapplied {
+            for source in sources {
+                let saved = file
+                file = source.file
+                let resolved = resolveReferences(source.root, file: source.file, pointer: source.pointer, reader: reader, cache: &cache, setFiles: setFiles)
+                for token in flatten(TokenSource(file: source.file, root: resolved, pointer: source.pointer), dialect: .dtcg) {
+                    if let type = token.type, type != "color" {
+                        ledger.notColor(token.name, type: "\(type), in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
+                    } else {
+                        ledger.notRead(token.name, reason: "it is in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
+                    }
+                }
+                file = saved
+            }
         }
 
         // Which modifiers can change a color.
@@ -142,6 +173,15 @@ extension PaletteDecoder {
                 chosen[modifierName] = pick
                 if contexts.count > 1 {
                     fixed.append("\(modifierName) = \(pick.name) (\(defaultContext == nil ? "its first context; " : "its default; ")no context defines a color)")
+                    // The other contexts' tokens are met, and are not colors: in the ledger.
+                    for context in contexts where context.name != pick.name {
+                        for source in context.sources {
+                            for token in flattened[key(source)] ?? [] {
+                                ledger.notColor(token.name, type: "\(token.type ?? "untyped"), in context \(context.name) of \(modifierName), which is fixed to \(pick.name)",
+                                                file: token.file ?? source.file, location: token.location)
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -151,6 +151,10 @@ public struct Token: Sendable {
     /// token is unresolved, never measured, unless the palette declares them harmless
     /// (``Palette/ignoredProperties``).
     public var unappliedProperties: [UnappliedProperty] = []
+    /// What the read ledger counts this token as one declaration of, when that is not its
+    /// value's place (an asset catalog's color set, whose appearances are one declaration; a
+    /// Figma variable, whose values by mode are one).
+    public var declaration: String?
 
     public init(name: String, value: String, description: String? = nil, assumed: String? = nil,
                 pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil, file: String? = nil) {

@@ -121,6 +121,7 @@ public struct PaletteLoader: Sendable {
                 result.palettes.append(loadFile(path))
             }
         }
+        PaletteLoader.giveDistinctNames(&result.palettes)
         if let checks {
             switch PaletteLoader.read(checks) {  // the operator's own file, wherever it is
             case .failure(let problem):
@@ -244,6 +245,31 @@ public struct PaletteLoader: Sendable {
         }
         if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
             result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))", file: base)]))
+        }
+    }
+
+    /// Palettes that would share a name (two `Assets.xcassets`, two `tokens.json`) are told
+    /// apart by the folders their files are in, `Assets (WidgetExtension)`, so that outputs,
+    /// baselines, history and the service never take one for the other.
+    static func giveDistinctNames(_ palettes: inout [LoadedPalette]) {
+        var byName: [String: [Int]] = [:]
+        for (i, loaded) in palettes.enumerated() {
+            if let name = loaded.palette?.name { byName[name, default: []].append(i) }
+        }
+        for (name, indices) in byName where indices.count > 1 {
+            let folders = indices.map { i in palettes[i].file.split(separator: "/").dropLast().map(String.init) }
+            // The fewest trailing folders that tell every file apart.
+            var depth = 1
+            while depth < 64 {
+                let labels = folders.map { $0.suffix(depth).joined(separator: "/") }
+                if Set(labels).count == labels.count { break }
+                depth += 1
+            }
+            for (k, i) in indices.enumerated() {
+                let label = folders[k].suffix(depth).joined(separator: "/")
+                let file = palettes[i].file
+                palettes[i].palette?.name = "\(name) (\(label.isEmpty ? file : label))"
+            }
         }
     }
 

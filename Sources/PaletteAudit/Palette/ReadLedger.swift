@@ -54,28 +54,26 @@ public struct ReadLedger: Sendable, Hashable {
         entries.append(entry)
     }
 
-    /// The ledger with a color entry for every token of `palette`'s themes that no entry names
-    /// yet (the tokens, once each, with the themes they are in).
+    /// The ledger with a color entry for every declaration the palette's themes' tokens come
+    /// from (a token written once and inherited, or copied by `$extends`, is one declaration; a
+    /// name written in a light and a dark file is two), with the themes each is in.
     public func completed(with palette: Palette) -> ReadLedger {
         var ledger = self
-        let named = Set(entries.map(\.name))
         var order: [String] = []
-        var themes: [String: [String]] = [:]
-        var first: [String: Token] = [:]
+        var found: [String: Entry] = [:]
         for theme in palette.themes {
-            for token in theme.tokens where token.isColorTyped && !named.contains(token.name) {
-                if themes[token.name] == nil {
-                    order.append(token.name)
-                    first[token.name] = token
+            for token in theme.tokens where token.isColorTyped {
+                let file = token.file ?? palette.file
+                let key = token.declaration ?? token.location.map { "\(file ?? "")\u{0}\($0.line)\u{0}\($0.column)" } ?? "\(file ?? "")\u{0}\(token.name)\u{0}\(token.pointer)"
+                if found[key] == nil {
+                    order.append(key)
+                    found[key] = Entry(name: token.name, disposition: .color, themes: [theme.name], file: file, line: token.location?.line, column: token.location?.column)
+                } else if found[key]?.themes?.last != theme.name {
+                    found[key]?.themes?.append(theme.name)
                 }
-                if themes[token.name]?.last != theme.name { themes[token.name, default: []].append(theme.name) }
             }
         }
-        for name in order {
-            let token = first[name]
-            ledger.record(Entry(name: name, disposition: .color, themes: themes[name], file: token?.file ?? palette.file,
-                                        line: token?.location?.line, column: token?.location?.column))
-        }
+        for key in order { if let entry = found[key] { ledger.record(entry) } }
         return ledger
     }
 

@@ -143,6 +143,7 @@ struct FigmaVariablesFormat: SourceFormat {
                 guard let value = value(of: v, in: combination) else { continue }
                 let pointer = v.pointer.appending("valuesByMode").appending(value.key)
                 var token = Token(name: tokenName(v), value: "", pointer: pointer, location: value.value.location, file: file)
+                token.declaration = v.id  // the variable, whose values by mode are its themes
                 token.type = "color"
                 if value.value["type"]?.stringValue == "VARIABLE_ALIAS", let target = value.value["id"]?.stringValue {
                     if let missing = missingTarget(of: v, in: combination) {

@@ -160,4 +160,21 @@ import Testing
         #expect(budget.wasCancelled)
         #expect(problems.contains { $0.code == .limitExceeded && $0.message.contains("deadline") })
     }
+
+    /// Locations are counted on from the previous one on a long line (linear, not quadratic):
+    /// the columns are the same as counting from the line's start, characters and all.
+    @Test func columnsOnOneLongLineCountCharacters() throws {
+        var css = ":root{--note: \"é✓👍🏽\";"
+        for i in 0..<2_000 { css += "--c\(i): #\(String(format: "%06x", i * 37));--s\(i): \"ü\";" }
+        css += "}"
+        let result = Self.read(css)
+        let palette = try #require(result.palette, "\(result.problems)")
+        let tokens = palette.themes[0].tokens
+        #expect(tokens.count == 2_000)
+        for token in tokens {
+            let location = try #require(token.location)
+            let prefix = String(decoding: Array(css.utf8)[..<location.offset], as: UTF8.self)
+            #expect(location.line == 1 && location.column == prefix.count + 1, "\(token.name)")
+        }
+    }
 }

@@ -36,6 +36,13 @@ struct StylesheetReader {
         for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
     }
 
+    /// The last location worked out: the next one on the same line counts its column on from
+    /// there, so locating every declaration of a one-line stylesheet is linear, not quadratic.
+    private final class LastLocation {
+        var location: SourceLocation?
+    }
+    private let lastLocation = LastLocation()
+
     /// Line and column (1-based, in characters) of a byte offset.
     func location(_ offset: Int) -> SourceLocation {
         var low = 0, high = lineStarts.count - 1
@@ -44,8 +51,20 @@ struct StylesheetReader {
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
         }
         let start = lineStarts[low]
-        let column = String(decoding: bytes[start..<min(offset, bytes.count)], as: UTF8.self).count + 1
-        return SourceLocation(offset: offset, line: low + 1, column: column)
+        let end = min(offset, bytes.count)
+        var from = start, column = 1
+        // Characters are counted on from the last location when it is on this line, before
+        // this one, and between two ASCII bytes (so no character spans it and counting from
+        // it gives the same column).
+        if let last = lastLocation.location, last.line == low + 1, last.offset > start, last.offset <= end,
+           last.offset < bytes.count, bytes[last.offset - 1] < 0x80, bytes[last.offset] < 0x80 {
+            from = last.offset
+            column = last.column
+        }
+        column += String(decoding: bytes[from..<end], as: UTF8.self).count
+        let location = SourceLocation(offset: offset, line: low + 1, column: column)
+        lastLocation.location = location
+        return location
     }
 
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }

@@ -140,6 +140,20 @@ import Testing
         }
     }
 
+    /// Nested within the 1,024 bytes a color may take, but deeper than the color parser's 32
+    /// levels: a located problem, not recursion.
+    @Test func colorFunctionsNestedFortyDeep() throws {
+        let css = ":root {\n  --x: " + String(repeating: "rgb(from ", count: 40) + "red" + String(repeating: " r g b)", count: 40)
+            + ";\n  --y: " + String(repeating: "color-mix(in srgb,", count: 40) + "red" + String(repeating: ",blue)", count: 40) + ";\n}\n"
+        let result = Self.read(css)
+        let palette = try #require(result.palette, "\(result.problems)")
+        let audit = Auditor().audit(palette, problems: result.problems)
+        let problems = result.problems + audit.problems
+        for line in [2, 3] {
+            #expect(problems.contains { $0.code == .invalidColor && $0.location?.line == line && $0.message.contains("nest deeper than") }, "\(problems)")
+        }
+    }
+
     /// A selector list nested in a selector list repeats its parent for each of its selectors:
     /// a few bytes per level would multiply to gigabytes. The budget stops it.
     @Test func nestedSelectorListsDoNotMultiply() {

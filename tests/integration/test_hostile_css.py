@@ -34,7 +34,7 @@ BOMBS = {
     "20000-var-chain": (var_chain(20_000), "var() chain from --p0 nests more than 256"),
     "doubling-color-mix-24": (doubling_mix(24), "var() substitution of --a"),
     "nested-selector-lists": ("a,b,c,d{" * 200 + "--x: red;" + "}" * 200, "the nested rule"),
-    "20000-nested-fallbacks": (nested("var(--u, ", "red", ")", 20_000), None),
+    "20000-nested-fallbacks": (nested("var(--u, ", "red", ")", 20_000), "the var() fallbacks of --x"),
     "20000-nested-color-mix": (nested("color-mix(in srgb, ", "red", ", blue)", 20_000), None),
     "20000-nested-relative-colors": (nested("rgb(from ", "red", " r g b)", 20_000), None),
 }

@@ -769,9 +769,15 @@ extension StylesheetReader {
                                       file: file, location: declaration.location)
                 return .failure(SubstitutionFailure(message: "the read was stopped"))
             }
-            let result = StylesheetReader.substituteVars(in: declaration.value, depth: depth) { inner, innerDepth in
+            let result = StylesheetReader.substituteVars(in: declaration.value, depth: depth, spend: { scanned in
+                guard let budget, stop == nil else { return stop == nil }
+                if budget.spend(scanned, bytes: scanned, on: "the var() fallbacks of --\(name)", file: file, location: declaration.location) { return true }
+                stop = budget.problem ?? PaletteProblem(.limitExceeded, "the read was stopped at --\(name)", file: file, location: declaration.location)
+                return false
+            }) { inner, innerDepth in
                 substitute(inner, stack: stack + [name], depth: innerDepth)
             }
+            if stop != nil { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             // What substitution built is spent: one step a byte (values that only name other
             // properties are never copied more than the budget allows).
             if case .success(let text) = result, text != declaration.value, let budget {
@@ -840,7 +846,10 @@ extension StylesheetReader {
     /// named property's value (from `lookup`), else by the fallback.
     /// `depth` is how deep in a chain of `var()` the value is: each property named and each
     /// fallback is one deeper, and `lookup` is given the depth of what it looks up.
-    static func substituteVars(in value: String, depth: Int = 0, lookup: (String, Int) -> Result<String, SubstitutionFailure>) -> Result<String, SubstitutionFailure> {
+    /// `spend` is given the bytes each `var()` costs to scan (and its fallback to copy), and
+    /// says whether the read may go on.
+    static func substituteVars(in value: String, depth: Int = 0, spend: (Int) -> Bool = { _ in true },
+                               lookup: (String, Int) -> Result<String, SubstitutionFailure>) -> Result<String, SubstitutionFailure> {
         let bytes = Array(value.utf8)
         var out: [UInt8] = []
         var i = 0
@@ -873,6 +882,8 @@ extension StylesheetReader {
                 j += 1
             }
             guard j < bytes.count else { return .failure(SubstitutionFailure(message: "var( is not closed")) }
+            // Nested fallbacks are scanned once per level: that work is spent.
+            guard spend(j - i) else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             let nameEnd = comma >= 0 ? comma : j
             let name = String(decoding: bytes[(i + 4)..<nameEnd], as: UTF8.self).cssTrimmed
             guard name.hasPrefix("--"), name.count > 2 else {
@@ -892,7 +903,7 @@ extension StylesheetReader {
                 guard depth < ReadBudget.maximumDepth else {
                     return .failure(SubstitutionFailure(message: "var() fallbacks nest more than \(ReadBudget.maximumDepth) deep"))
                 }
-                switch substituteVars(in: String(fallback), depth: depth + 1, lookup: lookup) {
+                switch substituteVars(in: String(fallback), depth: depth + 1, spend: spend, lookup: lookup) {
                 case .success(let text): out.append(contentsOf: text.utf8)
                 case .failure(let inner): return .failure(inner)
                 }

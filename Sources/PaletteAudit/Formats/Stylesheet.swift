@@ -36,6 +36,13 @@ struct StylesheetReader {
         for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
     }
 
+    /// The last location worked out: the next one on the same line counts its column on from
+    /// there, so locating every declaration of a one-line stylesheet is linear, not quadratic.
+    private final class LastLocation {
+        var location: SourceLocation?
+    }
+    private let lastLocation = LastLocation()
+
     /// Line and column (1-based, in characters) of a byte offset.
     func location(_ offset: Int) -> SourceLocation {
         var low = 0, high = lineStarts.count - 1
@@ -44,8 +51,20 @@ struct StylesheetReader {
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
         }
         let start = lineStarts[low]
-        let column = String(decoding: bytes[start..<min(offset, bytes.count)], as: UTF8.self).count + 1
-        return SourceLocation(offset: offset, line: low + 1, column: column)
+        let end = min(offset, bytes.count)
+        var from = start, column = 1
+        // Characters are counted on from the last location when it is on this line, before
+        // this one, and between two ASCII bytes (so no character spans it and counting from
+        // it gives the same column).
+        if let last = lastLocation.location, last.line == low + 1, last.offset > start, last.offset <= end,
+           last.offset < bytes.count, bytes[last.offset - 1] < 0x80, bytes[last.offset] < 0x80 {
+            from = last.offset
+            column = last.column
+        }
+        column += String(decoding: bytes[from..<end], as: UTF8.self).count
+        let location = SourceLocation(offset: offset, line: low + 1, column: column)
+        lastLocation.location = location
+        return location
     }
 
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
@@ -213,6 +232,8 @@ struct StylesheetReader {
     final class BlockTheme {
         var known = false
         var name: String?
+        /// The block's ``Context/description``, built once (at its first custom property).
+        var description: String?
     }
 
     /// One custom-property declaration as written.
@@ -234,6 +255,56 @@ struct StylesheetReader {
     private var order = 0
     private var tokens: [CSSToken] = []
     private var index = 0
+    /// How many blocks the reader is inside (at most ``ReadBudget/maximumDepth``).
+    private var depth = 0
+    /// Set when the read was stopped (a depth limit, or the budget ran out or the request's
+    /// deadline passed): the readers return at once, and the palette is not built.
+    private(set) var stopped = false
+    /// Steps spent but not yet taken from the budget: they are taken in batches, so that the
+    /// location in a problem (its column costs a walk along its line) is worked out rarely.
+    private var pendingSteps = 0
+
+    /// Stops the read with `problem` (the first problem wins, in the budget too).
+    mutating func halt(_ problem: PaletteProblem) {
+        guard !stopped else { return }
+        stopped = true
+        if !problems.contains(problem) { problems.append(problem) }
+        ReadBudget.current?.stop(problem)
+    }
+
+    /// Spends `cost` steps and `built` bytes on `construct` at byte `offset` from the read's
+    /// budget; false (and the read stopped) when it must stop.
+    @discardableResult
+    mutating func spend(_ cost: Int = 1, bytes built: Int = 0, on construct: @autoclosure () -> String, at offset: Int) -> Bool {
+        guard !stopped else { return false }
+        pendingSteps += cost
+        guard pendingSteps >= 1024 || built > 0 else { return true }
+        return flushSteps(bytes: built, on: construct(), at: offset)
+    }
+
+    /// Takes the pending steps from the budget.
+    @discardableResult
+    mutating func flushSteps(bytes built: Int = 0, on construct: String, at offset: Int) -> Bool {
+        guard !stopped else { return false }
+        let cost = pendingSteps
+        pendingSteps = 0
+        guard let budget = ReadBudget.current else { return true }
+        if budget.spend(cost, bytes: built, on: construct, file: file, location: location(min(offset, bytes.count))) && !budget.isExhausted { return true }
+        stopped = true
+        if let problem = budget.problem, !problems.contains(problem) { problems.append(problem) }
+        return false
+    }
+
+    /// Enters a block (`{` at `offset`) of `construct`: false, with a problem at its line and
+    /// column, when blocks nest deeper than ``ReadBudget/maximumDepth``.
+    mutating func enterBlock(at offset: Int, _ construct: @autoclosure () -> String) -> Bool {
+        guard !stopped else { return false }
+        guard depth < ReadBudget.maximumDepth else {
+            halt(PaletteProblem(.limitExceeded, "\(construct()) nests more than \(ReadBudget.maximumDepth) blocks deep; a stylesheet this deep is not read", file: file, location: location(offset)))
+            return false
+        }
+        return spend(on: construct(), at: offset)
+    }
 
     var current: CSSToken? { index < tokens.count ? tokens[index] : nil }
 
@@ -272,13 +343,18 @@ struct StylesheetReader {
     mutating func read() {
         tokens = tokenize()
         index = 0
+        // Tokenizing is linear; its steps are taken at once, so a request past its deadline
+        // stops here.
+        guard spend(tokens.count, bytes: 0, on: "the stylesheet's tokens", at: 0), flushSteps(on: "the stylesheet's tokens", at: 0) else { return }
         readRules(Context(), topLevel: true)
+        flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
     }
 
     mutating func readRules(_ context: Context, topLevel: Bool) {
-        while true {
+        while !stopped {
             skipWhitespace()
             guard let t = current else { return }
+            guard spend(on: "a rule", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:
                 index += 1
@@ -302,11 +378,17 @@ struct StylesheetReader {
             if current?.kind == .semicolon { index += 1 }
             return
         }
+        let atName = name
+        guard enterBlock(at: t.start, "@\(atName)") else { return }
+        depth += 1
+        defer { depth -= 1 }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
         switch name {
         case "media":
+            // The queries around a block are kept as text: what they cost is spent.
+            guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.start) else { return }
             inner.media.append(preludeText)
             readRules(inner, topLevel: false)
         case "supports", "layer", "container", "scope", "document", "starting-style":
@@ -328,6 +410,10 @@ struct StylesheetReader {
             if current?.kind == .semicolon { index += 1 }
             return
         }
+        let shown = text(range.lowerBound..<min(range.upperBound, range.lowerBound + 40))
+        guard enterBlock(at: t.start, "the rule '\(shown)'") else { return }
+        depth += 1
+        defer { depth -= 1 }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
@@ -340,14 +426,19 @@ struct StylesheetReader {
         } else {
             inner.selector = selector
         }
+        // A nested selector list repeats its parent for each of its selectors: what it builds
+        // is spent, so nesting lists cannot multiply beyond the budget.
+        let built = inner.selector?.utf8.count ?? 0
+        guard spend(built, bytes: built, on: "the nested rule '\(selector.prefix(40))'", at: t.start) else { return }
         readDeclarations(inner)
     }
 
     /// A block's declarations (and nested rules), up to its `}`.
     mutating func readDeclarations(_ context: Context) {
-        while true {
+        while !stopped {
             skipWhitespace()
             guard let t = current else { return }
+            guard spend(on: "a declaration", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:
                 index += 1
@@ -402,6 +493,10 @@ struct StylesheetReader {
         let lowered = name.lowercased()
         guard isCustom || lowered == "color-scheme" else { return }
         if !context.theme.known {
+            // Working out the theme reads the block's queries and selector once.
+            let description = context.description
+            guard spend(description.utf8.count, bytes: description.utf8.count, on: "the block '\(description.prefix(40))'", at: offset) else { return }
+            context.theme.description = description
             context.theme.name = theme(of: context, at: offset)
             context.theme.known = true
         }
@@ -412,7 +507,7 @@ struct StylesheetReader {
         }
         order += 1
         declarations[theme, default: []].append(Declaration(name: String(name.dropFirst(2)), value: value, important: important,
-                                                            location: location(offset), block: context.description, order: order))
+                                                            location: location(offset), block: context.theme.description ?? context.description, order: order))
     }
 
     // MARK: Themes
@@ -593,6 +688,8 @@ extension StylesheetReader {
     /// Reads the stylesheet and builds its palette (nil when it defines no theme at all).
     mutating func palette(name: String) -> Palette? {
         read()
+        // A read stopped half-way is never measured.
+        guard !stopped else { return nil }
         let baseScheme: ColorScheme = {
             guard let declared = colorSchemes[""] else { return .light }
             let words = declared.split(separator: " ")
@@ -617,6 +714,8 @@ extension StylesheetReader {
                 if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
                 layers.append(declarations[key] ?? [])
             }
+            // Each theme repeats the base's declarations: that work is spent.
+            guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", at: declarations[key]?.first?.location.offset ?? 0) else { return nil }
             var effective: [String: Declaration] = [:]
             for layer in layers {
                 for declaration in layer {
@@ -631,8 +730,9 @@ extension StylesheetReader {
                 if key.isEmpty { return baseScheme }
                 return key.lowercased().contains("dark") ? .dark : baseScheme
             }()
-            var theme = Theme(name: themeName, tokens: colorTokens(effective, theme: themeName, scheme: scheme),
-                              pointer: JSONPointer([themeName]))
+            let tokens = colorTokens(effective, theme: themeName, scheme: scheme)
+            guard !stopped else { return nil }
+            var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
             theme.colorScheme = scheme
             themes.append(theme)
         }
@@ -642,10 +742,21 @@ extension StylesheetReader {
     }
 
     /// The declarations of one theme whose values are colors, as tokens (`var()` substituted).
+    ///
+    /// Each property is substituted once per theme (its value is memoized), so a chain is read
+    /// in steps proportional to its length; the text substitution builds is spent from the
+    /// read's budget, so values that double at each step (`color-mix(in srgb, var(--a),
+    /// var(--a))`) stop the read with a `limit-exceeded` problem at the declaration that went
+    /// past it. A chain of `var()` (through values and fallbacks) deeper than
+    /// ``ReadBudget/maximumDepth`` stops the read too, at its line and column.
     mutating func colorTokens(_ effective: [String: Declaration], theme: String, scheme: ColorScheme) -> [Token] {
         var resolved: [String: Result<String, SubstitutionFailure>] = [:]
-        func substitute(_ name: String, stack: [String]) -> Result<String, SubstitutionFailure> {
+        var stop: PaletteProblem?
+        let budget = ReadBudget.current
+        let file = self.file
+        func substitute(_ name: String, stack: [String], depth: Int) -> Result<String, SubstitutionFailure> {
             if let known = resolved[name] { return known }
+            guard stop == nil else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             guard let declaration = effective[name] else {
                 return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'", undefined: name))
             }
@@ -653,7 +764,32 @@ extension StylesheetReader {
                 let cycle = (stack.drop { $0 != name } + [name]).map { "--" + $0 }.joined(separator: " → ")
                 return .failure(SubstitutionFailure(message: "var() cycle: \(cycle)"))
             }
-            let result = StylesheetReader.substituteVars(in: declaration.value) { inner in substitute(inner, stack: stack + [name]) }
+            guard depth <= ReadBudget.maximumDepth else {
+                stop = PaletteProblem(.limitExceeded, "a var() chain from --\(stack.first ?? name) nests more than \(ReadBudget.maximumDepth) deep at --\(name) (through values and fallbacks) in theme '\(theme)'; a stylesheet this deep is not read",
+                                      file: file, location: declaration.location)
+                return .failure(SubstitutionFailure(message: "the read was stopped"))
+            }
+            let result = StylesheetReader.substituteVars(in: declaration.value, depth: depth, spend: { scanned in
+                guard let budget, stop == nil else { return stop == nil }
+                if budget.spend(scanned, bytes: scanned, on: "the var() fallbacks of --\(name)", file: file, location: declaration.location) { return true }
+                stop = budget.problem ?? PaletteProblem(.limitExceeded, "the read was stopped at --\(name)", file: file, location: declaration.location)
+                return false
+            }) { inner, innerDepth in
+                substitute(inner, stack: stack + [name], depth: innerDepth)
+            }
+            if stop != nil { return .failure(SubstitutionFailure(message: "the read was stopped")) }
+            // What substitution built is spent: one step a byte (values that only name other
+            // properties are never copied more than the budget allows).
+            if case .success(let text) = result, text != declaration.value, let budget {
+                let built = text.utf8.count
+                if !budget.spend(1 + built, bytes: built, on: "the var() substitution of --\(name)", file: file, location: declaration.location) {
+                    stop = budget.problem ?? PaletteProblem(.limitExceeded, "the read was stopped at --\(name)", file: file, location: declaration.location)
+                    return .failure(SubstitutionFailure(message: "the read was stopped"))
+                }
+            } else if let budget, !budget.spend(1, on: "a var() chain", file: file, location: declaration.location) {
+                stop = budget.problem ?? PaletteProblem(.limitExceeded, "the read was stopped at --\(name)", file: file, location: declaration.location)
+                return .failure(SubstitutionFailure(message: "the read was stopped"))
+            }
             resolved[name] = result
             return result
         }
@@ -661,7 +797,12 @@ extension StylesheetReader {
         for declaration in effective.values.sorted(by: { $0.order < $1.order }) {
             let pointer = JSONPointer([declaration.block, "--" + declaration.name])
             let raw = declaration.value
-            switch substitute(declaration.name, stack: []) {
+            let substituted = substitute(declaration.name, stack: [], depth: 0)
+            if let stop {
+                halt(stop)
+                return []
+            }
+            switch substituted {
             case .failure(let failure):
                 // Only a value that would be a color is worth a problem: other properties are
                 // often defined by another stylesheet.
@@ -703,7 +844,12 @@ extension StylesheetReader {
 
     /// `value` with every `var(--name[, fallback])` replaced, as CSS substitutes them: by the
     /// named property's value (from `lookup`), else by the fallback.
-    static func substituteVars(in value: String, lookup: (String) -> Result<String, SubstitutionFailure>) -> Result<String, SubstitutionFailure> {
+    /// `depth` is how deep in a chain of `var()` the value is: each property named and each
+    /// fallback is one deeper, and `lookup` is given the depth of what it looks up.
+    /// `spend` is given the bytes each `var()` costs to scan (and its fallback to copy), and
+    /// says whether the read may go on.
+    static func substituteVars(in value: String, depth: Int = 0, spend: (Int) -> Bool = { _ in true },
+                               lookup: (String, Int) -> Result<String, SubstitutionFailure>) -> Result<String, SubstitutionFailure> {
         let bytes = Array(value.utf8)
         var out: [UInt8] = []
         var i = 0
@@ -717,7 +863,7 @@ extension StylesheetReader {
                 continue
             }
             // The arguments up to the matching ")".
-            var j = i + 4, depth = 1, comma = -1
+            var j = i + 4, parens = 1, comma = -1
             var quote: UInt8 = 0
             while j < bytes.count {
                 let b = bytes[j]
@@ -726,22 +872,24 @@ extension StylesheetReader {
                 } else if b == 0x22 || b == 0x27 {
                     quote = b
                 } else if b == 0x28 {
-                    depth += 1
+                    parens += 1
                 } else if b == 0x29 {
-                    depth -= 1
-                    if depth == 0 { break }
-                } else if b == 0x2C && depth == 1 && comma < 0 {
+                    parens -= 1
+                    if parens == 0 { break }
+                } else if b == 0x2C && parens == 1 && comma < 0 {
                     comma = j
                 }
                 j += 1
             }
             guard j < bytes.count else { return .failure(SubstitutionFailure(message: "var( is not closed")) }
+            // Nested fallbacks are scanned once per level: that work is spent.
+            guard spend(j - i) else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             let nameEnd = comma >= 0 ? comma : j
             let name = String(decoding: bytes[(i + 4)..<nameEnd], as: UTF8.self).cssTrimmed
             guard name.hasPrefix("--"), name.count > 2 else {
                 return .failure(SubstitutionFailure(message: "var() names a custom property (var(--name)), found var(\(name))"))
             }
-            switch lookup(String(name.dropFirst(2))) {
+            switch lookup(String(name.dropFirst(2)), depth + 1) {
             case .success(let text):
                 out.append(contentsOf: text.utf8)
             case .failure(let failure):
@@ -752,7 +900,10 @@ extension StylesheetReader {
                         ? SubstitutionFailure(message: "\(failure.message), and var(\(name)) has no fallback") : failure)
                 }
                 let fallback = String(decoding: bytes[(comma + 1)..<j], as: UTF8.self).cssTrimmed
-                switch substituteVars(in: String(fallback), lookup: lookup) {
+                guard depth < ReadBudget.maximumDepth else {
+                    return .failure(SubstitutionFailure(message: "var() fallbacks nest more than \(ReadBudget.maximumDepth) deep"))
+                }
+                switch substituteVars(in: String(fallback), depth: depth + 1, spend: spend, lookup: lookup) {
                 case .success(let text): out.append(contentsOf: text.utf8)
                 case .failure(let inner): return .failure(inner)
                 }

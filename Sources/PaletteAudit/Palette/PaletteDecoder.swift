@@ -102,7 +102,9 @@ public struct PaletteDecoder {
         var reader = StylesheetReader(bytes: bytes, file: file)
         var palette = reader.palette(name: name ?? "stylesheet")
         var problems = reader.problems
-        if palette == nil {
+        // A read stopped half-way (a depth limit, the budget, the deadline) says why it stopped,
+        // and nothing about what it did not read.
+        if palette == nil && !reader.stopped {
             problems.append(PaletteProblem(.unknownFormat, "the stylesheet defines no custom properties on :root, html, body, their classes and attributes, a color-scheme or contrast @media, or Tailwind's @theme", file: file))
         }
         for theme in palette?.themes ?? [] where theme.tokens.count > limits.maximumTokensPerTheme {

@@ -95,3 +95,45 @@ def test_every_figma_variable_is_accounted_for(run, name):
     ledgers, _ = ledger_of(run, path)
     ledger = ledgers[str(path)]
     assert ledger["colorDeclarations"] == colors and ledger["notColors"] == len(variables) - colors, ledger
+
+
+def custom_properties(css):
+    """Custom-property declarations in a stylesheet, comments left out."""
+    text = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    return len(re.findall(r"(?<![\w-])--[\w-]+\s*:", text))
+
+
+STYLESHEETS = [("realworld", "tailwind", "theme.css"),
+               ("realworld2", "shadcn", "globals.css"),
+               ("realworld2", "shadcn", "themes-r.css"),
+               ("realworld2", "shadcn", "themes@c193efa.css")]
+
+
+@pytest.mark.parametrize("parts", STYLESHEETS, ids=[p[-1] for p in STYLESHEETS])
+def test_every_custom_property_of_a_stylesheet_is_accounted_for(run, parts):
+    path = real(*parts)
+    ledgers, _ = ledger_of(run, path)
+    ledger = ledgers[str(path)]
+    assert ledger["colorDeclarations"] + ledger["notColors"] == custom_properties(path.read_text()), ledger
+
+
+def test_tailwind_v4_variant_dark_is_the_dark_variant_of_its_theme(run, tmp_path):
+    css = tmp_path / "themes.css"
+    css.write_text(".theme-x { --bg: #ffffff; --fg: #111111; @variant dark { --bg: #000000; } }\n")
+    report = json.loads(run("audit", str(css), "--format", "json").stdout)
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["theme-x", "theme-x-dark"]
+    assert palette["ledger"]["read"] == 3 and palette["ledger"]["notRead"] == []
+
+
+def test_bare_hsl_channels_are_read_as_hsl_with_an_assumption(run, tmp_path):
+    css = tmp_path / "globals.css"
+    css.write_text(":root { --background: 0 0% 100%; --foreground: 222.2 84% 4.9%; --radius: 0.5rem; }\n")
+    (tmp_path / "globals.checks.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "foreground", "background": "background"}]}))
+    r = run("audit", str(css), "--format", "json")
+    palette = json.loads(r.stdout)["palettes"][0]
+    result = palette["themes"][0]["results"][0]
+    assert (result["foreground"]["hex"], result["background"]["hex"]) == ("#020817", "#ffffff")
+    assert any("bare HSL channels" in w["message"] for w in palette["warnings"])
+    assert len([a for a in palette["assumptions"] if "bare HSL channels" in a["reason"]]) == 2
+    assert palette["ledger"]["notColors"] == 1

@@ -222,10 +222,13 @@ struct StylesheetReader {
         var selector: String?
         /// Tailwind's `@theme`: the base theme.
         var tailwindTheme = false
+        /// Tailwind v4's `@variant dark { … }` inside a theme's block: the dark variant of that
+        /// theme.
+        var variants: [String] = []
         /// The block's theme, worked out at its first custom property (once per block).
         var theme = BlockTheme()
         var description: String {
-            (media.map { "@media \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? [])).joined(separator: " ")
+            (media.map { "@media \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
         }
     }
 
@@ -252,6 +255,12 @@ struct StylesheetReader {
     var colorSchemes: [String: String] = [:]
     /// Blocks whose custom properties were not read, reported once each.
     private var reportedScopes: Set<String> = []
+    /// Why each block that is not a theme was not read (its description → the reason).
+    private var unreadBlocks: [String: String] = [:]
+    /// What the reader met that did not become a color token.
+    var ledger = ReadLedger()
+    /// Custom properties read as bare HSL channels (`0 0% 100%`), said in one warning.
+    var bareHSL = 0
     private var order = 0
     private var tokens: [CSSToken] = []
     private var index = 0
@@ -398,9 +407,28 @@ struct StylesheetReader {
             // Tailwind v4: `@theme { --color-…: … }` (also `@theme inline`, `@theme static`).
             inner.tailwindTheme = true
             readDeclarations(inner)
+        case "variant" where preludeText.lowercased() == "dark":
+            // Tailwind v4's `@variant dark { … }` in a theme's block: that theme in dark mode.
+            inner.variants.append("dark")
+            readDeclarations(inner)
         default:
-            // @font-face, @keyframes, @property, @page…: no custom properties of a theme.
+            // @font-face, @keyframes, @property, @page, other variants…: no custom properties of a
+            // theme. Any custom property inside is listed as not read, with its line.
+            let from = index
             skipBalanced(closing: .closeBrace)
+            var i = from
+            while i < index {
+                let token = tokens[i]
+                if token.kind == .ident, text(token.start..<token.end).hasPrefix("--") {
+                    var look = i + 1
+                    while look < index, tokens[look].kind == .whitespace { look += 1 }
+                    if look < index, tokens[look].kind == .colon {
+                        ledger.notRead(String(text(token.start..<token.end).dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
+                                       file: file, location: location(token.start))
+                    }
+                }
+                i += 1
+            }
         }
     }
 
@@ -500,7 +528,17 @@ struct StylesheetReader {
             context.theme.name = theme(of: context, at: offset)
             context.theme.known = true
         }
-        guard let theme = context.theme.name else { return }
+        guard let theme = context.theme.name else {
+            if isCustom {
+                let reason = unreadBlocks[context.theme.description ?? context.description] ?? "its block is not read as a theme"
+                if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") {
+                    ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset))
+                } else {
+                    ledger.notColor(String(name.dropFirst(2)), type: "\"\(value.prefix(40))\" (\(reason))", file: file, location: location(offset))
+                }
+            }
+            return
+        }
         if !isCustom {
             colorSchemes[theme] = value.lowercased()
             return
@@ -568,11 +606,13 @@ struct StylesheetReader {
         } else {
             for name in mediaNames where !parts.contains(name) { parts.append(name) }
         }
+        for variant in context.variants where !parts.contains(variant) { parts.append(variant) }
         return parts.joined(separator: "-")
     }
 
     mutating func report(_ context: Context, at offset: Int, _ message: String) {
         let key = context.description
+        unreadBlocks[key] = message
         guard !reportedScopes.contains(key) else { return }
         reportedScopes.insert(key)
         problems.append(PaletteProblem(.unsupportedProperty, message, file: file, location: location(offset), severity: .warning))
@@ -712,6 +752,8 @@ extension StylesheetReader {
             var layers: [[Declaration]] = [declarations[""] ?? []]
             if !key.isEmpty {
                 if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
+                // `@variant dark` inside `.theme-x` varies `.theme-x`, which it stands on.
+                if key.hasSuffix("-dark"), let parent = declarations[String(key.dropLast("-dark".count))] { layers.append(parent) }
                 layers.append(declarations[key] ?? [])
             }
             // Each theme repeats the base's declarations: that work is spent.
@@ -736,8 +778,21 @@ extension StylesheetReader {
             theme.colorScheme = scheme
             themes.append(theme)
         }
+        // A declaration no theme takes (a later one of the same name in its block wins) was met
+        // and not read.
+        let taken = Set(themes.flatMap { $0.tokens.compactMap { $0.location?.offset } })
+        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\($0):\(entry.column ?? 0)" } })
+        for declaration in declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
+            && !accounted.contains("\(declaration.location.line):\(declaration.location.column)") {
+            ledger.notRead(declaration.name, reason: "a later declaration of --\(declaration.name) in the same theme wins", file: file, location: declaration.location)
+        }
+        if bareHSL > 0 {
+            problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",
+                                           file: file, severity: .warning))
+        }
         var palette = Palette(name: name, file: file, themes: themes)
         palette.format = "CSS custom properties"
+        palette.ledger = ledger
         return palette
     }
 
@@ -804,6 +859,11 @@ extension StylesheetReader {
             }
             switch substituted {
             case .failure(let failure):
+                if StylesheetReader.looksLikeColor(raw) || raw.lowercased().contains("var(") {
+                    ledger.notRead(declaration.name, reason: failure.message, file: file, location: declaration.location)
+                } else {
+                    ledger.notColor(declaration.name, type: "\"\(raw.prefix(40))\"", file: file, location: declaration.location)
+                }
                 // Only a value that would be a color is worth a problem: other properties are
                 // often defined by another stylesheet.
                 if StylesheetReader.looksLikeColor(raw) || StylesheetReader.aliasTarget(raw) != nil || raw.lowercased().hasPrefix("var(") {
@@ -814,7 +874,20 @@ extension StylesheetReader {
                 }
             case .success(let text):
                 let isColor = (try? CSSColor.parse(text, scheme: scheme)) != nil
-                guard isColor || StylesheetReader.looksLikeColor(text) else { continue }
+                if !isColor, StylesheetReader.isBareHSL(text), let color = try? CSSColor.parse("hsl(\(text))", scheme: scheme) {
+                    // shadcn/ui's older themes and Tailwind v3 projects write `--background: 0 0% 100%`
+                    // and use it as `hsl(var(--background))`: read as that color, and said so.
+                    _ = color
+                    bareHSL += 1
+                    var token = Token(name: declaration.name, value: "hsl(\(text))", pointer: pointer, location: declaration.location)
+                    token.assumed = "\"\(text)\" is bare HSL channels, read as hsl(\(text)), as hsl(var(--\(declaration.name))) uses them"
+                    tokens.append(token)
+                    continue
+                }
+                guard isColor || StylesheetReader.looksLikeColor(text) else {
+                    ledger.notColor(declaration.name, type: "\"\(text.prefix(40))\"", file: file, location: declaration.location)
+                    continue
+                }
                 // `var(--x)` alone stays an alias, so fixes point at the token that holds the color.
                 var value = text
                 if let target = StylesheetReader.aliasTarget(raw), effective[target] != nil { value = "{\(target)}" }
@@ -822,6 +895,16 @@ extension StylesheetReader {
             }
         }
         return tokens
+    }
+
+    /// Whether a value is three bare HSL channels: a hue (a number, or an angle), then a
+    /// saturation and a lightness in percent (`222.2 84% 4.9%`).
+    static func isBareHSL(_ value: String) -> Bool {
+        let parts = value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        guard parts.count == 3, parts[1].hasSuffix("%"), parts[2].hasSuffix("%") else { return false }
+        let hue = parts[0].lowercased()
+        let number = ["deg", "turn", "rad", "grad"].first { hue.hasSuffix($0) }.map { String(hue.dropLast($0.count)) } ?? String(hue)
+        return Double(number) != nil && Double(parts[1].dropLast()) != nil && Double(parts[2].dropLast()) != nil
     }
 
     /// `x` when the value is exactly `var(--x)`.

@@ -137,3 +137,27 @@ def test_bare_hsl_channels_are_read_as_hsl_with_an_assumption(run, tmp_path):
     assert any("bare HSL channels" in w["message"] for w in palette["warnings"])
     assert len([a for a in palette["assumptions"] if "bare HSL channels" in a["reason"]]) == 2
     assert palette["ledger"]["notColors"] == 1
+
+
+def test_a_material_theme_builder_export_has_its_schemes_as_themes(run):
+    path = real("realworld2", "material-theme-builder", "material-theme.json")
+    export = json.loads(path.read_text())
+    ledgers, report = ledger_of(run, path)
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == list(export["schemes"])
+    strings = (sum(len(s) for s in export["schemes"].values()) + len(export["coreColors"]) + 1
+               + sum(len(p) for p in export["palettes"].values()))
+    assert ledgers[str(path)]["colorDeclarations"] == strings
+
+
+def test_material_roles_resolve_per_scheme(run, tmp_path):
+    export = tmp_path / "material-theme.json"
+    export.write_text(json.dumps({
+        "seed": "#1D5BEE", "coreColors": {"primary": "#1D5BEE"}, "extendedColors": [],
+        "schemes": {"light": {"primary": "#4C5C92", "onPrimary": "#FFFFFF"}, "dark": {"primary": "#B5C4FF", "onPrimary": "#1B2D60"}},
+        "palettes": {"primary": {"40": "#4C5C92", "80": "#B5C4FF"}}}))
+    (tmp_path / "material-theme.checks.json").write_text(json.dumps({"checks": [{"id": "on-primary", "foreground": "onPrimary", "background": "primary"}]}))
+    report = json.loads(run("audit", str(export), "--format", "json").stdout)
+    themes = {t["name"]: t["results"][0] for t in report["palettes"][0]["themes"]}
+    assert (themes["light"]["foreground"]["hex"], themes["light"]["background"]["hex"]) == ("#ffffff", "#4c5c92")
+    assert (themes["dark"]["foreground"]["hex"], themes["dark"]["background"]["hex"]) == ("#1b2d60", "#b5c4ff")

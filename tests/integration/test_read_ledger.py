@@ -161,3 +161,48 @@ def test_material_roles_resolve_per_scheme(run, tmp_path):
     themes = {t["name"]: t["results"][0] for t in report["palettes"][0]["themes"]}
     assert (themes["light"]["foreground"]["hex"], themes["light"]["background"]["hex"]) == ("#ffffff", "#4c5c92")
     assert (themes["dark"]["foreground"]["hex"], themes["dark"]["background"]["hex"]) == ("#1b2d60", "#b5c4ff")
+
+
+def studio_folder(tmp_path, themes_text):
+    folder = tmp_path / "studio"
+    (folder / "size").mkdir(parents=True)
+    (folder / "color").mkdir()
+    (folder / "size" / "small.json").write_text(json.dumps({"space": {"value": "4px", "type": "spacing"}}))
+    (folder / "size" / "large.json").write_text(json.dumps({"space": {"value": "8px", "type": "spacing"}}))
+    (folder / "color" / "light.json").write_text(json.dumps({"fg": {"value": "#111111", "type": "color"}, "bg": {"value": "#ffffff", "type": "color"}}))
+    (folder / "color" / "dark.json").write_text(json.dumps({"fg": {"value": "#eeeeee", "type": "color"}, "bg": {"value": "#000000", "type": "color"}}))
+    (folder / "unused.json").write_text(json.dumps({"accent": {"value": "#ff0000", "type": "color"}}))
+    (folder / "$themes.json").write_text(themes_text)
+    return folder
+
+
+THEMES = [{"name": "small", "group": "Size", "selectedTokenSets": {"size/small": "enabled"}},
+          {"name": "large", "group": "Size", "selectedTokenSets": {"size/large": "enabled"}},
+          {"name": "light", "group": "Scheme", "selectedTokenSets": {"color/light": "enabled"}},
+          {"name": "dark", "group": "Scheme", "selectedTokenSets": {"color/dark": "enabled"}}]
+
+
+def test_tokens_studio_groups_without_colors_are_fixed_and_unused_sets_are_said(run, tmp_path):
+    folder = studio_folder(tmp_path, json.dumps(THEMES))
+    report = json.loads(run("audit", str(folder), "--format", "json").stdout)
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["small-light", "small-dark"], palette["format"]
+    assert "Size = small (no set of its themes holds a color)" in palette["format"]
+    not_read = palette["ledger"]["notRead"]
+    assert [e["name"] for e in not_read] == ["accent"] and "which no $themes entry uses" in not_read[0]["reason"]
+
+
+def test_a_malformed_themes_file_is_a_problem_not_a_merge_of_every_set(run, tmp_path):
+    folder = studio_folder(tmp_path, json.dumps(THEMES)[:-5])
+    r = run("audit", str(folder), "--format", "json")
+    assert r.returncode == 2
+    palette = json.loads(r.stdout)["palettes"][0]
+    assert palette["themes"] == []
+    assert any(p["file"].endswith("$themes.json") and p["code"] == "invalid-json" and p.get("location") for p in palette["problems"]), palette["problems"]
+
+
+def test_designsystemet_has_its_sixteen_color_themes(run):
+    folder = real("realworld2", "digdir", "design-tokens")
+    _, report = ledger_of(run, folder)
+    palette = next(p for p in report["palettes"] if p["file"].rstrip("/") == str(folder))
+    assert len(palette["themes"]) == 16  # 2 color schemes × 8 colors; size and typography fixed

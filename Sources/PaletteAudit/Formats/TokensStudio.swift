@@ -67,13 +67,46 @@ extension PaletteDecoder {
         }
 
         var themes: [Theme] = []
+        var formatNote = ""
         if studioThemes.isEmpty {
             let tokens = finishTokens(mergedTokens(order.map { flattened[$0] ?? [] }, warnCollisions: true))
             themes.append(Theme(name: "default", tokens: tokens, pointer: JSONPointer()))
         } else {
-            // Combine one theme per group; themes without a group stand alone.
+            // Combine one theme per group; themes without a group stand alone. A group none of
+            // whose themes uses a set holding a color (sizes, typography) is not an axis of
+            // color themes: it is fixed to its first theme, as a resolver fixes such modifiers.
             var groups: [String] = []
             for theme in studioThemes { if let g = theme.group, !groups.contains(g) { groups.append(g) } }
+            func holdsColor(_ set: String) -> Bool {
+                (flattened[set] ?? []).contains { token in
+                    if let type = token.type { return type == "color" }
+                    return token.aliasTarget == nil && PaletteDecoder.couldBeColor(token.value)
+                }
+            }
+            var fixedGroups: [String] = []
+            if groups.count > 1 && !studioThemes.contains(where: { $0.group == nil }) {
+                for group in groups {
+                    let inGroup = studioThemes.filter { $0.group == group }
+                    guard inGroup.count > 1 else { continue }
+                    let colored = inGroup.contains { theme in theme.sets.contains { $0.value != "disabled" && holdsColor($0.key) } }
+                    if !colored, let first = inGroup.first {
+                        studioThemes.removeAll { $0.group == group && $0.name != first.name }
+                        fixedGroups.append("\(group) = \(first.name) (no set of its themes holds a color)")
+                    }
+                }
+            }
+            // Sets no theme uses are not audited: said in the ledger.
+            let usedSets = Set(studioThemes.flatMap { theme in theme.sets.filter { $0.value != "disabled" }.map(\.key) })
+            for set in order where !usedSets.contains(set) {
+                for token in flattened[set] ?? [] {
+                    if let type = token.type, type != "color" {
+                        ledger.notColor(token.name, type: "\(type), in set \(set), which no theme uses", file: token.file ?? file, location: token.location)
+                    } else {
+                        ledger.notRead(token.name, reason: "it is in the token set \(set), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location)
+                    }
+                }
+            }
+            formatNote = fixedGroups.isEmpty ? "" : "; " + fixedGroups.joined(separator: "; ")
             var combinations: [[StudioTheme]]
             if groups.count <= 1 || studioThemes.contains(where: { $0.group == nil }) {
                 combinations = studioThemes.map { [$0] }
@@ -111,7 +144,7 @@ extension PaletteDecoder {
             }
         }
         var palette = Palette(name: name, file: file, themes: themes)
-        palette.format = "Tokens Studio; \(sets.count) set\(sets.count == 1 ? "" : "s") in order \(order.joined(separator: ", "))" + (studioThemes.isEmpty ? "; no $themes: every set merged into one theme" : "; themes from $themes")
+        palette.format = "Tokens Studio; \(sets.count) set\(sets.count == 1 ? "" : "s") in order \(order.joined(separator: ", "))" + (studioThemes.isEmpty ? "; no $themes: every set merged into one theme" : "; themes from $themes" + formatNote)
         palette.files = setFiles.count > 1 ? setFiles : []
         return palette
     }

@@ -369,6 +369,7 @@ public struct PaletteLoader: Sendable {
         var decoder = PaletteDecoder()
         var sets: [(name: String, file: String, root: JSONValue, pointer: JSONPointer)] = []
         var themes: JSONValue?, metadata: JSONValue?
+        var themesBroken = false
         let themesFile = root + "$themes.json"
         for file in files {
             let relative = String(file.dropFirst(root.count))
@@ -380,6 +381,11 @@ public struct PaletteLoader: Sendable {
             case .success(let bytes):
                 do { value = try JSONParser.parse(bytes) } catch {
                     decoder.problems.append(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
+                    if relative == "$themes.json" || relative == "$metadata.json" {
+                        // Without its themes the folder's sets would merge into one theme, which
+                        // is not what the system's build makes: the folder is not audited.
+                        themesBroken = true
+                    }
                     continue
                 }
             }
@@ -388,6 +394,7 @@ public struct PaletteLoader: Sendable {
             }
         }
         let name = String(root.dropLast().split(separator: "/").last ?? "tokens")
+        if themesBroken { return LoadedPalette(file: root, palette: nil, problems: decoder.problems) }
         decoder.file = root
         var palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: reader)
         palette?.ledger.merge(decoder.ledger)

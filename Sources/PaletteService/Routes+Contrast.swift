@@ -9,7 +9,7 @@ extension Routes {
         let pair = PairRequest(foreground: request.query("fg") ?? request.query("foreground"), background: request.query("bg") ?? request.query("background"),
                                backdrop: request.query("backdrop"), usage: request.query("usage"), level: request.query("level"),
                                scheme: request.query("scheme"))
-        return Routes.jsonBytes(try pair.evaluate().jsonBytes())
+        return Routes.jsonBytes(PairRequest.jsonBytes(try pair.evaluateInEveryScheme()))
     }
 
     func contrastPost(_ request: Request) throws -> Response {
@@ -25,7 +25,7 @@ extension Routes {
             guard body.members != nil else { throw ServiceError.badRequest("expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}") }
             guard let list = body["pairs"] else {
                 let pair = try PairRequest(json: body)
-                return Routes.jsonBytes(try pair.evaluate().jsonBytes(id: pair.id))
+                return Routes.jsonBytes(PairRequest.jsonBytes(try pair.evaluateInEveryScheme(), id: pair.id))
             }
             if let other = body.members?.first(where: { $0.key != "pairs" }) {
                 throw ServiceError.badRequest("unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}")

@@ -86,22 +86,22 @@ struct CheckCommand: ParsableCommand {
         let requirement = try requirement()
         if let batch { return try runBatch(batch, requirement: requirement) }
         guard let foreground, let background else { return }
-        // Without --scheme, a pair that uses light-dark() is measured in both schemes.
-        var schemes: [ColorScheme?] = [scheme]
-        if scheme == nil {
-            let light = [try Self.parse(foreground, what: "foreground", scheme: .light), try Self.parse(background, what: "background", scheme: .light)]
-            let backdropLight = try backdrop.map { try Self.parse($0, what: "backdrop", scheme: .light) }
-            if light.contains(where: \.dependsOnScheme) || backdropLight?.dependsOnScheme == true { schemes = [.light, .dark] }
+        // The pair as the service reads it: without --scheme, a pair that uses light-dark() is
+        // measured in both schemes (PairRequest.evaluateInEveryScheme).
+        let request = PairRequest(foreground: foreground, background: background, backdrop: backdrop, usage: nil, level: nil, scheme: scheme?.rawValue)
+        let measured: [(scheme: ColorScheme?, report: PairReport)]
+        do throws(RequestError) {
+            measured = try request.evaluateInEveryScheme(defaults: requirement)
+        } catch {
+            // Named as the command line names them.
+            let names = ["fg": "foreground", "bg": "background"]
+            var message = error.message
+            if let name = names[error.field], message.hasPrefix(error.field + ":") { message = name + message.dropFirst(error.field.count) }
+            throw InputError(message)
         }
-        var reports: [(scheme: ColorScheme?, report: PairReport, fg: ParsedColor, bg: ParsedColor)] = []
-        for scheme in schemes {
-            let fg = try Self.parse(foreground, what: "foreground", scheme: scheme)
-            let bg = try Self.parse(background, what: "background", scheme: scheme)
-            let backdropColor = try backdrop.map { try Self.parse($0, what: "backdrop", scheme: scheme) }
-            if let backdropColor, !backdropColor.color.isOpaque {
-                throw InputError("backdrop: \(backdropColor.color.hex) is translucent; the backdrop is the opaque surface underneath")
-            }
-            reports.append((scheme, PairReport(foreground: fg, background: bg, backdrop: backdropColor, requirement: requirement), fg, bg))
+        let reports = try measured.map { entry in
+            (scheme: entry.scheme, report: entry.report,
+             fg: try Self.parse(foreground, what: "foreground", scheme: entry.scheme), bg: try Self.parse(background, what: "background", scheme: entry.scheme))
         }
         if format == .json {
             let encoder = JSONEncoder()

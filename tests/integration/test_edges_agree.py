@@ -61,3 +61,15 @@ def test_same_errors_on_both_edges(run, server):
     r = run("check", "--batch", "-", input=json.dumps({"fg": "#000", "bg": "#fff", "colour": "x"}) + "\n")
     status, _, api = server.json("POST", "/v1/contrast", {"fg": "#000", "bg": "#fff", "colour": "x"})
     assert status == 400 and json.loads(r.stdout)["error"] == api["detail"] == 'unknown field "colour" at /; expected fg, bg, backdrop, usage, level, scheme, id'
+
+
+def test_light_dark_without_a_scheme_is_measured_in_both_on_both_edges(run, server):
+    from urllib.parse import quote
+    fg, bg = "light-dark(#000, #fff)", "#777"
+    cli = json.loads(run("check", fg, bg, "--format", "json").stdout)
+    status, _, api = server.json("GET", f"/v1/contrast?fg={quote(fg)}&bg={quote(bg)}")
+    assert status == 200 and set(api) == set(cli) == {"light", "dark"}
+    for scheme in ("light", "dark"):
+        assert api[scheme]["ratio"] == cli[scheme]["ratio"] and api[scheme]["pass"] == cli[scheme]["pass"]
+    status, _, posted = server.json("POST", "/v1/contrast", {"fg": fg, "bg": bg})
+    assert status == 200 and posted == api

@@ -59,10 +59,11 @@ def test_css_color_5_over_http(server):
     assert status == 200 and body["foreground"] == "#808080"
     status, _, body = server.json("GET", "/v1/contrast?fg=" + quote("rgb(from #0969da r g b / 50%)") + "&bg=white")
     assert status == 200 and body["foreground"] == "#0969da80"
-    # light-dark() needs a scheme: without one, a 400 that says which field and what to add.
+    # light-dark() without a scheme is measured in both, as contrast check does.
     ld = quote("light-dark(#1f2328, #f0f6fc)")
     status, _, body = server.json("GET", f"/v1/contrast?fg={ld}&bg=%230d1117")
-    assert status == 400 and body["field"] == "fg" and 'give "scheme": "light" or "dark"' in body["detail"]
+    assert status == 200 and set(body) == {"light", "dark"}
+    assert body["light"]["foreground"] == "#1f2328" and body["dark"]["foreground"] == "#f0f6fc" and body["dark"]["pass"] is True
     status, _, body = server.json("GET", f"/v1/contrast?fg={ld}&bg=%230d1117&scheme=dark")
     assert status == 200 and body["foreground"] == "#f0f6fc" and body["pass"] is True
     status, _, body = server.json("POST", "/v1/contrast", {"fg": "light-dark(#1f2328, #f0f6fc)", "bg": "#fff", "scheme": "light"})

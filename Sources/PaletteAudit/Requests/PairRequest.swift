@@ -190,6 +190,40 @@ public struct PairRequest: Hashable, Sendable {
         return PairReport(foreground: fg, background: bg, backdrop: parsedBackdrop, requirement: requirement)
     }
 
+    /// The pair in its `scheme`, or, when it names none and a color uses `light-dark()`, in
+    /// both schemes, light first: the pair must pass in both (`contrast check` and
+    /// `GET /v1/contrast` alike).
+    public func evaluateInEveryScheme(defaults: ContrastRequirement = ContrastRequirement(usage: .text)) throws(RequestError) -> [(scheme: ColorScheme?, report: PairReport)] {
+        if scheme == nil {
+            let texts = [("fg", foreground), ("bg", background), ("backdrop", backdrop)].compactMap { field, text in text.map { (field, $0) } }
+            var dependsOnScheme = false
+            for (field, text) in texts where !text.isEmpty {
+                if try PairRequest.color(text, field: field, scheme: .light).dependsOnScheme { dependsOnScheme = true }
+            }
+            if dependsOnScheme {
+                var light = self, dark = self
+                light.scheme = ColorScheme.light.rawValue
+                dark.scheme = ColorScheme.dark.rawValue
+                return [(.light, try light.evaluate(defaults: defaults)), (.dark, try dark.evaluate(defaults: defaults))]
+            }
+        }
+        return [(try PairRequest.scheme(scheme), try evaluate(defaults: defaults))]
+    }
+
+    /// The JSON of ``evaluateInEveryScheme(defaults:)``: one report, or one per scheme
+    /// (`{"dark": {…}, "light": {…}}`).
+    public static func jsonBytes(_ reports: [(scheme: ColorScheme?, report: PairReport)], id: String? = nil) -> [UInt8] {
+        guard reports.count > 1 else { return reports.first?.report.jsonBytes(id: id) ?? [] }
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (index, entry) in reports.sorted(by: { ($0.scheme?.rawValue ?? "") < ($1.scheme?.rawValue ?? "") }).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array("\"\(entry.scheme?.rawValue ?? "")\":".utf8)
+            out += entry.report.jsonBytes(id: id)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     /// A CSS color, or an error naming the field and the byte at fault. `light-dark()` needs a
     /// `scheme`; without one the error says to give it.
     public static func color(_ text: String, field: String, scheme: ColorScheme? = nil) throws(RequestError) -> ParsedColor {

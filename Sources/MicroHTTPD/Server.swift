@@ -353,9 +353,12 @@ public final class Server: Sendable {
             // its headers, or idle between requests) gives way to the new one, so connections
             // that trickle headers cannot lock ordinary clients out. It is shut down here and
             // uncounted at once; libmicrohttpd closes it when it next polls it.
+            // A connection younger than a second is not taken: in a burst of new clients its
+            // request is likely on its way, and the newcomer gets the 503 (in `handle`) instead.
             guard open > limit else { return }
+            let settled = ContinuousClock.now - .seconds(1)
             var oldest: (fd: Int32, at: ContinuousClock.Instant)?
-            for (other, at) in s.clocks where other != fd && !s.headersIn.contains(other) && !s.evicted.contains(other) {
+            for (other, at) in s.clocks where at < settled && other != fd && !s.headersIn.contains(other) && !s.evicted.contains(other) {
                 if oldest == nil || at < oldest!.at { oldest = (other, at) }
             }
             guard let victim = oldest?.fd else { return }

@@ -84,6 +84,7 @@ struct ServeCommand: ParsableCommand {
         guard let bodyBytes = Self.parseSize(bodyText) else { throw InputError("--max-body must be a size like 1MiB, 512KiB or 1048576, not '\(bodyText)'") }
         config.maximumBodyBytes = bodyBytes
         guard maxConnections > 0 else { throw InputError("--max-connections must be positive") }
+        guard headerTimeout > 0 else { throw InputError("--header-timeout must be positive") }
         config.connectionLimit = maxConnections
         config.perAddressConnectionLimit = max(0, maxConnectionsPerIP)
         config.requestDeadlineSeconds = requestTimeout

@@ -170,3 +170,32 @@ def test_trickling_connections_do_not_lock_out_an_ordinary_client(binary, tmp_pa
         for s in attackers:
             s.close()
         assert server.stop() == 0, server.logs()[-2000:]
+
+
+def test_headers_are_bounded_by_the_header_timeout_not_the_request_timeout(binary, tmp_path):
+    directory = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    server = Server(binary, str(directory), "--threads", "2", "--quiet",
+                    "--header-timeout", "1", "--request-timeout", "60", "--idle-timeout", "60")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as s:
+            started = time.monotonic()
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            closed = None
+            for _ in range(40):  # a byte every 0.5 s: never idle, never done
+                try:
+                    s.sendall(b"X-Slow: a\r\n")
+                    s.settimeout(0.5)
+                    if s.recv(1024) == b"":
+                        closed = time.monotonic() - started
+                        break
+                except socket.timeout:
+                    continue
+                except OSError:
+                    closed = time.monotonic() - started
+                    break
+            # Closed near the 1 s header timeout, long before the 60 s request timeout.
+            assert closed is not None and closed < 15, closed
+        assert server.request("GET", "/healthz")[0] == 200
+    finally:
+        assert server.stop() == 0, server.logs()[-2000:]

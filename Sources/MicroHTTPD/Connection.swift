@@ -124,7 +124,8 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
 /// The request line is read: keep its target as sent. What this returns is the request's
 /// `req_cls`, released by the completion callback (libmicrohttpd calls it for every request
 /// this saw, even one refused before the access handler runs).
-let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
+    if let cls { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestLineRead(cmhd_connection_fd(connection)) }
     let state = RequestState()
     state.target = uri.map { String(cString: $0) }
     state.rawTarget = uri.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
@@ -167,6 +168,7 @@ extension Server {
             state.remoteAddress = connectionAddress(connection)
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
+            headersRead(cmhd_connection_fd(connection))
             state.headers = headers(connection)
             state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
@@ -346,7 +348,9 @@ extension Server {
             for header in response.headers {
                 _ = MHD_add_response_header(mhdResponse, header.name, header.value)
             }
-            if draining { _ = MHD_add_response_header(mhdResponse, "Connection", "close") }
+            // After a 400 nothing more on the connection is read as a request: the framing is in
+            // doubt, and what follows could be a request smuggled past a proxy.
+            if draining || response.status == 400 { _ = MHD_add_response_header(mhdResponse, "Connection", "close") }
             return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         }
     }

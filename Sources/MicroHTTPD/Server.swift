@@ -43,6 +43,10 @@ public struct ServerConfiguration: Sendable {
     /// A request whose headers and body take longer than this in total is answered 408 and
     /// closed, however steadily it trickles (libmicrohttpd's own timeout measures idleness only).
     public var requestDeadlineSeconds = 30.0
+    /// A connection whose request line and headers take longer than this to arrive is closed
+    /// unanswered (a fresh connection that sends nothing included), bounded apart from the
+    /// request deadline so that clients trickling headers give up their slots sooner.
+    public var headerTimeoutSeconds = 10.0
     /// Memory libmicrohttpd may use per connection for headers. libmicrohttpd clears this pool
     /// for every request, so its size is paid per request: 64 KiB made that clearing ~40 % of
     /// the instructions of a `/healthz` (callgrind). 32 KiB is libmicrohttpd's own default.
@@ -123,6 +127,14 @@ public final class Server: Sendable {
         var lingerOnClose: Set<Int32> = []
         /// Connections whose request body is arriving.
         var uploading: Set<Int32> = []
+        /// Connections whose current request's headers are in (the access handler saw them).
+        var headersIn: Set<Int32> = []
+        /// Connections whose current request line is in (libmicrohttpd logged its target).
+        var requestLine: Set<Int32> = []
+        /// Connections that have completed at least one request.
+        var served: Set<Int32> = []
+        /// Connections shut down to make room for a new one, already uncounted.
+        var evicted: Set<Int32> = []
     }
 
     /// The daemon pointer. libmicrohttpd allows quiesce and stop from any thread; every access
@@ -273,6 +285,7 @@ public final class Server: Sendable {
     /// current request (headers and body) has taken longer than the deadline.
     private func startSweeper() {
         let deadline = Duration.milliseconds(Int(configuration.requestDeadlineSeconds * 1000))
+        let headerDeadline = Duration.milliseconds(Int(max(0.25, configuration.headerTimeoutSeconds) * 1000))
         let thread = DetachedThread { [weak self] in
             while let self, self.state.withLock({ $0.sweeping }) {
                 usleep(250_000)
@@ -282,6 +295,16 @@ public final class Server: Sendable {
                     // answered 408 (in `handle`) rather than the connection being cut unanswered.
                     let old = s.clocks.filter { now - $0.value > (s.uploading.contains($0.key) ? deadline + .seconds(2) : deadline) }.map(\.key)
                     for fd in old { s.clocks[fd] = nil }
+                    // Headers still arriving past the header timeout: closed unanswered. (An idle
+                    // keep-alive connection with no new request line is left to the idle timeout.)
+                    let slow = s.clocks.filter { fd, start in
+                        now - start > headerDeadline && Server.isReadingHeaders(fd, s)
+                    }.map(\.key)
+                    // Under the lock: a socket still in the books is not closed (nor reused) yet.
+                    for fd in slow {
+                        s.clocks[fd] = nil
+                        shutdown(fd, Int32(SHUT_RDWR))
+                    }
                     return old
                 }
                 for fd in expired {
@@ -306,25 +329,67 @@ public final class Server: Sendable {
         connectionsOpen.load(ordering: .relaxed) > configuration.connectionLimit
     }
 
+    /// Whether a connection is reading a request's line or headers: a fresh one, or a kept-alive
+    /// one whose next request line is in, whose headers are not.
+    static func isReadingHeaders(_ fd: Int32, _ s: State) -> Bool {
+        !s.headersIn.contains(fd) && (s.requestLine.contains(fd) || !s.served.contains(fd))
+    }
+
     func connectionStarted(_ fd: Int32, address: String?) {
         guard fd >= 0 else { return }
         cmhd_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
-        connectionsOpen.wrappingAdd(1, ordering: .relaxed)
+        let open = connectionsOpen.wrappingAdd(1, ordering: .relaxed).newValue
+        let limit = configuration.connectionLimit
         state.withLock { s in
             s.clocks[fd] = ContinuousClock.now
+            for stale in [\State.headersIn, \State.requestLine, \State.served, \State.evicted, \State.uploading] {
+                s[keyPath: stale].remove(fd)
+            }
             if let address {
                 s.addresses[fd] = address
                 s.perAddress[address, default: 0] += 1
             }
+            // At capacity the oldest connection without a request in progress (still reading
+            // its headers, or idle between requests) gives way to the new one, so connections
+            // that trickle headers cannot lock ordinary clients out. It is shut down here and
+            // uncounted at once; libmicrohttpd closes it when it next polls it.
+            // A connection younger than a second is not taken: in a burst of new clients its
+            // request is likely on its way, and the newcomer gets the 503 (in `handle`) instead.
+            guard open > limit else { return }
+            let settled = ContinuousClock.now - .seconds(1)
+            var oldest: (fd: Int32, at: ContinuousClock.Instant)?
+            for (other, at) in s.clocks where at < settled && other != fd && !s.headersIn.contains(other) && !s.evicted.contains(other) {
+                if oldest == nil || at < oldest!.at { oldest = (other, at) }
+            }
+            guard let victim = oldest?.fd else { return }
+            s.evicted.insert(victim)
+            s.clocks[victim] = nil
+            connectionsOpen.wrappingSubtract(1, ordering: .relaxed)
+            shutdown(victim, Int32(SHUT_RDWR))
         }
+    }
+
+    /// A request line is in (libmicrohttpd logged its target).
+    func requestLineRead(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        state.withLock { _ = $0.requestLine.insert(fd) }
+    }
+
+    /// The access handler has the request's headers.
+    func headersRead(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        state.withLock { _ = $0.headersIn.insert(fd) }
     }
 
     func connectionClosed(_ fd: Int32) {
         guard fd >= 0 else { return }
-        connectionsOpen.wrappingSubtract(1, ordering: .relaxed)
         let linger = state.withLock { s -> Bool in
+            if s.evicted.remove(fd) == nil { connectionsOpen.wrappingSubtract(1, ordering: .relaxed) }
             s.clocks[fd] = nil
             s.uploading.remove(fd)
+            s.headersIn.remove(fd)
+            s.requestLine.remove(fd)
+            s.served.remove(fd)
             if let address = s.addresses.removeValue(forKey: fd) {
                 let left = (s.perAddress[address] ?? 1) - 1
                 s.perAddress[address] = left > 0 ? left : nil
@@ -356,8 +421,13 @@ public final class Server: Sendable {
     func connectionIdle(_ fd: Int32) {
         guard fd >= 0 else { return }
         state.withLock { s in
-            if s.clocks[fd] != nil { s.clocks[fd] = ContinuousClock.now }
             s.uploading.remove(fd)
+            s.headersIn.remove(fd)
+            s.requestLine.remove(fd)
+            if s.clocks[fd] != nil {
+                s.clocks[fd] = ContinuousClock.now
+                s.served.insert(fd)
+            }
         }
     }
 

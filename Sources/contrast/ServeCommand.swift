@@ -33,6 +33,7 @@ struct ServeCommand: ParsableCommand {
             help: "Open connections per client address at most; more are closed at once, so one address cannot hold every slot (0: no limit besides --max-connections).")
     var maxConnectionsPerIP: Int = 128
     @Option(help: "Seconds a request may take to arrive, headers and body, however slowly it trickles (default 30).") var requestTimeout: Double = 30
+    @Option(help: "Seconds a connection may take to send a request's line and headers; slower ones are closed (default 10).") var headerTimeout: Double = 10
     @Option(help: "Seconds an idle keep-alive connection stays open (default 15).") var idleTimeout: Int = 15
     @Option(help: "Seconds to finish in-flight requests after SIGTERM (default 10).") var grace: Double = 10
     @Option(help: "PEM certificate for HTTPS (CONTRAST_TLS_CERT).") var tlsCert: String?
@@ -84,9 +85,11 @@ struct ServeCommand: ParsableCommand {
         guard let bodyBytes = Self.parseSize(bodyText) else { throw InputError("--max-body must be a size like 1MiB, 512KiB or 1048576, not '\(bodyText)'") }
         config.maximumBodyBytes = bodyBytes
         guard maxConnections > 0 else { throw InputError("--max-connections must be positive") }
+        guard headerTimeout > 0 else { throw InputError("--header-timeout must be positive") }
         config.connectionLimit = maxConnections
         config.perAddressConnectionLimit = max(0, maxConnectionsPerIP)
         config.requestDeadlineSeconds = requestTimeout
+        config.headerTimeoutSeconds = headerTimeout
         config.idleTimeoutSeconds = idleTimeout
         if let tlsPriorities {
             guard !tlsPriorities.isEmpty, !tlsPriorities.contains("\0") else { throw InputError("--tls-priorities must be a GnuTLS priority string such as \(ServerConfiguration.modernTLS)") }

@@ -116,6 +116,39 @@ extension Routes {
         return Routes.jsonBytes(entry.document)
     }
 
+    /// Every token of a theme against every other (`?theme=`, the first theme by default), as
+    /// JSON or, with `?format=csv` or `Accept: text/csv`, CSV: `contrast matrix` over HTTP. A
+    /// matrix bound to pass `--max-response` or `--max-pairs` is refused with 422 before any work.
+    func paletteMatrix(_ name: String, _ request: Request) throws -> Response {
+        let entry = try entry(name)
+        try Routes.onlyQuery(request, ["theme", "format"], expected: "theme, format")
+        let csv: Bool
+        switch request.query("format") {
+        case nil: csv = request.header("accept")?.lowercased().contains("text/csv") == true
+        case "json": csv = false
+        case "csv": csv = true
+        case let other?: throw ServiceError.badRequest("format must be json or csv, not \"\(other.prefix(40))\"", field: "format")
+        }
+        let matrix: ContrastMatrix
+        do {
+            matrix = try ContrastMatrix(palette: entry.palette, theme: request.query("theme"))
+        } catch {
+            if error.problems.isEmpty { throw ServiceError.badRequest(error.message, field: "theme") }
+            throw Routes.problems(error.message, error.problems)
+        }
+        if let maximum = auditLimits.maximumChecks, matrix.pairCount > maximum {
+            throw ServiceError.unprocessable("\(matrix.entries.count) tokens make \(matrix.pairCount) pairs; the limit is \(maximum) (--max-pairs)")
+        }
+        if matrix.minimumRenderedBytes > limits.maximumResponseBytes {
+            throw ServiceError.unprocessable("the matrix would be at least \(Auditor.megabytes(matrix.minimumRenderedBytes)) (\(matrix.pairCount) pairs); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response)")
+        }
+        var body: [UInt8] = []
+        body.reserveCapacity(min(limits.maximumResponseBytes, matrix.pairCount * 96 + 128))
+        let append: (String) -> Void = { body.append(contentsOf: $0.utf8) }
+        if csv { matrix.writeCSV(append) } else { matrix.writeJSON(palette: entry.palette.name, append) }
+        return Response(status: 200, headers: [Header(name: "Content-Type", value: csv ? "text/csv; charset=utf-8" : "application/json")], body: body)
+    }
+
     func paletteAudit(_ name: String, _ request: Request) throws -> Response {
         let entry = try entry(name)
         try Routes.onlyQuery(request, ["theme"], expected: "theme")

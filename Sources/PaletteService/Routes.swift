@@ -69,6 +69,7 @@ public struct Routes: Sendable {
         case ["v1", "contrast"] where request.method == "POST": return (.pool, "/v1/contrast")
         case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit": return (.pool, "/v1/palettes/{name}/audit")
         case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals": return (.pool, "/v1/palettes/{name}/proposals")
+        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "matrix": return (.pool, "/v1/palettes/{name}/matrix")
         default: return (.inline, nil)
         }
     }
@@ -135,6 +136,8 @@ public struct Routes: Sendable {
             return only(["GET"], route: "/v1/palettes/{name}/audit") { try paletteAudit(s[2], request) }
         case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals":
             return only(["POST"], route: "/v1/palettes/{name}/proposals") { try proposal(s[2], request) }
+        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "matrix":
+            return only(["GET"], route: "/v1/palettes/{name}/matrix") { try paletteMatrix(s[2], request) }
         default:
             return unmatched(.notFound("no resource at \(request.path); see /openapi.yaml for the API"))
         }

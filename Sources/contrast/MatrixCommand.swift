@@ -53,21 +53,9 @@ struct MatrixCommand: ParsableCommand {
         let sink = try OutputSink(path: output)
         switch format {
         case .csv:
-            sink.write("foreground,background,foreground_hex,background_hex,ratio,level\n")
-            let names = matrix.entries.map { MatrixCommand.csvField($0.name) }
-            let hexes = matrix.entries.map { $0.color.hex }
-            matrix.forEachPair { i, j, ratio in
-                sink.write("\(names[i]),\(names[j]),\(hexes[i]),\(hexes[j]),\(ratio),\(AchievedLevel(ratio: ratio).name)\n")
-            }
+            matrix.writeCSV(sink.write)
         case .json:
-            sink.write("{\"palette\":\(MatrixCommand.json(decoded.name)),\"theme\":\(MatrixCommand.json(matrix.theme ?? "")),\"pairs\":[\n")
-            let names = matrix.entries.map { MatrixCommand.json($0.name) }
-            var first = true
-            matrix.forEachPair { i, j, ratio in
-                sink.write((first ? "" : ",\n") + "{\"foreground\":\(names[i]),\"background\":\(names[j]),\"ratio\":\(ratio),\"level\":\"\(AchievedLevel(ratio: ratio).name)\"}")
-                first = false
-            }
-            sink.write("\n]}\n")
+            matrix.writeJSON(palette: decoded.name, sink.write)
         case .summary:
             sink.write(MatrixCommand.summaryText(matrix.summarize()))
         case .text:
@@ -108,14 +96,6 @@ struct MatrixCommand: ParsableCommand {
         return out
     }
 
-    static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-    }
-
-    static func json(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 /// Buffered streaming output to a file or standard output.

@@ -73,3 +73,17 @@ def test_light_dark_without_a_scheme_is_measured_in_both_on_both_edges(run, serv
         assert api[scheme]["ratio"] == cli[scheme]["ratio"] and api[scheme]["pass"] == cli[scheme]["pass"]
     status, _, posted = server.json("POST", "/v1/contrast", {"fg": fg, "bg": bg})
     assert status == 200 and posted == api
+
+
+def test_the_matrix_route_gives_what_contrast_matrix_gives(run, server):
+    for fmt in ("json", "csv"):
+        cli = run("matrix", "palettes/peptide-fox.json", "--theme", "dark", "--format", fmt)
+        assert cli.returncode == 0, cli.stderr
+        status, headers, body = server.request("GET", f"/v1/palettes/peptide-fox/matrix?theme=dark&format={fmt}")
+        assert status == 200, body[:300]
+        assert headers["Content-Type"].startswith("text/csv" if fmt == "csv" else "application/json")
+        assert body.decode() == cli.stdout
+    status, _, body = server.request("GET", "/v1/palettes/peptide-fox/matrix?theme=dusk")
+    assert status == 400 and b"dusk" in body
+    status, _, body = server.request("GET", "/v1/palettes/peptide-fox/matrix?format=xml")
+    assert status == 400 and b"json or csv" in body

@@ -61,7 +61,7 @@ public final class ReadBudget: Sendable {
     /// Runs `body` under the current budget, or under a new one for `inputBytes` when there is
     /// none, and returns the problem that stopped it (if any) beside its result.
     public static func ensuring<T>(inputBytes: Int, _ body: () throws -> T) rethrows -> (T, PaletteProblem?) {
-        if let current { return (try body(), nil) }  // the outer read reports its own problem
+        if current != nil { return (try body(), nil) }  // the outer read reports its own problem
         let budget = ReadBudget(inputBytes: inputBytes)
         let result = try withBudget(budget, body)
         return (result, budget.problem)

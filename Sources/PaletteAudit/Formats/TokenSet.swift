@@ -87,29 +87,17 @@ extension PaletteDecoder {
 
     /// Follows a JSON pointer (`/a/b/0`, the fragment after `#`) into a value.
     static func follow(_ fragment: String, in root: JSONValue) -> JSONValue? {
-        var value = root
-        var text = Substring(fragment)
-        if text.hasPrefix("/") { text = text.dropFirst() }
-        guard !text.isEmpty else { return root }
-        for raw in text.split(separator: "/", omittingEmptySubsequences: false) {
-            let segment = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
-            switch value {
-            case .object(let members, _):
-                guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
-                value = next
-            case .array(let items, _):
-                guard let index = Int(segment), items.indices.contains(index) else { return nil }
-                value = items[index]
-            default:
-                return nil
-            }
-        }
-        return value
+        var unused: [String: [String: JSONValue]] = [:]
+        return follow(fragment, in: root, file: "", indexes: &unused, indexWideObjects: false)
     }
 
     /// ``follow(_:in:)`` for a document of the set (`file`), finding members of wide objects
     /// through an index built once per object (same results: the first member of a name).
     mutating func follow(_ fragment: String, in root: JSONValue, file: String) -> JSONValue? {
+        Self.follow(fragment, in: root, file: file, indexes: &memberIndexes, indexWideObjects: true)
+    }
+
+    static func follow(_ fragment: String, in root: JSONValue, file: String, indexes: inout [String: [String: JSONValue]], indexWideObjects: Bool) -> JSONValue? {
         var value = root
         var text = Substring(fragment)
         if text.hasPrefix("/") { text = text.dropFirst() }
@@ -118,12 +106,12 @@ extension PaletteDecoder {
         for raw in text.split(separator: "/", omittingEmptySubsequences: false) {
             let segment = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
             switch value {
-            case .object(let members, _) where members.count > 32:
-                if memberIndexes[path] == nil {
+            case .object(let members, _) where indexWideObjects && members.count > 32:
+                if indexes[path] == nil {
                     _ = ReadBudget.spend(members.count, on: "an index of the object at \(path)", file: file, location: value.location)
-                    memberIndexes[path] = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+                    indexes[path] = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
                 }
-                guard let next = memberIndexes[path]?[segment] else { return nil }
+                guard let next = indexes[path]?[segment] else { return nil }
                 value = next
             case .object(let members, _):
                 guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
@@ -134,7 +122,7 @@ extension PaletteDecoder {
             default:
                 return nil
             }
-            path += "/" + String(raw)
+            if indexWideObjects { path += "/" + String(raw) }
         }
         return value
     }

@@ -120,4 +120,23 @@ import Testing
         #expect(palette?.themes.map(\.name) == ["light", "dim", "dark_dimmed"])
         #expect(palette?.format == "CSS custom properties")
     }
+
+    /// Designsystemet nests `@supports` in `:root, [data-size]` and comments its selectors
+    /// (`:root /* small */`): both are read as the browser reads them, and every property is in
+    /// the ledger.
+    @Test func nestedGroupRulesAndCommentedSelectorsAreRead() throws {
+        let css = """
+        :root /* small */ { --fg: #111111; }
+        :root {
+          --bg: #ffffff;
+          @supports (color: lab(0 0 0)) { --bg: #fefefe; --gap: 1px; }
+        }
+        """
+        let (palette, problems) = Self.decode(css)
+        #expect(problems.isEmpty, "\(problems)")
+        let p = try #require(palette)
+        #expect(resolvedColors(p) == ["light": ["fg": "#111111", "bg": "#fefefe"]])
+        let ledger = p.ledger.completed(with: p)
+        #expect(ledger.colorDeclarations + ledger.notColors == 4, "\(ledger.entries)")
+    }
 }

@@ -417,10 +417,10 @@ struct StylesheetReader {
             // The queries around a block are kept as text: what they cost is spent.
             guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.start) else { return }
             inner.media.append(preludeText)
-            readRules(inner, topLevel: false)
+            readGroup(inner)
         case "supports", "layer", "container", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
-            readRules(inner, topLevel: false)
+            readGroup(inner)
         case "theme":
             // Tailwind v4: `@theme { --color-…: … }` (also `@theme inline`, `@theme static`).
             inner.tailwindTheme = true
@@ -450,7 +450,14 @@ struct StylesheetReader {
         }
     }
 
+    /// A conditional group rule's block: rules at the top level; inside a style rule (CSS
+    /// nesting: `:root { @supports (…) { --x: …; } }`) declarations of that rule, and nested rules.
+    mutating func readGroup(_ context: Context) {
+        if context.selector != nil { readDeclarations(context) } else { readRules(context, topLevel: false) }
+    }
+
     mutating func readQualifiedRule(_ context: Context) {
+        let first = index
         let range = prelude()
         guard let t = current, t.kind == .openBrace else {
             if current?.kind == .semicolon { index += 1 }
@@ -463,7 +470,10 @@ struct StylesheetReader {
         index += 1
         var inner = context
         inner.theme = BlockTheme()
-        let selector = Self.collapse(text(range))
+        // The selector as its tokens say it: comments (`:root /* small */`) are not part of it.
+        var written = ""
+        for token in tokens[first..<(index - 1)] { written += token.kind == .whitespace ? " " : text(token.start..<token.end) }
+        let selector = Self.collapse(written)
         if let parent = context.selector {
             // CSS nesting: `&` stands for the parent; without one the rule is a descendant.
             inner.selector = Self.splitList(selector).map { part in

@@ -19,6 +19,13 @@ import ColorScience
 /// Properties on other selectors, or under other media queries, are scoped to elements or
 /// devices: each such block is reported once, never read as tokens.
 ///
+/// Attributes of different names on the root (and classes, one axis) are axes: when two or
+/// more are pinned each on its own (Designsystemet's `[data-color-scheme="dark"]` and
+/// `[data-color="brand1"]`), the themes are their product (`dark-brand1`), each taking every block
+/// whose constraints it meets; axes without colors stay at their default, and a value under
+/// color-scheme queries (`auto`) is one theme per preference (`auto-light`, `auto-dark`). See
+/// ``axisThemes(baseScheme:)``.
+///
 /// Each theme gets its effective properties (the base's, then its own, in cascade order), with
 /// `var()` substituted as CSS does, per theme, through chains and fallbacks. A value that is a
 /// color is a token named without its `--`; a value that is exactly `var(--x)` stays an alias
@@ -954,12 +961,13 @@ extension StylesheetReader {
         var values: [String: [String]] = [:]
         var independent: Set<String> = []
         var defaults: [String: String] = [:]
+        var seenAxes: Set<String> = [], seenValues: Set<String> = []
         for spec in specs {
             let hasRoot = spec.alternatives.contains { $0.isEmpty }
             for alternative in spec.alternatives {
                 for (axis, value) in alternative {
-                    if !axisOrder.contains(axis) { axisOrder.append(axis) }
-                    if value != "*", !(values[axis] ?? []).contains(value) { values[axis, default: []].append(value) }
+                    if seenAxes.insert(axis).inserted { axisOrder.append(axis) }
+                    if value != "*", seenValues.insert(axis + "\u{0}" + value).inserted { values[axis, default: []].append(value) }
                 }
                 if alternative.count == 1, let only = alternative.first, only.value != "*" {
                     independent.insert(only.axis)
@@ -992,16 +1000,23 @@ extension StylesheetReader {
         let axes = axisOrder.filter { holdsColors.contains($0) && values[$0] != nil }
         let fixed = axisOrder.filter { !holdsColors.contains($0) && values[$0] != nil }
         // Each axis's values: a value under preference queries splits into one per preference.
+        var preferencesOf: [String: [String]] = [:]
+        var constraints = specs.count
+        for spec in specs {
+            for alternative in spec.alternatives {
+                constraints += alternative.count
+                guard let preference = spec.preference else { continue }
+                for (axis, value) in alternative where value != "*" && !(preferencesOf[axis + "\u{0}" + value] ?? []).contains(preference) {
+                    preferencesOf[axis + "\u{0}" + value, default: []].append(preference)
+                }
+            }
+        }
+        guard spend(constraints, on: "the stylesheet's axes", at: 0) else { return .stopped }
         var entries: [[(value: String, preference: String?)]] = []
         for axis in axes {
             var list: [(value: String, preference: String?)] = defaults[axis] == nil ? [("", nil)] : []
             for value in values[axis] ?? [] {
-                var preferences: [String] = []
-                for spec in specs {
-                    guard let preference = spec.preference, !preferences.contains(preference),
-                          spec.alternatives.contains(where: { $0.contains { $0.axis == axis && $0.value == value } }) else { continue }
-                    preferences.append(preference)
-                }
+                let preferences = preferencesOf[axis + "\u{0}" + value] ?? []
                 if preferences.isEmpty { list.append((value, nil)) } else { list += preferences.map { (value, $0) } }
             }
             entries.append(list)
@@ -1045,6 +1060,8 @@ extension StylesheetReader {
             }
             let preference = preferences.isEmpty ? nil : preferences.joined(separator: "-")
             let themeName = nameParts.isEmpty ? baseScheme.rawValue : nameParts.joined(separator: "-")
+            // Matching every block's constraints against the theme is spent, once per theme.
+            guard spend(constraints, on: "the theme '\(themeName)'", at: 0) else { return .stopped }
             var layers: [Int] = []
             for (index, spec) in specs.enumerated() {
                 guard spec.preference == nil || spec.preference == preference else { continue }
@@ -1076,11 +1093,12 @@ extension StylesheetReader {
             theme.colorScheme = scheme
             themes.append(theme)
         }
+        let fixedAxes = Set(fixed)
         // Blocks no theme takes: those of fixed axes, and any other block whose constraints no
         // theme meets.
         for declaration in all where !applied.contains(declaration.spec) {
             let pinned = declaration.spec >= 0 ? specs[declaration.spec].alternatives.flatMap { $0.map(\.axis) } : []
-            let reason = fixed.first { pinned.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
+            let reason = pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
                 ?? "its block (\(declaration.block.prefix(60))) applies to no theme of the stylesheet's axes"
             if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
                 ledger.notRead(declaration.name, reason: reason, file: file, location: declaration.location)

@@ -1021,17 +1021,21 @@ extension StylesheetReader {
             }
             entries.append(list)
         }
-        var count = 1
-        for list in entries {
-            let (product, overflow) = count.multipliedReportingOverflow(by: list.count)
-            guard !overflow, product <= Self.maximumAxisThemes else {
-                let shown = zip(axes, entries).map { "\($0.0) (\($0.1.count))" }.joined(separator: " × ")
-                let at = specs.last?.offset ?? 0
-                halt(PaletteProblem(.limitExceeded, "the stylesheet's axes \(shown) make \(overflow ? "too many" : String(product)) themes, more than \(Self.maximumAxisThemes); a stylesheet this varied is not read",
-                                    file: file, location: location(at)))
-                return .stopped
-            }
-            count = product
+        // The combinations are counted (with overflow checks) before any theme is built.
+        var count = 1, overflow = false, pastAt: String?
+        for (axis, list) in zip(axes, entries) {
+            let (product, overflowed) = count.multipliedReportingOverflow(by: list.count)
+            overflow = overflow || overflowed
+            count = overflowed ? Int.max : product
+            if pastAt == nil, overflow || count > Self.maximumAxisThemes { pastAt = axis }
+        }
+        if let pastAt {
+            let shown = zip(axes, entries).map { "\($0.0) (\($0.1.count))" }.joined(separator: " × ")
+            // Located at the first block that pins the axis which took the count past the limit.
+            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }?.offset ?? 0
+            halt(PaletteProblem(.limitExceeded, "the stylesheet's axes \(shown) make \(overflow ? "more than \(Int.max)" : String(count)) themes, more than \(Self.maximumAxisThemes); a stylesheet this varied is not read",
+                                file: file, location: location(at)))
+            return .stopped
         }
         var bySpec: [Int: [Declaration]] = [:]
         for declaration in all { bySpec[declaration.spec, default: []].append(declaration) }

@@ -154,3 +154,35 @@ def test_a_served_stylesheet_is_proposed_against(binary, tmp_path):
         assert proposal["proposed"]["fail"] == 1 and proposal["comparison"]["regressions"][0]["key"] == "site/light/body"
     finally:
         assert s.stop() == 0, s.logs()
+
+
+DESIGNSYSTEMET = ROOT.parent / "shared" / "realworld2" / "digdir" / "packages" / "theme" / "brand"
+
+
+def test_designsystemet_color_scheme_and_color_are_axes(server):
+    """Designsystemet's built CSS varies along [data-color-scheme] × [data-color]: each theme is
+    one scheme with one color, as the browser computes it when the root carries both
+    attributes; [data-color-scheme="auto"] under the light and dark preference queries is two
+    schemes; [data-size] and [data-typography] hold no colors and stay at their default."""
+    path = DESIGNSYSTEMET / "altinn.css"
+    if not path.exists():
+        pytest.skip(f"{path} is absent: Designsystemet's stylesheet not audited")
+    status, _, listing = server.json("POST", "/v1/tokens?name=altinn", path.read_bytes(), headers={"Content-Type": "text/css"})
+    assert status == 200, listing
+    colors = ["accent", "brand1", "brand2", "brand3", "danger", "info", "neutral", "success", "warning"]
+    schemes = ["light", "auto-light", "auto-dark", "dark"]
+    assert [t["name"] for t in listing["themes"]] == [f"{s}-{c}" for s in schemes for c in colors]
+    tokens = {t["name"]: {k["name"]: k for k in t["tokens"]} for t in listing["themes"]}
+    # By hand from the file: [data-color="brand1"], [data-color-scheme][data-color="brand1"]
+    # (line 994) sets --ds-color-base-default: var(--ds-color-brand1-base-default), which the
+    # dark scheme (line 608) and the auto scheme under a dark preference (line 761) set to
+    # #4d91cf, and the light scheme (line 137) to #0162BA; accent's is #4c91cf in dark (576).
+    assert tokens["dark-brand1"]["ds-color-base-default"]["hex"] == "#4d91cf"
+    assert tokens["auto-dark-brand1"]["ds-color-base-default"]["hex"] == "#4d91cf"
+    assert tokens["light-brand1"]["ds-color-base-default"]["hex"] == "#0162ba"
+    assert tokens["dark-accent"]["ds-color-base-default"]["hex"] == "#4c91cf"
+    assert tokens["dark-brand1"]["ds-color-background-default"]["hex"] == "#0c1927"
+    status, _, audit = server.json("POST", "/v1/audit?name=altinn", path.read_bytes(), headers={"Content-Type": "text/css"})
+    assert status == 200
+    fmt = audit["palettes"][0]["format"]
+    assert "data-size fixed to its default (no colors)" in fmt and "data-typography fixed to its default (no colors)" in fmt

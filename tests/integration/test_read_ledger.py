@@ -106,7 +106,8 @@ def custom_properties(css):
 STYLESHEETS = [("realworld", "tailwind", "theme.css"),
                ("realworld2", "shadcn", "globals.css"),
                ("realworld2", "shadcn", "themes-r.css"),
-               ("realworld2", "shadcn", "themes@c193efa.css")]
+               ("realworld2", "shadcn", "themes@c193efa.css"),
+               ("realworld2", "digdir", "packages", "theme", "brand", "altinn.css")]
 
 
 @pytest.mark.parametrize("parts", STYLESHEETS, ids=[p[-1] for p in STYLESHEETS])

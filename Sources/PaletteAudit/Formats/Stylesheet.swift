@@ -19,6 +19,13 @@ import ColorScience
 /// Properties on other selectors, or under other media queries, are scoped to elements or
 /// devices: each such block is reported once, never read as tokens.
 ///
+/// Attributes of different names on the root (and classes, one axis) are axes: when two or
+/// more are pinned each on its own (Designsystemet's `[data-color-scheme="dark"]` and
+/// `[data-color="brand1"]`), the themes are their product (`dark-brand1`), each taking every block
+/// whose constraints it meets; axes without colors stay at their default, and a value under
+/// color-scheme queries (`auto`) is one theme per preference (`auto-light`, `auto-dark`). See
+/// ``axisThemes(baseScheme:)``.
+///
 /// Each theme gets its effective properties (the base's, then its own, in cascade order), with
 /// `var()` substituted as CSS does, per theme, through chains and fallbacks. A value that is a
 /// color is a token named without its `--`; a value that is exactly `var(--x)` stays an alias
@@ -237,6 +244,18 @@ struct StylesheetReader {
         var name: String?
         /// The block's ``Context/description``, built once (at its first custom property).
         var description: String?
+        /// The block's index in ``StylesheetReader/specs``: what it constrains, for axes.
+        var spec = -1
+    }
+
+    /// What a theme block constrains, read as axes: each alternative of its selector list is the
+    /// attribute names (and "class") it pins, each to a value or "*" (any value); an empty
+    /// alternative is the base. `preference` is the color-scheme or contrast preference its
+    /// queries ask for ("light", "dark", "high-contrast", …), nil when it has none.
+    struct BlockSpec {
+        var alternatives: [[(axis: String, value: String)]]
+        var preference: String?
+        var offset: Int
     }
 
     /// One custom-property declaration as written.
@@ -247,12 +266,18 @@ struct StylesheetReader {
         var location: SourceLocation
         var block: String
         var order: Int
+        /// The block's index in ``specs``.
+        var spec = -1
     }
 
     /// Declarations by theme name, in source order; the base theme's name is "".
     var declarations: [String: [Declaration]] = [:]
     /// `color-scheme` values given in each theme's blocks.
     var colorSchemes: [String: String] = [:]
+    /// What each theme block constrains, in source order (see ``BlockSpec``).
+    var specs: [BlockSpec] = []
+    /// The last `color-scheme` given in each block (by spec index): its order and value.
+    var specColorSchemes: [Int: (order: Int, value: String)] = [:]
     /// Blocks whose custom properties were not read, reported once each.
     private var reportedScopes: Set<String> = []
     /// Why each block that is not a theme was not read (its description → the reason).
@@ -399,10 +424,10 @@ struct StylesheetReader {
             // The queries around a block are kept as text: what they cost is spent.
             guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.start) else { return }
             inner.media.append(preludeText)
-            readRules(inner, topLevel: false)
+            readGroup(inner)
         case "supports", "layer", "container", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
-            readRules(inner, topLevel: false)
+            readGroup(inner)
         case "theme":
             // Tailwind v4: `@theme { --color-…: … }` (also `@theme inline`, `@theme static`).
             inner.tailwindTheme = true
@@ -432,7 +457,14 @@ struct StylesheetReader {
         }
     }
 
+    /// A conditional group rule's block: rules at the top level; inside a style rule (CSS
+    /// nesting: `:root { @supports (…) { --x: …; } }`) declarations of that rule, and nested rules.
+    mutating func readGroup(_ context: Context) {
+        if context.selector != nil { readDeclarations(context) } else { readRules(context, topLevel: false) }
+    }
+
     mutating func readQualifiedRule(_ context: Context) {
+        let first = index
         let range = prelude()
         guard let t = current, t.kind == .openBrace else {
             if current?.kind == .semicolon { index += 1 }
@@ -445,7 +477,10 @@ struct StylesheetReader {
         index += 1
         var inner = context
         inner.theme = BlockTheme()
-        let selector = Self.collapse(text(range))
+        // The selector as its tokens say it: comments (`:root /* small */`) are not part of it.
+        var written = ""
+        for token in tokens[first..<(index - 1)] { written += token.kind == .whitespace ? " " : text(token.start..<token.end) }
+        let selector = Self.collapse(written)
         if let parent = context.selector {
             // CSS nesting: `&` stands for the parent; without one the rule is a descendant.
             inner.selector = Self.splitList(selector).map { part in
@@ -526,6 +561,10 @@ struct StylesheetReader {
             guard spend(description.utf8.count, bytes: description.utf8.count, on: "the block '\(description.prefix(40))'", at: offset) else { return }
             context.theme.description = description
             context.theme.name = theme(of: context, at: offset)
+            if context.theme.name != nil {
+                context.theme.spec = specs.count
+                specs.append(Self.spec(of: context, at: offset))
+            }
             context.theme.known = true
         }
         guard let theme = context.theme.name else {
@@ -541,11 +580,14 @@ struct StylesheetReader {
         }
         if !isCustom {
             colorSchemes[theme] = value.lowercased()
+            order += 1
+            specColorSchemes[context.theme.spec] = (order, value.lowercased())
             return
         }
         order += 1
         declarations[theme, default: []].append(Declaration(name: String(name.dropFirst(2)), value: value, important: important,
-                                                            location: location(offset), block: context.theme.description ?? context.description, order: order))
+                                                            location: location(offset), block: context.theme.description ?? context.description, order: order,
+                                                            spec: context.theme.spec))
     }
 
     // MARK: Themes
@@ -608,6 +650,82 @@ struct StylesheetReader {
         }
         for variant in context.variants where !parts.contains(variant) { parts.append(variant) }
         return parts.joined(separator: "-")
+    }
+
+    /// What a theme block constrains, as axes (see ``BlockSpec``).
+    static func spec(of context: Context, at offset: Int) -> BlockSpec {
+        var preferences: [String] = []
+        for query in context.media {
+            guard let name = mediaTheme(query) else { continue }
+            if !name.isEmpty {
+                preferences.append(name)
+            } else if collapse(query.lowercased()).replacing(" ", with: "").contains("prefers-color-scheme:light") {
+                preferences.append("light")
+            }
+        }
+        preferences += context.variants
+        var alternatives: [[(axis: String, value: String)]] = []
+        if !context.tailwindTheme, let selector = context.selector {
+            for part in splitList(selector) where selectorTheme(part) != nil {
+                alternatives.append(selectorConstraints(part))
+            }
+        } else {
+            alternatives = [[]]
+        }
+        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), offset: offset)
+    }
+
+    /// The axes one compound selector on the root pins: each attribute by its name (to its value,
+    /// or "*" when it has none), classes as the axis "class"; `:root` alone pins none.
+    static func selectorConstraints(_ selector: String) -> [(axis: String, value: String)] {
+        var rest = Substring(selector.cssTrimmed)
+        for root in [":root", "html", ":host", "body"] where rest.lowercased().hasPrefix(root) {
+            rest = rest.dropFirst(root.count)
+            break
+        }
+        var pinned: [(axis: String, value: String)] = []
+        func pin(_ axis: String, _ value: String) {
+            if let i = pinned.firstIndex(where: { $0.axis == axis }) {
+                if value != "*" { pinned[i].value = value }
+            } else {
+                pinned.append((axis, value))
+            }
+        }
+        while !rest.isEmpty {
+            if rest.hasPrefix(".") {
+                let word = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                pin("class", String(word))
+                rest = rest.dropFirst(1 + word.count)
+            } else if rest.hasPrefix("[") {
+                guard let close = rest.firstIndex(of: "]") else { break }
+                let inside = rest[rest.index(after: rest.startIndex)..<close]
+                if let equals = inside.firstIndex(of: "=") {
+                    let axis = inside[..<equals].filter { !"~|^$*".contains($0) }.cssTrimmed.lowercased()
+                    var value = inside[inside.index(after: equals)...].cssTrimmed
+                    if value.hasSuffix(" i") || value.hasSuffix(" s") { value = String(value.dropLast(2)).cssTrimmed }
+                    value = value.trimmingCharacters(in: ["\"", "'"])
+                    pin(axis, value.isEmpty ? "*" : value)
+                } else {
+                    pin(inside.cssTrimmed.lowercased(), "*")
+                }
+                rest = rest[rest.index(after: close)...]
+            } else if rest.hasPrefix(":") {
+                var i = rest.index(after: rest.startIndex)
+                while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }
+                if i < rest.endIndex, rest[i] == "(" {
+                    var depth = 0
+                    while i < rest.endIndex {
+                        if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1; if depth == 0 { i = rest.index(after: i); break } }
+                        i = rest.index(after: i)
+                    }
+                }
+                if i == rest.startIndex { break }
+                rest = rest[i...]
+            } else {
+                break
+            }
+        }
+        return pinned
     }
 
     mutating func report(_ context: Context, at offset: Int, _ message: String) {
@@ -736,6 +854,40 @@ extension StylesheetReader {
             return words.contains("dark") && !words.contains("light") ? .dark : .light
         }()
         let baseName = baseScheme.rawValue
+        var themes: [Theme] = []
+        var format = "CSS custom properties"
+        switch axisThemes(baseScheme: baseScheme) {
+        case .stopped:
+            return nil
+        case .themes(let built, let note):
+            themes = built
+            format += note
+        case .notAxes:
+            guard let built = singleAxisThemes(baseScheme: baseScheme) else { return nil }
+            themes = built
+        }
+        // A declaration no theme takes (a later one of the same name in its block wins) was met
+        // and not read.
+        let taken = Set(themes.flatMap { $0.tokens.compactMap { $0.location?.offset } })
+        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\($0):\(entry.column ?? 0)" } })
+        for declaration in declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
+            && !accounted.contains("\(declaration.location.line):\(declaration.location.column)") {
+            ledger.notRead(declaration.name, reason: "a later declaration of --\(declaration.name) in the same theme wins", file: file, location: declaration.location)
+        }
+        if bareHSL > 0 {
+            problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",
+                                           file: file, severity: .warning))
+        }
+        var palette = Palette(name: name, file: file, themes: themes)
+        palette.format = format
+        palette.ledger = ledger
+        return palette
+    }
+
+    /// Themes as read before axes: each class or attribute value a theme standing on the base
+    /// (nil when the read stopped or there is no theme at all).
+    mutating func singleAxisThemes(baseScheme: ColorScheme) -> [Theme]? {
+        let baseName = baseScheme.rawValue
         // A theme named like the base ("light", ".light") adds to it.
         if let same = declarations[baseName] {
             declarations[""] = ((declarations[""] ?? []) + same).sorted { $0.order < $1.order }
@@ -743,8 +895,8 @@ extension StylesheetReader {
             if let scheme = colorSchemes[baseName], colorSchemes[""] == nil { colorSchemes[""] = scheme }
         }
         guard !declarations.isEmpty else { return nil }
-        let others = declarations.filter { !$0.key.isEmpty }.map { ($0.key, $0.value.first?.order ?? 0) }.sorted { $0.1 < $1.1 }.map(\.0)
         var themes: [Theme] = []
+        let others = declarations.filter { !$0.key.isEmpty }.map { ($0.key, $0.value.first?.order ?? 0) }.sorted { $0.1 < $1.1 }.map(\.0)
         for key in (declarations[""] != nil ? [""] : []) + others {
             let themeName = key.isEmpty ? baseName : key
             // The layers a theme stands on: the base, the theme a "-high-contrast" variant
@@ -778,22 +930,207 @@ extension StylesheetReader {
             theme.colorScheme = scheme
             themes.append(theme)
         }
-        // A declaration no theme takes (a later one of the same name in its block wins) was met
-        // and not read.
-        let taken = Set(themes.flatMap { $0.tokens.compactMap { $0.location?.offset } })
-        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\($0):\(entry.column ?? 0)" } })
-        for declaration in declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
-            && !accounted.contains("\(declaration.location.line):\(declaration.location.column)") {
-            ledger.notRead(declaration.name, reason: "a later declaration of --\(declaration.name) in the same theme wins", file: file, location: declaration.location)
+        return themes
+    }
+
+    enum AxisOutcome {
+        /// Fewer than two independent axes: themes are read one class or attribute value each.
+        case notAxes
+        case stopped
+        /// The themes, and what the palette's format says of its axes.
+        case themes([Theme], String)
+    }
+
+    /// The most themes the product of a stylesheet's axes may make.
+    static let maximumAxisThemes = 1_000
+
+    /// Themes as the product of independent axes: attributes of different names (and classes,
+    /// one axis "class") on the root. An axis is independent when some selector pins it alone
+    /// (`[data-color="brand1"]`); a stylesheet with fewer than two such axes is read one value a
+    /// theme, as before (`.dark`, Primer's `[data-color-mode][data-dark-theme]`).
+    ///
+    /// Axes whose blocks hold no colors are fixed to their default (the base). A value whose
+    /// blocks stand under color-scheme or contrast queries (`[data-color-scheme="auto"]` in
+    /// `@media (prefers-color-scheme: light)` and `(… dark)`) is one theme per preference
+    /// (`auto-light`, `auto-dark`). An axis whose value shares a block with `:root`
+    /// (`:root, [data-color-scheme="light"]`) has that value as its default; any other axis has
+    /// the base (no value) as one of its values. Each theme's declarations are, in source order,
+    /// those of every block whose selector has an alternative whose constraints all hold.
+    mutating func axisThemes(baseScheme: ColorScheme) -> AxisOutcome {
+        var axisOrder: [String] = []
+        var values: [String: [String]] = [:]
+        var independent: Set<String> = []
+        var defaults: [String: String] = [:]
+        var seenAxes: Set<String> = [], seenValues: Set<String> = []
+        for spec in specs {
+            let hasRoot = spec.alternatives.contains { $0.isEmpty }
+            for alternative in spec.alternatives {
+                for (axis, value) in alternative {
+                    if seenAxes.insert(axis).inserted { axisOrder.append(axis) }
+                    if value != "*", seenValues.insert(axis + "\u{0}" + value).inserted { values[axis, default: []].append(value) }
+                }
+                if alternative.count == 1, let only = alternative.first, only.value != "*" {
+                    independent.insert(only.axis)
+                    if hasRoot, defaults[only.axis] == nil { defaults[only.axis] = only.value }
+                }
+            }
         }
-        if bareHSL > 0 {
-            problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",
-                                           file: file, severity: .warning))
+        guard independent.count >= 2 else { return .notAxes }
+        let all = declarations.values.flatMap { $0 }.sorted { $0.order < $1.order }
+        // The properties that hold colors: written as one, or naming one through var().
+        var referrers: [String: [String]] = [:]
+        var colorNames: Set<String> = []
+        var queue: [String] = []
+        for declaration in all {
+            if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || (try? CSSColor.parse(declaration.value, scheme: .light)) != nil {
+                if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
+            }
+            for name in Self.varNames(declaration.value) { referrers[name, default: []].append(declaration.name) }
         }
-        var palette = Palette(name: name, file: file, themes: themes)
-        palette.format = "CSS custom properties"
-        palette.ledger = ledger
-        return palette
+        guard spend(all.count, on: "the stylesheet's axes", at: 0) else { return .stopped }
+        while let name = queue.popLast() {
+            for referrer in referrers[name] ?? [] where colorNames.insert(referrer).inserted { queue.append(referrer) }
+        }
+        var holdsColors: Set<String> = []
+        for declaration in all where declaration.spec >= 0 && colorNames.contains(declaration.name) {
+            for alternative in specs[declaration.spec].alternatives {
+                for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
+            }
+        }
+        let axes = axisOrder.filter { holdsColors.contains($0) && values[$0] != nil }
+        let fixed = axisOrder.filter { !holdsColors.contains($0) && values[$0] != nil }
+        // Each axis's values: a value under preference queries splits into one per preference.
+        var preferencesOf: [String: [String]] = [:]
+        var constraints = specs.count
+        for spec in specs {
+            for alternative in spec.alternatives {
+                constraints += alternative.count
+                guard let preference = spec.preference else { continue }
+                for (axis, value) in alternative where value != "*" && !(preferencesOf[axis + "\u{0}" + value] ?? []).contains(preference) {
+                    preferencesOf[axis + "\u{0}" + value, default: []].append(preference)
+                }
+            }
+        }
+        guard spend(constraints, on: "the stylesheet's axes", at: 0) else { return .stopped }
+        var entries: [[(value: String, preference: String?)]] = []
+        for axis in axes {
+            var list: [(value: String, preference: String?)] = defaults[axis] == nil ? [("", nil)] : []
+            for value in values[axis] ?? [] {
+                let preferences = preferencesOf[axis + "\u{0}" + value] ?? []
+                if preferences.isEmpty { list.append((value, nil)) } else { list += preferences.map { (value, $0) } }
+            }
+            entries.append(list)
+        }
+        // The combinations are counted (with overflow checks) before any theme is built.
+        var count = 1, overflow = false, pastAt: String?
+        for (axis, list) in zip(axes, entries) {
+            let (product, overflowed) = count.multipliedReportingOverflow(by: list.count)
+            overflow = overflow || overflowed
+            count = overflowed ? Int.max : product
+            if pastAt == nil, overflow || count > Self.maximumAxisThemes { pastAt = axis }
+        }
+        if let pastAt {
+            let shown = zip(axes, entries).map { "\($0.0) (\($0.1.count))" }.joined(separator: " × ")
+            // Located at the first block that pins the axis which took the count past the limit.
+            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }?.offset ?? 0
+            halt(PaletteProblem(.limitExceeded, "the stylesheet's axes \(shown) make \(overflow ? "more than \(Int.max)" : String(count)) themes, more than \(Self.maximumAxisThemes); a stylesheet this varied is not read",
+                                file: file, location: location(at)))
+            return .stopped
+        }
+        var bySpec: [Int: [Declaration]] = [:]
+        for declaration in all { bySpec[declaration.spec, default: []].append(declaration) }
+        var applied: Set<Int> = []
+        var themes: [Theme] = []
+        var digits = Array(repeating: 0, count: entries.count)
+        for _ in 0..<count {
+            var chosen: [String: String] = [:]
+            var preferences: [String] = []
+            var nameParts: [String] = []
+            for (i, axis) in axes.enumerated() {
+                let entry = entries[i][digits[i]]
+                if !entry.value.isEmpty {
+                    chosen[axis] = entry.value
+                    nameParts.append(entry.preference.map { entry.value + "-" + $0 } ?? entry.value)
+                }
+                if let preference = entry.preference, !preferences.contains(preference) { preferences.append(preference) }
+            }
+            // The next combination (the last axis turns fastest).
+            var i = entries.count - 1
+            while i >= 0 {
+                digits[i] += 1
+                if digits[i] < entries[i].count { break }
+                digits[i] = 0
+                i -= 1
+            }
+            let preference = preferences.isEmpty ? nil : preferences.joined(separator: "-")
+            let themeName = nameParts.isEmpty ? baseScheme.rawValue : nameParts.joined(separator: "-")
+            // Matching every block's constraints against the theme is spent, once per theme.
+            guard spend(constraints, on: "the theme '\(themeName)'", at: 0) else { return .stopped }
+            var layers: [Int] = []
+            for (index, spec) in specs.enumerated() {
+                guard spec.preference == nil || spec.preference == preference else { continue }
+                let holds = spec.alternatives.contains { alternative in
+                    alternative.allSatisfy { constraint in
+                        guard let value = chosen[constraint.axis] else { return false }
+                        return constraint.value == "*" || constraint.value == value
+                    }
+                }
+                if holds { layers.append(index) }
+            }
+            applied.formUnion(layers)
+            let layered = layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
+            guard spend(layered.count, on: "the theme '\(themeName)'", at: specs[layers.first ?? 0].offset) else { return .stopped }
+            var effective: [String: Declaration] = [:]
+            for declaration in layered {
+                if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
+                effective[declaration.name] = declaration
+            }
+            let scheme: ColorScheme = {
+                if let declared = layers.compactMap({ specColorSchemes[$0] }).max(by: { $0.order < $1.order })?.value.split(separator: " "), !declared.isEmpty {
+                    return declared.contains("dark") && !declared.contains("light") ? .dark : .light
+                }
+                return themeName.lowercased().contains("dark") ? .dark : baseScheme
+            }()
+            let tokens = colorTokens(effective, theme: themeName, scheme: scheme)
+            guard !stopped else { return .stopped }
+            var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
+            theme.colorScheme = scheme
+            themes.append(theme)
+        }
+        let fixedAxes = Set(fixed)
+        // Blocks no theme takes: those of fixed axes, and any other block whose constraints no
+        // theme meets.
+        for declaration in all where !applied.contains(declaration.spec) {
+            let pinned = declaration.spec >= 0 ? specs[declaration.spec].alternatives.flatMap { $0.map(\.axis) } : []
+            let reason = pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
+                ?? "its block (\(declaration.block.prefix(60))) applies to no theme of the stylesheet's axes"
+            if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
+                ledger.notRead(declaration.name, reason: reason, file: file, location: declaration.location)
+            } else {
+                ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: file, location: declaration.location)
+            }
+        }
+        var note = "; themes are the axes " + axes.joined(separator: " × ")
+        for axis in fixed { note += "; \(axis) fixed to its default (no colors)" }
+        return .themes(themes, note)
+    }
+
+    /// The names (without `--`) of the custom properties a value's `var()`s name.
+    static func varNames(_ value: String) -> [String] {
+        var names: [String] = []
+        let bytes = Array(value.utf8)
+        var i = 0
+        while i + 6 <= bytes.count {
+            if (bytes[i] | 0x20) == 0x76, (bytes[i + 1] | 0x20) == 0x61, (bytes[i + 2] | 0x20) == 0x72, bytes[i + 3] == 0x28, bytes[i + 4] == 0x2D, bytes[i + 5] == 0x2D {
+                var j = i + 6
+                while j < bytes.count, isName(bytes[j]) || bytes[j] == 0x5C { j += 1 }
+                if j > i + 6 { names.append(String(decoding: bytes[(i + 6)..<j], as: UTF8.self)) }
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        return names
     }
 
     /// The declarations of one theme whose values are colors, as tokens (`var()` substituted).

@@ -853,7 +853,6 @@ extension StylesheetReader {
             let words = declared.split(separator: " ")
             return words.contains("dark") && !words.contains("light") ? .dark : .light
         }()
-        let baseName = baseScheme.rawValue
         var themes: [Theme] = []
         var format = "CSS custom properties"
         switch axisThemes(baseScheme: baseScheme) {

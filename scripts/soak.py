@@ -10,6 +10,10 @@
 5. Expensive requests: wrk keeps the worker pool saturated with audits of every token on every
    other at AAA + APCA 90 (each wants suggestions), while 20 connections pipeline report requests
    and read nothing: /healthz keeps a p99 under 50 ms, and full-queue refusals are 503.
+6. Reader bombs: wrk keeps every worker busy with the documents of RELIABILITY.md's bomb tables
+   (deep nesting, doubling var() and $extends chains, $ref fan-out, theme combinations), each
+   refused with 422 by its read budget: /healthz keeps a p99 under 50 ms, no bomb gets a 5xx
+   other than the pool's 503, and RSS after the mix stays under 512 MB.
 The slow-client mix (2) measures /healthz too, against the same 50 ms.
 Prints each result and exits 1 if any check fails. Loopback only; every loop is bounded.
 """
@@ -235,6 +239,65 @@ request = function() return wrk.format("POST", "/v1/audit", {["Content-Type"] = 
     shutil.rmtree(work)
 
 
+def bombs():
+    """The reader bombs of issue #30, small bodies that expanded to minutes and gigabytes."""
+    css_doubling = ":root {\n  --a0: red;\n" + "".join(f"  --a{i}: color-mix(in srgb, var(--a{i - 1}), var(--a{i - 1}));\n" for i in range(1, 25)) + "}\n"
+    media = "@media{" * 20000
+    braces = "{" * 30000
+    extends = {"g0": {"x": {"$type": "color", "$value": "#000000"}}}
+    for i in range(1, 21):
+        extends[f"g{i}"] = {"a": {"$extends": f"{{g{i - 1}}}"}, "b": {"$extends": f"{{g{i - 1}}}"}}
+    ref = {"leaf": {"$type": "color", "$value": "#123456"}}
+    for i in range(1, 23):
+        ref[f"l{i}"] = {"a": {"$ref": f"#/l{i - 1}"}, "b": {"$ref": f"#/l{i - 1}"}} if i > 1 else {"a": {"$ref": "#/leaf"}, "b": {"$ref": "#/leaf"}}
+    studio = {"$themes": [{"name": f"t{g}-{v}", "group": f"g{g}", "selectedTokenSets": {"s": "enabled"}} for g in range(20) for v in range(2)],
+              "s": {"c": {"value": "#000000", "type": "color"}}}
+    return [("text/css", css_doubling), ("text/css", media), ("text/css", braces),
+            ("application/json", json.dumps(extends)), ("application/json", json.dumps(ref)), ("application/json", json.dumps(studio))]
+
+
+def bomb_mix():
+    process, port = start("--threads", "2", "--workers", "2", "--queue", "8")
+    work = tempfile.mkdtemp()
+    scripts = []
+    for index, (media, body) in enumerate(bombs()):
+        path = os.path.join(work, f"bomb{index}.lua")
+        with open(path, "w") as f:
+            f.write('''
+local body = [==[%s]==]
+request = function() return wrk.format("POST", "/v1/audit", {["Content-Type"] = "%s"}, body) end
+''' % (body, media))
+        scripts.append(path)
+    seconds = min(60, max(10, SECONDS // 5))
+    loads = [subprocess.Popen(["wrk", "-t", "1", "-c", "3", "-d", f"{seconds + 2}s", "--timeout", "60s", "-s", lua, f"http://127.0.0.1:{port}/"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for lua in scripts]
+    time.sleep(1)
+    health = []
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        status, elapsed = get(port, "/healthz")
+        health.append(elapsed)
+        time.sleep(0.005)
+    for load in loads:
+        load.communicate(timeout=120)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        metrics = r.read().decode()
+    statuses = {}
+    for l in metrics.splitlines():
+        if l.startswith('contrast_http_requests_total{route="/v1/audit"'):
+            status = l.split('status="')[1].split('"')[0]
+            statuses[status] = statuses.get(status, 0) + int(l.rsplit(" ", 1)[1])
+    rss = rss_kb(process.pid) // 1024
+    p99 = statistics.quantiles(health, n=100)[98] * 1000
+    check(p99 < 50, f"every worker busy with reader bombs: {len(health)} /healthz, p99 {p99:.1f} ms, max {max(health) * 1000:.1f} ms (target p99 < 50 ms)")
+    bad = {s: n for s, n in statuses.items() if s.startswith("5") and s != "503"}
+    check(statuses.get("422", 0) > 0 and not bad, f"reader bombs answered by status: {dict(sorted(statuses.items()))} (422 from the read budget, 503 when the pool is full)")
+    check(rss < 512, f"RSS after the bomb mix: {rss} MB (target < 512 MB)")
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=60)
+    shutil.rmtree(work)
+
+
 if __name__ == "__main__":
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -246,5 +309,6 @@ if __name__ == "__main__":
     over_the_limit()
     sigterm_under_load()
     expensive_mix()
+    bomb_mix()
     print(f"{checks_run - len(failures)} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)

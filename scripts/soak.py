@@ -192,6 +192,17 @@ def sigterm_under_load():
     check(code == 0 and elapsed < 10, f"SIGTERM under load: exit {code} after {elapsed:.2f} s")
 
 
+def healthz_latencies(port, seconds):
+    """/healthz answered one after another for `seconds`: each one's latency."""
+    health = []
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        _, elapsed = get(port, "/healthz")
+        health.append(elapsed)
+        time.sleep(0.005)
+    return health
+
+
 def expensive_mix():
     process, port = start("--threads", "2", "--workers", "2", "--queue", "8")
     work = tempfile.mkdtemp()
@@ -213,12 +224,7 @@ request = function() return wrk.format("POST", "/v1/audit", {["Content-Type"] = 
         c.sendall(b"GET /v1/report HTTP/1.1\r\nHost: x\r\n\r\n" * 50)
         readers.append(c)
     time.sleep(1)
-    health = []
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        status, elapsed = get(port, "/healthz")
-        health.append(elapsed)
-        time.sleep(0.005)
+    health = healthz_latencies(port, seconds)
     out, _ = load.communicate(timeout=120)
     for c in readers:
         c.close()
@@ -272,12 +278,7 @@ request = function() return wrk.format("POST", "/v1/audit", {["Content-Type"] = 
     loads = [subprocess.Popen(["wrk", "-t", "1", "-c", "3", "-d", f"{seconds + 2}s", "--timeout", "60s", "-s", lua, f"http://127.0.0.1:{port}/"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for lua in scripts]
     time.sleep(1)
-    health = []
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        status, elapsed = get(port, "/healthz")
-        health.append(elapsed)
-        time.sleep(0.005)
+    health = healthz_latencies(port, seconds)
     for load in loads:
         load.communicate(timeout=120)
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:

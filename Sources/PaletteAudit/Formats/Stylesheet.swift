@@ -710,15 +710,7 @@ struct StylesheetReader {
                 }
                 rest = rest[rest.index(after: close)...]
             } else if rest.hasPrefix(":") {
-                var i = rest.index(after: rest.startIndex)
-                while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }
-                if i < rest.endIndex, rest[i] == "(" {
-                    var depth = 0
-                    while i < rest.endIndex {
-                        if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1; if depth == 0 { i = rest.index(after: i); break } }
-                        i = rest.index(after: i)
-                    }
-                }
+                let i = Self.endOfPseudoClass(rest, from: rest.index(after: rest.startIndex))
                 if i == rest.startIndex { break }
                 rest = rest[i...]
             } else {
@@ -790,16 +782,9 @@ struct StylesheetReader {
                 rest = rest[rest.index(after: close)...]
             } else if rest.hasPrefix(":") {
                 // A pseudo-class (:not(…), :where(…), :hover…) does not name a theme.
-                var i = rest.index(after: rest.startIndex)
-                if i < rest.endIndex, rest[i] == ":" { return nil }  // a pseudo-element
-                while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }
-                if i < rest.endIndex, rest[i] == "(" {
-                    var depth = 0
-                    while i < rest.endIndex {
-                        if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1; if depth == 0 { i = rest.index(after: i); break } }
-                        i = rest.index(after: i)
-                    }
-                }
+                let start = rest.index(after: rest.startIndex)
+                if start < rest.endIndex, rest[start] == ":" { return nil }  // a pseudo-element
+                let i = Self.endOfPseudoClass(rest, from: start)
                 rest = rest[i...]
             } else {
                 return nil  // an element other than the root
@@ -1241,6 +1226,20 @@ extension StylesheetReader {
         let hue = parts[0].lowercased()
         let number = ["deg", "turn", "rad", "grad"].first { hue.hasSuffix($0) }.map { String(hue.dropLast($0.count)) } ?? String(hue)
         return Double(number) != nil && Double(parts[1].dropLast()) != nil && Double(parts[2].dropLast()) != nil
+    }
+
+    /// Where a pseudo-class that starts at `start` (after its `:`) ends: past its name and its
+    /// balanced `(…)` argument, if it has one.
+    static func endOfPseudoClass(_ rest: Substring, from start: Substring.Index) -> Substring.Index {
+        var i = start
+        while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }
+        guard i < rest.endIndex, rest[i] == "(" else { return i }
+        var depth = 0
+        while i < rest.endIndex {
+            if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1; if depth == 0 { return rest.index(after: i) } }
+            i = rest.index(after: i)
+        }
+        return i
     }
 
     /// `x` when the value is exactly `var(--x)`.

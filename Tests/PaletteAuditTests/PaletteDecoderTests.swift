@@ -196,3 +196,17 @@ import Testing
         #expect(broken.first?.message.contains("themes 'light', 'dark' and 'dim'") == true, "\(broken.first?.message ?? "")")
     }
 }
+
+/// A rule that its own "except" empties says so.
+@Suite struct EmptiedRuleTests {
+    @Test func aRuleEmptiedByItsExceptSaysSo() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"text.a": "#111111", "text.b": "#222222", "bg.a": "#ffffff"}}},"##
+            + ##" "checks": [{"id": "r", "foreground": "text.*", "background": "bg.*", "except": ["text.*"]},"##
+            + ##" {"id": "none", "foreground": "icon.*", "background": "bg.*", "except": ["x"]}]}"##
+        let report = Auditor().audit(try #require(PaletteDecoder.decode(text).palette))
+        let emptied = try #require(report.problems.first { $0.message.hasPrefix("rule \"r\"") })
+        #expect(emptied.message.hasSuffix(#"its globs match pairs, and its own "except" (text.*) removes every one"#))
+        let unmatched = try #require(report.problems.first { $0.message.hasPrefix("rule \"none\"") })
+        #expect(!unmatched.message.contains("except"))
+    }
+}

@@ -157,7 +157,14 @@ public struct Auditor: Sendable {
         }
         for check in palette.checks where check.isRule && (ruleMatches[check.id] ?? 0) == 0 && !selected.isEmpty
         && selected.contains(where: { check.applies(to: $0.name) }) {
-            problems.append(PaletteProblem(.emptyRule, "rule \"\(check.id)\" (\(check.foreground) on \(check.background)) matches no pair of tokens in \(selected.count == 1 ? "theme '\(selected[0].name)'" : "any theme")",
+            // A rule whose own "except" removes every pair its globs match says so.
+            let emptiedByExcept = !check.except.isEmpty && plan.contains { planned in
+                let names = planned.resolver.tokenNames
+                let backgrounds = CheckRule.side(check.background, tokens: names, except: [])
+                return CheckRule.side(check.foreground, tokens: names, except: []).contains { fg in backgrounds.contains { $0 != fg } }
+            }
+            let reason = emptiedByExcept ? ": its globs match pairs, and its own \"except\" (\(check.except.joined(separator: ", "))) removes every one" : ""
+            problems.append(PaletteProblem(.emptyRule, "rule \"\(check.id)\" (\(check.foreground) on \(check.background)) matches no pair of tokens in \(selected.count == 1 ? "theme '\(selected[0].name)'" : "any theme")\(reason)",
                                            file: check.file ?? palette.file, pointer: check.pointer, location: check.location))
         }
         let assumptions = Auditor.assumptions(of: palette)

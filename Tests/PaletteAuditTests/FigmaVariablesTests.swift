@@ -73,7 +73,9 @@ import Testing
         #expect(report.themes.allSatisfy { $0.results.isEmpty })
         for theme in report.themes {
             #expect(theme.unresolved?.count == 1)
-            #expect(theme.unresolved?.first?.problem.contains("\"brand\" is neither a token of theme") == true)
+            // The check is told why: the reader did not read the variable, and where it is.
+            #expect(theme.unresolved?.first?.problem.contains("\"brand\" was not read: an alias to VariableID:ffff/9:9, a variable this response does not include") == true,
+                    "\(theme.unresolved?.first?.problem ?? "")")
         }
     }
 

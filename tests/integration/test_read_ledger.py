@@ -207,3 +207,12 @@ def test_designsystemet_has_its_sixteen_color_themes(run):
     _, report = ledger_of(run, folder)
     palette = next(p for p in report["palettes"] if p["file"].rstrip("/") == str(folder))
     assert len(palette["themes"]) == 16  # 2 color schemes × 8 colors; size and typography fixed
+
+
+def test_a_check_on_a_declaration_that_is_not_a_color_says_why_at_its_line(run, tmp_path):
+    css = tmp_path / "tokens.css"
+    css.write_text(":root {\n  --bg: #ffffff;\n  --space: 4px;\n}\n")
+    (tmp_path / "tokens.checks.json").write_text(json.dumps({"checks": [{"id": "x", "foreground": "--space", "background": "--bg"}]}))
+    r = run("audit", str(css))
+    assert r.returncode == 2
+    assert f'{css}:3:3: /checks/0/foreground (theme \'light\') "space" is not a color: it is "4px"' in r.stderr, r.stderr

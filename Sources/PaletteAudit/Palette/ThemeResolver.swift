@@ -82,6 +82,9 @@ public struct ThemeResolver: Sendable {
     private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
     /// Properties the palette declares harmless (``Palette/ignoredProperties``).
     let ignoredProperties: Set<String>
+    /// Declarations the reader met that are not color tokens (not colors, not read), by name:
+    /// a check that names one is told why, at the declaration's line.
+    let unread: [String: ReadLedger.Entry]
 
     /// How many aliases may be followed before giving up. Real design systems chain a handful;
     /// a chain longer than this is generated wrongly or hostile, and is refused with a problem.
@@ -90,6 +93,9 @@ public struct ThemeResolver: Sendable {
     public init(palette: Palette, theme: Theme) {
         self.palette = palette.name
         self.ignoredProperties = palette.ignoredProperties
+        var unread: [String: ReadLedger.Entry] = [:]
+        for entry in palette.ledger.entries where unread[entry.name] == nil { unread[entry.name] = entry }
+        self.unread = unread
         self.theme = theme
         self.file = palette.file
         var chain: [Theme] = [theme]
@@ -161,6 +167,14 @@ public struct ThemeResolver: Sendable {
             // Apple's system colors, built in: {ios.systemBackground}, {ios.secondaryLabel}…
             if firstName.hasPrefix("ios."), let system = ThemeResolver.systemColor(String(firstName.dropFirst(4)), theme: theme, scheme: scheme) {
                 return .success(system)
+            }
+            // A declaration the reader met that is not a color token: why, where it is.
+            let bare = firstName.hasPrefix("--") ? String(firstName.dropFirst(2)) : firstName
+            if let entry = unread[bare] {
+                let why = entry.disposition == .notColor ? "is not a color: it is \(entry.type ?? "another type")" : "was not read: \(entry.reason ?? "")"
+                let place = [entry.file, entry.line.map(String.init)].compactMap { $0 }.joined(separator: ":")
+                return .failure(PaletteProblem(.notAColor, "\"\(bare)\" \(why)\(place.isEmpty ? "" : " (\(place))")", file: entry.file ?? referenceFile ?? file, pointer: pointer ?? JSONPointer(),
+                                               location: entry.line.map { SourceLocation(offset: 0, line: $0, column: entry.column ?? 1) } ?? location, theme: theme.name))
             }
             if let explicitAlias {
                 return .failure(problem(.unknownToken, "\"{\(explicitAlias)}\" names no color token of theme '\(theme.name)'\(suggestion(for: explicitAlias))", pointer, location, file: referenceFile))

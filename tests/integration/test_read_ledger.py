@@ -216,3 +216,12 @@ def test_a_check_on_a_declaration_that_is_not_a_color_says_why_at_its_line(run, 
     r = run("audit", str(css))
     assert r.returncode == 2
     assert f'{css}:3:3: /checks/0/foreground (theme \'light\') "space" is not a color: it is "4px"' in r.stderr, r.stderr
+
+
+def test_android_references_are_shown_as_android_writes_them(run, tmp_path):
+    values = tmp_path / "res" / "values"
+    values.mkdir(parents=True)
+    (values / "colors.xml").write_text('<resources><color name="ink">@color/missing_ink</color><color name="bg">#ffffff</color></resources>')
+    r = run("audit", str(tmp_path / "res"))
+    assert r.returncode == 2
+    assert 'token "ink" is an alias of "@color/missing_ink", which names no color token' in r.stderr, r.stderr

@@ -214,6 +214,7 @@ struct AndroidResourceReader {
                 }
                 var token = Token(name: resource.name, value: css!, pointer: pointer, location: resource.location, file: resource.file)
                 token.type = "color"
+                if token.aliasTarget != nil { token.writtenReference = resource.value.trimmingCharacters(in: .whitespacesAndNewlines) }
                 tokens.append(token)
             }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))

@@ -155,6 +155,9 @@ public struct Token: Sendable {
     /// value's place (an asset catalog's color set, whose appearances are one declaration; a
     /// Figma variable, whose values by mode are one).
     public var declaration: String?
+    /// An alias as its source writes it, for messages (Android's `@color/ink`, which the token
+    /// holds as `{ink}`).
+    public var writtenReference: String?
 
     public init(name: String, value: String, description: String? = nil, assumed: String? = nil,
                 pointer: JSONPointer = JSONPointer(), location: SourceLocation? = nil, file: String? = nil) {

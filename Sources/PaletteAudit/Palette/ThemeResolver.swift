@@ -201,7 +201,7 @@ public struct ThemeResolver: Sendable {
         var visited: Set<String> = [token.name]
         while let target = token.aliasTarget {
             guard let next = tokens[target] else {
-                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
+                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"\(token.writtenReference ?? "{\(target)}")\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
             }
             if visited.contains(target) {
                 let path = [firstName] + followed
@@ -352,7 +352,7 @@ public struct ThemeResolver: Sendable {
                 path.append(current)
                 if let target = token.aliasTarget {
                     if tokens[target] == nil {
-                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"{\(target)}\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
+                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"\(token.writtenReference ?? "{\(target)}")\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
                         end = -1
                         break
                     }

@@ -225,3 +225,16 @@ def test_android_references_are_shown_as_android_writes_them(run, tmp_path):
     r = run("audit", str(tmp_path / "res"))
     assert r.returncode == 2
     assert 'token "ink" is an alias of "@color/missing_ink", which names no color token' in r.stderr, r.stderr
+
+
+def test_an_untyped_alias_between_values_that_are_not_colors_is_valid(run, tmp_path):
+    """Style Dictionary: {"size": {"b": {"value": "{size.a.value}"}}} aliases a length; it is not a
+    color, and it does not stop the palette."""
+    path = tmp_path / "tokens.json"
+    path.write_text(json.dumps({"size": {"a": {"value": "4px"}, "b": {"value": "{size.a.value}"}},
+                                "color": {"fg": {"value": "#111111"}, "bg": {"value": "{color.base.value}"}, "base": {"value": "#ffffff"}}}))
+    (tmp_path / "tokens.checks.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "color.fg", "background": "color.bg"}]}))
+    r = run("audit", str(path), "--format", "json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    palette = json.loads(r.stdout)["palettes"][0]
+    assert palette["problems"] == [] and palette["ledger"]["notColors"] == 2 and palette["ledger"]["read"] == 3

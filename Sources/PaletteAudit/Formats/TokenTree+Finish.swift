@@ -40,7 +40,13 @@ extension PaletteDecoder {
                 guard let i = index[current] else { result = current == start ? nil : "(missing)"; break }
                 let token = tokens[i]
                 if let type = token.type { result = type; break }
-                guard let target = token.aliasTarget, !path.contains(current), path.count < ThemeResolver.maximumAliasDepth else { result = nil; break }
+                guard let target = token.aliasTarget else {
+                    // The chain ends at an untyped value: an alias to a value that is plainly not
+                    // a color ("4px") is not a color either (it is left out with the value).
+                    result = current != start && dialect != .palette && !PaletteDecoder.couldBeColor(token.value) ? "untyped, an alias of \"\(token.value.prefix(40))\"" : nil
+                    break
+                }
+                guard !path.contains(current), path.count < ThemeResolver.maximumAliasDepth else { result = nil; break }
                 path.append(current)
                 current = target
             }

@@ -201,7 +201,7 @@ public struct ThemeResolver: Sendable {
         var visited: Set<String> = [token.name]
         while let target = token.aliasTarget {
             guard let next = tokens[target] else {
-                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"\(token.writtenReference ?? "{\(target)}")\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
+                return .failure(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"\(token.writtenReference ?? "{\(target)}")\", which names no color token of theme '\(theme.name)'\(suggestion(for: target, excluding: token.name))", at: token))
             }
             if visited.contains(target) {
                 let path = [firstName] + followed
@@ -352,7 +352,7 @@ public struct ThemeResolver: Sendable {
                 path.append(current)
                 if let target = token.aliasTarget {
                     if tokens[target] == nil {
-                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"\(token.writtenReference ?? "{\(target)}")\", which names no color token of theme '\(theme.name)'\(suggestion(for: target))", at: token))
+                        problems.append(problem(.unknownToken, "token \"\(token.name)\" is an alias of \"\(token.writtenReference ?? "{\(target)}")\", which names no color token of theme '\(theme.name)'\(suggestion(for: target, excluding: token.name))", at: token))
                         end = -1
                         break
                     }
@@ -387,11 +387,11 @@ public struct ThemeResolver: Sendable {
         return problems
     }
 
-    func suggestion(for name: String) -> String {
+    func suggestion(for name: String, excluding: String? = nil) -> String {
         guard name.count < 200 else { return "" }
         // The nearest name by edit distance (the first of equals, in document order).
         var best: (name: String, distance: Int)?
-        for candidate in tokenNames {
+        for candidate in tokenNames where candidate != excluding {
             guard let distance = PaletteDecoder.editDistance(candidate, name, atMost: best.map { $0.distance - 1 } ?? 2) else { continue }
             best = (candidate, distance)
             if distance == 0 { break }

@@ -110,6 +110,11 @@ extension Routes {
 
     func paletteDocument(_ name: String) throws -> Response {
         let entry = try entry(name)
+        if entry.document.isEmpty {
+            // Read from a folder (an asset catalog, res/, a token set): there is no one document.
+            let files = entry.palette.files.isEmpty ? "" : " (\(entry.palette.files.count) files)"
+            throw ServiceError(409, "\(name) was read from a folder\(files), \(entry.palette.format ?? "not one document"), so there is no single document to serve; edit its files where they are kept, and see its audit at /v1/palettes/\(name)/audit")
+        }
         if entry.file.lowercased().hasSuffix(".css") {
             return Response(status: 200, headers: [Header(name: "Content-Type", value: "text/css; charset=utf-8")], body: entry.document)
         }

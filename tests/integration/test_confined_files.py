@@ -82,13 +82,18 @@ def test_the_reload_reads_nothing_outside_and_does_not_hang(binary, tmp_path):
         text = json.dumps(ready)
         for path in ["/v1/palettes", "/v1/palettes/res/audit", "/v1/palettes/res"]:
             status, _, raw = s.request("GET", path)
-            assert status == 200, (path, raw[:400])
+            assert status == (409 if path == "/v1/palettes/res" else 200), (path, raw[:400])
             text += raw.decode()
         assert_nothing_outside_was_read(text, tmp_path)
         assert str(tmp_path) not in text, text
         # The catalog's own color is read; the links out are refused by name.
         audit = s.json("GET", "/v1/palettes/res/audit")[2]
         assert audit["palettes"][0]["file"] == "res", audit["palettes"][0]["file"]
+        # A palette read from a folder has no single document: a 409 that says so, not an
+        # empty 200.
+        status, headers, problem = s.json("GET", "/v1/palettes/res")
+        assert status == 409 and headers["Content-Type"] == "application/problem+json"
+        assert "was read from a folder" in problem["detail"] and "/v1/palettes/res/audit" in problem["detail"], problem
         problems = json.dumps(ready["problems"])
         assert "linked.colorset/Contents.json" in problems and "outside the palettes directory" in problems, problems
         assert "fifo.colorset/Contents.json" in problems and "zero.colorset/Contents.json" in problems, problems

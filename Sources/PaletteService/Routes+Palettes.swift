@@ -200,6 +200,6 @@ extension Routes {
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
         let audited = Auditor(limits: limits).audit(palette, problems: problems)
-        return try Routes.json(200, TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? []))
+        return try Routes.json(200, TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger))
     }
 }

@@ -105,4 +105,15 @@ import Testing
         let ledger = palette.ledger.completed(with: palette).summary
         #expect(ledger.colorDeclarations == 168 && ledger.read == 146 && ledger.notRead.count == 22 && ledger.notColors == 70)
     }
+
+    /// Themes copy every variable: that copying is spent, so many modes cannot multiply a small
+    /// file past its read budget.
+    @Test func themesAreSpentFromTheReadBudget() {
+        let budget = ReadBudget(maximumSteps: 20)
+        let (palette, problems) = ReadBudget.withBudget(budget) {
+            PaletteDecoder.decode(bytes: Array(Self.response.utf8), file: "/tmp/file.json")
+        }
+        #expect(palette == nil)
+        #expect(problems.contains { $0.code == .limitExceeded })
+    }
 }

@@ -50,11 +50,12 @@ public struct TokenListing: Sendable, Codable {
         public var hex: String?
     }
 
-    public init(_ palette: Palette?, problems: [PaletteProblem] = [], warnings: [PaletteProblem] = []) {
+    /// `ledger`: the audit's, when the palette was audited (else it is counted here).
+    public init(_ palette: Palette?, problems: [PaletteProblem] = [], warnings: [PaletteProblem] = [], ledger: ReadLedger.Summary? = nil) {
         self.palette = palette?.name
         self.problems = problems.filter { !$0.isWarning }
         self.warnings = warnings + problems.filter(\.isWarning)
-        self.ledger = palette.map { $0.ledger.completed(with: $0).summary }
+        self.ledger = ledger ?? palette.map { $0.ledger.completed(with: $0).summary }
         guard let palette else {
             themes = []
             return

@@ -33,6 +33,8 @@ public final class ReadBudget: Sendable {
     private let bytes = Atomic<Int>(0)
     private let state = Mutex<PaletteProblem?>(nil)
     private let cancelled = Atomic<Bool>(false)
+    /// Set with the first problem: the check every spend makes, without taking the lock.
+    private let stopped = Atomic<Bool>(false)
 
     /// A budget for reading `inputBytes` bytes. `shouldStop` is asked as the read goes on (a
     /// request's cancellation); `maximumBytes` caps what expansion may build.
@@ -75,7 +77,7 @@ public final class ReadBudget: Sendable {
 
     /// Whether the read has been stopped (out of budget or cancelled); readers that see yes
     /// return what they have and read no further.
-    public var isExhausted: Bool { state.withLock { $0 != nil } }
+    public var isExhausted: Bool { stopped.load(ordering: .acquiring) }
 
     /// Spends `cost` steps and `built` bytes on `construct` (said in the problem, as "a var()
     /// chain" or "$extends"), at `file` and `location`. Returns false when the read must stop.
@@ -119,5 +121,6 @@ public final class ReadBudget: Sendable {
 
     private func record(_ problem: PaletteProblem) {
         state.withLock { if $0 == nil { $0 = problem } }
+        stopped.store(true, ordering: .releasing)
     }
 }

@@ -116,4 +116,13 @@ import Testing
         #expect(palette == nil)
         #expect(problems.contains { $0.code == .limitExceeded })
     }
+
+    /// A color variable whose collection the response does not hold is not read, and said.
+    @Test func aVariableOfAMissingCollectionIsNotRead() throws {
+        let text = #"{"meta": {"variableCollections": {}, "variables": {"V:1": {"name": "ink", "variableCollectionId": "C:9", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 0, "g": 0, "b": 0, "a": 1}}}}}}"#
+        let palette = try #require(PaletteDecoder.decode(bytes: Array(text.utf8), file: "/tmp/v.json").palette)
+        let ledger = palette.ledger.completed(with: palette).summary
+        #expect(ledger.notRead.map(\.name) == ["ink"])
+        #expect(ledger.notRead.first?.reason == "its collection C:9 is not in the response")
+    }
 }

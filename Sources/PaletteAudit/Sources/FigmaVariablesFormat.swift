@@ -143,7 +143,13 @@ struct FigmaVariablesFormat: SourceFormat {
                 : axes.compactMap { combination[$0.id]?.name }.joined(separator: "-")
             var tokens: [Token] = []
             for v in colors {
-                guard let value = value(of: v, in: combination) else { continue }
+                guard let value = value(of: v, in: combination) else {
+                    if warned.insert(v.id).inserted {
+                        let reason = collections[v.collection] == nil ? "its collection \(v.collection) is not in the response" : "it has no value for any mode"
+                        ledger.notRead(tokenName(v), reason: reason, file: file, location: v.location)
+                    }
+                    continue
+                }
                 let pointer = v.pointer.appending("valuesByMode").appending(value.key)
                 var token = Token(name: tokenName(v), value: "", pointer: pointer, location: value.value.location, file: file)
                 token.declaration = v.id  // the variable, whose values by mode are its themes

@@ -63,7 +63,12 @@ struct MaterialThemeFormat: SourceFormat {
             // luminosity when it has no entry for this contrast.
             if case .array(let extended, _)? = json["extendedColors"] {
                 for (index, custom) in extended.enumerated() {
-                    guard let name = custom["name"]?.stringValue else { continue }
+                    guard let name = custom["name"]?.stringValue else {
+                        if scheme.key == schemes.first?.key {
+                            ledger.notRead("extendedColors/\(index)", reason: "a custom color without a \"name\"", file: file, location: custom.location)
+                        }
+                        continue
+                    }
                     let luminosity = scheme.key.hasPrefix("dark") ? "dark" : "light"
                     let roles = custom[scheme.key] ?? custom[luminosity]
                     let key = custom[scheme.key] != nil ? scheme.key : luminosity

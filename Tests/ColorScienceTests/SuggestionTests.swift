@@ -42,17 +42,22 @@ import TestSupport
             }
             if result.alreadyPasses { continue }
             let lch = OKLCH(color)
-            // Brute force along lightness.
+            // Brute force along lightness. What is compared below is the lightness of the first
+            // passing candidate itself, not the lightness asked for: near black and white the
+            // gamut mapping turns a range of lightnesses into one color (every lightness below
+            // about 0.039 of #8ad5b9's hue is #000000, whose own lightness is 0).
             var passingLighter: Double?, passingDarker: Double?
             var l = lch.l
             while l <= 1 {
-                if meets(NearestPassing.candidate(lch, l: l)) { passingLighter = l; break }
+                let c = NearestPassing.candidate(lch, l: l)
+                if meets(c) { passingLighter = OKLCH(c).l; break }
                 l += 0.0005
             }
             if passingLighter == nil && meets(NearestPassing.candidate(lch, l: 1)) { passingLighter = 1 }
             l = lch.l
             while l >= 0 {
-                if meets(NearestPassing.candidate(lch, l: l)) { passingDarker = l; break }
+                let c = NearestPassing.candidate(lch, l: l)
+                if meets(c) { passingDarker = OKLCH(c).l; break }
                 l -= 0.0005
             }
             if passingDarker == nil && meets(NearestPassing.candidate(lch, l: 0)) { passingDarker = 0 }
@@ -84,6 +89,138 @@ import TestSupport
         }
         #expect(checked > 800)
         print("suggestions checked: \(checked), largest hue difference ΔH: \(maxDeltaH)")
+    }
+
+    /// The first rung of `ladder`'s path that `meets` accepts, by looking at every rung: the
+    /// reference the search must agree with.
+    static func exhaustiveFirst(_ ladder: NearestPassing.Ladder, _ meets: (MeasuredColor) -> Bool) -> NearestPassing.Ladder.Rung? {
+        ladder.path().first { meets($0.measured) }
+    }
+
+    /// Checks one search against the exhaustive reference on the same ladder: the same answer to
+    /// whether anything passes, and the same first passing rung.
+    static func expectNearest(_ ladder: NearestPassing.Ladder, _ meets: (MeasuredColor) -> Bool, mayPass: (NearestPassing.LuminanceBounds) -> Bool = { _ in true },
+                              _ context: @autoclosure () -> String) {
+        let found = NearestPassing.firstPassing(ladder, meets: meets, mayPass: mayPass)
+        let reference = exhaustiveFirst(ladder, meets)
+        guard let found, let reference else {
+            #expect(found == nil && reference == nil, "\(context()): search \(found.map { "\($0)" } ?? "nil"), exhaustive \(reference.map { "\($0.color.hex) at \($0.lightness)" } ?? "nil")")
+            return
+        }
+        #expect(found.lightness == reference.lightness && found.color == reference.color,
+                "\(context()): found \(found.color.hex) at \(found.lightness), but \(reference.color.hex) at \(reference.lightness) is the first to pass")
+        #expect(meets(MeasuredColor(found.color)), "\(context()): \(found.color.hex) does not pass")
+        #expect(found.color == ladder.candidate(found.lightness), "\(context()): \(found.color.hex) is not the candidate at \(found.lightness)")
+    }
+
+    /// The path a search walks: from the start to the end in order, and where neighbouring rungs
+    /// differ by more than one 8-bit step they lie less than `finest` apart (the halving between
+    /// evenly spaced rungs went as far as it goes).
+    @Test func pathsHoldEveryStepOfTheirColors() {
+        var generator = SeededGenerator(seed: 5)
+        var halved = 0
+        for _ in 0..<60 {
+            let ladder = NearestPassing.Ladder(OKLCH(SRGB.random(using: &generator)), lighter: Bool.random(using: &generator))
+            let path = ladder.path()
+            #expect(path.first?.lightness == ladder.start && path.last?.lightness == ladder.end)
+            #expect(path.count >= ladder.steps + 1)
+            halved += path.count - (ladder.steps + 1)
+            let direction = ladder.end > ladder.start ? 1.0 : -1.0
+            for (near, far) in zip(path, path.dropFirst()) {
+                #expect(direction * (far.lightness - near.lightness) > 0, "\(generator.replay): \(near.lightness) then \(far.lightness)")
+                if near.isApart(from: far) {
+                    #expect(abs(far.lightness - near.lightness) < 2 * NearestPassing.Ladder.finest,
+                            "\(generator.replay): \(near.color.hex) at \(near.lightness) then \(far.color.hex) at \(far.lightness)")
+                }
+            }
+        }
+        #expect(halved > 1000)
+    }
+
+    /// What lets the search pass over stretches of a ladder: every rung of a stretch, evenly
+    /// spaced or between, has each channel between those of the stretch's bounds. Over random
+    /// ladders and stretches of every length, each rung is checked.
+    @Test func channelBoundsHoldEveryRungOfTheirStretch() throws {
+        var generator = SeededGenerator(seed: 77)
+        var checked = 0
+        for _ in 0..<100 {
+            let ladder = NearestPassing.Ladder(OKLCH(SRGB.random(using: &generator)), lighter: Bool.random(using: &generator))
+            guard ladder.steps > 2 else { continue }
+            let path = ladder.path()
+            for length in [1, 2, 8, 40, 300, ladder.steps] {
+                let first = Int.random(in: 0...max(0, ladder.steps - length), using: &generator)
+                let range = first...min(ladder.steps, first + length)
+                let (low, high) = ladder.channelBounds(range)
+                let from = min(ladder.lightness(range.lowerBound), ladder.lightness(range.upperBound))
+                let to = max(ladder.lightness(range.lowerBound), ladder.lightness(range.upperBound))
+                for rung in path where rung.lightness >= from && rung.lightness <= to {
+                    let c = rung.color
+                    checked += 1
+                    #expect(low.red <= c.red && c.red <= high.red && low.green <= c.green && c.green <= high.green && low.blue <= c.blue && c.blue <= high.blue,
+                            "\(generator.replay): rung \(c.hex) at \(rung.lightness) outside \(low.hex)…\(high.hex) of \(range)")
+                }
+            }
+        }
+        #expect(checked > 50000)
+    }
+
+    /// The search finds the nearest passing color of its path, compared with an exhaustive look
+    /// at every rung: for real targets on random pairs, for targets set exactly at one rung's
+    /// ratio (passing windows as narrow as the ratio's ups and downs make them), and for
+    /// predicates that accept one or two single colors of the path (windows one rung wide).
+    @Test func searchFindsTheNearestOfItsPath() {
+        var generator = SeededGenerator(seed: 4242)
+        let targets: [ContrastTarget] = [.ratio(3), .ratio(4.5), .ratio(7), .lc(45), .lc(60), .lc(75), ContrastTarget(ratio: 4.5, lc: 60)]
+        var narrowWindows = 0
+        for index in 0..<120 {
+            let color = SRGB.random(using: &generator), other = SRGB.random(using: &generator)
+            let measuredOther = MeasuredColor(other)
+            let lch = OKLCH(color)
+            for lighter in [true, false] {
+                let context = "\(generator.replay) #\(index) \(color.hex) \(lighter ? "lighter" : "darker")"
+                let ladder = NearestPassing.Ladder(lch, lighter: lighter)
+                guard ladder.steps > 0 else { continue }
+                // Real targets, the color as foreground and as background. The ladder keeps the
+                // rungs made by each search, so later searches also read kept rungs.
+                func expectNearest(_ target: ContrastTarget, foreground: Bool, _ note: String) {
+                    Self.expectNearest(ladder, { foreground ? target.isMet(foreground: $0, background: measuredOther) : target.isMet(foreground: measuredOther, background: $0) },
+                                       mayPass: { target.mayBeMet(within: $0, against: measuredOther.luminance, screenLuminance: APCA.screenLuminance(other),
+                                                                  candidateIsForeground: foreground) },
+                                       "\(context) \(foreground ? "fg" : "bg") \(target) \(note)")
+                }
+                for target in targets {
+                    expectNearest(target, foreground: true, "")
+                    expectNearest(target, foreground: false, "")
+                }
+                // Targets set exactly at a random rung's ratio and Lc with the other color.
+                let path = ladder.path()
+                let rung = Int.random(in: 0..<path.count, using: &generator)
+                let atRung = path[rung].color
+                expectNearest(.ratio(atRung.contrastRatio(with: other)), foreground: true, "exactly at rung \(rung)")
+                let lc = abs(APCA.lightnessContrast(text: other, background: atRung))
+                if lc > 0 { expectNearest(.lc(lc), foreground: false, "exactly at rung \(rung)") }
+                // One color of the path, then either of two, passing: the narrowest windows there
+                // are. A fresh ladder too, so the search makes every rung itself.
+                let second = Int.random(in: 0..<path.count, using: &generator)
+                let atSecond = path[second].color
+                Self.expectNearest(ladder, { $0.color == atRung }, "\(context) only \(atRung.hex) (rung \(rung))")
+                Self.expectNearest(NearestPassing.Ladder(lch, lighter: lighter), { $0.color == atRung || $0.color == atSecond },
+                                   "\(context) only \(atRung.hex) or \(atSecond.hex) (rungs \(rung), \(second))")
+                if path.filter({ $0.color == atRung }).count <= 2 { narrowWindows += 1 }
+            }
+            // The public suggestion is the search's result on the shared ladder.
+            for (target, role) in [(ContrastTarget.ratio(4.5), PairRole.foreground), (.lc(60), .background)] {
+                let result = NearestPassing.suggest(for: color, against: other, role: role, target: target)
+                for suggestion in result.suggestions {
+                    let ladder = NearestPassing.Ladder(lch, lighter: suggestion.direction == "lighter")
+                    let meets: (MeasuredColor) -> Bool = role == .foreground
+                        ? { target.isMet(foreground: $0, background: measuredOther) } : { target.isMet(foreground: measuredOther, background: $0) }
+                    #expect(suggestion.color == NearestPassing.firstPassing(ladder, meets: meets)?.color, "\(generator.replay) #\(index) \(color.hex) \(role) \(target)")
+                }
+            }
+        }
+        // The one-color windows are mostly a rung or two wide: far narrower than any scan step.
+        #expect(narrowWindows > 100)
     }
 
     @Test func bothSidesMoveLessThanEitherAlone() throws {

@@ -61,6 +61,32 @@ public struct ContrastTarget: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// Whether some color might meet the target against a fixed color, when all that is known
+    /// of it is that its luminances lie within `bounds`; false only when no such color can (the
+    /// searches pass over whole ranges of candidates on it).
+    ///
+    /// Both the ratio and |Lc| fall as the color's luminance nears the fixed color's and rise
+    /// as it moves away, on either side: so the best any such color can do is what a color at
+    /// one end of the bounds does. The thresholds are eased by far more than rounding, so a
+    /// color exactly at the threshold is never ruled out.
+    func mayBeMet(within bounds: NearestPassing.LuminanceBounds, against fixedLuminance: Double, screenLuminance fixedScreen: Double,
+                  candidateIsForeground: Bool) -> Bool {
+        if let minimumRatio {
+            let best = max(WCAG.contrastRatio(luminance: bounds.luminance.low, fixedLuminance),
+                           WCAG.contrastRatio(luminance: bounds.luminance.high, fixedLuminance))
+            if best < minimumRatio * (1 - 1e-12) { return false }
+        }
+        if let minimumLc {
+            func lc(_ screen: Double) -> Double {
+                abs(candidateIsForeground
+                    ? APCA.lightnessContrast(textLuminance: screen, backgroundLuminance: fixedScreen)
+                    : APCA.lightnessContrast(textLuminance: fixedScreen, backgroundLuminance: screen))
+            }
+            if max(lc(bounds.screenLuminance.low), lc(bounds.screenLuminance.high)) < minimumLc - 1e-9 { return false }
+        }
+        return true
+    }
+
     public var description: String {
         [minimumRatio.map { "\(RatioFormat.trimmed($0)):1" }, minimumLc.map { "Lc \(RatioFormat.trimmed($0))" }]
             .compactMap { $0 }.joined(separator: " and ")
@@ -83,5 +109,11 @@ public struct MeasuredColor: Hashable, Sendable {
     public init(_ color: SRGB) {
         self.color = color
         luminance = color.relativeLuminance
+    }
+
+    /// A color whose luminance is already known (a kept ladder rung).
+    init(color: SRGB, luminance: Double) {
+        self.color = color
+        self.luminance = luminance
     }
 }

@@ -56,7 +56,7 @@ public enum NearestPassing {
         }
         var found: [ColorSuggestion] = []
         for lighter in [true, false] {
-            if let candidate = search(LadderCache.shared.ladder(for: original, lighter: lighter), meets: meets) {
+            if let candidate = search(LadderCache.shared.ladder(for: original, lighter: lighter), target: target, against: measuredFixed, role: role) {
                 let q = candidate
                 let ratio = q.contrastRatio(with: fixed)
                 let apca = role == .foreground ? APCA.lightnessContrast(text: q, background: fixed) : APCA.lightnessContrast(text: fixed, background: q)
@@ -82,16 +82,83 @@ public enum NearestPassing {
         GamutMapping.srgb8(l: l, c: lch.c, hue: hue)
     }
 
-    /// The candidates of a coarse scan from a color toward white or black, each made once and
-    /// kept: a rung depends only on the color and the direction, never on the other color of
-    /// the pair, so every search from the same color (the combined move searches the same
-    /// background a dozen times; an audit meets each token in many checks) reuses it.
+    /// What is known of every candidate in a stretch of a ladder: its WCAG relative luminance
+    /// and its APCA screen luminance lie between those of two colors (see
+    /// ``Ladder/channelBounds(_:)``).
+    struct LuminanceBounds: Sendable {
+        let luminance: (low: Double, high: Double)
+        let screenLuminance: (low: Double, high: Double)
+
+        init(low: SRGB, high: SRGB) {
+            luminance = (low.relativeLuminance, high.relativeLuminance)
+            screenLuminance = (APCA.screenLuminance(low), APCA.screenLuminance(high))
+        }
+    }
+
+    /// The path a search walks from a color toward white or black, as a sequence of rungs: the
+    /// candidates at evenly spaced OKLCH lightnesses (at most ``spacing`` apart, both ends
+    /// included), and between two of them whose colors differ by more than one 8-bit step (more
+    /// than one level, or in more than one channel) the candidates found by halving the
+    /// lightness between them until neighbours differ by one step at most, or lie less than
+    /// ``finest`` apart. So the path holds every 8-bit color the candidates pass through, as
+    /// long as each channel moves one way between neighbouring rungs; where gamut mapping
+    /// squeezes several levels into a sliver of lightness (near white and black), the path
+    /// still holds the colors in between.
+    ///
+    /// A rung depends only on the color and the direction, never on the other color of the
+    /// pair, so every search from the same color (the combined move searches the same
+    /// background a dozen times; an audit meets each token in many checks) reuses the rungs and
+    /// bounds made before. They are made lazily, only where a search looked.
     final class Ladder: Sendable {
+        /// The largest lightness step between evenly spaced rungs. The halving between them
+        /// fills in every 8-bit step, so this only sets how finely the search can rule out
+        /// stretches of the path: 1/256 costs the fewest candidates made.
+        static let spacing = 1.0 / 256
+        /// The narrowest lightness gap that is still halved.
+        static let finest = 1e-6
+
+        /// A rung: its lightness, its 8-bit color and that color's WCAG luminance.
+        struct Rung: Sendable {
+            let lightness: Double
+            let rgb24: UInt32
+            let luminance: Double
+
+            init(lightness: Double, _ color: SRGB) {
+                self.lightness = lightness
+                rgb24 = UInt32(SRGB.to8Bit(color.red)) << 16 | UInt32(SRGB.to8Bit(color.green)) << 8 | UInt32(SRGB.to8Bit(color.blue))
+                luminance = color.relativeLuminance
+            }
+
+            var color: SRGB { SRGB(rgb24: rgb24) }
+            var measured: MeasuredColor { MeasuredColor(color: color, luminance: luminance) }
+
+            /// Whether two rungs' colors differ by more than one 8-bit step in all.
+            func isApart(from other: Rung) -> Bool {
+                func level(_ v: UInt32, _ shift: UInt32) -> Int { Int((v >> shift) & 0xFF) }
+                let steps = abs(level(rgb24, 16) - level(other.rgb24, 16)) + abs(level(rgb24, 8) - level(other.rgb24, 8))
+                    + abs(level(rgb24, 0) - level(other.rgb24, 0))
+                return steps > 1
+            }
+        }
+
         let lch: OKLCH
         let hue: (cosine: Double, sine: Double)
         let start: Double, end: Double
+        /// The number of gaps between evenly spaced rungs; rung 0 is at `start`, rung `steps`
+        /// at `end`.
         let steps: Int
-        private let rungs: Mutex<[MeasuredColor?]>
+        /// The evenly spaced rungs made so far, by index.
+        private let rungs = Mutex<[Int: Rung]>([:])
+        /// The rungs between evenly spaced rungs k and k + 1 (none for most), by k.
+        private let between = Mutex<[Int: [Rung]]>([:])
+        /// The luminance bounds of the stretches searches have looked at, by their place in the
+        /// halving of the whole ladder (1 is the whole, 2n and 2n + 1 the halves of n).
+        private let stretches = Mutex<[Int: LuminanceBounds]>([:])
+        /// Each linear sRGB channel of the unclipped candidate at lightness l and chroma c is the
+        /// polynomial cubed·l³ + squared·l²c + linear·lc² + constant·c³ (OKLab's LMS values are
+        /// l + c·β for the hue's β, cubed, then a fixed matrix): these are its coefficients, one
+        /// lane per channel.
+        private let cubed: SIMD3<Double>, squared: SIMD3<Double>, linear: SIMD3<Double>, constant: SIMD3<Double>
 
         init(_ lch: OKLCH, lighter: Bool) {
             self.lch = lch
@@ -99,11 +166,18 @@ public enum NearestPassing {
             start = min(1, max(0, lch.l))
             end = lighter ? 1.0 : 0.0
             let span = abs(end - start)
-            steps = span > 0 ? max(1, Int((span / 0.01).rounded(.up))) : 0
-            rungs = Mutex(Array(repeating: nil, count: steps + 1))
+            steps = span > 0 ? max(1, Int((span / Ladder.spacing).rounded(.up))) : 0
+            let toLinear = XYZ.toLinearSRGB * OKLab.lmsToXYZ
+            let lab = OKLab.labToLMS
+            let beta = SIMD3(lab.row0.y * hue.cosine + lab.row0.z * hue.sine, lab.row1.y * hue.cosine + lab.row1.z * hue.sine,
+                             lab.row2.y * hue.cosine + lab.row2.z * hue.sine)
+            cubed = toLinear * SIMD3(1, 1, 1)
+            squared = 3 * (toLinear * beta)
+            linear = 3 * (toLinear * (beta * beta))
+            constant = toLinear * (beta * beta * beta)
         }
 
-        /// The lightness of rung `step` (0 is the start, `steps` the end).
+        /// The lightness of evenly spaced rung `step` (0 is the start, `steps` the end).
         func lightness(_ step: Int) -> Double {
             step == steps ? end : start + (end - start) * Double(step) / Double(steps)
         }
@@ -111,17 +185,119 @@ public enum NearestPassing {
         /// The candidate at lightness `l`.
         func candidate(_ l: Double) -> SRGB { NearestPassing.candidate(lch, l: l, hue: hue) }
 
-        /// Rung `step`, with its luminance (every search from this ladder compares it).
-        func rung(_ step: Int) -> MeasuredColor {
+        /// Evenly spaced rung `step`, made now or read from the ones made before.
+        func rung(_ step: Int) -> Rung {
             if let made = rungs.withLock({ $0[step] }) { return made }
-            let made = MeasuredColor(candidate(lightness(step)))  // outside the lock: another thread may make it too, identically
+            let l = lightness(step)
+            let made = Rung(lightness: l, candidate(l))  // outside the lock: another search may make it too, identically
             rungs.withLock { $0[step] = made }
             return made
+        }
+
+        /// The rungs strictly between evenly spaced rungs `step` and `step + 1`, in order.
+        func rungs(after step: Int) -> [Rung] {
+            if let made = between.withLock({ $0[step] }) { return made }
+            var made: [Rung] = []
+            func halve(_ near: Rung, _ far: Rung) {
+                guard near.isApart(from: far) && abs(far.lightness - near.lightness) >= Ladder.finest else { return }
+                let l = (near.lightness + far.lightness) / 2
+                let middle = Rung(lightness: l, candidate(l))
+                halve(near, middle)
+                made.append(middle)
+                halve(middle, far)
+            }
+            halve(rung(step), rung(step + 1))
+            between.withLock { $0[step] = made }
+            return made
+        }
+
+        /// Every rung of the path, in order from the start (all of them made: for tests).
+        func path() -> [Rung] {
+            guard steps > 0 else { return [rung(0)] }
+            return [rung(0)] + (0..<steps).flatMap { rungs(after: $0) + [rung($0 + 1)] }
+        }
+
+        /// The 8-bit colors with the lowest and the highest channels that any candidate at a
+        /// lightness between evenly spaced rungs `range` can have (so every rung there, evenly
+        /// spaced or not, has each channel between theirs, and its WCAG luminance and APCA
+        /// screen luminance between theirs).
+        ///
+        /// At lightness 0 and 1 the candidate is black and white. At any other lightness l it has
+        /// chroma c′ in 0…c (the gamut mapping only reduces chroma), or exactly c where the whole
+        /// stretch is inside the gamut. Each monomial of the channel polynomial grows with both l
+        /// and c′ (all non-negative), so its bounds over the stretch are its values at the
+        /// corners; a channel's bounds are the sums of its terms' bounds. Rounding to 8 bits is
+        /// monotone in each channel (and clamps it into 0…1), and so are both luminances,
+        /// computed by the same expressions as the candidates' own.
+        func channelBounds(_ range: ClosedRange<Int>) -> (low: SRGB, high: SRGB) {
+            let first = lightness(range.lowerBound), last = lightness(range.upperBound)
+            let low = min(first, last), high = max(first, last)
+            // Far beyond the rounding of either computation (about 1e-15), far below 8-bit steps.
+            let margin = 1e-9
+            func bounds(chroma c0: Double, _ c1: Double) -> (SIMD3<Double>, SIMD3<Double>) {
+                var lower = SIMD3<Double>(repeating: 0), upper = SIMD3<Double>(repeating: 0)
+                func add(_ coefficient: SIMD3<Double>, _ least: Double, _ most: Double) {
+                    let a = coefficient * least, b = coefficient * most
+                    lower += pointwiseMin(a, b)
+                    upper += pointwiseMax(a, b)
+                }
+                add(cubed, low * low * low, high * high * high)
+                add(squared, low * low * c0, high * high * c1)
+                add(linear, low * c0 * c0, high * c1 * c1)
+                add(constant, c0 * c0 * c0, c1 * c1 * c1)
+                return (lower - margin, upper + margin)
+            }
+            let c = lch.c
+            var (lower, upper) = bounds(chroma: c, c)
+            let inGamut = all(lower .>= GamutMapping.linearLow) && all(upper .<= GamutMapping.linearHigh)
+            if !inGamut { (lower, upper) = bounds(chroma: 0, c) }
+            if low <= 0 { lower = pointwiseMin(lower, SIMD3(repeating: 0)) }  // black
+            if high >= 1 { upper = pointwiseMax(upper, SIMD3(repeating: 1)) }  // white
+            func color(_ v: SIMD3<Double>) -> SRGB {
+                SRGB(red8: SRGBTransfer.eightBitLevel(linear: v.x), green8: SRGBTransfer.eightBitLevel(linear: v.y),
+                     blue8: SRGBTransfer.eightBitLevel(linear: v.z))
+            }
+            return (color(lower), color(upper))
+        }
+
+        /// ``channelBounds(_:)`` as luminances, kept for the stretch's place `node` in the halving.
+        func luminanceBounds(_ range: ClosedRange<Int>, node: Int) -> LuminanceBounds {
+            if let known = stretches.withLock({ $0[node] }) { return known }
+            let (low, high) = channelBounds(range)
+            let made = LuminanceBounds(low: low, high: high)
+            stretches.withLock { $0[node] = made }
+            return made
+        }
+
+        /// The first rung of the path that `meets` accepts, or nil.
+        ///
+        /// A stretch of the path is passed over only when `mayPass` says that no color within
+        /// its ``luminanceBounds(_:node:)`` can pass, which it must answer soundly; every other
+        /// rung is looked at, in order, so no passing rung is skipped, however narrow the run of
+        /// passing rungs around it. Stretches are halved until they are ruled out or down to
+        /// one gap between evenly spaced rungs.
+        func firstPassing(meets: (MeasuredColor) -> Bool, mayPass: (LuminanceBounds) -> Bool) -> Rung? {
+            func first(in range: ClosedRange<Int>, node: Int) -> Rung? {
+                if !mayPass(luminanceBounds(range, node: node)) { return nil }
+                if range.count > 2 {
+                    let middle = range.lowerBound + (range.upperBound - range.lowerBound) / 2
+                    // Rung `middle` ends the first half and starts the second, which does not look at it again.
+                    return first(in: range.lowerBound...middle, node: 2 * node) ?? first(in: middle...range.upperBound, node: 2 * node + 1)
+                }
+                let step = range.lowerBound
+                if step == 0, meets(rung(0).measured) { return rung(0) }
+                guard range.count == 2 else { return nil }
+                for rung in rungs(after: step) where meets(rung.measured) { return rung }
+                let last = rung(step + 1)
+                return meets(last.measured) ? last : nil
+            }
+            return first(in: 0...steps, node: 1)
         }
     }
 
     /// Ladders by color and direction, shared by every search in the process (bounded: when
-    /// full it starts over). Each holds at most 101 rungs.
+    /// full it starts over). Each holds about a thousand rungs at most, made only where a search
+    /// looked.
     final class LadderCache: Sendable {
         struct Key: Hashable {
             let color: SRGB
@@ -129,7 +305,7 @@ public enum NearestPassing {
         }
 
         static let shared = LadderCache()
-        static let capacity = 4096
+        static let capacity = 2048
         private let ladders = Mutex<[Key: Ladder]>([:])
 
         func removeAll() {
@@ -160,32 +336,30 @@ public enum NearestPassing {
     }
 
     /// ``search(_:lighter:meets:)`` on a ladder whose rungs may already be made.
-    static func search(_ ladder: Ladder, meets: (MeasuredColor) -> Bool) -> SRGB? {
-        guard ladder.steps > 0 else { return nil }
-        // Coarse scan for the first passing lightness, then bisect the step before it.
-        var previous = ladder.start
-        for step in 1...ladder.steps {
-            let l = ladder.lightness(step)
-            let c = ladder.rung(step)
-            if meets(c) {
-                var low = previous, high = l  // low fails, high passes
-                var best = c.color
-                for _ in 0..<40 {
-                    let mid = (low + high) / 2
-                    let m = MeasuredColor(ladder.candidate(mid))
-                    if meets(m) {
-                        high = mid
-                        best = m.color
-                    } else {
-                        low = mid
-                    }
-                    if abs(high - low) < 1e-5 { break }
-                }
-                return best
-            }
-            previous = l
-        }
-        return nil
+    static func search(_ ladder: Ladder, meets: (MeasuredColor) -> Bool, mayPass: (LuminanceBounds) -> Bool = { _ in true }) -> SRGB? {
+        firstPassing(ladder, meets: meets, mayPass: mayPass)?.color
+    }
+
+    /// The search for a target against a fixed color: ``search(_:meets:mayPass:)`` with the
+    /// target's own sound test of a range of candidates.
+    static func search(_ ladder: Ladder, target: ContrastTarget, against fixed: MeasuredColor, role: PairRole) -> SRGB? {
+        let foreground = role == .foreground
+        let fixedScreen = APCA.screenLuminance(fixed.color)
+        return search(ladder, meets: { foreground ? target.isMet(foreground: $0, background: fixed) : target.isMet(foreground: fixed, background: $0) },
+                      mayPass: { target.mayBeMet(within: $0, against: fixed.luminance, screenLuminance: fixedScreen, candidateIsForeground: foreground) })
+    }
+
+    /// The passing color nearest the ladder's start along its path (the first passing rung),
+    /// with its lightness.
+    ///
+    /// Along the path, gamut mapping and 8-bit rounding make the ratio rise and fall a little,
+    /// so the passing lightnesses can be several pieces, some a single rung wide: every rung is
+    /// looked at in order until one passes, except stretches that `mayPass` rules out whole (see
+    /// ``Ladder/firstPassing(meets:mayPass:)``).
+    static func firstPassing(_ ladder: Ladder, meets: (MeasuredColor) -> Bool,
+                             mayPass: (LuminanceBounds) -> Bool = { _ in true }) -> (lightness: Double, color: SRGB)? {
+        guard let rung = ladder.firstPassing(meets: meets, mayPass: mayPass) else { return nil }
+        return (rung.lightness, rung.color)
     }
 
     /// The color nearest to `color` (smallest ΔE-OK, same OKLCH hue, lightness moved, chroma
@@ -224,7 +398,7 @@ public enum NearestPassing {
                 let movedFg = candidate(fgLCH, l: l)
                 let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
                 let measuredFg = MeasuredColor(movedFg)
-                guard let movedBg = search(backgroundLadder, meets: { target.isMet(foreground: measuredFg, background: $0) }) else { return nil }
+                guard let movedBg = search(backgroundLadder, target: target, against: measuredFg, role: .background) else { return nil }
                 let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
                 let ratio = movedFg.contrastRatio(with: movedBg)
                 let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)

@@ -85,6 +85,36 @@ import Testing
         #expect(problems.contains { $0.message.hasPrefix("color unknown: @android:color/system_accent1_500 is not one of the framework's fixed colors") })
     }
 
+    /// A color a higher API level replaces is listed, with what replaces it; two of one name in
+    /// one configuration are a problem, as Android's build refuses them.
+    @Test func replacedColorsAreAccountedFor() throws {
+        let res = try Self.tree([
+            "values/colors.xml": "<resources>\n  <color name=\"ink\">#111111</color>\n  <color name=\"paper\">#FFFFFF</color>\n</resources>\n",
+            "values/more.xml": "<resources>\n  <color name=\"paper\">#FAFAFA</color>\n</resources>\n",
+            "values-v31/colors.xml": "<resources>\n  <color name=\"ink\">#222222</color>\n</resources>\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        let palette = try #require(loaded.palettes.first?.palette)
+        #expect(Self.colors(palette)["light"] == ["ink": "#222222", "paper": "#fafafa"])
+        let ledger = palette.ledger.completed(with: palette)
+        #expect(ledger.notReadEntries.map { "\(Self.place($0)) \($0.name): \($0.reason ?? "")" } == [
+            "values/colors.xml:2 ink: replaced on API 31 and up by values-v31/colors.xml:2, and the audit reads the highest API level",
+            "values/colors.xml:3 paper: replaced by another <color name=\"paper\"> of the same configuration (values/more.xml:2)",
+        ])
+        #expect(ledger.headline == "read 2 of 4 color declarations; 2 not read")
+        #expect(loaded.palettes[0].problems.map { "\(Self.place($0.file, $0.location?.line)) \($0.message)" } == [
+            "values/more.xml:2 color paper is defined twice in one configuration (also at values/colors.xml:3); Android's build refuses that",
+        ])
+    }
+
+    /// `folder/file.xml:line` of a ledger entry.
+    static func place(_ entry: ReadLedger.Entry) -> String { place(entry.file, entry.line) }
+
+    static func place(_ file: String?, _ line: Int?) -> String {
+        (file ?? "").split(separator: "/").suffix(2).joined(separator: "/") + (line.map { ":\($0)" } ?? "")
+    }
+
     /// The same palette as JSON and as colors.xml audits identically.
     @Test func sameAuditAsJSON() throws {
         let res = try Self.tree([

@@ -189,15 +189,45 @@ struct AndroidResourceReader {
         }
     }
 
+    /// `folder/file.xml:line`, how messages name a place in the tree.
+    static func place(_ file: String, _ location: SourceLocation?) -> String {
+        file.split(separator: "/").suffix(2).joined(separator: "/") + (location.map { ":\($0.line)" } ?? "")
+    }
+
+    /// The colors a configuration defines itself, as a device picks them: the highest API level
+    /// wins, and nothing else. A color replaced by a higher level is listed as not read, saying
+    /// what replaces it; two colors of one name at one level are a problem (Android's build
+    /// refuses them), and the later one is read.
+    mutating func chosenColors(_ configuration: String) -> [String: ColorResource] {
+        var chosen: [String: ColorResource] = [:]
+        var replaced: [(resource: ColorResource, reason: String)] = []
+        let ordered = (colors[configuration] ?? []).enumerated().sorted { ($0.element.apiLevel, $0.offset) < ($1.element.apiLevel, $1.offset) }.map(\.element)
+        for resource in ordered {
+            if let earlier = chosen[resource.name] {
+                let by = Self.place(resource.file, resource.location)
+                if earlier.apiLevel < resource.apiLevel {
+                    replaced.append((earlier, "replaced on API \(resource.apiLevel) and up by \(by), and the audit reads the highest API level"))
+                } else {
+                    replaced.append((earlier, "replaced by another <color name=\"\(resource.name)\"> of the same configuration (\(by))"))
+                    problems.append(PaletteProblem(.duplicateName, "color \(resource.name) is defined twice in one configuration (also at \(Self.place(earlier.file, earlier.location))); Android's build refuses that",
+                                                   file: resource.file, location: resource.location))
+                }
+            }
+            chosen[resource.name] = resource
+        }
+        for (resource, reason) in replaced.sorted(by: { ($0.resource.file, $0.resource.location.line) < ($1.resource.file, $1.resource.location.line) }) {
+            ledger.notRead(resource.name, reason: reason, file: resource.file, location: resource.location)
+        }
+        return chosen
+    }
+
     mutating func palette(name: String) -> Palette? {
         read()
         guard !colors.isEmpty else { return nil }
         var themes: [Theme] = []
         var notRead: Set<String> = []
         for themeName in ["light", "dark"] where colors[themeName] != nil {
-            // Within a configuration the highest API level wins; files at one level, the last.
-            var chosen: [String: ColorResource] = [:]
-            for resource in colors[themeName]!.sorted(by: { $0.apiLevel < $1.apiLevel }) { chosen[resource.name] = resource }
+            let chosen = chosenColors(themeName)
             var tokens: [Token] = []
             for resource in chosen.values.sorted(by: { ($0.file, $0.location.line) < ($1.file, $1.location.line) }) {
                 let (css, problem) = Self.css(resource.value)

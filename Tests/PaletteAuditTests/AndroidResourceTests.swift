@@ -34,7 +34,7 @@ import Testing
                 <string name="app_name">Not a color</string>
             </resources>
             """,
-            "values/other.xml": #"<resources><color name="surface">#FFFFFF</color></resources>"#,
+            "values/other.xml": #"<resources><color name="surface">#FFFFFF</color><item name="legacy" type="color">#123456</item></resources>"#,
             "values-night/colors.xml": #"<resources><color name="rrggbb">#E3E3E3</color><color name="surface">#121212</color></resources>"#,
             "values-night-v31/colors.xml": #"<resources><color name="surface">#101010</color></resources>"#,
             "values-land/colors.xml": #"<resources><color name="rrggbb">#000000</color></resources>"#,
@@ -48,7 +48,7 @@ import Testing
         #expect(palette.themes.map(\.name) == ["light", "dark"])
         let colors = Self.colors(palette)
         #expect(colors["light"] == ["rgb": "#ff6600", "argb": "#ff660088", "rrggbb": "#1f1f1f", "aarrggbb": "#1f1f1f99",
-                                    "white": "#ffffff", "holo": "#0099cc", "alias": "#1f1f1f", "surface": "#ffffff"])
+                                    "white": "#ffffff", "holo": "#0099cc", "alias": "#1f1f1f", "surface": "#ffffff", "legacy": "#123456"])
         // values-night overrides; -v31 wins within the night configuration; the rest is inherited.
         #expect(colors["dark"]?["rrggbb"] == "#e3e3e3" && colors["dark"]?["alias"] == "#e3e3e3" && colors["dark"]?["surface"] == "#101010")
         #expect(colors["dark"]?["aarrggbb"] == "#1f1f1f99")

@@ -5,7 +5,8 @@ import FoundationXML
 #endif
 
 /// An Android module's `res/` directory as a palette: the `<color>` resources of every
-/// `values*/*.xml` file, by configuration.
+/// `values*/*.xml` file, by configuration, then the app themes its `<style>`s define (see
+/// `AndroidResources+Themes.swift`).
 ///
 /// - Values: `#RGB`, `#ARGB`, `#RRGGBB`, `#AARRGGBB` (alpha first, as Android writes it), and
 ///   references `@color/name` and `@android:color/name` (the framework's fixed colors).
@@ -14,12 +15,13 @@ import FoundationXML
 ///   wins on devices that have it: this audit takes the highest). Qualifiers that do not change
 ///   colors by theme (`-land`, `-sw600dp`, a locale…) are not read, and each such folder is listed;
 ///   so are the color state lists of `color/`.
-/// - `?attr/…` theme attributes cannot be resolved without a theme: a located warning.
+/// - `?attr/…` in a `<color>` cannot be resolved without a theme: a located warning (in an app
+///   theme's item it is resolved in the theme).
 /// - The XML is read with `XMLParser`; broken XML is a problem at its line and column.
 struct AndroidResourceReader {
     let root: String
     var problems: [PaletteProblem] = []
-    /// The colors that were not read, and why.
+    /// The colors and style items that were not read or are not colors, and why.
     var ledger = ReadLedger()
 
     /// One `<color>` as written.

@@ -5,7 +5,8 @@ import FoundationXML
 #endif
 
 /// An Android module's `res/` directory as a palette: the `<color>` resources of every
-/// `values*/*.xml` file, by configuration.
+/// `values*/*.xml` file, by configuration, then the app themes its `<style>`s define (see
+/// `AndroidResources+Themes.swift`).
 ///
 /// - Values: `#RGB`, `#ARGB`, `#RRGGBB`, `#AARRGGBB` (alpha first, as Android writes it), and
 ///   references `@color/name` and `@android:color/name` (the framework's fixed colors).
@@ -14,12 +15,13 @@ import FoundationXML
 ///   wins on devices that have it: this audit takes the highest). Qualifiers that do not change
 ///   colors by theme (`-land`, `-sw600dp`, a locale…) are not read, and each such folder is listed;
 ///   so are the color state lists of `color/`.
-/// - `?attr/…` theme attributes cannot be resolved without a theme: a located warning.
+/// - `?attr/…` in a `<color>` cannot be resolved without a theme: a located warning (in an app
+///   theme's item it is resolved in the theme).
 /// - The XML is read with `XMLParser`; broken XML is a problem at its line and column.
 struct AndroidResourceReader {
     let root: String
     var problems: [PaletteProblem] = []
-    /// The colors that were not read, and why.
+    /// The colors and style items that were not read or are not colors, and why.
     var ledger = ReadLedger()
 
     /// One `<color>` as written.
@@ -48,8 +50,18 @@ struct AndroidResourceReader {
         return entries.filter { $0.isDirectory == folders }.map(\.name)
     }
 
-    /// Colors by theme ("light", "dark").
+    /// Colors by configuration ("light" for values/, "dark" for values-night/).
     var colors: [String: [ColorResource]] = [:]
+    /// Styles by configuration, as written (see `AndroidResources+Themes.swift`).
+    var styles: [String: [StyleResource]] = [:]
+    /// The app's theme attributes (`<attr>` outside `<declare-styleable>`), with their format.
+    var attributeFormats: [String: String] = [:]
+    /// The color state lists of `color*/`, by name: where each is.
+    var stateLists: [String: String] = [:]
+    /// The bytes of the files read, which the read's budget is proportional to.
+    var bytesRead = 0
+    /// The declarations and styles a problem was reported for (each is reported once).
+    var reported: Set<String> = []
 
     mutating func read() {
         let folders = names(in: root, folders: true)
@@ -58,6 +70,7 @@ struct AndroidResourceReader {
         for folder in folders.sorted() where folder == "color" || folder.hasPrefix("color-") {
             let lists = names(in: root + "/" + folder, folders: false).filter { $0.hasSuffix(".xml") }.sorted()
             for list in lists {
+                stateLists[String(list.dropLast(".xml".count))] = folder + "/" + list
                 ledger.notRead(String(list.dropLast(".xml".count)), reason: "a color state list (\(folder)/\(list)): it picks a color by state, so there is no one color to measure",
                                file: root + "/" + folder + "/" + list, location: nil)
             }
@@ -86,9 +99,12 @@ struct AndroidResourceReader {
                 for file in names(in: root + "/" + folder, folders: false).sorted() where file.hasSuffix(".xml") {
                     scratch.readFile(root + "/" + folder + "/" + file, theme: "skipped", apiLevel: 0)
                 }
+                let reason = "in \(folder)/, whose qualifier\(ignored.count == 1 ? "" : "s") \(ignored.joined(separator: ", ")) select\(ignored.count == 1 ? "s" : "") devices or languages, not a light or dark theme"
                 for resource in scratch.colors["skipped"] ?? [] {
-                    ledger.notRead(resource.name, reason: "in \(folder)/, whose qualifier\(ignored.count == 1 ? "" : "s") \(ignored.joined(separator: ", ")) select\(ignored.count == 1 ? "s" : "") devices or languages, not a light or dark theme",
-                                   file: resource.file, location: resource.location)
+                    ledger.notRead(resource.name, reason: reason, file: resource.file, location: resource.location)
+                }
+                for style in scratch.styles["skipped"] ?? [] {
+                    for item in style.items { account(item, reason: reason) }
                 }
                 continue
             }
@@ -108,6 +124,7 @@ struct AndroidResourceReader {
 
     /// One resource file's bytes (also what the palette fuzzer feeds).
     mutating func readData(_ data: Data, path: String, theme: String, apiLevel: Int) {
+        bytesRead += data.count
         // Resource files are UTF-8. XMLParser is only given valid UTF-8: Foundation's parser
         // traps on some invalid sequences in element names instead of reporting them.
         if let bad = Self.firstInvalidUTF8(data) {
@@ -118,7 +135,7 @@ struct AndroidResourceReader {
                                            file: path, location: SourceLocation(offset: bad.offset, line: line, column: column)))
             return
         }
-        let collector = ColorCollector()
+        let collector = ResourceCollector()
         let parser = XMLParser(data: data)
         parser.delegate = collector
         parser.shouldResolveExternalEntities = false
@@ -136,8 +153,15 @@ struct AndroidResourceReader {
                                                             location: SourceLocation(offset: 0, line: found.line, column: found.column), apiLevel: apiLevel))
         }
         for missing in collector.unnamed {
-            problems.append(PaletteProblem(.missingField, "<color> without a name attribute", file: path, location: SourceLocation(offset: 0, line: missing.line, column: missing.column)))
+            let within = missing.style.map { $0.isEmpty ? " in a <style> without a name" : " in style \($0)" } ?? ""
+            problems.append(PaletteProblem(.missingField, "\(missing.element)\(within) without a name attribute", file: path, location: SourceLocation(offset: 0, line: missing.line, column: missing.column)))
         }
+        for found in collector.styles {
+            let items = found.items.map { StyleItem(name: $0.name, value: $0.value, file: path, location: SourceLocation(offset: 0, line: $0.line, column: $0.column)) }
+            styles[theme, default: []].append(StyleResource(name: found.name, parent: found.parent, items: items, file: path,
+                                                            location: SourceLocation(offset: 0, line: found.line, column: found.column), apiLevel: apiLevel))
+        }
+        for attribute in collector.attributes { attributeFormats[attribute.name] = attribute.format ?? "" }
     }
 
     /// Where the first byte sequence that is not UTF-8 starts, and how long it is.
@@ -189,15 +213,53 @@ struct AndroidResourceReader {
         }
     }
 
+    /// `folder/file.xml:line`, how messages name a place in the tree.
+    static func place(_ file: String, _ location: SourceLocation?) -> String {
+        file.split(separator: "/").suffix(2).joined(separator: "/") + (location.map { ":\($0.line)" } ?? "")
+    }
+
+    /// The colors a configuration defines itself, as a device picks them: the highest API level
+    /// wins, and nothing else. A color replaced by a higher level is listed as not read, saying
+    /// what replaces it; two colors of one name at one level are a problem (Android's build
+    /// refuses them), and the later one is read.
+    mutating func chosenColors(_ configuration: String) -> [String: ColorResource] {
+        var chosen: [String: ColorResource] = [:]
+        var replaced: [(resource: ColorResource, reason: String)] = []
+        let ordered = (colors[configuration] ?? []).enumerated().sorted { ($0.element.apiLevel, $0.offset) < ($1.element.apiLevel, $1.offset) }.map(\.element)
+        for resource in ordered {
+            if let earlier = chosen[resource.name] {
+                let by = Self.place(resource.file, resource.location)
+                if earlier.apiLevel < resource.apiLevel {
+                    replaced.append((earlier, "replaced on API \(resource.apiLevel) and up by \(by), and the audit reads the highest API level"))
+                } else {
+                    replaced.append((earlier, "replaced by another <color name=\"\(resource.name)\"> of the same configuration (\(by))"))
+                    problems.append(PaletteProblem(.duplicateName, "color \(resource.name) is defined twice in one configuration (also at \(Self.place(earlier.file, earlier.location))); Android's build refuses that",
+                                                   file: resource.file, location: resource.location))
+                }
+            }
+            chosen[resource.name] = resource
+        }
+        for (resource, reason) in replaced.sorted(by: { ($0.resource.file, $0.resource.location.line) < ($1.resource.file, $1.resource.location.line) }) {
+            ledger.notRead(resource.name, reason: reason, file: resource.file, location: resource.location)
+        }
+        return chosen
+    }
+
     mutating func palette(name: String) -> Palette? {
         read()
-        guard !colors.isEmpty else { return nil }
+        return build(name: name)
+    }
+
+    /// The palette of what was read: the themes of the colors (`light`, `dark`), then the app
+    /// themes of the styles; nil when there are neither.
+    mutating func build(name: String) -> Palette? {
         var themes: [Theme] = []
         var notRead: Set<String> = []
+        // The colors each configuration sees: night falls back to the day colors, as on a device.
+        var tables: [String: [String: ColorResource]] = [:]
         for themeName in ["light", "dark"] where colors[themeName] != nil {
-            // Within a configuration the highest API level wins; files at one level, the last.
-            var chosen: [String: ColorResource] = [:]
-            for resource in colors[themeName]!.sorted(by: { $0.apiLevel < $1.apiLevel }) { chosen[resource.name] = resource }
+            let chosen = chosenColors(themeName)
+            tables[themeName] = themeName == "dark" ? (tables["light"] ?? [:]).merging(chosen) { $1 } : chosen
             var tokens: [Token] = []
             for resource in chosen.values.sorted(by: { ($0.file, $0.location.line) < ($1.file, $1.location.line) }) {
                 let (css, problem) = Self.css(resource.value)
@@ -223,6 +285,16 @@ struct AndroidResourceReader {
             if themeName == "dark" && colors["light"] != nil { theme.extends = "light" }
             themes.append(theme)
         }
+        if tables["dark"] == nil && styles["dark"] != nil { tables["dark"] = tables["light"] ?? [:] }
+        if !styles.isEmpty {
+            let taken = Set(themes.map(\.name))
+            let (appThemes, stopped): ([Theme], PaletteProblem?) = ReadBudget.ensuring(inputBytes: bytesRead) {
+                self.appThemes(colors: tables, taken: taken)
+            }
+            if let stopped { problems.append(stopped) }
+            themes += appThemes
+        }
+        guard !themes.isEmpty else { return nil }
         var palette = Palette(name: name, file: root, themes: themes)
         palette.format = "Android color resources"
         palette.ledger = ledger
@@ -230,8 +302,10 @@ struct AndroidResourceReader {
     }
 }
 
-/// Collects `<color name="…">value</color>` elements with where each starts.
-private final class ColorCollector: NSObject, XMLParserDelegate {
+/// Collects, with where each starts: `<color name="…">value</color>` (and `<item type="color">`),
+/// `<style>` with its `<item>`s, and the theme attributes `<attr>` declares outside
+/// `<declare-styleable>`.
+private final class ResourceCollector: NSObject, XMLParserDelegate {
     struct Found {
         var name: String
         var value: String
@@ -239,8 +313,19 @@ private final class ColorCollector: NSObject, XMLParserDelegate {
         var column: Int
     }
 
+    struct FoundStyle {
+        var name: String
+        var parent: String?
+        var line: Int
+        var column: Int
+        var items: [Found] = []
+    }
+
     var colors: [Found] = []
-    var unnamed: [(line: Int, column: Int)] = []
+    var styles: [FoundStyle] = []
+    /// Top-level `<attr name format>`: the app's theme attributes.
+    var attributes: [(name: String, format: String?)] = []
+    var unnamed: [(element: String, style: String?, line: Int, column: Int)] = []
     /// The first error reported, with where the parser stood.
     var error: (reason: String, line: Int, column: Int)?
 
@@ -248,7 +333,7 @@ private final class ColorCollector: NSObject, XMLParserDelegate {
         if error == nil {
             let nsError = parseError as NSError
             let detail = (nsError.userInfo["NSXMLParserErrorMessage"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
-            error = (detail ?? ColorCollector.describe(nsError.code), parser.lineNumber, parser.columnNumber)
+            error = (detail ?? ResourceCollector.describe(nsError.code), parser.lineNumber, parser.columnNumber)
         }
     }
     /// What the common XMLParser error codes mean (libxml2's numbers, which it reports).
@@ -266,28 +351,70 @@ private final class ColorCollector: NSObject, XMLParserDelegate {
         }
     }
 
+    /// The open elements' names, outermost first.
+    private var open: [String] = []
+    /// The color or style item whose text is being read.
     private var current: Found?
+    private var currentIsItem = false
+    private var currentDepth = 0
     private var text = ""
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        guard elementName == "color" else { return }
+        defer { open.append(elementName) }
         let line = parser.lineNumber, column = parser.columnNumber
-        guard let name = attributes["name"] else {
-            unnamed.append((line, column))
-            return
+        // Resources are the children of <resources>; a style's items are its children.
+        let depth = open.count
+        switch elementName {
+        case "color" where current == nil, "item" where depth == 1 && attributes["type"] == "color":
+            guard let name = attributes["name"] else {
+                unnamed.append((elementName == "item" ? "<item type=\"color\">" : "<color>", nil, line, column))
+                return
+            }
+            current = Found(name: name, value: "", line: line, column: column)
+            currentIsItem = false
+            currentDepth = depth
+            text = ""
+        case "style" where depth == 1:
+            guard let name = attributes["name"] else {
+                unnamed.append(("<style>", nil, line, column))
+                styles.append(FoundStyle(name: "", parent: nil, line: line, column: column))
+                return
+            }
+            styles.append(FoundStyle(name: name, parent: attributes["parent"], line: line, column: column))
+        case "item" where depth == 2 && open.last == "style" && !styles.isEmpty:
+            guard let name = attributes["name"] else {
+                unnamed.append(("<item>", styles[styles.count - 1].name, line, column))
+                return
+            }
+            current = Found(name: name, value: "", line: line, column: column)
+            currentIsItem = true
+            currentDepth = depth
+            text = ""
+        case "attr" where depth == 1:
+            if let name = attributes["name"] { self.attributes.append((name, attributes["format"])) }
+        default:
+            break
         }
-        current = Found(name: name, value: "", line: line, column: column)
-        text = ""
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         if current != nil { text += string }
     }
 
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        if current != nil { text += String(decoding: CDATABlock, as: UTF8.self) }
+    }
+
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard elementName == "color", var found = current else { return }
+        _ = open.popLast()
+        guard open.count == currentDepth, var found = current else { return }
         found.value = text
-        colors.append(found)
+        if currentIsItem {
+            // An unnamed style keeps its items, so that they are accounted for.
+            styles[styles.count - 1].items.append(found)
+        } else {
+            colors.append(found)
+        }
         current = nil
     }
 }

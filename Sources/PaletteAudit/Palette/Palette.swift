@@ -66,10 +66,17 @@ public struct Palette: Sendable {
     }
 
     /// Stylesheet palettes name tokens without the custom property's `--`; checks may write
-    /// either form (`--fgColor-default`, `fgColor-*`), and are read without it.
+    /// either form (`--fgColor-default`, `fgColor-*`), and are read without it. Android palettes
+    /// name tokens as resources and attributes are named: checks may write them as Android
+    /// refers to them (`@color/ink`, `?attr/paper_color`, `?paper_color`,
+    /// `?android:attr/textColorPrimary`).
     mutating func normalizeCheckNames() {
-        guard format == "CSS custom properties" else { return }
-        func bare(_ name: String) -> String { name.hasPrefix("--") ? String(name.dropFirst(2)) : name }
+        let bare: (String) -> String
+        switch format {
+        case "CSS custom properties": bare = { $0.hasPrefix("--") ? String($0.dropFirst(2)) : $0 }
+        case "Android color resources": bare = AndroidResourceReader.tokenName
+        default: return
+        }
         for i in checks.indices {
             checks[i].foreground = bare(checks[i].foreground)
             checks[i].background = bare(checks[i].background)

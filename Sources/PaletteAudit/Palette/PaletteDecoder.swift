@@ -81,7 +81,8 @@ public struct PaletteDecoder {
     }
 
     /// For the palette fuzzer: `bytes` read as an Xcode color set's `Contents.json` and as an
-    /// Android `values/colors.xml`; the CSS each read color became (problems are dropped).
+    /// Android `values/colors.xml` (with the app themes of its styles); the CSS each read color
+    /// became (problems are dropped).
     public static func fuzzNativeColors(bytes: [UInt8]) -> [String] {
         var catalog = AssetCatalogReader(root: "/fuzz.xcassets")
         var colors = catalog.readColorSet(bytes: bytes, file: "fuzz.colorset/Contents.json", name: "fuzz")?.entries.values.map(\.css) ?? []
@@ -89,6 +90,9 @@ public struct PaletteDecoder {
         android.readData(Data(bytes), path: "/fuzz/res/values/colors.xml", theme: "light", apiLevel: 0)
         for resource in android.colors["light"] ?? [] {
             if let css = AndroidResourceReader.css(resource.value).css { colors.append(css) }
+        }
+        for theme in android.build(name: "fuzz")?.themes ?? [] {
+            colors += theme.tokens.filter { $0.aliasTarget == nil }.map(\.value)
         }
         return colors
     }

@@ -303,10 +303,11 @@ public struct PaletteLoader: Sendable {
         // app/src/main/res is the "app" module's; otherwise the folder's own name.
         let name = parts.count >= 4 && parts.suffix(3).elementsEqual(["src", "main", "res"]) ? String(parts[parts.count - 4]) : String(parts.last ?? "res")
         guard var palette = reader.palette(name: name) else {
-            return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the resource directory holds no <color> resources in values*/*.xml", file: trimmed)])
+            return LoadedPalette(file: trimmed, palette: nil, problems: reader.problems + [PaletteProblem(.unknownFormat, "the resource directory holds no <color> resources and no app themes in values*/*.xml", file: trimmed)])
         }
         var problems = reader.problems
         adoptSidecar(trimmed + ".checks.json", into: &palette, problems: &problems)
+        palette.normalizeCheckNames()
         return LoadedPalette(file: trimmed, palette: palette, problems: problems)
     }
 

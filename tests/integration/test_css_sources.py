@@ -186,3 +186,36 @@ def test_designsystemet_color_scheme_and_color_are_axes(server):
     assert status == 200
     fmt = audit["palettes"][0]["format"]
     assert "data-size fixed to its default (no colors)" in fmt and "data-typography fixed to its default (no colors)" in fmt
+
+
+OPEN_PROPS = ROOT.parent / "shared" / "realworld2" / "open-props" / "src"
+
+
+def open_props(*parts):
+    path = OPEN_PROPS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent: Open Props not audited")
+    return path
+
+
+def test_open_props_where_html_is_the_root(server):
+    """Open Props writes its scales on `:where(html)`: the root, read as `html`; each of the 13
+    grays is a token of the base theme, with the value the file gives it."""
+    path = open_props("props.gray.css")
+    status, _, listing = server.json("POST", "/v1/tokens?name=gray", path.read_bytes(), headers={"Content-Type": "text/css"})
+    assert status == 200 and listing["problems"] == [], listing["problems"][:5]
+    assert [t["name"] for t in listing["themes"]] == ["light"]
+    tokens = {t["name"]: t["hex"] for t in listing["themes"][0]["tokens"]}
+    assert len(tokens) == 13 and tokens["gray-0"] == "#f8f9fa" and tokens["gray-12"] == "#030507"
+
+
+def test_open_props_dark_theme_file_is_a_dark_theme(run):
+    """theme.dark.css: `:where(html) { color-scheme: dark; --link: var(--indigo-3); … }` is the
+    dark base; the grays it names are another file's, so each is not read, with the reason; the
+    button rules nested in it (`& :where(button,.btn)`) stay scoped."""
+    path = open_props("extra", "theme.dark.css")
+    palette = json.loads(run("audit", str(path), "--format", "json").stdout)["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["dark"]
+    not_read = {(e["name"], e["line"]): e["reason"] for e in palette["ledger"]["notRead"]}
+    assert not_read[("link", 4)] == "--indigo-3 is not defined in theme 'dark', and var(--indigo-3) has no fallback"
+    assert not_read[("_bg", 23)].startswith("custom properties of ':where(html) :where(button,.btn)' are scoped to those elements")

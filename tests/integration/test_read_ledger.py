@@ -107,7 +107,9 @@ STYLESHEETS = [("realworld", "tailwind", "theme.css"),
                ("realworld2", "shadcn", "globals.css"),
                ("realworld2", "shadcn", "themes-r.css"),
                ("realworld2", "shadcn", "themes@c193efa.css"),
-               ("realworld2", "digdir", "packages", "theme", "brand", "altinn.css")]
+               ("realworld2", "digdir", "packages", "theme", "brand", "altinn.css"),
+               ("realworld2", "open-props", "src", "props.gray.css"),
+               ("realworld2", "open-props", "src", "extra", "theme.dark.css")]
 
 
 @pytest.mark.parametrize("parts", STYLESHEETS, ids=[p[-1] for p in STYLESHEETS])

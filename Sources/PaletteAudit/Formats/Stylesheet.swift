@@ -560,10 +560,13 @@ struct StylesheetReader {
             let description = context.description
             guard spend(description.utf8.count, bytes: description.utf8.count, on: "the block '\(description.prefix(40))'", at: offset) else { return }
             context.theme.description = description
-            context.theme.name = theme(of: context, at: offset)
+            // The selector's alternatives, with each `:is()` and `:where()` opened.
+            let alternatives = context.selector.map { selectorAlternatives($0, at: offset) } ?? []
+            guard !stopped else { return }
+            context.theme.name = theme(of: context, alternatives: alternatives, at: offset)
             if context.theme.name != nil {
                 context.theme.spec = specs.count
-                specs.append(Self.spec(of: context, at: offset))
+                specs.append(Self.spec(of: context, alternatives: alternatives, at: offset))
             }
             context.theme.known = true
         }
@@ -612,9 +615,84 @@ struct StylesheetReader {
         return parts.filter { !$0.isEmpty }
     }
 
+    /// The most alternatives one selector of a list opens into (`:is(a, b):is(c, d)` is four).
+    static let maximumSelectorAlternatives = 256
+
+    /// A selector list's alternatives, each `:is(…)` and `:where(…)` in them opened: the
+    /// selector with the pseudo-class replaced by each selector of its argument list, so
+    /// `:where(html)` is `html` and `html:is(.dark, [data-theme=dark])` is `html.dark` and
+    /// `html[data-theme=dark]`. Neither changes which element a selector matches, only its
+    /// specificity, which does not order custom properties on one element: the cascade keeps
+    /// document order. What opening builds is spent; a selector that would open into more than
+    /// ``maximumSelectorAlternatives`` is kept as written (and read as today: scoped).
+    mutating func selectorAlternatives(_ selector: String, at offset: Int) -> [String] {
+        var result: [String] = []
+        for part in Self.splitList(selector) {
+            var pending = [part], opened: [String] = []
+            var steps = 0, tooMany = false
+            while let next = pending.popLast() {
+                steps += 1
+                if opened.count + pending.count >= Self.maximumSelectorAlternatives || steps > 4 * Self.maximumSelectorAlternatives {
+                    tooMany = true
+                    break
+                }
+                guard let (before, argument, after) = Self.firstMatchesPseudoClass(next) else {
+                    opened.append(next)
+                    continue
+                }
+                let inner = Self.splitList(argument)
+                let built = inner.count * (before.utf8.count + after.utf8.count) + argument.utf8.count
+                guard spend(1 + built, bytes: built, on: "the selector '\(selector.prefix(40))'", at: offset) else { return [] }
+                // Pushed in reverse, so the alternatives come out in the order written.
+                for alternative in inner.reversed() { pending.append(before + alternative + after) }
+            }
+            if tooMany { result.append(part) } else { result += opened }
+        }
+        return result
+    }
+
+    /// The first `:is(…)` or `:where(…)` of a selector outside brackets, strings and other
+    /// pseudo-classes' arguments: the text before it, its argument, and the text after it.
+    static func firstMatchesPseudoClass(_ selector: String) -> (String, String, String)? {
+        let characters = Array(selector)
+        var i = 0, parens = 0, brackets = 0
+        var quote: Character?
+        while i < characters.count {
+            let c = characters[i]
+            if let q = quote {
+                if c == "\\" { i += 1 } else if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "[" {
+                brackets += 1
+            } else if c == "]" {
+                brackets -= 1
+            } else if c == "(" {
+                parens += 1
+            } else if c == ")" {
+                parens -= 1
+            } else if c == ":", parens == 0, brackets == 0, i + 1 < characters.count, characters[i + 1] != ":" {
+                var j = i + 1
+                while j < characters.count, characters[j].isLetter || characters[j] == "-" { j += 1 }
+                let name = String(characters[(i + 1)..<j]).lowercased()
+                if (name == "is" || name == "where"), j < characters.count, characters[j] == "(" {
+                    var depth = 0, k = j
+                    while k < characters.count {
+                        if characters[k] == "(" { depth += 1 } else if characters[k] == ")" { depth -= 1; if depth == 0 { break } }
+                        k += 1
+                    }
+                    guard k < characters.count else { return nil }
+                    return (String(characters[..<i]), String(characters[(j + 1)..<k]), String(characters[(k + 1)...]))
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// The theme a block's custom properties belong to ("" for the base), or nil when they are
     /// scoped to elements or devices (reported once per block).
-    mutating func theme(of context: Context, at offset: Int) -> String? {
+    mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> String? {
         var mediaNames: [String] = []
         for query in context.media {
             guard let name = Self.mediaTheme(query) else {
@@ -626,7 +704,7 @@ struct StylesheetReader {
         var selectorName: String?
         if !context.tailwindTheme, let selector = context.selector {
             var found: String?
-            for part in Self.splitList(selector) {
+            for part in alternatives {
                 guard let name = Self.selectorTheme(part) else { continue }
                 found = found.map { $0.isEmpty ? name : $0 } ?? name
             }
@@ -653,7 +731,7 @@ struct StylesheetReader {
     }
 
     /// What a theme block constrains, as axes (see ``BlockSpec``).
-    static func spec(of context: Context, at offset: Int) -> BlockSpec {
+    static func spec(of context: Context, alternatives selectorAlternatives: [String], at offset: Int) -> BlockSpec {
         var preferences: [String] = []
         for query in context.media {
             guard let name = mediaTheme(query) else { continue }
@@ -665,8 +743,8 @@ struct StylesheetReader {
         }
         preferences += context.variants
         var alternatives: [[(axis: String, value: String)]] = []
-        if !context.tailwindTheme, let selector = context.selector {
-            for part in splitList(selector) where selectorTheme(part) != nil {
+        if !context.tailwindTheme, context.selector != nil {
+            for part in selectorAlternatives where selectorTheme(part) != nil {
                 alternatives.append(selectorConstraints(part))
             }
         } else {

@@ -199,4 +199,14 @@ import Testing
             #expect(location.line == 1 && location.column == prefix.count + 1, "\(token.name)")
         }
     }
+
+    /// Each custom media query names the one before it twice: what replacing builds doubles at
+    /// each step, so the budget stops the read at the @media that uses the last one.
+    @Test func doublingCustomMediaQueries() {
+        var css = "@custom-media --d0 (prefers-color-scheme: dark);\n"
+        for i in 1...30 { css += "@custom-media --d\(i) (--d\(i - 1)) and (--d\(i - 1));\n" }
+        css += ":root { --bg: #ffffff; }\n@media (--d30) { :root { --bg: #000000; } }\n"
+        let result = Self.read(css)
+        Self.expectStopped(result, saying: "the custom media query --d", line: 33)
+    }
 }

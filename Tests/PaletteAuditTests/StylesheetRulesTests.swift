@@ -82,4 +82,81 @@ import Testing
         #expect(reader.selectorAlternatives("html" + many, at: 0) == ["html" + many])
         #expect(reader.selectorAlternatives(":where(html), :is(.x, .y) p", at: 0) == ["html", ".x p", ".y p"])
     }
+
+    // MARK: @custom-media
+
+    /// `@media (--OSdark)` is `@media (prefers-color-scheme: dark)` when the stylesheet defines
+    /// `--OSdark`, before or after its use; a query that is not a preference stays unread with
+    /// what it stands for; one defined nowhere here says so.
+    @Test func customMediaQueriesAreTheQueriesTheyName() throws {
+        let css = """
+        @custom-media --OSdark (prefers-color-scheme: dark);
+        @custom-media --highContrast (prefers-contrast: more);
+        @custom-media --darkAndMore (--OSdark) and (--highContrast);
+        @custom-media --HDcolor (dynamic-range: high) or (color-gamut: p3);
+        :root { --bg: #ffffff; --fg: #111111; }
+        @media (--OSdark) { :root { --bg: #000000; } }
+        @media (--darkAndMore) { :root { --fg: #ffffff; } }
+        @media (--HDcolor) { :root { --fg: color(display-p3 0 0 0); } }
+        @media (--later) { :root { --bg: #222222; } }
+        @media (--nowhere) { :root { --bg: #333333; } }
+        @custom-media --later (prefers-color-scheme: dark);
+        """
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "dark", "dark-high-contrast"])
+        #expect(resolvedColors(p) == ["light": ["bg": "#ffffff", "fg": "#111111"],
+                                      "dark": ["bg": "#222222", "fg": "#111111"],
+                                      "dark-high-contrast": ["bg": "#222222", "fg": "#ffffff"]])
+        let hd = "custom properties under @media (--HDcolor), that is @media (dynamic-range: high) or (color-gamut: p3), apply to some devices only; not read as a theme"
+        let nowhere = "@media (--nowhere) uses a custom media query defined elsewhere (not found in this stylesheet); not read as a theme"
+        #expect(Self.located(problems) == ["8:30 \(hd)", "10:30 \(nowhere)"])
+        #expect(Self.unread(p) == ["fg 8:30 not-read: \(hd)", "bg 10:30 not-read: \(nowhere)",
+                                   "bg 6:29 not-read: a later declaration of --bg in the same theme wins"])
+        // The block keeps the query as written.
+        #expect(p.themes[1].tokens.first { $0.name == "bg" }?.pointer.description == "/@media (--later) :root/--bg")
+    }
+
+    /// Cycles, `false`, a name used but not defined through another, and a malformed definition:
+    /// each block not read, with the reason, and the cycle reported once at its definition.
+    @Test func customMediaThatCannotBeReplacedSaysWhy() throws {
+        let css = """
+        @custom-media --a (--b);
+        @custom-media --b (--a);
+        @custom-media --never false;
+        @custom-media --always true;
+        @custom-media --phone (--portrait) and (--always);
+        :root { --bg: #ffffff; }
+        @media (--a) { :root { --bg: #000001; } }
+        @media (--never) { :root { --bg: #000002; } }
+        @media (--always) and (prefers-color-scheme: dark) { :root { --bg: #000003; } }
+        @media (--phone) { :root { --bg: #000004; } }
+        @media (--b) { :root { --bg: #000005; } }
+        @custom-media broken;
+        """
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        #expect(resolvedColors(p) == ["light": ["bg": "#ffffff"], "dark": ["bg": "#000003"]])
+        #expect(Self.located(problems) == [
+            "12:1 @custom-media broken is not a definition like @custom-media --name (query); not read",
+            "1:15 @custom-media --a is defined in terms of itself (--a → --b → --a); the blocks that use it are not read",
+            "7:24 @media (--a) uses --a, a custom media query defined in terms of itself (--a → --b → --a); not read as a theme",
+            "8:28 @media (--never) never applies (--never is defined as false); not read as a theme",
+            "10:28 @media (--phone) uses --portrait, a custom media query defined elsewhere (not found in this stylesheet); not read as a theme",
+            "11:24 @media (--b) uses --a, a custom media query defined in terms of itself (--a → --b → --a); not read as a theme",
+        ])
+        #expect(p.ledger.notReadEntries.map { "\($0.name) \($0.line ?? 0)" } == ["bg 7", "bg 8", "bg 10", "bg 11"])
+    }
+
+    /// Custom media naming custom media, deeper than the limit: the block is not read.
+    @Test func customMediaNestedTooDeep() throws {
+        var css = ""
+        for i in 0..<40 { css += "@custom-media --m\(i) (--m\(i + 1));\n" }
+        css += "@custom-media --m40 (prefers-color-scheme: dark);\n:root { --bg: #ffffff; }\n@media (--m0) { :root { --bg: #000000; } }\n@media (--m20) { :root { --fg: #111111; } }\n"
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        // --m20 is 21 queries from a preference: within the limit, read as dark.
+        #expect(resolvedColors(p) == ["light": ["bg": "#ffffff"], "dark": ["bg": "#ffffff", "fg": "#111111"]])
+        #expect(problems.map(\.message) == ["@media (--m0) goes through more than 32 custom media queries, nested (at --m32); not read as a theme"])
+    }
 }

@@ -15,7 +15,9 @@ import ColorScience
 ///   them (`dark`, `dark_dimmed`), extending the base; so are attribute selectors alone, and a
 ///   class alone whose name says it is a theme (`dark`, `light`, `theme`, `contrast`, `dim`,
 ///   `mode`, `scheme` in it: `.dark`, `.light-theme`); a selector that names a theme inside a
-///   color-scheme query is that theme (Primer's `auto` mode).
+///   color-scheme query is that theme (Primer's `auto` mode);
+/// - `:where(X)` and `:is(X)` are `X` (Open Props' `:where(html)`), and `@media (--OSdark)` is
+///   the query `@custom-media --OSdark` defines.
 /// Properties on other selectors, or under other media queries, are scoped to elements or
 /// devices: each such block is reported once, never read as tokens.
 ///
@@ -225,7 +227,7 @@ struct StylesheetReader {
 
     /// Where a block of declarations stands: the at-rules around it and its selector.
     struct Context {
-        var media: [String] = []
+        var media: [MediaQuery] = []
         var selector: String?
         /// Tailwind's `@theme`: the base theme.
         var tailwindTheme = false
@@ -235,8 +237,26 @@ struct StylesheetReader {
         /// The block's theme, worked out at its first custom property (once per block).
         var theme = BlockTheme()
         var description: String {
-            (media.map { "@media \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
+            (media.map { "@media \($0.written)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
         }
+    }
+
+    /// An `@media` query around a block: as written, and as it reads once the custom media
+    /// queries it names (`(--OSdark)`) are replaced by their definitions.
+    struct MediaQuery {
+        var written: String
+        /// The query with its custom media queries replaced; nil when one could not be.
+        var expanded: String?
+        /// Why a custom media query it names could not be replaced (then its block is not read).
+        var failure: String?
+    }
+
+    /// A custom media query (`@custom-media --OSdark (prefers-color-scheme: dark);`): its query
+    /// and where it is defined.
+    struct CustomMedia {
+        var query: String
+        var file: String?
+        var location: SourceLocation
     }
 
     final class BlockTheme {
@@ -278,6 +298,13 @@ struct StylesheetReader {
     var specs: [BlockSpec] = []
     /// The last `color-scheme` given in each block (by spec index): its order and value.
     var specColorSchemes: [Int: (order: Int, value: String)] = [:]
+    /// The custom media queries the stylesheet defines, by name (with its `--`); the last
+    /// definition of a name wins.
+    var customMedia: [String: CustomMedia] = [:]
+    /// Each custom media query once replaced, through the ones it names (or why it could not be).
+    private var expandedCustomMedia: [String: Result<String, CustomMediaFailure>] = [:]
+    /// Custom media cycles reported (by the name they were found at), once each.
+    private var reportedMediaCycles: Set<String> = []
     /// Blocks whose custom properties were not read, reported once each.
     private var reportedScopes: Set<String> = []
     /// Why each block that is not a theme was not read (its description → the reason).
@@ -380,6 +407,9 @@ struct StylesheetReader {
         // Tokenizing is linear; its steps are taken at once, so a request past its deadline
         // stops here.
         guard spend(tokens.count, bytes: 0, on: "the stylesheet's tokens", at: 0), flushSteps(on: "the stylesheet's tokens", at: 0) else { return }
+        // Custom media queries apply wherever they are defined, before or after their use.
+        collectCustomMedia()
+        index = 0
         readRules(Context(), topLevel: true)
         flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
     }
@@ -423,7 +453,8 @@ struct StylesheetReader {
         case "media":
             // The queries around a block are kept as text: what they cost is spent.
             guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.start) else { return }
-            inner.media.append(preludeText)
+            inner.media.append(mediaQuery(preludeText, at: t.start))
+            guard !stopped else { return }
             readGroup(inner)
         case "supports", "layer", "container", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
@@ -455,6 +486,147 @@ struct StylesheetReader {
                 i += 1
             }
         }
+    }
+
+    // MARK: Custom media queries (Media Queries 5, §11)
+
+    /// The most custom media queries one query goes through, nested (`--xs-phone` naming
+    /// `--xs-only` and `--portrait`), before its block is not read.
+    static let maximumCustomMediaDepth = 32
+
+    /// Why a custom media query could not be replaced.
+    enum CustomMediaFailure: Error {
+        /// The name is not defined in the stylesheet.
+        case undefined(String)
+        /// The names, from the first to the one that names it again.
+        case cycle([String])
+        case tooDeep(String)
+        /// Defined as `false`: its blocks never apply.
+        case never(String)
+        /// The read's budget ran out.
+        case stopped
+    }
+
+    /// Records every `@custom-media --name query;` at the stylesheet's top level (one pass over
+    /// its tokens); a definition without a `--name` is a warning.
+    mutating func collectCustomMedia() {
+        var depth = 0
+        var i = 0
+        while i < tokens.count, !stopped {
+            let t = tokens[i]
+            switch t.kind {
+            case .openBrace: depth += 1
+            case .closeBrace: depth = max(0, depth - 1)
+            case .atKeyword where depth == 0 && text(t.start + 1..<t.end).lowercased() == "custom-media":
+                index = i + 1
+                skipWhitespace()
+                let name = current.flatMap { $0.kind == .ident ? text($0.start..<$0.end) : nil }
+                let at = current?.start ?? t.start
+                let range = prelude()
+                let all = text(range).cssTrimmed
+                guard spend(all.utf8.count, bytes: all.utf8.count, on: "@custom-media \(all.prefix(40))", at: t.start) else { return }
+                if let name, name.hasPrefix("--"), name.count > 2, current?.kind == .semicolon {
+                    let query = Self.collapse(String(all.dropFirst(name.count)))
+                    customMedia[name] = CustomMedia(query: query, file: file, location: location(at))
+                } else {
+                    problems.append(PaletteProblem(.unsupportedProperty, "@custom-media \(all.prefix(60)) is not a definition like @custom-media --name (query); not read",
+                                                   file: file, location: location(t.start), severity: .warning))
+                }
+                i = max(index, i + 1)
+                continue
+            default: break
+            }
+            i += 1
+        }
+    }
+
+    /// An `@media` prelude with the custom media queries it names replaced, or why they could
+    /// not be.
+    mutating func mediaQuery(_ written: String, at offset: Int) -> MediaQuery {
+        guard written.contains("--") else { return MediaQuery(written: written, expanded: written) }
+        switch expandCustomMedia(in: written, chain: [], at: offset) {
+        case .success(let expanded):
+            return MediaQuery(written: written, expanded: Self.collapse(expanded))
+        case .failure(let failure):
+            let reason: String
+            switch failure {
+            case .undefined(let name):
+                // `@media (--OSdark)` names the query it uses; a longer query says which one.
+                let named = written.replacing(" ", with: "") == "(\(name))" ? "" : " \(name),"
+                reason = "@media \(written) uses\(named) a custom media query defined elsewhere (not found in this stylesheet)"
+            case .cycle(let names):
+                reason = "@media \(written) uses \(names[0]), a custom media query defined in terms of itself (\(names.joined(separator: " → ")))"
+            case .tooDeep(let name):
+                reason = "@media \(written) goes through more than \(Self.maximumCustomMediaDepth) custom media queries, nested (at \(name))"
+            case .never(let name):
+                reason = "@media \(written) never applies (\(name) is defined as false)"
+            case .stopped:
+                reason = "the read was stopped"
+            }
+            return MediaQuery(written: written, expanded: nil, failure: reason)
+        }
+    }
+
+    /// `query` with each `(--name)` replaced by that custom media query's own query (itself
+    /// replaced, once per name). What replacing builds is spent from the read's budget.
+    mutating func expandCustomMedia(in query: String, chain: [String], at offset: Int) -> Result<String, CustomMediaFailure> {
+        var out = ""
+        var rest = Substring(query)
+        while let open = rest.firstIndex(of: "(") {
+            out += rest[..<open]
+            var i = rest.index(after: open)
+            while i < rest.endIndex, rest[i].isWhitespace { i = rest.index(after: i) }
+            var j = i
+            while j < rest.endIndex, rest[j].isLetter || rest[j].isNumber || rest[j] == "-" || rest[j] == "_" || rest[j].unicodeScalars.first.map({ $0.value >= 0x80 }) == true {
+                j = rest.index(after: j)
+            }
+            var k = j
+            while k < rest.endIndex, rest[k].isWhitespace { k = rest.index(after: k) }
+            let name = String(rest[i..<j])
+            guard name.hasPrefix("--"), name.count > 2, k < rest.endIndex, rest[k] == ")" else {
+                out += "("
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            switch customMediaQuery(name, chain: chain, at: offset) {
+            case .success(let replaced):
+                guard spend(1 + replaced.utf8.count, bytes: replaced.utf8.count, on: "the custom media query \(name)", at: offset) else {
+                    return .failure(.stopped)
+                }
+                out += replaced
+            case .failure(let failure):
+                return .failure(failure)
+            }
+            rest = rest[rest.index(after: k)...]
+        }
+        out += rest
+        return .success(out)
+    }
+
+    /// A custom media query's own query, replaced (memoized).
+    mutating func customMediaQuery(_ name: String, chain: [String], at offset: Int) -> Result<String, CustomMediaFailure> {
+        if let known = expandedCustomMedia[name] { return known }
+        if let start = chain.firstIndex(of: name) {
+            let cycle = Array(chain[start...]) + [name]
+            if let definition = customMedia[cycle[0]], reportedMediaCycles.insert(cycle[0]).inserted {
+                problems.append(PaletteProblem(.unsupportedProperty, "@custom-media \(cycle[0]) is defined in terms of itself (\(cycle.joined(separator: " → "))); the blocks that use it are not read",
+                                               file: definition.file, location: definition.location, severity: .warning))
+            }
+            return .failure(.cycle(cycle))
+        }
+        guard let definition = customMedia[name] else { return .failure(.undefined(name)) }
+        guard chain.count < Self.maximumCustomMediaDepth else { return .failure(.tooDeep(name)) }
+        let result: Result<String, CustomMediaFailure>
+        switch definition.query.lowercased() {
+        case "true": result = .success("")  // matches every screen, as an empty query does
+        case "false": result = .failure(.never(name))
+        default: result = expandCustomMedia(in: definition.query, chain: chain + [name], at: offset)
+        }
+        // Too deep is said of the query where the walk started: from a query nearer the end it
+        // may not be, so it is not remembered.
+        if case .failure(.tooDeep) = result { return result }
+        expandedCustomMedia[name] = result
+        return result
     }
 
     /// A conditional group rule's block: rules at the top level; inside a style rule (CSS
@@ -695,8 +867,13 @@ struct StylesheetReader {
     mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> String? {
         var mediaNames: [String] = []
         for query in context.media {
-            guard let name = Self.mediaTheme(query) else {
-                report(context, at: offset, "custom properties under @media \(query) apply to some devices only; not read as a theme")
+            guard let expanded = query.expanded else {
+                report(context, at: offset, (query.failure ?? "@media \(query.written) is not read") + "; not read as a theme")
+                return nil
+            }
+            guard let name = Self.mediaTheme(expanded) else {
+                let shown = expanded == query.written ? query.written : "\(query.written), that is @media \(expanded),"
+                report(context, at: offset, "custom properties under @media \(shown) apply to some devices only; not read as a theme")
                 return nil
             }
             if !name.isEmpty { mediaNames.append(name) }
@@ -733,8 +910,8 @@ struct StylesheetReader {
     /// What a theme block constrains, as axes (see ``BlockSpec``).
     static func spec(of context: Context, alternatives selectorAlternatives: [String], at offset: Int) -> BlockSpec {
         var preferences: [String] = []
-        for query in context.media {
-            guard let name = mediaTheme(query) else { continue }
+        for media in context.media {
+            guard let query = media.expanded, let name = mediaTheme(query) else { continue }
             if !name.isEmpty {
                 preferences.append(name)
             } else if collapse(query.lowercased()).replacing(" ", with: "").contains("prefers-color-scheme:light") {

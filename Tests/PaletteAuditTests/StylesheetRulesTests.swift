@@ -159,4 +159,48 @@ import Testing
         #expect(resolvedColors(p) == ["light": ["bg": "#ffffff"], "dark": ["bg": "#ffffff", "fg": "#111111"]])
         #expect(problems.map(\.message) == ["@media (--m0) goes through more than 32 custom media queries, nested (at --m32); not read as a theme"])
     }
+
+    // MARK: @property
+
+    /// `@property --x { …; initial-value: … }` is the value --x has where no rule sets it: the
+    /// lowest layer of every theme. An initial value browsers ignore is listed as not read.
+    @Test func propertyInitialValuesAreTheBaseValue() throws {
+        let css = """
+        @property --accent { syntax: '<color>'; inherits: true; initial-value: #0055ff; }
+        @property --ring { syntax: "<color>"; inherits: false; initial-value: rebeccapurple }
+        @property --gap { syntax: '<length>'; inherits: false; initial-value: 4px; }
+        @property --broken { syntax: '<color>'; initial-value: #ff0000; }
+        @property --uses-var { syntax: '*'; inherits: true; initial-value: var(--accent); }
+        :root { --bg: #ffffff; --ring: #00aa00; }
+        .dark { --bg: #000000; --accent: #88aaff; }
+        @media print { @property --printed { syntax: '<color>'; inherits: true; initial-value: #000000; } }
+        @property --accent { syntax: '<color>'; inherits: true; initial-value: #0044ee; }
+        """
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        // The print block declares no custom property of its own: nothing to warn about.
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(p.themes.map(\.name) == ["light", "dark"])
+        // The later @property --accent wins; rules win over both, whatever their order.
+        #expect(resolvedColors(p) == ["light": ["accent": "#0044ee", "ring": "#00aa00", "bg": "#ffffff"],
+                                      "dark": ["accent": "#88aaff", "ring": "#00aa00", "bg": "#000000"]])
+        let accent = try #require(p.themes[0].tokens.first { $0.name == "accent" })
+        #expect(accent.pointer.description == "/@property --accent/--accent")
+        #expect(accent.location.map { "\($0.line):\($0.column)" } == "9:57")
+        #expect(Self.unread(p) == [
+            "broken 4:41 not-read: @property --broken has no inherits descriptor, without which browsers ignore the rule",
+            "uses-var 5:53 not-read: the initial-value of @property --uses-var uses var(), which it may not (it must not depend on other properties), so browsers ignore the rule",
+            "printed 8:73 not-read: @property --printed is inside @media print; its initial value is read only from a rule at the top level",
+            "gap 3:56 not-a-color: \"4px\"",
+            "accent 1:57 not-read: a later @property --accent wins",
+            "ring 2:56 not-read: every theme sets --ring, so its @property initial value applies to none",
+        ])
+    }
+
+    /// A stylesheet of @property rules alone is a palette: their initial values are the base.
+    @Test func propertyRulesAloneAreTheBaseTheme() throws {
+        let (palette, problems) = Self.decode("@property --ink { syntax: '<color>'; inherits: true; initial-value: #123456; }\n")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(resolvedColors(try #require(palette)) == ["light": ["ink": "#123456"]])
+    }
 }

@@ -17,7 +17,9 @@ import ColorScience
 ///   `mode`, `scheme` in it: `.dark`, `.light-theme`); a selector that names a theme inside a
 ///   color-scheme query is that theme (Primer's `auto` mode);
 /// - `:where(X)` and `:is(X)` are `X` (Open Props' `:where(html)`), and `@media (--OSdark)` is
-///   the query `@custom-media --OSdark` defines.
+///   the query `@custom-media --OSdark` defines;
+/// - an `@property` rule's `initial-value` is its property's value where no rule sets it: the
+///   lowest layer of every theme.
 /// Properties on other selectors, or under other media queries, are scoped to elements or
 /// devices: each such block is reported once, never read as tokens.
 ///
@@ -288,10 +290,15 @@ struct StylesheetReader {
         var order: Int
         /// The block's index in ``specs``.
         var spec = -1
+        /// An `@property` rule's `initial-value`: the lowest layer of every theme.
+        var initial = false
     }
 
     /// Declarations by theme name, in source order; the base theme's name is "".
     var declarations: [String: [Declaration]] = [:]
+    /// The `initial-value` of each `@property` rule, in source order: the value a property has
+    /// where no rule sets it, under every theme's own declarations.
+    var initialValues: [Declaration] = []
     /// `color-scheme` values given in each theme's blocks.
     var colorSchemes: [String: String] = [:]
     /// What each theme block constrains, in source order (see ``BlockSpec``).
@@ -463,6 +470,10 @@ struct StylesheetReader {
             // Tailwind v4: `@theme { --color-…: … }` (also `@theme inline`, `@theme static`).
             inner.tailwindTheme = true
             readDeclarations(inner)
+        case "property":
+            // `@property --x { syntax: …; inherits: …; initial-value: … }`: the value --x has
+            // where no rule sets it.
+            readPropertyRule(preludeText, context)
         case "variant" where preludeText.lowercased() == "dark":
             // Tailwind v4's `@variant dark { … }` in a theme's block: that theme in dark mode.
             inner.variants.append("dark")
@@ -629,6 +640,66 @@ struct StylesheetReader {
         return result
     }
 
+    /// An `@property` rule's block, whose `{` was just read: its descriptors up to its `}`. A
+    /// valid rule at the top level (`@supports` and `@layer` around it count as everywhere)
+    /// makes its `initial-value` the property's value where no rule sets it. An initial value
+    /// browsers would ignore (the rule lacks `syntax` or `inherits`, or the value uses
+    /// `var()`), or one of a rule inside a style rule or a query, is listed as not read.
+    mutating func readPropertyRule(_ prelude: String, _ context: Context) {
+        var descriptors: [String: (value: String, offset: Int)] = [:]
+        descriptors: while !stopped {
+            skipWhitespace()
+            guard let t = current else { break }
+            guard spend(on: "an @property descriptor", at: t.start) else { return }
+            switch t.kind {
+            case .closeBrace:
+                index += 1
+                break descriptors
+            case .semicolon:
+                index += 1
+            case .ident:
+                var look = index + 1
+                while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
+                guard look < tokens.count, tokens[look].kind == .colon else {
+                    _ = readValue(from: t.start)  // not a descriptor: passed over to its end
+                    continue
+                }
+                index = look + 1
+                descriptors[text(t.start..<t.end).lowercased()] = (readValue(from: t.start).value, t.start)
+            default:
+                _ = readValue(from: t.start)
+            }
+        }
+        let name = Self.collapse(prelude)
+        // Without a custom property's name or an initial value, the rule declares no value.
+        guard name.hasPrefix("--"), name.count > 2, !name.contains(" "), let initial = descriptors["initial-value"] else { return }
+        let property = String(name.dropFirst(2))
+        let at = location(initial.offset)
+        func unread(_ reason: String) {
+            if Self.looksLikeColor(initial.value) || initial.value.lowercased().contains("var(") {
+                ledger.notRead(property, reason: reason, file: file, location: at)
+            } else {
+                ledger.notColor(property, type: "\"\(initial.value.prefix(40))\" (\(reason))", file: file, location: at)
+            }
+        }
+        guard context.selector == nil, context.media.isEmpty, !context.tailwindTheme, context.variants.isEmpty else {
+            unread("@property \(name) is inside \(context.description); its initial value is read only from a rule at the top level")
+            return
+        }
+        let missing = ["syntax", "inherits"].filter { descriptors[$0] == nil }
+        guard missing.isEmpty else {
+            unread("@property \(name) has no \(missing.joined(separator: " or ")) descriptor, without which browsers ignore the rule")
+            return
+        }
+        guard !initial.value.lowercased().contains("var(") else {
+            unread("the initial-value of @property \(name) uses var(), which it may not (it must not depend on other properties), so browsers ignore the rule")
+            return
+        }
+        order += 1
+        initialValues.append(Declaration(name: property, value: initial.value, important: false, location: at,
+                                         block: "@property \(name)", order: order, initial: true))
+    }
+
     /// A conditional group rule's block: rules at the top level; inside a style rule (CSS
     /// nesting: `:root { @supports (…) { --x: …; } }`) declarations of that rule, and nested rules.
     mutating func readGroup(_ context: Context) {
@@ -698,10 +769,10 @@ struct StylesheetReader {
         }
     }
 
-    mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
-        let isCustom = name.hasPrefix("--")
-        // The value runs to a ";" or the block's "}" at depth 0 (custom properties may hold
-        // their own {} blocks).
+    /// The value of the declaration whose colon was just read (its name at `offset`): up to its
+    /// `;` or the block's `}` at depth 0 (custom properties may hold their own {} blocks), trimmed,
+    /// and whether it is `!important`.
+    mutating func readValue(from offset: Int) -> (value: String, important: Bool) {
         var start: Int?
         var end = offset
         while let t = current, t.kind != .semicolon, t.kind != .closeBrace {
@@ -724,7 +795,12 @@ struct StylesheetReader {
                 value = String(value[..<bang])
             }
         }
-        value = value.cssTrimmed
+        return (value.cssTrimmed, important)
+    }
+
+    mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
+        let isCustom = name.hasPrefix("--")
+        let (value, important) = readValue(from: offset)
         let lowered = name.lowercased()
         guard isCustom || lowered == "color-scheme" else { return }
         if !context.theme.known {
@@ -1109,9 +1185,12 @@ extension StylesheetReader {
         // and not read.
         let taken = Set(themes.flatMap { $0.tokens.compactMap { $0.location?.offset } })
         let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\($0):\(entry.column ?? 0)" } })
-        for declaration in declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
+        for declaration in initialValues + declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
             && !accounted.contains("\(declaration.location.line):\(declaration.location.column)") {
-            ledger.notRead(declaration.name, reason: "a later declaration of --\(declaration.name) in the same theme wins", file: file, location: declaration.location)
+            let reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
+                : initialValues.contains { $0.name == declaration.name && $0.order > declaration.order } ? "a later @property --\(declaration.name) wins"
+                : "every theme sets --\(declaration.name), so its @property initial value applies to none"
+            ledger.notRead(declaration.name, reason: reason, file: file, location: declaration.location)
         }
         if bareHSL > 0 {
             problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",
@@ -1133,14 +1212,14 @@ extension StylesheetReader {
             declarations[baseName] = nil
             if let scheme = colorSchemes[baseName], colorSchemes[""] == nil { colorSchemes[""] = scheme }
         }
-        guard !declarations.isEmpty else { return nil }
+        guard !declarations.isEmpty || !initialValues.isEmpty else { return nil }
         var themes: [Theme] = []
         let others = declarations.filter { !$0.key.isEmpty }.map { ($0.key, $0.value.first?.order ?? 0) }.sorted { $0.1 < $1.1 }.map(\.0)
-        for key in (declarations[""] != nil ? [""] : []) + others {
+        for key in (declarations[""] != nil || !initialValues.isEmpty ? [""] : []) + others {
             let themeName = key.isEmpty ? baseName : key
-            // The layers a theme stands on: the base, the theme a "-high-contrast" variant
-            // varies, then its own.
-            var layers: [[Declaration]] = [declarations[""] ?? []]
+            // The layers a theme stands on: the @property initial values, the base, the theme a
+            // "-high-contrast" variant varies, then its own.
+            var layers: [[Declaration]] = [initialValues, declarations[""] ?? []]
             if !key.isEmpty {
                 if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
                 // `@variant dark` inside `.theme-x` varies `.theme-x`, which it stands on.
@@ -1220,7 +1299,7 @@ extension StylesheetReader {
         var referrers: [String: [String]] = [:]
         var colorNames: Set<String> = []
         var queue: [String] = []
-        for declaration in all {
+        for declaration in initialValues + all {
             if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || (try? CSSColor.parse(declaration.value, scheme: .light)) != nil {
                 if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
             }
@@ -1317,7 +1396,7 @@ extension StylesheetReader {
                 if holds { layers.append(index) }
             }
             applied.formUnion(layers)
-            let layered = layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
+            let layered = initialValues + layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
             guard spend(layered.count, on: "the theme '\(themeName)'", at: specs[layers.first ?? 0].offset) else { return .stopped }
             var effective: [String: Declaration] = [:]
             for declaration in layered {

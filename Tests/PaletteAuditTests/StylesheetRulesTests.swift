@@ -203,4 +203,24 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
         #expect(resolvedColors(try #require(palette)) == ["light": ["ink": "#123456"]])
     }
+
+    // MARK: @container
+
+    /// A container query applies to the elements in a matching container: its custom properties
+    /// are not a theme's, and each block says so once, at its line.
+    @Test func containerQueriesAreNotThemes() throws {
+        let css = """
+        :root { --bg: #ffffff; }
+        @container sidebar (min-width: 400px) { :root { --bg: #eeeeee; } .card { --fg: #111111; } }
+        :root { @container (width > 40em) { --fg: #222222; --pad: 1rem; } }
+        """
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        #expect(resolvedColors(p) == ["light": ["bg": "#ffffff"]])
+        let sidebar = "custom properties under @container sidebar (min-width: 400px) apply to some elements only (those in a matching container); not read as a theme"
+        let wide = "custom properties under @container (width > 40em) apply to some elements only (those in a matching container); not read as a theme"
+        #expect(Self.located(problems) == ["2:49 \(sidebar)", "2:74 \(sidebar)", "3:37 \(wide)"])
+        #expect(Self.unread(p) == ["bg 2:49 not-read: \(sidebar)", "fg 2:74 not-read: \(sidebar)", "fg 3:37 not-read: \(wide)",
+                                   "pad 3:52 not-a-color: \"1rem\" (\(wide))"])
+    }
 }

@@ -230,6 +230,8 @@ struct StylesheetReader {
     /// Where a block of declarations stands: the at-rules around it and its selector.
     struct Context {
         var media: [MediaQuery] = []
+        /// The `@container` queries around the block: it applies to some elements only.
+        var containers: [String] = []
         var selector: String?
         /// Tailwind's `@theme`: the base theme.
         var tailwindTheme = false
@@ -239,7 +241,7 @@ struct StylesheetReader {
         /// The block's theme, worked out at its first custom property (once per block).
         var theme = BlockTheme()
         var description: String {
-            (media.map { "@media \($0.written)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
+            (media.map { "@media \($0.written)" } + containers.map { "@container \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
         }
     }
 
@@ -463,7 +465,11 @@ struct StylesheetReader {
             inner.media.append(mediaQuery(preludeText, at: t.start))
             guard !stopped else { return }
             readGroup(inner)
-        case "supports", "layer", "container", "scope", "document", "starting-style":
+        case "container":
+            // A container query applies to the elements inside a matching container only.
+            inner.containers.append(Self.collapse(preludeText))
+            readGroup(inner)
+        case "supports", "layer", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
             readGroup(inner)
         case "theme":
@@ -941,6 +947,10 @@ struct StylesheetReader {
     /// The theme a block's custom properties belong to ("" for the base), or nil when they are
     /// scoped to elements or devices (reported once per block).
     mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> String? {
+        if let container = context.containers.first {
+            report(context, at: offset, "custom properties under @container \(container) apply to some elements only (those in a matching container); not read as a theme")
+            return nil
+        }
         var mediaNames: [String] = []
         for query in context.media {
             guard let expanded = query.expanded else {

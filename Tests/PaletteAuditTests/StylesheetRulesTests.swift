@@ -223,4 +223,32 @@ import Testing
         #expect(Self.unread(p) == ["bg 2:49 not-read: \(sidebar)", "fg 2:74 not-read: \(sidebar)", "fg 3:37 not-read: \(wide)",
                                    "pad 3:52 not-a-color: \"1rem\" (\(wide))"])
     }
+
+    // MARK: Unclosed blocks
+
+    /// `:root { --a: red;` and the end of the file: read as browsers read it (the block closed
+    /// there), with one warning at the line where the block opened.
+    @Test func aBlockOpenAtTheEndOfTheFileIsReadAndSaid() throws {
+        let (palette, problems) = Self.decode(":root { --a: #ff0000;")
+        #expect(resolvedColors(try #require(palette)) == ["light": ["a": "#ff0000"]])
+        #expect(Self.located(problems) == ["1:7 the rule ':root' opened at line 1 is not closed by the end of the file; what it holds is read as if it were closed there, as browsers do"])
+    }
+
+    @Test func nestedBlocksOpenAtTheEndOfTheFile() throws {
+        let css = """
+        :root { --bg: #ffffff; }
+        @media (prefers-color-scheme: dark) {
+          :root {
+            --bg: #000000;
+            @supports (color: lab(0 0 0)) {
+              --fg: #eeeeee;
+        """
+        let (palette, problems) = Self.decode(css)
+        #expect(resolvedColors(try #require(palette)) == ["light": ["bg": "#ffffff"], "dark": ["bg": "#000000", "fg": "#eeeeee"]])
+        #expect(Self.located(problems) == ["2:37 @media (prefers-color-scheme: dark) opened at line 2 is not closed by the end of the file, nor are the 2 blocks opened inside it (at lines 3, 5); what it holds is read as if it were closed there, as browsers do"])
+        // An at-rule that is not read, open to the end: said too.
+        let keyframes = Self.decode(":root { --a: #000000; }\n@keyframes pulse { from { --glow: #ff0000; }")
+        #expect(Self.located(keyframes.problems) == ["2:18 @keyframes pulse opened at line 2 is not closed by the end of the file; what it holds is read as if it were closed there, as browsers do"])
+        #expect(try #require(keyframes.palette).ledger.notReadEntries.map(\.name) == ["glow"])
+    }
 }

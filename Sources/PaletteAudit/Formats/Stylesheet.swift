@@ -327,6 +327,10 @@ struct StylesheetReader {
     private var index = 0
     /// How many blocks the reader is inside (at most ``ReadBudget/maximumDepth``).
     private var depth = 0
+    /// The blocks the reader is inside: where each `{` is, and the text before it.
+    private var openBlocks: [(offset: Int, prelude: Range<Int>)] = []
+    /// The blocks open when the file ended, if it ended inside any.
+    private var unclosed: [(offset: Int, prelude: Range<Int>)]?
     /// Set when the read was stopped (a depth limit, or the budget ran out or the request's
     /// deadline passed): the readers return at once, and the palette is not built.
     private(set) var stopped = false
@@ -367,13 +371,51 @@ struct StylesheetReader {
 
     /// Enters a block (`{` at `offset`) of `construct`: false, with a problem at its line and
     /// column, when blocks nest deeper than ``ReadBudget/maximumDepth``.
-    mutating func enterBlock(at offset: Int, _ construct: @autoclosure () -> String) -> Bool {
+    /// On true the block is open: the caller leaves it with ``leaveBlock()``. `prelude` is the
+    /// text before its `{`, for a message about a block the file leaves open.
+    mutating func enterBlock(at offset: Int, _ construct: @autoclosure () -> String, prelude: Range<Int>) -> Bool {
         guard !stopped else { return false }
         guard depth < ReadBudget.maximumDepth else {
             halt(PaletteProblem(.limitExceeded, "\(construct()) nests more than \(ReadBudget.maximumDepth) blocks deep; a stylesheet this deep is not read", file: file, location: location(offset)))
             return false
         }
-        return spend(on: construct(), at: offset)
+        guard spend(on: construct(), at: offset) else { return false }
+        depth += 1
+        openBlocks.append((offset, prelude))
+        return true
+    }
+
+    mutating func leaveBlock() {
+        depth -= 1
+        openBlocks.removeLast()
+    }
+
+    /// The file ended inside the blocks open now: remembered (the first time) for one warning at
+    /// the end of the read.
+    mutating func noteUnclosed() {
+        if unclosed == nil && !openBlocks.isEmpty { unclosed = openBlocks }
+    }
+
+    /// One warning for blocks the file leaves open, at the outermost one's `{`: browsers close
+    /// them at the end of the file, and so does the reader, so what they hold is read.
+    mutating func warnUnclosed() {
+        guard let blocks = unclosed, let outer = blocks.first else { return }
+        func shown(_ block: (offset: Int, prelude: Range<Int>)) -> String {
+            let words = Self.collapse(text(block.prelude))
+            let short = words.count > 40 ? String(words.prefix(40)) + "…" : words
+            return words.hasPrefix("@") ? short : "the rule '\(short)'"
+        }
+        let lines = blocks.dropFirst().map { location($0.offset).line }
+        var inside = ""
+        if lines.count == 1 {
+            inside = ", nor is the block opened inside it at line \(lines[0])"
+        } else if lines.count > 1 {
+            let listed = lines.prefix(5).map(String.init).joined(separator: ", ") + (lines.count > 5 ? ", …" : "")
+            inside = ", nor are the \(lines.count) blocks opened inside it (at lines \(listed))"
+        }
+        let at = location(outer.offset)
+        problems.append(PaletteProblem(.unsupportedProperty, "\(shown(outer)) opened at line \(at.line) is not closed by the end of the file\(inside); what it holds is read as if it were closed there, as browsers do",
+                                       file: file, location: at, severity: .warning))
     }
 
     var current: CSSToken? { index < tokens.count ? tokens[index] : nil }
@@ -382,8 +424,10 @@ struct StylesheetReader {
         while let t = current, t.kind == .whitespace || t.kind == .cdo || t.kind == .cdc { index += 1 }
     }
 
-    /// Past a balanced block or function whose opening token was just consumed.
-    mutating func skipBalanced(closing: Kind) {
+    /// Past a balanced block or function whose opening token was just consumed; false when the
+    /// file ends first.
+    @discardableResult
+    mutating func skipBalanced(closing: Kind) -> Bool {
         var stack: [Kind] = [closing]
         while let t = current, !stack.isEmpty {
             index += 1
@@ -396,6 +440,7 @@ struct StylesheetReader {
             default: break
             }
         }
+        return stack.isEmpty
     }
 
     /// The tokens up to (not including) a `{` or `;` at depth 0: an at-rule's or a rule's prelude.
@@ -420,13 +465,17 @@ struct StylesheetReader {
         collectCustomMedia()
         index = 0
         readRules(Context(), topLevel: true)
+        warnUnclosed()
         flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
     }
 
     mutating func readRules(_ context: Context, topLevel: Bool) {
         while !stopped {
             skipWhitespace()
-            guard let t = current else { return }
+            guard let t = current else {
+                if !topLevel { noteUnclosed() }
+                return
+            }
             guard spend(on: "a rule", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:
@@ -452,9 +501,8 @@ struct StylesheetReader {
             return
         }
         let atName = name
-        guard enterBlock(at: t.start, "@\(atName)") else { return }
-        depth += 1
-        defer { depth -= 1 }
+        guard enterBlock(at: t.start, "@\(atName)", prelude: keyword.start..<t.start) else { return }
+        defer { leaveBlock() }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
@@ -488,7 +536,7 @@ struct StylesheetReader {
             // @font-face, @keyframes, @property, @page, other variants…: no custom properties of a
             // theme. Any custom property inside is listed as not read, with its line.
             let from = index
-            skipBalanced(closing: .closeBrace)
+            if !skipBalanced(closing: .closeBrace) { noteUnclosed() }
             var i = from
             while i < index {
                 let token = tokens[i]
@@ -655,7 +703,10 @@ struct StylesheetReader {
         var descriptors: [String: (value: String, offset: Int)] = [:]
         descriptors: while !stopped {
             skipWhitespace()
-            guard let t = current else { break }
+            guard let t = current else {
+                noteUnclosed()
+                break
+            }
             guard spend(on: "an @property descriptor", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:
@@ -720,9 +771,8 @@ struct StylesheetReader {
             return
         }
         let shown = text(range.lowerBound..<min(range.upperBound, range.lowerBound + 40))
-        guard enterBlock(at: t.start, "the rule '\(shown)'") else { return }
-        depth += 1
-        defer { depth -= 1 }
+        guard enterBlock(at: t.start, "the rule '\(shown)'", prelude: range) else { return }
+        defer { leaveBlock() }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
@@ -749,7 +799,10 @@ struct StylesheetReader {
     mutating func readDeclarations(_ context: Context) {
         while !stopped {
             skipWhitespace()
-            guard let t = current else { return }
+            guard let t = current else {
+                noteUnclosed()
+                return
+            }
             guard spend(on: "a declaration", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:

@@ -109,7 +109,7 @@ import Testing
                                       "dark": ["bg": "#222222", "fg": "#111111"],
                                       "dark-high-contrast": ["bg": "#222222", "fg": "#ffffff"]])
         let hd = "custom properties under @media (--HDcolor), that is @media (dynamic-range: high) or (color-gamut: p3), apply to some devices only; not read as a theme"
-        let nowhere = "@media (--nowhere) uses a custom media query defined elsewhere (not found in this stylesheet); not read as a theme"
+        let nowhere = "@media (--nowhere) uses a custom media query defined elsewhere (not found in this stylesheet or those it imports); not read as a theme"
         #expect(Self.located(problems) == ["8:30 \(hd)", "10:30 \(nowhere)"])
         #expect(Self.unread(p) == ["fg 8:30 not-read: \(hd)", "bg 10:30 not-read: \(nowhere)",
                                    "bg 6:29 not-read: a later declaration of --bg in the same theme wins"])
@@ -142,7 +142,7 @@ import Testing
             "1:15 @custom-media --a is defined in terms of itself (--a → --b → --a); the blocks that use it are not read",
             "7:24 @media (--a) uses --a, a custom media query defined in terms of itself (--a → --b → --a); not read as a theme",
             "8:28 @media (--never) never applies (--never is defined as false); not read as a theme",
-            "10:28 @media (--phone) uses --portrait, a custom media query defined elsewhere (not found in this stylesheet); not read as a theme",
+            "10:28 @media (--phone) uses --portrait, a custom media query defined elsewhere (not found in this stylesheet or those it imports); not read as a theme",
             "11:24 @media (--b) uses --a, a custom media query defined in terms of itself (--a → --b → --a); not read as a theme",
         ])
         #expect(p.ledger.notReadEntries.map { "\($0.name) \($0.line ?? 0)" } == ["bg 7", "bg 8", "bg 10", "bg 11"])
@@ -250,5 +250,123 @@ import Testing
         let keyframes = Self.decode(":root { --a: #000000; }\n@keyframes pulse { from { --glow: #ff0000; }")
         #expect(Self.located(keyframes.problems) == ["2:18 @keyframes pulse opened at line 2 is not closed by the end of the file; what it holds is read as if it were closed there, as browsers do"])
         #expect(try #require(keyframes.palette).ledger.notReadEntries.map(\.name) == ["glow"])
+    }
+
+    // MARK: @import
+
+    /// Writes `files` (path → text) into a new directory; returns its path.
+    static func folder(_ files: [String: String]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("css-imports-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return directory.path
+    }
+
+    /// The imported stylesheets are read before the importing one, as if their rules stood
+    /// where the @import is; each file once; the import's media query applies to its rules; a
+    /// custom media query one defines is known to all; the imported files are part of the
+    /// importing stylesheet's palette, and are not audited again on their own.
+    @Test func importsAreReadFirstInCascadeOrder() throws {
+        let dir = try Self.folder([
+            "theme.css": """
+            @charset "utf-8";
+            @import "tokens/base.css" layer(base);
+            @import url("dark.css") (prefers-color-scheme: dark);
+            @import url(media.css);
+            @import "tokens/base.css";
+            :root { --fg: var(--gray-9); --bg: #fafafa; }
+            @media (--OSdark) { :root { --fg: var(--gray-1); } }
+            @import "late.css";
+            """,
+            "tokens/base.css": ":root { --gray-9: #111111; --gray-1: #eeeeee; --bg: #ffffff; --space: 4px; }\n",
+            "dark.css": ":root { --accent: #88aaff; }\n",
+            "media.css": "@custom-media --OSdark (prefers-color-scheme: dark);\n",
+            "late.css": ":root { --late: #ff0000; }\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loaded = PaletteLoader.loadSources(paths: [dir])
+        #expect(loaded.palettes.map(\.file) == ["\(dir)/late.css", "\(dir)/theme.css"])
+        #expect(loaded.skipped.map { "\($0.file): \($0.reason)" } == [
+            "\(dir)/dark.css: imported by \(dir)/theme.css, whose palette it is part of",
+            "\(dir)/media.css: imported by \(dir)/theme.css, whose palette it is part of",
+            "\(dir)/tokens/base.css: imported by \(dir)/theme.css, whose palette it is part of",
+        ])
+        let theme = try #require(loaded.palettes.last)
+        let p = try #require(theme.palette)
+        #expect(p.files == ["\(dir)/theme.css", "\(dir)/tokens/base.css", "\(dir)/dark.css", "\(dir)/media.css"])
+        // The importing stylesheet's --bg comes later than the imported one's: it wins.
+        #expect(resolvedColors(p) == ["light": ["gray-9": "#111111", "gray-1": "#eeeeee", "bg": "#fafafa", "fg": "#111111"],
+                                      "dark": ["gray-9": "#111111", "gray-1": "#eeeeee", "bg": "#fafafa", "fg": "#eeeeee", "accent": "#88aaff"]])
+        let gray = try #require(p.themes[0].tokens.first { $0.name == "gray-9" })
+        #expect(gray.file == "\(dir)/tokens/base.css" && gray.location.map { "\($0.line):\($0.column)" } == "1:9")
+        #expect(p.themes[0].tokens.first { $0.name == "fg" }?.file == nil)
+        #expect(theme.problems.map { "\($0.file ?? "-"):\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" } == [
+            "\(dir)/theme.css:8:1 @import \"late.css\" is not read: it comes after other rules, and browsers ignore an @import that does not come first",
+        ])
+        // Every declaration, in whichever file, is in the ledger at its own file and line.
+        let ledger = p.ledger.completed(with: p)
+        #expect(ledger.entries.map { "\($0.file.map { String($0.dropFirst(dir.count + 1)) } ?? "-"):\($0.line ?? 0) \($0.name) \($0.disposition.rawValue)" } == [
+            "tokens/base.css:1 space not-a-color",
+            "tokens/base.css:1 bg not-read",
+            "tokens/base.css:1 gray-9 color", "tokens/base.css:1 gray-1 color", "theme.css:6 fg color", "theme.css:6 bg color",
+            "dark.css:1 accent color", "theme.css:7 fg color",
+        ])
+    }
+
+    /// Imports that are not followed: each a warning at its @import, saying why.
+    @Test func importsNotFollowedSayWhy() throws {
+        let dir = try Self.folder([
+            "a.css": """
+            @import "https://example.com/x.css";
+            @import "/site/x.css";
+            @import "../outside.css";
+            @import "tailwindcss";
+            @import "./missing.css";
+            @import "b.css";
+            :root { --a: #111111; }
+            """,
+            "b.css": "@import \"a.css\";\n:root { --b: #222222; }\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loaded = PaletteLoader.loadSources(paths: [dir])
+        // a.css and b.css import each other: the first in path order keeps its palette.
+        #expect(loaded.palettes.map(\.file) == ["\(dir)/a.css"])
+        #expect(loaded.skipped.map(\.reason) == ["imported by \(dir)/a.css, whose palette it is part of"])
+        let a = try #require(loaded.palettes.first)
+        #expect(resolvedColors(try #require(a.palette)) == ["light": ["b": "#222222", "a": "#111111"]])
+        #expect(a.problems.map { "\($0.file.map { String($0.dropFirst(dir.count + 1)) } ?? "-"):\($0.location?.line ?? 0) \($0.code) \($0.message)" } == [
+            "a.css:1 unreadable-file @import \"https://example.com/x.css\" is not read: a URL with a scheme (https:) is not fetched; only files in the directory the stylesheet was read from are read",
+            "a.css:2 unreadable-file @import \"/site/x.css\" is not read: a path from a site's root (/site/x.css) names no file beside the stylesheet",
+            "a.css:3 unreadable-file @import \"../outside.css\" is not read: it leads outside \(dir), the directory the stylesheet was read from",
+            "a.css:4 unreadable-file @import \"tailwindcss\" is not read: no such file or directory (\(dir)/tailwindcss); if it names a package, a build tool resolves that, not this tool",
+            "a.css:5 unreadable-file @import \"./missing.css\" is not read: no such file or directory (\(dir)/missing.css)",
+            "b.css:1 ref-cycle @import \"a.css\" is not read: it closes a cycle of imports (a.css → b.css → a.css); each stylesheet is read once",
+        ])
+    }
+
+    /// Imports nested deeper than the limit stop there, with a warning at the last one followed.
+    @Test func importsNestedTooDeep() throws {
+        var files: [String: String] = [:]
+        for i in 0..<20 { files["f\(i).css"] = "@import \"f\(i + 1).css\";\n:root { --c\(i): #00000\(i % 10); }\n" }
+        files["f20.css"] = ":root { --c20: #000000; }\n"
+        let dir = try Self.folder(files)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loaded = PaletteLoader.loadFile("\(dir)/f0.css")
+        let p = try #require(loaded.palette)
+        #expect(p.files.count == 17)
+        #expect(p.themes[0].tokens.count == 17)
+        #expect(loaded.problems.map { "\($0.file.map { String($0.dropFirst(dir.count + 1)) } ?? "-"):\($0.location?.line ?? 0) \($0.message)" } == [
+            "f16.css:1 @import \"f17.css\" is not read: imports nest more than 16 deep here",
+        ])
+    }
+
+    /// A stylesheet sent on its own (an HTTP body) has no folder to import from.
+    @Test func aStylesheetWithoutAFileImportsNothing() throws {
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array("@import \"tokens.css\";\n:root { --a: #111111; }\n".utf8), mediaType: "text/css", defaultName: "posted")
+        #expect(resolvedColors(try #require(palette)) == ["light": ["a": "#111111"]])
+        #expect(Self.located(problems) == ["1:1 @import \"tokens.css\" is not read: a stylesheet sent on its own cannot import other files; audit the folder with the CLI, or put the imported rules in the stylesheet"])
     }
 }

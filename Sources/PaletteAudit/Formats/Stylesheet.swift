@@ -19,7 +19,9 @@ import ColorScience
 /// - `:where(X)` and `:is(X)` are `X` (Open Props' `:where(html)`), and `@media (--OSdark)` is
 ///   the query `@custom-media --OSdark` defines;
 /// - an `@property` rule's `initial-value` is its property's value where no rule sets it: the
-///   lowest layer of every theme.
+///   lowest layer of every theme;
+/// - `@import`ed stylesheets are read first, as if their rules stood where the `@import` is
+///   (see `Stylesheet+Imports.swift`).
 /// Properties on other selectors, or under other media queries, are scoped to elements or
 /// devices: each such block is reported once, never read as tokens.
 ///
@@ -36,15 +38,38 @@ import ColorScience
 /// of `x`. Other values are not colors and are left alone; a value that looks like a color
 /// (`#…` or a color function) and is not one is a problem at its line and column.
 struct StylesheetReader {
-    let bytes: [UInt8]
-    let file: String?
+    /// The stylesheet being read now: the one named, or one it imports (see
+    /// `Stylesheet+Imports.swift`).
+    private(set) var bytes: [UInt8]
+    private(set) var file: String?
+    /// The stylesheet the read is of: the palette's file.
+    let mainFile: String?
     var problems: [PaletteProblem] = []
-    private var lineStarts: [Int] = [0]
+    private(set) var lineStarts: [Int]
+    /// Where `@import`s are read from; nil when the stylesheet came without a folder.
+    var imports: ImportSource?
 
     init(bytes: [UInt8], file: String?) {
         self.bytes = bytes
         self.file = file
-        for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+        self.mainFile = file
+        self.lineStarts = Self.lineStarts(of: bytes)
+    }
+
+    static func lineStarts(of bytes: [UInt8]) -> [Int] {
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        return starts
+    }
+
+    /// Makes `sheet` the stylesheet being read, at its first token.
+    mutating func enter(_ sheet: Sheet) {
+        bytes = sheet.bytes
+        file = sheet.file
+        lineStarts = sheet.lineStarts
+        tokens = sheet.tokens
+        index = 0
+        lastLocation.location = nil
     }
 
     /// The last location worked out: the next one on the same line counts its column on from
@@ -279,7 +304,8 @@ struct StylesheetReader {
     struct BlockSpec {
         var alternatives: [[(axis: String, value: String)]]
         var preference: String?
-        var offset: Int
+        var file: String?
+        var location: SourceLocation
     }
 
     /// One custom-property declaration as written.
@@ -294,6 +320,8 @@ struct StylesheetReader {
         var spec = -1
         /// An `@property` rule's `initial-value`: the lowest layer of every theme.
         var initial = false
+        /// The stylesheet it is in (an imported one, or the palette's own).
+        var file: String?
     }
 
     /// Declarations by theme name, in source order; the base theme's name is "".
@@ -323,14 +351,16 @@ struct StylesheetReader {
     /// Custom properties read as bare HSL channels (`0 0% 100%`), said in one warning.
     var bareHSL = 0
     private var order = 0
-    private var tokens: [CSSToken] = []
-    private var index = 0
+    private(set) var tokens: [CSSToken] = []
+    var index = 0
     /// How many blocks the reader is inside (at most ``ReadBudget/maximumDepth``).
     private var depth = 0
     /// The blocks the reader is inside: where each `{` is, and the text before it.
     private var openBlocks: [(offset: Int, prelude: Range<Int>)] = []
     /// The blocks open when the file ended, if it ended inside any.
     private var unclosed: [(offset: Int, prelude: Range<Int>)]?
+    /// The stylesheets read, when the stylesheet imports any: its own file and the imported ones.
+    var files: [String] = []
     /// Set when the read was stopped (a depth limit, or the budget ran out or the request's
     /// deadline passed): the readers return at once, and the palette is not built.
     private(set) var stopped = false
@@ -354,6 +384,22 @@ struct StylesheetReader {
         pendingSteps += cost
         guard pendingSteps >= 1024 || built > 0 else { return true }
         return flushSteps(bytes: built, on: construct(), at: offset)
+    }
+
+    /// Spends `cost` steps on `construct` at `location` of `file` (a stylesheet of the read
+    /// other than the one being read now).
+    @discardableResult
+    mutating func spend(_ cost: Int, on construct: @autoclosure () -> String, file: String?, location: SourceLocation) -> Bool {
+        guard !stopped else { return false }
+        pendingSteps += cost
+        guard pendingSteps >= 1024 else { return true }
+        let steps = pendingSteps
+        pendingSteps = 0
+        guard let budget = ReadBudget.current else { return true }
+        if budget.spend(steps, on: construct(), file: file, location: location) && !budget.isExhausted { return true }
+        stopped = true
+        if let problem = budget.problem, !problems.contains(problem) { problems.append(problem) }
+        return false
     }
 
     /// Takes the pending steps from the budget.
@@ -455,18 +501,34 @@ struct StylesheetReader {
         return start..<end
     }
 
+    /// Reads the stylesheet and those it imports, in cascade order.
     mutating func read() {
-        tokens = tokenize()
-        index = 0
-        // Tokenizing is linear; its steps are taken at once, so a request past its deadline
-        // stops here.
-        guard spend(tokens.count, bytes: 0, on: "the stylesheet's tokens", at: 0), flushSteps(on: "the stylesheet's tokens", at: 0) else { return }
-        // Custom media queries apply wherever they are defined, before or after their use.
-        collectCustomMedia()
-        index = 0
-        readRules(Context(), topLevel: true)
-        warnUnclosed()
-        flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
+        guard let main = makeSheet(file: file, bytes: bytes, media: []) else { return }
+        // The stylesheets the read takes: each imported one before the one importing it.
+        var sheets: [Sheet] = []
+        var visited: Set<String> = []
+        if let file { visited.insert(file) }
+        collectImports(of: main, chain: file.map { [$0] } ?? [], visited: &visited, into: &sheets)
+        guard !stopped else { return }
+        // Custom media queries apply wherever they are defined, before or after their use,
+        // in any stylesheet of the read.
+        for sheet in sheets {
+            enter(sheet)
+            collectCustomMedia()
+        }
+        for sheet in sheets where !stopped {
+            enter(sheet)
+            var context = Context()
+            // The media queries of the @imports that brought the stylesheet.
+            context.media = sheet.media.map { mediaQuery($0, at: 0) }
+            readRules(context, topLevel: true)
+            warnUnclosed()
+            unclosed = nil
+            flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
+        }
+        enter(main)
+        // The palette's own stylesheet first, then the imported ones in cascade order.
+        if sheets.count > 1 { files = ([main] + sheets.dropLast()).compactMap(\.file) }
     }
 
     mutating func readRules(_ context: Context, topLevel: Bool) {
@@ -618,7 +680,7 @@ struct StylesheetReader {
             case .undefined(let name):
                 // `@media (--OSdark)` names the query it uses; a longer query says which one.
                 let named = written.replacing(" ", with: "") == "(\(name))" ? "" : " \(name),"
-                reason = "@media \(written) uses\(named) a custom media query defined elsewhere (not found in this stylesheet)"
+                reason = "@media \(written) uses\(named) a custom media query defined elsewhere (not found in this stylesheet or those it imports)"
             case .cycle(let names):
                 reason = "@media \(written) uses \(names[0]), a custom media query defined in terms of itself (\(names.joined(separator: " → ")))"
             case .tooDeep(let name):
@@ -754,7 +816,7 @@ struct StylesheetReader {
         }
         order += 1
         initialValues.append(Declaration(name: property, value: initial.value, important: false, location: at,
-                                         block: "@property \(name)", order: order, initial: true))
+                                         block: "@property \(name)", order: order, initial: true, file: file))
     }
 
     /// A conditional group rule's block: rules at the top level; inside a style rule (CSS
@@ -873,13 +935,13 @@ struct StylesheetReader {
             context.theme.name = theme(of: context, alternatives: alternatives, at: offset)
             if context.theme.name != nil {
                 context.theme.spec = specs.count
-                specs.append(Self.spec(of: context, alternatives: alternatives, at: offset))
+                specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
             }
             context.theme.known = true
         }
         guard let theme = context.theme.name else {
             if isCustom {
-                let reason = unreadBlocks[context.theme.description ?? context.description] ?? "its block is not read as a theme"
+                let reason = unreadBlocks[blockKey(context.theme.description ?? context.description)] ?? "its block is not read as a theme"
                 if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") {
                     ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset))
                 } else {
@@ -897,7 +959,7 @@ struct StylesheetReader {
         order += 1
         declarations[theme, default: []].append(Declaration(name: String(name.dropFirst(2)), value: value, important: important,
                                                             location: location(offset), block: context.theme.description ?? context.description, order: order,
-                                                            spec: context.theme.spec))
+                                                            spec: context.theme.spec, file: file))
     }
 
     // MARK: Themes
@@ -1047,7 +1109,7 @@ struct StylesheetReader {
     }
 
     /// What a theme block constrains, as axes (see ``BlockSpec``).
-    static func spec(of context: Context, alternatives selectorAlternatives: [String], at offset: Int) -> BlockSpec {
+    static func spec(of context: Context, alternatives selectorAlternatives: [String], file: String?, location: SourceLocation) -> BlockSpec {
         var preferences: [String] = []
         for media in context.media {
             guard let query = media.expanded, let name = mediaTheme(query) else { continue }
@@ -1066,7 +1128,7 @@ struct StylesheetReader {
         } else {
             alternatives = [[]]
         }
-        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), offset: offset)
+        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), file: file, location: location)
     }
 
     /// The axes one compound selector on the root pins: each attribute by its name (to its value,
@@ -1114,8 +1176,12 @@ struct StylesheetReader {
         return pinned
     }
 
+    /// A block of the stylesheet being read, as a key: blocks written alike in two stylesheets
+    /// of a read are two blocks.
+    func blockKey(_ description: String) -> String { (file ?? "") + "\u{0}" + description }
+
     mutating func report(_ context: Context, at offset: Int, _ message: String) {
-        let key = context.description
+        let key = blockKey(context.description)
         unreadBlocks[key] = message
         guard !reportedScopes.contains(key) else { return }
         reportedScopes.insert(key)
@@ -1194,7 +1260,7 @@ struct StylesheetReader {
 
 extension StringProtocol {
     /// Without surrounding whitespace, as a String.
-    fileprivate var cssTrimmed: String {
+    var cssTrimmed: String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
@@ -1246,20 +1312,21 @@ extension StylesheetReader {
         }
         // A declaration no theme takes (a later one of the same name in its block wins) was met
         // and not read.
-        let taken = Set(themes.flatMap { $0.tokens.compactMap { $0.location?.offset } })
-        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\($0):\(entry.column ?? 0)" } })
-        for declaration in initialValues + declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
-            && !accounted.contains("\(declaration.location.line):\(declaration.location.column)") {
+        let taken = Set(themes.flatMap { $0.tokens.compactMap { token in token.location.map { "\(token.file ?? file ?? "")\u{0}\($0.offset)" } } })
+        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\(entry.file ?? "")\u{0}\($0):\(entry.column ?? 0)" } })
+        for declaration in initialValues + declarations.values.flatMap({ $0 }) where !taken.contains("\(declaration.file ?? "")\u{0}\(declaration.location.offset)")
+            && !accounted.contains("\(declaration.file ?? "")\u{0}\(declaration.location.line):\(declaration.location.column)") {
             let reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
                 : initialValues.contains { $0.name == declaration.name && $0.order > declaration.order } ? "a later @property --\(declaration.name) wins"
                 : "every theme sets --\(declaration.name), so its @property initial value applies to none"
-            ledger.notRead(declaration.name, reason: reason, file: file, location: declaration.location)
+            ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
         }
         if bareHSL > 0 {
             problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",
                                            file: file, severity: .warning))
         }
         var palette = Palette(name: name, file: file, themes: themes)
+        palette.files = files
         palette.format = format
         palette.ledger = ledger
         return palette
@@ -1290,7 +1357,9 @@ extension StylesheetReader {
                 layers.append(declarations[key] ?? [])
             }
             // Each theme repeats the base's declarations: that work is spent.
-            guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", at: declarations[key]?.first?.location.offset ?? 0) else { return nil }
+            let first = declarations[key]?.first ?? initialValues.first
+            guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", file: first?.file ?? file,
+                        location: first?.location ?? location(0)) else { return nil }
             var effective: [String: Declaration] = [:]
             for layer in layers {
                 for declaration in layer {
@@ -1305,7 +1374,7 @@ extension StylesheetReader {
                 if key.isEmpty { return baseScheme }
                 return key.lowercased().contains("dark") ? .dark : baseScheme
             }()
-            let tokens = colorTokens(effective, theme: themeName, scheme: scheme)
+            let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return nil }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
             theme.colorScheme = scheme
@@ -1413,9 +1482,9 @@ extension StylesheetReader {
         if let pastAt {
             let shown = zip(axes, entries).map { "\($0.0) (\($0.1.count))" }.joined(separator: " × ")
             // Located at the first block that pins the axis which took the count past the limit.
-            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }?.offset ?? 0
+            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }
             halt(PaletteProblem(.limitExceeded, "the stylesheet's axes \(shown) make \(overflow ? "more than \(Int.max)" : String(count)) themes, more than \(Self.maximumAxisThemes); a stylesheet this varied is not read",
-                                file: file, location: location(at)))
+                                file: at?.file ?? file, location: at?.location ?? location(0)))
             return .stopped
         }
         var bySpec: [Int: [Declaration]] = [:]
@@ -1460,7 +1529,8 @@ extension StylesheetReader {
             }
             applied.formUnion(layers)
             let layered = initialValues + layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
-            guard spend(layered.count, on: "the theme '\(themeName)'", at: specs[layers.first ?? 0].offset) else { return .stopped }
+            let first = specs[layers.first ?? 0]
+            guard spend(layered.count, on: "the theme '\(themeName)'", file: first.file, location: first.location) else { return .stopped }
             var effective: [String: Declaration] = [:]
             for declaration in layered {
                 if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
@@ -1472,7 +1542,7 @@ extension StylesheetReader {
                 }
                 return themeName.lowercased().contains("dark") ? .dark : baseScheme
             }()
-            let tokens = colorTokens(effective, theme: themeName, scheme: scheme)
+            let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return .stopped }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
             theme.colorScheme = scheme
@@ -1486,9 +1556,9 @@ extension StylesheetReader {
             let reason = pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
                 ?? "its block (\(declaration.block.prefix(60))) applies to no theme of the stylesheet's axes"
             if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
-                ledger.notRead(declaration.name, reason: reason, file: file, location: declaration.location)
+                ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
             } else {
-                ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: file, location: declaration.location)
+                ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
             }
         }
         var note = "; themes are the axes " + axes.joined(separator: " × ")
@@ -1526,13 +1596,13 @@ extension StylesheetReader {
         var resolved: [String: Result<String, SubstitutionFailure>] = [:]
         var stop: PaletteProblem?
         let budget = ReadBudget.current
-        let file = self.file
         func substitute(_ name: String, stack: [String], depth: Int) -> Result<String, SubstitutionFailure> {
             if let known = resolved[name] { return known }
             guard stop == nil else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             guard let declaration = effective[name] else {
                 return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'", undefined: name))
             }
+            let file = declaration.file
             if stack.contains(name) {
                 let cycle = (stack.drop { $0 != name } + [name]).map { "--" + $0 }.joined(separator: " → ")
                 return .failure(SubstitutionFailure(message: "var() cycle: \(cycle)"))
@@ -1568,6 +1638,7 @@ extension StylesheetReader {
         }
         var tokens: [Token] = []
         for declaration in effective.values.sorted(by: { $0.order < $1.order }) {
+            let file = declaration.file
             let pointer = JSONPointer([declaration.block, "--" + declaration.name])
             let raw = declaration.value
             let substituted = substitute(declaration.name, stack: [], depth: 0)
@@ -1613,6 +1684,16 @@ extension StylesheetReader {
             }
         }
         return tokens
+    }
+
+    /// `tokens` with the file of each one's declaration, when that is a stylesheet the palette's
+    /// own imports.
+    func withFiles(_ tokens: [Token], _ effective: [String: Declaration]) -> [Token] {
+        tokens.map { token in
+            var token = token
+            if let declared = effective[token.name]?.file, declared != mainFile { token.file = declared }
+            return token
+        }
     }
 
     /// Whether a value is three bare HSL channels: a hue (a number, or an angle), then a

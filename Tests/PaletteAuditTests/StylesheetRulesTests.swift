@@ -175,6 +175,7 @@ import Testing
         .dark { --bg: #000000; --accent: #88aaff; }
         @media print { @property --printed { syntax: '<color>'; inherits: true; initial-value: #000000; } }
         @property --accent { syntax: '<color>'; inherits: true; initial-value: #0044ee; }
+        @container (width > 1px) { @property --boxed { syntax: '<color>'; inherits: true; initial-value: #000000; } }
         """
         let (palette, problems) = Self.decode(css)
         let p = try #require(palette)
@@ -191,6 +192,7 @@ import Testing
             "broken 4:41 not-read: @property --broken has no inherits descriptor, without which browsers ignore the rule",
             "uses-var 5:53 not-read: the initial-value of @property --uses-var uses var(), which it may not (it must not depend on other properties), so browsers ignore the rule",
             "printed 8:73 not-read: @property --printed is inside @media print; its initial value is read only from a rule at the top level",
+            "boxed 10:83 not-read: @property --boxed is inside @container (width > 1px); its initial value is read only from a rule at the top level",
             "gap 3:56 not-a-color: \"4px\"",
             "accent 1:57 not-read: a later @property --accent wins",
             "ring 2:56 not-read: every theme sets --ring, so its @property initial value applies to none",
@@ -368,5 +370,22 @@ import Testing
         let (palette, problems) = PaletteDecoder.decode(bytes: Array("@import \"tokens.css\";\n:root { --a: #111111; }\n".utf8), mediaType: "text/css", defaultName: "posted")
         #expect(resolvedColors(try #require(palette)) == ["light": ["a": "#111111"]])
         #expect(Self.located(problems) == ["1:1 @import \"tokens.css\" is not read: a stylesheet sent on its own cannot import other files; audit the folder with the CLI, or put the imported rules in the stylesheet"])
+    }
+
+    /// A link beside the stylesheet that leads out of the directory is refused on the file
+    /// opened, as every read of a confined directory is.
+    @Test func anImportThroughALinkOutOfTheDirectoryIsRefused() throws {
+        let outside = try Self.folder(["secret.css": ":root { --secret: #123456; }\n"])
+        let dir = try Self.folder(["theme.css": "@import \"link.css\";\n:root { --a: #111111; }\n"])
+        defer {
+            try? FileManager.default.removeItem(atPath: dir)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/link.css", withDestinationPath: "\(outside)/secret.css")
+        let loaded = PaletteLoader.loadFile("\(dir)/theme.css")
+        #expect(resolvedColors(try #require(loaded.palette)) == ["light": ["a": "#111111"]])
+        #expect(Self.located(loaded.problems) == [
+            "1:1 @import \"link.css\" is not read: it is outside the palettes directory (a symbolic link or a reference leading out): not read (\(dir)/link.css)",
+        ])
     }
 }

@@ -801,7 +801,7 @@ struct StylesheetReader {
                 ledger.notColor(property, type: "\"\(initial.value.prefix(40))\" (\(reason))", file: file, location: at)
             }
         }
-        guard context.selector == nil, context.media.isEmpty, !context.tailwindTheme, context.variants.isEmpty else {
+        guard context.selector == nil, context.media.isEmpty, context.containers.isEmpty, !context.tailwindTheme, context.variants.isEmpty else {
             unread("@property \(name) is inside \(context.description); its initial value is read only from a rule at the top level")
             return
         }

@@ -1314,10 +1314,13 @@ extension StylesheetReader {
         // and not read.
         let taken = Set(themes.flatMap { $0.tokens.compactMap { token in token.location.map { "\(token.file ?? file ?? "")\u{0}\($0.offset)" } } })
         let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\(entry.file ?? "")\u{0}\($0):\(entry.column ?? 0)" } })
+        // The last @property of each name: an earlier one loses to it.
+        var lastInitial: [String: Int] = [:]
+        for initial in initialValues { lastInitial[initial.name] = initial.order }
         for declaration in initialValues + declarations.values.flatMap({ $0 }) where !taken.contains("\(declaration.file ?? "")\u{0}\(declaration.location.offset)")
             && !accounted.contains("\(declaration.file ?? "")\u{0}\(declaration.location.line):\(declaration.location.column)") {
             let reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
-                : initialValues.contains { $0.name == declaration.name && $0.order > declaration.order } ? "a later @property --\(declaration.name) wins"
+                : (lastInitial[declaration.name] ?? 0) > declaration.order ? "a later @property --\(declaration.name) wins"
                 : "every theme sets --\(declaration.name), so its @property initial value applies to none"
             ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
         }

@@ -199,4 +199,25 @@ import Testing
             #expect(location.line == 1 && location.column == prefix.count + 1, "\(token.name)")
         }
     }
+
+    /// Each custom media query names the one before it twice: what replacing builds doubles at
+    /// each step, so the budget stops the read at the @media that uses the last one.
+    @Test func doublingCustomMediaQueries() {
+        var css = "@custom-media --d0 (prefers-color-scheme: dark);\n"
+        for i in 1...30 { css += "@custom-media --d\(i) (--d\(i - 1)) and (--d\(i - 1));\n" }
+        css += ":root { --bg: #ffffff; }\n@media (--d30) { :root { --bg: #000000; } }\n"
+        let result = Self.read(css)
+        Self.expectStopped(result, saying: "the custom media query --d", line: 33)
+    }
+
+    /// Twenty thousand @property rules of one name, each overriding the one before: accounted
+    /// for in work linear in the stylesheet (within 8 steps a byte), not once per pair.
+    @Test func manyPropertyRulesOfOneName() throws {
+        var css = ""
+        for i in 0..<20_000 { css += "@property --x { syntax: '<color>'; inherits: true; initial-value: #\(String(format: "%06x", i)); }\n" }
+        let result = Self.read(css, stepsPerByte: 8)
+        let palette = try #require(result.palette, "\(result.problems)")
+        #expect(resolvedColors(palette)["light"]?["x"] == "#004e1f")
+        #expect(palette.ledger.notReadEntries.count == 19_999)
+    }
 }

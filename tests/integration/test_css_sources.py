@@ -186,3 +186,78 @@ def test_designsystemet_color_scheme_and_color_are_axes(server):
     assert status == 200
     fmt = audit["palettes"][0]["format"]
     assert "data-size fixed to its default (no colors)" in fmt and "data-typography fixed to its default (no colors)" in fmt
+
+
+OPEN_PROPS = ROOT.parent / "shared" / "realworld2" / "open-props" / "src"
+
+
+def open_props(*parts):
+    path = OPEN_PROPS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent: Open Props not audited")
+    return path
+
+
+def test_open_props_where_html_is_the_root(server):
+    """Open Props writes its scales on `:where(html)`: the root, read as `html`; each of the 13
+    grays is a token of the base theme, with the value the file gives it."""
+    path = open_props("props.gray.css")
+    status, _, listing = server.json("POST", "/v1/tokens?name=gray", path.read_bytes(), headers={"Content-Type": "text/css"})
+    assert status == 200 and listing["problems"] == [], listing["problems"][:5]
+    assert [t["name"] for t in listing["themes"]] == ["light"]
+    tokens = {t["name"]: t["hex"] for t in listing["themes"][0]["tokens"]}
+    assert len(tokens) == 13 and tokens["gray-0"] == "#f8f9fa" and tokens["gray-12"] == "#030507"
+
+
+def test_open_props_dark_theme_file_is_a_dark_theme(run):
+    """theme.dark.css: `:where(html) { color-scheme: dark; --link: var(--indigo-3); … }` is the
+    dark base; the grays it names are another file's, so each is not read, with the reason; the
+    button rules nested in it (`& :where(button,.btn)`) stay scoped."""
+    path = open_props("extra", "theme.dark.css")
+    palette = json.loads(run("audit", str(path), "--format", "json").stdout)["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["dark"]
+    not_read = {(e["name"], e["line"]): e["reason"] for e in palette["ledger"]["notRead"]}
+    assert not_read[("link", 4)] == "--indigo-3 is not defined in theme 'dark', and var(--indigo-3) has no fallback"
+    assert not_read[("_bg", 23)].startswith("custom properties of ':where(html) :where(button,.btn)' are scoped to those elements")
+
+
+def test_open_props_theme_imports_its_light_theme_and_custom_media(run):
+    """theme.css imports ../props.media.css (where --OSdark is defined) and theme.light.css
+    (its `:where(html)` base), then writes its dark theme under `@media (--OSdark)`: read as a
+    light and a dark theme, each declaration at its own file and line. The grays and indigos
+    they name are in props.*.css, which theme.css does not import: not read, with the reason.
+    The imported files are part of theme.css's palette, not audited again on their own."""
+    theme = open_props("extra", "theme.css")
+    report = json.loads(run("audit", str(OPEN_PROPS.parent), "--format", "json").stdout)
+    palette = next(p for p in report["palettes"] if p["file"] == str(theme))
+    assert [t["name"] for t in palette["themes"]] == ["light", "dark"]
+    # Its own file, then the imported ones in cascade order.
+    assert palette["files"] == [str(theme), str(OPEN_PROPS / "props.media.css"), str(OPEN_PROPS / "extra" / "theme.light.css")]
+    not_read = {(e["file"].split("/")[-1], e["line"], e["name"]): e["reason"] for e in palette["ledger"]["notRead"]}
+    # The dark block of theme.css (line 6: @media (--OSdark) { :where(html) { … } }) is the dark theme.
+    assert not_read[("theme.css", 8, "link")] == "--indigo-3 is not defined in theme 'dark', and var(--indigo-3) has no fallback"
+    assert not_read[("theme.light.css", 6, "link")] == "--indigo-7 is not defined in theme 'light', and var(--indigo-7) has no fallback"
+    # --HDcolor is defined in props.media.css: what it stands for is said.
+    assert not_read[("theme.light.css", 21, "link")] == ("custom properties under @media (--HDcolor), that is @media (dynamic-range: high) "
+                                                        "or (color-gamut: p3), apply to some devices only; not read as a theme")
+    skipped = {s["file"]: s["reason"] for s in report.get("skipped", [])}
+    for imported in ["extra/theme.light.css", "props.media.css"]:
+        assert skipped[str(OPEN_PROPS / imported)] == f"imported by {theme}, whose palette it is part of"
+    assert not any(p["file"] == str(OPEN_PROPS / "props.media.css") for p in report["palettes"])
+
+
+def test_shadcn_globals_imports_are_said(run):
+    """shadcn's globals.css imports Tailwind and two packages by name, and a file that is not in
+    the folder: each a warning at its line, none silently dropped."""
+    path = ROOT.parent / "shared" / "realworld2" / "shadcn" / "globals.css"
+    if not path.exists():
+        pytest.skip(f"{path} is absent: shadcn not audited")
+    palette = json.loads(run("audit", str(path), "--format", "json").stdout)["palettes"][0]
+    warnings = [(w["location"]["line"], w["message"]) for w in palette["warnings"] if w["message"].startswith("@import")]
+    folder = path.parent
+    assert warnings == [
+        (1, f'@import "tailwindcss" is not read: no such file or directory ({folder}/tailwindcss); if it names a package, a build tool resolves that, not this tool'),
+        (2, f'@import "tw-animate-css" is not read: no such file or directory ({folder}/tw-animate-css); if it names a package, a build tool resolves that, not this tool'),
+        (3, f'@import "shadcn/tailwind.css" is not read: no such file or directory ({folder}/shadcn/tailwind.css); if it names a package, a build tool resolves that, not this tool'),
+        (4, f'@import "./legacy-themes.css" is not read: no such file or directory ({folder}/legacy-themes.css)'),
+    ]

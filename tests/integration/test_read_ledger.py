@@ -156,7 +156,19 @@ STYLESHEETS = [("realworld", "tailwind", "theme.css"),
                ("realworld2", "shadcn", "globals.css"),
                ("realworld2", "shadcn", "themes-r.css"),
                ("realworld2", "shadcn", "themes@c193efa.css"),
-               ("realworld2", "digdir", "packages", "theme", "brand", "altinn.css")]
+               ("realworld2", "digdir", "packages", "theme", "brand", "altinn.css"),
+               ("realworld2", "open-props", "src", "props.gray.css"),
+               ("realworld2", "open-props", "src", "extra", "theme.dark.css")]
+
+
+def test_every_custom_property_of_an_importing_stylesheet_is_accounted_for(run):
+    """Open Props' theme.css imports theme.light.css and props.media.css: its ledger holds the
+    declarations of all three, each once."""
+    path = real("realworld2", "open-props", "src", "extra", "theme.css")
+    ledgers, _ = ledger_of(run, path)
+    ledger = ledgers[str(path)]
+    files = [path, path.parent / "theme.light.css", path.parent.parent / "props.media.css"]
+    assert ledger["colorDeclarations"] + ledger["notColors"] == sum(custom_properties(f.read_text()) for f in files), ledger
 
 
 @pytest.mark.parametrize("parts", STYLESHEETS, ids=[p[-1] for p in STYLESHEETS])

@@ -15,7 +15,13 @@ import ColorScience
 ///   them (`dark`, `dark_dimmed`), extending the base; so are attribute selectors alone, and a
 ///   class alone whose name says it is a theme (`dark`, `light`, `theme`, `contrast`, `dim`,
 ///   `mode`, `scheme` in it: `.dark`, `.light-theme`); a selector that names a theme inside a
-///   color-scheme query is that theme (Primer's `auto` mode).
+///   color-scheme query is that theme (Primer's `auto` mode);
+/// - `:where(X)` and `:is(X)` are `X` (Open Props' `:where(html)`), and `@media (--OSdark)` is
+///   the query `@custom-media --OSdark` defines;
+/// - an `@property` rule's `initial-value` is its property's value where no rule sets it: the
+///   lowest layer of every theme;
+/// - `@import`ed stylesheets are read first, as if their rules stood where the `@import` is
+///   (see `Stylesheet+Imports.swift`).
 /// Properties on other selectors, or under other media queries, are scoped to elements or
 /// devices: each such block is reported once, never read as tokens.
 ///
@@ -32,15 +38,38 @@ import ColorScience
 /// of `x`. Other values are not colors and are left alone; a value that looks like a color
 /// (`#…` or a color function) and is not one is a problem at its line and column.
 struct StylesheetReader {
-    let bytes: [UInt8]
-    let file: String?
+    /// The stylesheet being read now: the one named, or one it imports (see
+    /// `Stylesheet+Imports.swift`).
+    private(set) var bytes: [UInt8]
+    private(set) var file: String?
+    /// The stylesheet the read is of: the palette's file.
+    let mainFile: String?
     var problems: [PaletteProblem] = []
-    private var lineStarts: [Int] = [0]
+    private(set) var lineStarts: [Int]
+    /// Where `@import`s are read from; nil when the stylesheet came without a folder.
+    var imports: ImportSource?
 
     init(bytes: [UInt8], file: String?) {
         self.bytes = bytes
         self.file = file
-        for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+        self.mainFile = file
+        self.lineStarts = Self.lineStarts(of: bytes)
+    }
+
+    static func lineStarts(of bytes: [UInt8]) -> [Int] {
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        return starts
+    }
+
+    /// Makes `sheet` the stylesheet being read, at its first token.
+    mutating func enter(_ sheet: Sheet) {
+        bytes = sheet.bytes
+        file = sheet.file
+        lineStarts = sheet.lineStarts
+        tokens = sheet.tokens
+        index = 0
+        lastLocation.location = nil
     }
 
     /// The last location worked out: the next one on the same line counts its column on from
@@ -225,7 +254,9 @@ struct StylesheetReader {
 
     /// Where a block of declarations stands: the at-rules around it and its selector.
     struct Context {
-        var media: [String] = []
+        var media: [MediaQuery] = []
+        /// The `@container` queries around the block: it applies to some elements only.
+        var containers: [String] = []
         var selector: String?
         /// Tailwind's `@theme`: the base theme.
         var tailwindTheme = false
@@ -235,8 +266,26 @@ struct StylesheetReader {
         /// The block's theme, worked out at its first custom property (once per block).
         var theme = BlockTheme()
         var description: String {
-            (media.map { "@media \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
+            (media.map { "@media \($0.written)" } + containers.map { "@container \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
         }
+    }
+
+    /// An `@media` query around a block: as written, and as it reads once the custom media
+    /// queries it names (`(--OSdark)`) are replaced by their definitions.
+    struct MediaQuery {
+        var written: String
+        /// The query with its custom media queries replaced; nil when one could not be.
+        var expanded: String?
+        /// Why a custom media query it names could not be replaced (then its block is not read).
+        var failure: String?
+    }
+
+    /// A custom media query (`@custom-media --OSdark (prefers-color-scheme: dark);`): its query
+    /// and where it is defined.
+    struct CustomMedia {
+        var query: String
+        var file: String?
+        var location: SourceLocation
     }
 
     final class BlockTheme {
@@ -255,7 +304,8 @@ struct StylesheetReader {
     struct BlockSpec {
         var alternatives: [[(axis: String, value: String)]]
         var preference: String?
-        var offset: Int
+        var file: String?
+        var location: SourceLocation
     }
 
     /// One custom-property declaration as written.
@@ -268,16 +318,30 @@ struct StylesheetReader {
         var order: Int
         /// The block's index in ``specs``.
         var spec = -1
+        /// An `@property` rule's `initial-value`: the lowest layer of every theme.
+        var initial = false
+        /// The stylesheet it is in (an imported one, or the palette's own).
+        var file: String?
     }
 
     /// Declarations by theme name, in source order; the base theme's name is "".
     var declarations: [String: [Declaration]] = [:]
+    /// The `initial-value` of each `@property` rule, in source order: the value a property has
+    /// where no rule sets it, under every theme's own declarations.
+    var initialValues: [Declaration] = []
     /// `color-scheme` values given in each theme's blocks.
     var colorSchemes: [String: String] = [:]
     /// What each theme block constrains, in source order (see ``BlockSpec``).
     var specs: [BlockSpec] = []
     /// The last `color-scheme` given in each block (by spec index): its order and value.
     var specColorSchemes: [Int: (order: Int, value: String)] = [:]
+    /// The custom media queries the stylesheet defines, by name (with its `--`); the last
+    /// definition of a name wins.
+    var customMedia: [String: CustomMedia] = [:]
+    /// Each custom media query once replaced, through the ones it names (or why it could not be).
+    private var expandedCustomMedia: [String: Result<String, CustomMediaFailure>] = [:]
+    /// Custom media cycles reported (by the name they were found at), once each.
+    private var reportedMediaCycles: Set<String> = []
     /// Blocks whose custom properties were not read, reported once each.
     private var reportedScopes: Set<String> = []
     /// Why each block that is not a theme was not read (its description → the reason).
@@ -287,10 +351,16 @@ struct StylesheetReader {
     /// Custom properties read as bare HSL channels (`0 0% 100%`), said in one warning.
     var bareHSL = 0
     private var order = 0
-    private var tokens: [CSSToken] = []
-    private var index = 0
+    private(set) var tokens: [CSSToken] = []
+    var index = 0
     /// How many blocks the reader is inside (at most ``ReadBudget/maximumDepth``).
     private var depth = 0
+    /// The blocks the reader is inside: where each `{` is, and the text before it.
+    private var openBlocks: [(offset: Int, prelude: Range<Int>)] = []
+    /// The blocks open when the file ended, if it ended inside any.
+    private var unclosed: [(offset: Int, prelude: Range<Int>)]?
+    /// The stylesheets read, when the stylesheet imports any: its own file and the imported ones.
+    var files: [String] = []
     /// Set when the read was stopped (a depth limit, or the budget ran out or the request's
     /// deadline passed): the readers return at once, and the palette is not built.
     private(set) var stopped = false
@@ -316,6 +386,22 @@ struct StylesheetReader {
         return flushSteps(bytes: built, on: construct(), at: offset)
     }
 
+    /// Spends `cost` steps on `construct` at `location` of `file` (a stylesheet of the read
+    /// other than the one being read now).
+    @discardableResult
+    mutating func spend(_ cost: Int, on construct: @autoclosure () -> String, file: String?, location: SourceLocation) -> Bool {
+        guard !stopped else { return false }
+        pendingSteps += cost
+        guard pendingSteps >= 1024 else { return true }
+        let steps = pendingSteps
+        pendingSteps = 0
+        guard let budget = ReadBudget.current else { return true }
+        if budget.spend(steps, on: construct(), file: file, location: location) && !budget.isExhausted { return true }
+        stopped = true
+        if let problem = budget.problem, !problems.contains(problem) { problems.append(problem) }
+        return false
+    }
+
     /// Takes the pending steps from the budget.
     @discardableResult
     mutating func flushSteps(bytes built: Int = 0, on construct: String, at offset: Int) -> Bool {
@@ -331,13 +417,51 @@ struct StylesheetReader {
 
     /// Enters a block (`{` at `offset`) of `construct`: false, with a problem at its line and
     /// column, when blocks nest deeper than ``ReadBudget/maximumDepth``.
-    mutating func enterBlock(at offset: Int, _ construct: @autoclosure () -> String) -> Bool {
+    /// On true the block is open: the caller leaves it with ``leaveBlock()``. `prelude` is the
+    /// text before its `{`, for a message about a block the file leaves open.
+    mutating func enterBlock(at offset: Int, _ construct: @autoclosure () -> String, prelude: Range<Int>) -> Bool {
         guard !stopped else { return false }
         guard depth < ReadBudget.maximumDepth else {
             halt(PaletteProblem(.limitExceeded, "\(construct()) nests more than \(ReadBudget.maximumDepth) blocks deep; a stylesheet this deep is not read", file: file, location: location(offset)))
             return false
         }
-        return spend(on: construct(), at: offset)
+        guard spend(on: construct(), at: offset) else { return false }
+        depth += 1
+        openBlocks.append((offset, prelude))
+        return true
+    }
+
+    mutating func leaveBlock() {
+        depth -= 1
+        openBlocks.removeLast()
+    }
+
+    /// The file ended inside the blocks open now: remembered (the first time) for one warning at
+    /// the end of the read.
+    mutating func noteUnclosed() {
+        if unclosed == nil && !openBlocks.isEmpty { unclosed = openBlocks }
+    }
+
+    /// One warning for blocks the file leaves open, at the outermost one's `{`: browsers close
+    /// them at the end of the file, and so does the reader, so what they hold is read.
+    mutating func warnUnclosed() {
+        guard let blocks = unclosed, let outer = blocks.first else { return }
+        func shown(_ block: (offset: Int, prelude: Range<Int>)) -> String {
+            let words = Self.collapse(text(block.prelude))
+            let short = words.count > 40 ? String(words.prefix(40)) + "…" : words
+            return words.hasPrefix("@") ? short : "the rule '\(short)'"
+        }
+        let lines = blocks.dropFirst().map { location($0.offset).line }
+        var inside = ""
+        if lines.count == 1 {
+            inside = ", nor is the block opened inside it at line \(lines[0])"
+        } else if lines.count > 1 {
+            let listed = lines.prefix(5).map(String.init).joined(separator: ", ") + (lines.count > 5 ? ", …" : "")
+            inside = ", nor are the \(lines.count) blocks opened inside it (at lines \(listed))"
+        }
+        let at = location(outer.offset)
+        problems.append(PaletteProblem(.unsupportedProperty, "\(shown(outer)) opened at line \(at.line) is not closed by the end of the file\(inside); what it holds is read as if it were closed there, as browsers do",
+                                       file: file, location: at, severity: .warning))
     }
 
     var current: CSSToken? { index < tokens.count ? tokens[index] : nil }
@@ -346,8 +470,10 @@ struct StylesheetReader {
         while let t = current, t.kind == .whitespace || t.kind == .cdo || t.kind == .cdc { index += 1 }
     }
 
-    /// Past a balanced block or function whose opening token was just consumed.
-    mutating func skipBalanced(closing: Kind) {
+    /// Past a balanced block or function whose opening token was just consumed; false when the
+    /// file ends first.
+    @discardableResult
+    mutating func skipBalanced(closing: Kind) -> Bool {
         var stack: [Kind] = [closing]
         while let t = current, !stack.isEmpty {
             index += 1
@@ -360,6 +486,7 @@ struct StylesheetReader {
             default: break
             }
         }
+        return stack.isEmpty
     }
 
     /// The tokens up to (not including) a `{` or `;` at depth 0: an at-rule's or a rule's prelude.
@@ -374,20 +501,43 @@ struct StylesheetReader {
         return start..<end
     }
 
+    /// Reads the stylesheet and those it imports, in cascade order.
     mutating func read() {
-        tokens = tokenize()
-        index = 0
-        // Tokenizing is linear; its steps are taken at once, so a request past its deadline
-        // stops here.
-        guard spend(tokens.count, bytes: 0, on: "the stylesheet's tokens", at: 0), flushSteps(on: "the stylesheet's tokens", at: 0) else { return }
-        readRules(Context(), topLevel: true)
-        flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
+        guard let main = makeSheet(file: file, bytes: bytes, media: []) else { return }
+        // The stylesheets the read takes: each imported one before the one importing it.
+        var sheets: [Sheet] = []
+        var visited: Set<String> = []
+        if let file { visited.insert(file) }
+        collectImports(of: main, chain: file.map { [$0] } ?? [], visited: &visited, into: &sheets)
+        guard !stopped else { return }
+        // Custom media queries apply wherever they are defined, before or after their use,
+        // in any stylesheet of the read.
+        for sheet in sheets {
+            enter(sheet)
+            collectCustomMedia()
+        }
+        for sheet in sheets where !stopped {
+            enter(sheet)
+            var context = Context()
+            // The media queries of the @imports that brought the stylesheet.
+            context.media = sheet.media.map { mediaQuery($0, at: 0) }
+            readRules(context, topLevel: true)
+            warnUnclosed()
+            unclosed = nil
+            flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
+        }
+        enter(main)
+        // The palette's own stylesheet first, then the imported ones in cascade order.
+        if sheets.count > 1 { files = ([main] + sheets.dropLast()).compactMap(\.file) }
     }
 
     mutating func readRules(_ context: Context, topLevel: Bool) {
         while !stopped {
             skipWhitespace()
-            guard let t = current else { return }
+            guard let t = current else {
+                if !topLevel { noteUnclosed() }
+                return
+            }
             guard spend(on: "a rule", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:
@@ -413,9 +563,8 @@ struct StylesheetReader {
             return
         }
         let atName = name
-        guard enterBlock(at: t.start, "@\(atName)") else { return }
-        depth += 1
-        defer { depth -= 1 }
+        guard enterBlock(at: t.start, "@\(atName)", prelude: keyword.start..<t.start) else { return }
+        defer { leaveBlock() }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
@@ -423,15 +572,24 @@ struct StylesheetReader {
         case "media":
             // The queries around a block are kept as text: what they cost is spent.
             guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.start) else { return }
-            inner.media.append(preludeText)
+            inner.media.append(mediaQuery(preludeText, at: t.start))
+            guard !stopped else { return }
             readGroup(inner)
-        case "supports", "layer", "container", "scope", "document", "starting-style":
+        case "container":
+            // A container query applies to the elements inside a matching container only.
+            inner.containers.append(Self.collapse(preludeText))
+            readGroup(inner)
+        case "supports", "layer", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
             readGroup(inner)
         case "theme":
             // Tailwind v4: `@theme { --color-…: … }` (also `@theme inline`, `@theme static`).
             inner.tailwindTheme = true
             readDeclarations(inner)
+        case "property":
+            // `@property --x { syntax: …; inherits: …; initial-value: … }`: the value --x has
+            // where no rule sets it.
+            readPropertyRule(preludeText, context)
         case "variant" where preludeText.lowercased() == "dark":
             // Tailwind v4's `@variant dark { … }` in a theme's block: that theme in dark mode.
             inner.variants.append("dark")
@@ -440,7 +598,7 @@ struct StylesheetReader {
             // @font-face, @keyframes, @property, @page, other variants…: no custom properties of a
             // theme. Any custom property inside is listed as not read, with its line.
             let from = index
-            skipBalanced(closing: .closeBrace)
+            if !skipBalanced(closing: .closeBrace) { noteUnclosed() }
             var i = from
             while i < index {
                 let token = tokens[i]
@@ -457,6 +615,210 @@ struct StylesheetReader {
         }
     }
 
+    // MARK: Custom media queries (Media Queries 5, §11)
+
+    /// The most custom media queries one query goes through, nested (`--xs-phone` naming
+    /// `--xs-only` and `--portrait`), before its block is not read.
+    static let maximumCustomMediaDepth = 32
+
+    /// Why a custom media query could not be replaced.
+    enum CustomMediaFailure: Error {
+        /// The name is not defined in the stylesheet.
+        case undefined(String)
+        /// The names, from the first to the one that names it again.
+        case cycle([String])
+        case tooDeep(String)
+        /// Defined as `false`: its blocks never apply.
+        case never(String)
+        /// The read's budget ran out.
+        case stopped
+    }
+
+    /// Records every `@custom-media --name query;` at the stylesheet's top level (one pass over
+    /// its tokens); a definition without a `--name` is a warning.
+    mutating func collectCustomMedia() {
+        var depth = 0
+        var i = 0
+        while i < tokens.count, !stopped {
+            let t = tokens[i]
+            switch t.kind {
+            case .openBrace: depth += 1
+            case .closeBrace: depth = max(0, depth - 1)
+            case .atKeyword where depth == 0 && text(t.start + 1..<t.end).lowercased() == "custom-media":
+                index = i + 1
+                skipWhitespace()
+                let name = current.flatMap { $0.kind == .ident ? text($0.start..<$0.end) : nil }
+                let at = current?.start ?? t.start
+                let range = prelude()
+                let all = text(range).cssTrimmed
+                guard spend(all.utf8.count, bytes: all.utf8.count, on: "@custom-media \(all.prefix(40))", at: t.start) else { return }
+                if let name, name.hasPrefix("--"), name.count > 2, current?.kind == .semicolon {
+                    let query = Self.collapse(String(all.dropFirst(name.count)))
+                    customMedia[name] = CustomMedia(query: query, file: file, location: location(at))
+                } else {
+                    problems.append(PaletteProblem(.unsupportedProperty, "@custom-media \(all.prefix(60)) is not a definition like @custom-media --name (query); not read",
+                                                   file: file, location: location(t.start), severity: .warning))
+                }
+                i = max(index, i + 1)
+                continue
+            default: break
+            }
+            i += 1
+        }
+    }
+
+    /// An `@media` prelude with the custom media queries it names replaced, or why they could
+    /// not be.
+    mutating func mediaQuery(_ written: String, at offset: Int) -> MediaQuery {
+        guard written.contains("--") else { return MediaQuery(written: written, expanded: written) }
+        switch expandCustomMedia(in: written, chain: [], at: offset) {
+        case .success(let expanded):
+            return MediaQuery(written: written, expanded: Self.collapse(expanded))
+        case .failure(let failure):
+            let reason: String
+            switch failure {
+            case .undefined(let name):
+                // `@media (--OSdark)` names the query it uses; a longer query says which one.
+                let named = written.replacing(" ", with: "") == "(\(name))" ? "" : " \(name),"
+                reason = "@media \(written) uses\(named) a custom media query defined elsewhere (not found in this stylesheet or those it imports)"
+            case .cycle(let names):
+                reason = "@media \(written) uses \(names[0]), a custom media query defined in terms of itself (\(names.joined(separator: " → ")))"
+            case .tooDeep(let name):
+                reason = "@media \(written) goes through more than \(Self.maximumCustomMediaDepth) custom media queries, nested (at \(name))"
+            case .never(let name):
+                reason = "@media \(written) never applies (\(name) is defined as false)"
+            case .stopped:
+                reason = "the read was stopped"
+            }
+            return MediaQuery(written: written, expanded: nil, failure: reason)
+        }
+    }
+
+    /// `query` with each `(--name)` replaced by that custom media query's own query (itself
+    /// replaced, once per name). What replacing builds is spent from the read's budget.
+    mutating func expandCustomMedia(in query: String, chain: [String], at offset: Int) -> Result<String, CustomMediaFailure> {
+        var out = ""
+        var rest = Substring(query)
+        while let open = rest.firstIndex(of: "(") {
+            out += rest[..<open]
+            var i = rest.index(after: open)
+            while i < rest.endIndex, rest[i].isWhitespace { i = rest.index(after: i) }
+            var j = i
+            while j < rest.endIndex, rest[j].isLetter || rest[j].isNumber || rest[j] == "-" || rest[j] == "_" || rest[j].unicodeScalars.first.map({ $0.value >= 0x80 }) == true {
+                j = rest.index(after: j)
+            }
+            var k = j
+            while k < rest.endIndex, rest[k].isWhitespace { k = rest.index(after: k) }
+            let name = String(rest[i..<j])
+            guard name.hasPrefix("--"), name.count > 2, k < rest.endIndex, rest[k] == ")" else {
+                out += "("
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            switch customMediaQuery(name, chain: chain, at: offset) {
+            case .success(let replaced):
+                guard spend(1 + replaced.utf8.count, bytes: replaced.utf8.count, on: "the custom media query \(name)", at: offset) else {
+                    return .failure(.stopped)
+                }
+                out += replaced
+            case .failure(let failure):
+                return .failure(failure)
+            }
+            rest = rest[rest.index(after: k)...]
+        }
+        out += rest
+        return .success(out)
+    }
+
+    /// A custom media query's own query, replaced (memoized).
+    mutating func customMediaQuery(_ name: String, chain: [String], at offset: Int) -> Result<String, CustomMediaFailure> {
+        if let known = expandedCustomMedia[name] { return known }
+        if let start = chain.firstIndex(of: name) {
+            let cycle = Array(chain[start...]) + [name]
+            if let definition = customMedia[cycle[0]], reportedMediaCycles.insert(cycle[0]).inserted {
+                problems.append(PaletteProblem(.unsupportedProperty, "@custom-media \(cycle[0]) is defined in terms of itself (\(cycle.joined(separator: " → "))); the blocks that use it are not read",
+                                               file: definition.file, location: definition.location, severity: .warning))
+            }
+            return .failure(.cycle(cycle))
+        }
+        guard let definition = customMedia[name] else { return .failure(.undefined(name)) }
+        guard chain.count < Self.maximumCustomMediaDepth else { return .failure(.tooDeep(name)) }
+        let result: Result<String, CustomMediaFailure>
+        switch definition.query.lowercased() {
+        case "true": result = .success("")  // matches every screen, as an empty query does
+        case "false": result = .failure(.never(name))
+        default: result = expandCustomMedia(in: definition.query, chain: chain + [name], at: offset)
+        }
+        // Too deep is said of the query where the walk started: from a query nearer the end it
+        // may not be, so it is not remembered.
+        if case .failure(.tooDeep) = result { return result }
+        expandedCustomMedia[name] = result
+        return result
+    }
+
+    /// An `@property` rule's block, whose `{` was just read: its descriptors up to its `}`. A
+    /// valid rule at the top level (`@supports` and `@layer` around it count as everywhere)
+    /// makes its `initial-value` the property's value where no rule sets it. An initial value
+    /// browsers would ignore (the rule lacks `syntax` or `inherits`, or the value uses
+    /// `var()`), or one of a rule inside a style rule or a query, is listed as not read.
+    mutating func readPropertyRule(_ prelude: String, _ context: Context) {
+        var descriptors: [String: (value: String, offset: Int)] = [:]
+        descriptors: while !stopped {
+            skipWhitespace()
+            guard let t = current else {
+                noteUnclosed()
+                break
+            }
+            guard spend(on: "an @property descriptor", at: t.start) else { return }
+            switch t.kind {
+            case .closeBrace:
+                index += 1
+                break descriptors
+            case .semicolon:
+                index += 1
+            case .ident:
+                var look = index + 1
+                while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
+                guard look < tokens.count, tokens[look].kind == .colon else {
+                    _ = readValue(from: t.start)  // not a descriptor: passed over to its end
+                    continue
+                }
+                index = look + 1
+                descriptors[text(t.start..<t.end).lowercased()] = (readValue(from: t.start).value, t.start)
+            default:
+                _ = readValue(from: t.start)
+            }
+        }
+        let name = Self.collapse(prelude)
+        // Without a custom property's name or an initial value, the rule declares no value.
+        guard name.hasPrefix("--"), name.count > 2, !name.contains(" "), let initial = descriptors["initial-value"] else { return }
+        let property = String(name.dropFirst(2))
+        let at = location(initial.offset)
+        func unread(_ reason: String) {
+            if Self.looksLikeColor(initial.value) || initial.value.lowercased().contains("var(") {
+                ledger.notRead(property, reason: reason, file: file, location: at)
+            } else {
+                ledger.notColor(property, type: "\"\(initial.value.prefix(40))\" (\(reason))", file: file, location: at)
+            }
+        }
+        guard context.selector == nil, context.media.isEmpty, context.containers.isEmpty, !context.tailwindTheme, context.variants.isEmpty else {
+            unread("@property \(name) is inside \(context.description); its initial value is read only from a rule at the top level")
+            return
+        }
+        let missing = ["syntax", "inherits"].filter { descriptors[$0] == nil }
+        guard missing.isEmpty else {
+            unread("@property \(name) has no \(missing.joined(separator: " or ")) descriptor, without which browsers ignore the rule")
+            return
+        }
+        guard !initial.value.lowercased().contains("var(") else {
+            unread("the initial-value of @property \(name) uses var(), which it may not (it must not depend on other properties), so browsers ignore the rule")
+            return
+        }
+        order += 1
+        initialValues.append(Declaration(name: property, value: initial.value, important: false, location: at,
+                                         block: "@property \(name)", order: order, initial: true, file: file))
+    }
+
     /// A conditional group rule's block: rules at the top level; inside a style rule (CSS
     /// nesting: `:root { @supports (…) { --x: …; } }`) declarations of that rule, and nested rules.
     mutating func readGroup(_ context: Context) {
@@ -471,9 +833,8 @@ struct StylesheetReader {
             return
         }
         let shown = text(range.lowerBound..<min(range.upperBound, range.lowerBound + 40))
-        guard enterBlock(at: t.start, "the rule '\(shown)'") else { return }
-        depth += 1
-        defer { depth -= 1 }
+        guard enterBlock(at: t.start, "the rule '\(shown)'", prelude: range) else { return }
+        defer { leaveBlock() }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
@@ -500,7 +861,10 @@ struct StylesheetReader {
     mutating func readDeclarations(_ context: Context) {
         while !stopped {
             skipWhitespace()
-            guard let t = current else { return }
+            guard let t = current else {
+                noteUnclosed()
+                return
+            }
             guard spend(on: "a declaration", at: t.start) else { return }
             switch t.kind {
             case .closeBrace:
@@ -526,10 +890,10 @@ struct StylesheetReader {
         }
     }
 
-    mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
-        let isCustom = name.hasPrefix("--")
-        // The value runs to a ";" or the block's "}" at depth 0 (custom properties may hold
-        // their own {} blocks).
+    /// The value of the declaration whose colon was just read (its name at `offset`): up to its
+    /// `;` or the block's `}` at depth 0 (custom properties may hold their own {} blocks), trimmed,
+    /// and whether it is `!important`.
+    mutating func readValue(from offset: Int) -> (value: String, important: Bool) {
         var start: Int?
         var end = offset
         while let t = current, t.kind != .semicolon, t.kind != .closeBrace {
@@ -552,7 +916,12 @@ struct StylesheetReader {
                 value = String(value[..<bang])
             }
         }
-        value = value.cssTrimmed
+        return (value.cssTrimmed, important)
+    }
+
+    mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
+        let isCustom = name.hasPrefix("--")
+        let (value, important) = readValue(from: offset)
         let lowered = name.lowercased()
         guard isCustom || lowered == "color-scheme" else { return }
         if !context.theme.known {
@@ -560,16 +929,19 @@ struct StylesheetReader {
             let description = context.description
             guard spend(description.utf8.count, bytes: description.utf8.count, on: "the block '\(description.prefix(40))'", at: offset) else { return }
             context.theme.description = description
-            context.theme.name = theme(of: context, at: offset)
+            // The selector's alternatives, with each `:is()` and `:where()` opened.
+            let alternatives = context.selector.map { selectorAlternatives($0, at: offset) } ?? []
+            guard !stopped else { return }
+            context.theme.name = theme(of: context, alternatives: alternatives, at: offset)
             if context.theme.name != nil {
                 context.theme.spec = specs.count
-                specs.append(Self.spec(of: context, at: offset))
+                specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
             }
             context.theme.known = true
         }
         guard let theme = context.theme.name else {
             if isCustom {
-                let reason = unreadBlocks[context.theme.description ?? context.description] ?? "its block is not read as a theme"
+                let reason = unreadBlocks[blockKey(context.theme.description ?? context.description)] ?? "its block is not read as a theme"
                 if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") {
                     ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset))
                 } else {
@@ -587,7 +959,7 @@ struct StylesheetReader {
         order += 1
         declarations[theme, default: []].append(Declaration(name: String(name.dropFirst(2)), value: value, important: important,
                                                             location: location(offset), block: context.theme.description ?? context.description, order: order,
-                                                            spec: context.theme.spec))
+                                                            spec: context.theme.spec, file: file))
     }
 
     // MARK: Themes
@@ -612,13 +984,97 @@ struct StylesheetReader {
         return parts.filter { !$0.isEmpty }
     }
 
+    /// The most alternatives one selector of a list opens into (`:is(a, b):is(c, d)` is four).
+    static let maximumSelectorAlternatives = 256
+
+    /// A selector list's alternatives, each `:is(…)` and `:where(…)` in them opened: the
+    /// selector with the pseudo-class replaced by each selector of its argument list, so
+    /// `:where(html)` is `html` and `html:is(.dark, [data-theme=dark])` is `html.dark` and
+    /// `html[data-theme=dark]`. Neither changes which element a selector matches, only its
+    /// specificity, which does not order custom properties on one element: the cascade keeps
+    /// document order. What opening builds is spent; a selector that would open into more than
+    /// ``maximumSelectorAlternatives`` is kept as written (and read as today: scoped).
+    mutating func selectorAlternatives(_ selector: String, at offset: Int) -> [String] {
+        var result: [String] = []
+        for part in Self.splitList(selector) {
+            var pending = [part], opened: [String] = []
+            var steps = 0, tooMany = false
+            while let next = pending.popLast() {
+                steps += 1
+                if opened.count + pending.count >= Self.maximumSelectorAlternatives || steps > 4 * Self.maximumSelectorAlternatives {
+                    tooMany = true
+                    break
+                }
+                guard let (before, argument, after) = Self.firstMatchesPseudoClass(next) else {
+                    opened.append(next)
+                    continue
+                }
+                let inner = Self.splitList(argument)
+                let built = inner.count * (before.utf8.count + after.utf8.count) + argument.utf8.count
+                guard spend(1 + built, bytes: built, on: "the selector '\(selector.prefix(40))'", at: offset) else { return [] }
+                // Pushed in reverse, so the alternatives come out in the order written.
+                for alternative in inner.reversed() { pending.append(before + alternative + after) }
+            }
+            if tooMany { result.append(part) } else { result += opened }
+        }
+        return result
+    }
+
+    /// The first `:is(…)` or `:where(…)` of a selector outside brackets, strings and other
+    /// pseudo-classes' arguments: the text before it, its argument, and the text after it.
+    static func firstMatchesPseudoClass(_ selector: String) -> (String, String, String)? {
+        let characters = Array(selector)
+        var i = 0, parens = 0, brackets = 0
+        var quote: Character?
+        while i < characters.count {
+            let c = characters[i]
+            if let q = quote {
+                if c == "\\" { i += 1 } else if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "[" {
+                brackets += 1
+            } else if c == "]" {
+                brackets -= 1
+            } else if c == "(" {
+                parens += 1
+            } else if c == ")" {
+                parens -= 1
+            } else if c == ":", parens == 0, brackets == 0, i + 1 < characters.count, characters[i + 1] != ":" {
+                var j = i + 1
+                while j < characters.count, characters[j].isLetter || characters[j] == "-" { j += 1 }
+                let name = String(characters[(i + 1)..<j]).lowercased()
+                if (name == "is" || name == "where"), j < characters.count, characters[j] == "(" {
+                    var depth = 0, k = j
+                    while k < characters.count {
+                        if characters[k] == "(" { depth += 1 } else if characters[k] == ")" { depth -= 1; if depth == 0 { break } }
+                        k += 1
+                    }
+                    guard k < characters.count else { return nil }
+                    return (String(characters[..<i]), String(characters[(j + 1)..<k]), String(characters[(k + 1)...]))
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// The theme a block's custom properties belong to ("" for the base), or nil when they are
     /// scoped to elements or devices (reported once per block).
-    mutating func theme(of context: Context, at offset: Int) -> String? {
+    mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> String? {
+        if let container = context.containers.first {
+            report(context, at: offset, "custom properties under @container \(container) apply to some elements only (those in a matching container); not read as a theme")
+            return nil
+        }
         var mediaNames: [String] = []
         for query in context.media {
-            guard let name = Self.mediaTheme(query) else {
-                report(context, at: offset, "custom properties under @media \(query) apply to some devices only; not read as a theme")
+            guard let expanded = query.expanded else {
+                report(context, at: offset, (query.failure ?? "@media \(query.written) is not read") + "; not read as a theme")
+                return nil
+            }
+            guard let name = Self.mediaTheme(expanded) else {
+                let shown = expanded == query.written ? query.written : "\(query.written), that is @media \(expanded),"
+                report(context, at: offset, "custom properties under @media \(shown) apply to some devices only; not read as a theme")
                 return nil
             }
             if !name.isEmpty { mediaNames.append(name) }
@@ -626,7 +1082,7 @@ struct StylesheetReader {
         var selectorName: String?
         if !context.tailwindTheme, let selector = context.selector {
             var found: String?
-            for part in Self.splitList(selector) {
+            for part in alternatives {
                 guard let name = Self.selectorTheme(part) else { continue }
                 found = found.map { $0.isEmpty ? name : $0 } ?? name
             }
@@ -653,10 +1109,10 @@ struct StylesheetReader {
     }
 
     /// What a theme block constrains, as axes (see ``BlockSpec``).
-    static func spec(of context: Context, at offset: Int) -> BlockSpec {
+    static func spec(of context: Context, alternatives selectorAlternatives: [String], file: String?, location: SourceLocation) -> BlockSpec {
         var preferences: [String] = []
-        for query in context.media {
-            guard let name = mediaTheme(query) else { continue }
+        for media in context.media {
+            guard let query = media.expanded, let name = mediaTheme(query) else { continue }
             if !name.isEmpty {
                 preferences.append(name)
             } else if collapse(query.lowercased()).replacing(" ", with: "").contains("prefers-color-scheme:light") {
@@ -665,14 +1121,14 @@ struct StylesheetReader {
         }
         preferences += context.variants
         var alternatives: [[(axis: String, value: String)]] = []
-        if !context.tailwindTheme, let selector = context.selector {
-            for part in splitList(selector) where selectorTheme(part) != nil {
+        if !context.tailwindTheme, context.selector != nil {
+            for part in selectorAlternatives where selectorTheme(part) != nil {
                 alternatives.append(selectorConstraints(part))
             }
         } else {
             alternatives = [[]]
         }
-        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), offset: offset)
+        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), file: file, location: location)
     }
 
     /// The axes one compound selector on the root pins: each attribute by its name (to its value,
@@ -720,8 +1176,12 @@ struct StylesheetReader {
         return pinned
     }
 
+    /// A block of the stylesheet being read, as a key: blocks written alike in two stylesheets
+    /// of a read are two blocks.
+    func blockKey(_ description: String) -> String { (file ?? "") + "\u{0}" + description }
+
     mutating func report(_ context: Context, at offset: Int, _ message: String) {
-        let key = context.description
+        let key = blockKey(context.description)
         unreadBlocks[key] = message
         guard !reportedScopes.contains(key) else { return }
         reportedScopes.insert(key)
@@ -800,7 +1260,7 @@ struct StylesheetReader {
 
 extension StringProtocol {
     /// Without surrounding whitespace, as a String.
-    fileprivate var cssTrimmed: String {
+    var cssTrimmed: String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
@@ -852,17 +1312,24 @@ extension StylesheetReader {
         }
         // A declaration no theme takes (a later one of the same name in its block wins) was met
         // and not read.
-        let taken = Set(themes.flatMap { $0.tokens.compactMap { $0.location?.offset } })
-        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\($0):\(entry.column ?? 0)" } })
-        for declaration in declarations.values.flatMap({ $0 }) where !taken.contains(declaration.location.offset)
-            && !accounted.contains("\(declaration.location.line):\(declaration.location.column)") {
-            ledger.notRead(declaration.name, reason: "a later declaration of --\(declaration.name) in the same theme wins", file: file, location: declaration.location)
+        let taken = Set(themes.flatMap { $0.tokens.compactMap { token in token.location.map { "\(token.file ?? file ?? "")\u{0}\($0.offset)" } } })
+        let accounted = Set(ledger.entries.compactMap { entry in entry.line.map { "\(entry.file ?? "")\u{0}\($0):\(entry.column ?? 0)" } })
+        // The last @property of each name: an earlier one loses to it.
+        var lastInitial: [String: Int] = [:]
+        for initial in initialValues { lastInitial[initial.name] = initial.order }
+        for declaration in initialValues + declarations.values.flatMap({ $0 }) where !taken.contains("\(declaration.file ?? "")\u{0}\(declaration.location.offset)")
+            && !accounted.contains("\(declaration.file ?? "")\u{0}\(declaration.location.line):\(declaration.location.column)") {
+            let reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
+                : (lastInitial[declaration.name] ?? 0) > declaration.order ? "a later @property --\(declaration.name) wins"
+                : "every theme sets --\(declaration.name), so its @property initial value applies to none"
+            ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
         }
         if bareHSL > 0 {
             problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",
                                            file: file, severity: .warning))
         }
         var palette = Palette(name: name, file: file, themes: themes)
+        palette.files = files
         palette.format = format
         palette.ledger = ledger
         return palette
@@ -878,14 +1345,14 @@ extension StylesheetReader {
             declarations[baseName] = nil
             if let scheme = colorSchemes[baseName], colorSchemes[""] == nil { colorSchemes[""] = scheme }
         }
-        guard !declarations.isEmpty else { return nil }
+        guard !declarations.isEmpty || !initialValues.isEmpty else { return nil }
         var themes: [Theme] = []
         let others = declarations.filter { !$0.key.isEmpty }.map { ($0.key, $0.value.first?.order ?? 0) }.sorted { $0.1 < $1.1 }.map(\.0)
-        for key in (declarations[""] != nil ? [""] : []) + others {
+        for key in (declarations[""] != nil || !initialValues.isEmpty ? [""] : []) + others {
             let themeName = key.isEmpty ? baseName : key
-            // The layers a theme stands on: the base, the theme a "-high-contrast" variant
-            // varies, then its own.
-            var layers: [[Declaration]] = [declarations[""] ?? []]
+            // The layers a theme stands on: the @property initial values, the base, the theme a
+            // "-high-contrast" variant varies, then its own.
+            var layers: [[Declaration]] = [initialValues, declarations[""] ?? []]
             if !key.isEmpty {
                 if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
                 // `@variant dark` inside `.theme-x` varies `.theme-x`, which it stands on.
@@ -893,7 +1360,9 @@ extension StylesheetReader {
                 layers.append(declarations[key] ?? [])
             }
             // Each theme repeats the base's declarations: that work is spent.
-            guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", at: declarations[key]?.first?.location.offset ?? 0) else { return nil }
+            let first = declarations[key]?.first ?? initialValues.first
+            guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", file: first?.file ?? file,
+                        location: first?.location ?? location(0)) else { return nil }
             var effective: [String: Declaration] = [:]
             for layer in layers {
                 for declaration in layer {
@@ -908,7 +1377,7 @@ extension StylesheetReader {
                 if key.isEmpty { return baseScheme }
                 return key.lowercased().contains("dark") ? .dark : baseScheme
             }()
-            let tokens = colorTokens(effective, theme: themeName, scheme: scheme)
+            let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return nil }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
             theme.colorScheme = scheme
@@ -965,7 +1434,7 @@ extension StylesheetReader {
         var referrers: [String: [String]] = [:]
         var colorNames: Set<String> = []
         var queue: [String] = []
-        for declaration in all {
+        for declaration in initialValues + all {
             if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || (try? CSSColor.parse(declaration.value, scheme: .light)) != nil {
                 if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
             }
@@ -1016,9 +1485,9 @@ extension StylesheetReader {
         if let pastAt {
             let shown = zip(axes, entries).map { "\($0.0) (\($0.1.count))" }.joined(separator: " × ")
             // Located at the first block that pins the axis which took the count past the limit.
-            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }?.offset ?? 0
+            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }
             halt(PaletteProblem(.limitExceeded, "the stylesheet's axes \(shown) make \(overflow ? "more than \(Int.max)" : String(count)) themes, more than \(Self.maximumAxisThemes); a stylesheet this varied is not read",
-                                file: file, location: location(at)))
+                                file: at?.file ?? file, location: at?.location ?? location(0)))
             return .stopped
         }
         var bySpec: [Int: [Declaration]] = [:]
@@ -1062,8 +1531,9 @@ extension StylesheetReader {
                 if holds { layers.append(index) }
             }
             applied.formUnion(layers)
-            let layered = layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
-            guard spend(layered.count, on: "the theme '\(themeName)'", at: specs[layers.first ?? 0].offset) else { return .stopped }
+            let layered = initialValues + layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
+            let first = specs[layers.first ?? 0]
+            guard spend(layered.count, on: "the theme '\(themeName)'", file: first.file, location: first.location) else { return .stopped }
             var effective: [String: Declaration] = [:]
             for declaration in layered {
                 if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
@@ -1075,7 +1545,7 @@ extension StylesheetReader {
                 }
                 return themeName.lowercased().contains("dark") ? .dark : baseScheme
             }()
-            let tokens = colorTokens(effective, theme: themeName, scheme: scheme)
+            let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return .stopped }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
             theme.colorScheme = scheme
@@ -1089,9 +1559,9 @@ extension StylesheetReader {
             let reason = pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
                 ?? "its block (\(declaration.block.prefix(60))) applies to no theme of the stylesheet's axes"
             if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
-                ledger.notRead(declaration.name, reason: reason, file: file, location: declaration.location)
+                ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
             } else {
-                ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: file, location: declaration.location)
+                ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
             }
         }
         var note = "; themes are the axes " + axes.joined(separator: " × ")
@@ -1129,13 +1599,13 @@ extension StylesheetReader {
         var resolved: [String: Result<String, SubstitutionFailure>] = [:]
         var stop: PaletteProblem?
         let budget = ReadBudget.current
-        let file = self.file
         func substitute(_ name: String, stack: [String], depth: Int) -> Result<String, SubstitutionFailure> {
             if let known = resolved[name] { return known }
             guard stop == nil else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             guard let declaration = effective[name] else {
                 return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'", undefined: name))
             }
+            let file = declaration.file
             if stack.contains(name) {
                 let cycle = (stack.drop { $0 != name } + [name]).map { "--" + $0 }.joined(separator: " → ")
                 return .failure(SubstitutionFailure(message: "var() cycle: \(cycle)"))
@@ -1171,6 +1641,7 @@ extension StylesheetReader {
         }
         var tokens: [Token] = []
         for declaration in effective.values.sorted(by: { $0.order < $1.order }) {
+            let file = declaration.file
             let pointer = JSONPointer([declaration.block, "--" + declaration.name])
             let raw = declaration.value
             let substituted = substitute(declaration.name, stack: [], depth: 0)
@@ -1216,6 +1687,16 @@ extension StylesheetReader {
             }
         }
         return tokens
+    }
+
+    /// `tokens` with the file of each one's declaration, when that is a stylesheet the palette's
+    /// own imports.
+    func withFiles(_ tokens: [Token], _ effective: [String: Declaration]) -> [Token] {
+        tokens.map { token in
+            var token = token
+            if let declared = effective[token.name]?.file, declared != mainFile { token.file = declared }
+            return token
+        }
     }
 
     /// Whether a value is three bare HSL channels: a hue (a number, or an angle), then a

@@ -36,6 +36,18 @@ enum SourcePath {
         return String(path[...slash])
     }
 
+    /// The directory of a file, without its trailing slash: "." for a file named without one.
+    static func folder(of path: String) -> String {
+        let directory = directory(of: path)
+        return directory.isEmpty ? "." : FileSystem.trimmed(directory)
+    }
+
+    /// Whether `path` (normalized, as ``join(_:_:)`` makes it) is inside `folder`.
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        if folder == "." { return !path.hasPrefix("/") && path != ".." && !path.hasPrefix("../") }
+        return path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+
     static func join(_ base: String, _ relative: String) -> String {
         if relative.hasPrefix("/") { return normalize(relative) }
         return normalize(directory(of: base) + relative)

@@ -49,6 +49,14 @@ public struct PaletteDecoder {
         budgeted(inputBytes: bytes.count) { decodeWithinBudget(bytes: bytes, file: file, defaultName: defaultName, limits: limits, reader: reader) }
     }
 
+    /// Decodes a file a directory walk found: a stylesheet's `@import`s are followed inside
+    /// `importRoot`, the directory walked.
+    static func decode(bytes: [UInt8], file: String, reader: DocumentReader, importRoot: String?) -> (palette: Palette?, problems: [PaletteProblem]) {
+        budgeted(inputBytes: bytes.count) {
+            decodeWithinBudget(bytes: bytes, file: file, defaultName: nil, limits: Limits(), reader: reader, importRoot: importRoot)
+        }
+    }
+
     /// Runs a read under the current ``ReadBudget`` (or a new one for `inputBytes`). A read the
     /// budget stopped yields no palette: what it did read is incomplete, and is never measured.
     static func budgeted(inputBytes: Int, _ body: () -> (palette: Palette?, problems: [PaletteProblem])) -> (palette: Palette?, problems: [PaletteProblem]) {
@@ -58,8 +66,8 @@ public struct PaletteDecoder {
     }
 
     static func decodeWithinBudget(bytes: [UInt8], file: String?, defaultName: String?, limits: Limits,
-                                   reader: DocumentReader, mediaType: String? = nil) -> (palette: Palette?, problems: [PaletteProblem]) {
-        let context = SourceContext(reader: reader, defaultName: defaultName, limits: limits)
+                                   reader: DocumentReader, mediaType: String? = nil, importRoot: String? = nil) -> (palette: Palette?, problems: [PaletteProblem]) {
+        let context = SourceContext(reader: reader, defaultName: defaultName, limits: limits, importRoot: importRoot)
         if let text = SourceRegistry.textFormat(file: file, mediaType: mediaType) {
             return text.read(SourceDocument(file: file, bytes: bytes, json: nil), in: context)
         }
@@ -102,8 +110,10 @@ public struct PaletteDecoder {
         budgeted(inputBytes: bytes.count) { decodeStylesheetWithinBudget(bytes: bytes, file: file, name: name, limits: limits) }
     }
 
-    static func decodeStylesheetWithinBudget(bytes: [UInt8], file: String?, name: String?, limits: Limits) -> (palette: Palette?, problems: [PaletteProblem]) {
+    static func decodeStylesheetWithinBudget(bytes: [UInt8], file: String?, name: String?, limits: Limits,
+                                             imports: ImportSource? = nil) -> (palette: Palette?, problems: [PaletteProblem]) {
         var reader = StylesheetReader(bytes: bytes, file: file)
+        reader.imports = imports
         var palette = reader.palette(name: name ?? "stylesheet")
         var problems = reader.problems
         // A read stopped half-way (a depth limit, the budget, the deadline) says why it stopped,

@@ -202,9 +202,13 @@ public struct PaletteLoader: Sendable {
         candidates = candidates.filter { !consumed.contains($0) }
         // Palettes, sidecar token files, and the token files to merge.
         var merge: [String] = []
+        var stylesheets: [Int] = []
         for file in candidates {
             if SourceRegistry.textFormat(file: file) != nil {
-                result.palettes.append(loadFile(file))  // a stylesheet is a palette of its own
+                // A stylesheet is a palette of its own; its @imports are followed inside the
+                // directory walked.
+                stylesheets.append(result.palettes.count)
+                result.palettes.append(loadFile(file, importRoot: base))
                 continue
             }
             if file.hasSuffix(".checks.json") {
@@ -238,6 +242,7 @@ public struct PaletteLoader: Sendable {
                 }
             }
         }
+        PaletteLoader.dropImportedStylesheets(stylesheets, from: &result)
         if merge.count == 1 {
             result.palettes.append(loadFile(merge[0]))
         } else if merge.count > 1 {
@@ -246,6 +251,37 @@ public struct PaletteLoader: Sendable {
         if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
             result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))", file: base)]))
         }
+    }
+
+    /// A stylesheet another stylesheet of the walk imports is part of that one's palette, as a
+    /// resolver's sets are part of the resolver's: it is passed over on its own, with the reason.
+    /// `indices` are the stylesheets' palettes in `result`, in path order. A stylesheet no other
+    /// imports keeps its palette; of stylesheets that only import each other (a cycle), the
+    /// first in path order does.
+    static func dropImportedStylesheets(_ indices: [Int], from result: inout LoadResult) {
+        var imports: [String: [String]] = [:]
+        var imported: Set<String> = []
+        for i in indices {
+            let file = result.palettes[i].file
+            let named = (result.palettes[i].palette?.files ?? []).filter { $0 != file }
+            imports[file] = named
+            imported.formUnion(named)
+        }
+        var importer: [String: String] = [:]
+        func keep(_ file: String) {
+            for named in imports[file] ?? [] where importer[named] == nil { importer[named] = file }
+        }
+        let files = indices.map { result.palettes[$0].file }
+        for file in files where !imported.contains(file) { keep(file) }
+        for file in files where importer[file] == nil && imported.contains(file) { keep(file) }
+        var dropped: [Int] = []
+        for i in indices {
+            let file = result.palettes[i].file
+            guard let by = importer[file], by != file else { continue }
+            dropped.append(i)
+            result.skipped.append(SkippedFile(file: file, reason: "imported by \(by), whose palette it is part of"))
+        }
+        for i in dropped.reversed() { result.palettes.remove(at: i) }
     }
 
     /// Palettes that would share a name (two `Assets.xcassets`, two `tokens.json`) are told
@@ -405,12 +441,18 @@ public struct PaletteLoader: Sendable {
     /// Reads and decodes one file of any format; a `NAME.tokens.json` picks up checks from
     /// `NAME.checks.json` beside it.
     public func loadFile(_ path: String) -> LoadedPalette {
+        loadFile(path, importRoot: nil)
+    }
+
+    /// Reads and decodes one file; a stylesheet's `@import`s are followed inside `importRoot`
+    /// (nil: the file's own directory).
+    func loadFile(_ path: String, importRoot: String?) -> LoadedPalette {
         let bytes: [UInt8]
         switch reader.read(path) {
         case .success(let b): bytes = b
         case .failure(let problem): return LoadedPalette(file: path, palette: nil, problems: [problem])
         }
-        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: reader)
+        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: reader, importRoot: importRoot)
         if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json") {
             adoptSidecar(Self.sidecar(of: path), into: &tokens, problems: &problems)
             palette = tokens

@@ -27,11 +27,16 @@ public struct SourceContext: Sendable {
     public var reader: DocumentReader
     public var defaultName: String?
     public var limits: PaletteDecoder.Limits
+    /// The directory the read started from (the one named, when a walk found the document):
+    /// a stylesheet's `@import`s are followed only inside it. Nil: the document's own directory.
+    public var importRoot: String?
 
-    public init(reader: DocumentReader = .none, defaultName: String? = nil, limits: PaletteDecoder.Limits = PaletteDecoder.Limits()) {
+    public init(reader: DocumentReader = .none, defaultName: String? = nil, limits: PaletteDecoder.Limits = PaletteDecoder.Limits(),
+                importRoot: String? = nil) {
         self.reader = reader
         self.defaultName = defaultName
         self.limits = limits
+        self.importRoot = importRoot
     }
 }
 

@@ -11,7 +11,15 @@ struct StylesheetFormat: SourceFormat {
     func detect(_ document: SourceDocument) -> Detection? { nil }  // chosen by its suffix or media type
 
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
-        PaletteDecoder.decodeStylesheet(bytes: document.bytes, file: document.file,
-                                        name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName, limits: context.limits)
+        // `@import`s are read through the context's reader, inside the directory the read
+        // started from (or the stylesheet's own); a posted body has no file, and imports none.
+        let imports = document.file.map { file in
+            ImportSource(reader: context.reader, root: context.importRoot.map(FileSystem.trimmed) ?? SourcePath.folder(of: file))
+        }
+        return PaletteDecoder.budgeted(inputBytes: document.bytes.count) {
+            PaletteDecoder.decodeStylesheetWithinBudget(bytes: document.bytes, file: document.file,
+                                                        name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName,
+                                                        limits: context.limits, imports: imports)
+        }
     }
 }

@@ -134,6 +134,13 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     return info ? info->connect_fd : -1;
 }
 
+/// The size of the current request's head (request line, fields and the empty line), counted
+/// from the method in libmicrohttpd's read buffer; 0 before the head is complete.
+static inline size_t cmhd_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info ? info->header_size : 0;
+}
+
 /// What the connection-started notification stored for this connection (NULL if nothing).
 static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);

@@ -40,10 +40,15 @@ private let collectPair: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, 
 }
 
 /// Header fields with their names lowercased as they are read (ASCII names, the usual case,
-/// without a second String).
+/// without a second String), each also walked against libmicrohttpd's buffer (`ParsedHeadWalk`).
+private struct HeaderCollection {
+    var headers: [Header] = []
+    var walk: ParsedHeadWalk?
+}
+
 private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
-    let headers = cls.assumingMemoryBound(to: [Header].self)
+    let collection = cls.assumingMemoryBound(to: HeaderCollection.self)
     let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) { bytes -> String in
         let raw = UnsafeBufferPointer(start: bytes, count: keySize)
         guard raw.allSatisfy({ $0 < 0x80 }) else { return String(decoding: raw, as: UTF8.self).lowercased() }
@@ -52,7 +57,8 @@ private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value
             return keySize
         }
     }
-    headers.pointee.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
+    collection.pointee.headers.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
+    collection.pointee.walk?.field(name: key, nameSize: keySize, value: value, valueSize: valueSize)
     return .YES
 }
 
@@ -66,11 +72,12 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(St
     return pairs
 }
 
-private func headers(_ connection: OpaquePointer?) -> [Header] {
-    var headers: [Header] = []
-    headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
-    _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
-    return headers
+/// The request's header fields, and what libmicrohttpd hid of its head (nil: nothing).
+private func headers(_ connection: OpaquePointer?, walk: ParsedHeadWalk?) -> ([Header], ParsedHeadWalk.Defect?) {
+    var collection = HeaderCollection(walk: walk)
+    collection.headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
+    _ = withUnsafeMutablePointer(to: &collection) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
+    return (collection.headers, collection.walk?.finish())
 }
 
 /// The client's address as text, read into a buffer on the stack.
@@ -169,7 +176,13 @@ extension Server {
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             headersRead(cmhd_connection_fd(connection))
-            state.headers = headers(connection)
+            var walk: ParsedHeadWalk?
+            if let method, let version {
+                walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
+                                      version: version, headerSize: cmhd_request_header_size(connection))
+            }
+            let defect: ParsedHeadWalk.Defect?
+            (state.headers, defect) = headers(connection, walk: walk)
             state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.
@@ -182,6 +195,9 @@ extension Server {
                 var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
+            }
+            if let defect {
+                return refuseEarly(configuration.refusal(Server.refusal(for: defect)), state: state, on: connection)
             }
             if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
                 return refuseEarly(rejection, state: state, on: connection)
@@ -270,6 +286,18 @@ extension Server {
     func refuseEarly(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
         if state.announcedBody { lingerOnClose(cmhd_connection_fd(connection)) }
         return queue(response, state: state, on: connection)
+    }
+
+    /// A head that libmicrohttpd parsed only by hiding part of it.
+    static func refusal(for defect: ParsedHeadWalk.Defect) -> Refusal {
+        switch defect {
+        case .obsFold:
+            Refusal(status: 400, title: "Bad Request", detail: "a header line starts with white space: folding a field over several lines (obs-fold) is not accepted (RFC 9112 §5.2)")
+        case .nul(field: nil):
+            Refusal(status: 400, title: "Bad Request", detail: "the request line contains a NUL")
+        case .nul(field: let name?):
+            Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(name.prefix(60))\" contains a NUL (RFC 9110 §5.5)")
+        }
     }
 
     /// Requests refused as soon as their headers are read.

@@ -1,4 +1,9 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Per-request state, kept in libmicrohttpd's `req_cls` from the first callback until the
@@ -118,7 +123,7 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
     if code == .CONNECTION_NOTIFY_STARTED {
         let address = clientAddress(connection)
         socketContext?.pointee = Unmanaged.passRetained(ConnectionContext(address: address)).toOpaque()
-        server.connectionStarted(fd, address: address)
+        server.connectionStarted(fd)
     } else {
         if let raw = socketContext?.pointee {
             socketContext?.pointee = nil
@@ -199,6 +204,9 @@ extension Server {
             if let defect {
                 return refuseEarly(configuration.refusal(Server.refusal(for: defect)), state: state, on: connection)
             }
+            if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
+                return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
+            }
             if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
                 return refuseEarly(rejection, state: state, on: connection)
             }
@@ -267,10 +275,7 @@ extension Server {
         state.queuedAt = ContinuousClock.now
         let fd = cmhd_connection_fd(connection)
         guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
-        var head = "HTTP/1.1 \(response.status) \(Server.reason(response.status))\r\n"
-        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(head.utf8) + response.body
+        let bytes = Server.wireBytes(of: response)
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -279,6 +284,43 @@ extension Server {
         }
         lingerOnClose(fd)
         return .NO
+    }
+
+    /// A response as written to the socket by the server itself (not by libmicrohttpd), closing
+    /// the connection.
+    static func wireBytes(of response: Response) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(Server.reason(response.status))\r\nDate: \(httpDate())\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + response.body
+    }
+
+    /// Now as an HTTP-date (RFC 9110 §5.6.7), as libmicrohttpd writes it.
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let count = strftime(buffer.baseAddress!, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+        }
+    }
+
+    /// Tells the access log and the metrics of a request the acceptor refused: its first line
+    /// as it arrived (method, and the rest as the target; the log escapes both).
+    func reportRefusal(of head: UnsafeRawBufferPointer, _ response: Response, remoteAddress: String?, since accepted: ContinuousClock.Instant) {
+        guard let onComplete else { return }
+        var line = head.drop { $0 == 0x0D || $0 == 0x0A }.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(4096)
+        let method = line.prefix { $0 != 0x20 }.prefix(64)
+        line = line.dropFirst(method.count).drop { $0 == 0x20 }
+        let elapsed = accepted.duration(to: .now)
+        var completed = CompletedRequest(method: String(decoding: method, as: UTF8.self), path: "", route: nil, status: response.status,
+                                         requestBytes: 0, responseBytes: response.body.count,
+                                         duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                         remoteAddress: remoteAddress, completed: true)
+        completed.rawMethod = Array(method)
+        completed.rawTarget = Array(line)
+        onComplete(completed)
     }
 
     /// Answers as soon as the headers are read; the connection closes after the response, and
@@ -312,7 +354,7 @@ extension Server {
             case "host": hosts += 1
             default: break
             }
-            if badName == nil && (field.name.isEmpty || field.name.utf8.contains { $0 == 0x20 || $0 == 0x09 }) { badName = field }
+            if badName == nil && (field.name.isEmpty || !field.name.utf8.allSatisfy(RequestHead.isTokenByte)) { badName = field }
             if badValue == nil && field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) { badValue = field }
         }
         if !lengths.isEmpty && !encodings.isEmpty {
@@ -326,7 +368,10 @@ extension Server {
         // otherwise slip "Transfer-Encoding : chunked" past the check above) and a value holds
         // no CR, LF or NUL.
         if let field = badName {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"))
+            let detail = field.name.utf8.contains { $0 == 0x20 || $0 == 0x09 } || field.name.isEmpty
+                ? "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"
+                : "the header name \"\(field.name.prefix(60))\" is not a token (RFC 9110 §5.6.2)"
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail))
         }
         if let field = badValue {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(field.name.prefix(60))\" contains a CR, LF or NUL (RFC 9112 §5.5)"))

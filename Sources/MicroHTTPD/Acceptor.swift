@@ -41,6 +41,8 @@ final class Acceptor: Sendable {
 
     private enum Command: Int { case run, drain, stop }
 
+    private enum Accepted { case one, none, outOfResources }
+
     /// A connection whose first head has not arrived whole.
     private struct Held {
         var peer: cmhd_peer
@@ -96,13 +98,17 @@ final class Acceptor: Sendable {
         var connections: [Int32: Held] = [:]
         var listening = true
         var draining = false
+        // Out of descriptors (or memory), the listening socket stays readable: it is left alone
+        // for a moment instead of being polled in a busy loop.
+        var pausedUntil: ContinuousClock.Instant?
         var polled: [pollfd] = []
         while true {
+            if let until = pausedUntil, until <= .now { pausedUntil = nil }
             polled.removeAll(keepingCapacity: true)
             polled.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            if listening { polled.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            if listening && pausedUntil == nil { polled.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             for fd in connections.keys { polled.append(pollfd(fd: fd, events: Int16(POLLIN) | cmhd_poll_read_hangup(), revents: 0)) }
-            _ = poll(&polled, nfds_t(polled.count), 1000)
+            _ = poll(&polled, nfds_t(polled.count), pausedUntil == nil ? 1000 : 100)
 
             if polled[0].revents != 0 {
                 var sink = [UInt8](repeating: 0, count: 64)
@@ -118,7 +124,7 @@ final class Acceptor: Sendable {
                 return
             case .drain where !draining:
                 draining = true
-                while acceptOne(&connections, buffer) {}
+                while acceptOne(&connections, buffer) == .one {}
                 close(listener)
                 listening = false
                 acknowledged.signal()
@@ -127,9 +133,13 @@ final class Acceptor: Sendable {
                 break
             }
             for entry in polled.dropFirst() where entry.revents != 0 {
-                if entry.fd == listener && listening {
+                if entry.fd == listener && listening && pausedUntil == nil {
                     // A bounded batch: held connections are looked at between batches.
-                    for _ in 0..<64 where !acceptOne(&connections, buffer) { break }
+                    for _ in 0..<64 {
+                        let accepted = acceptOne(&connections, buffer)
+                        if accepted == .outOfResources { pausedUntil = .now + .milliseconds(100) }
+                        if accepted != .one { break }
+                    }
                 } else if connections[entry.fd] != nil {
                     look(at: entry.fd, &connections, buffer, hungUp: entry.revents & (Int16(POLLHUP) | Int16(POLLERR) | cmhd_poll_read_hangup()) != 0)
                 }
@@ -137,11 +147,17 @@ final class Acceptor: Sendable {
         }
     }
 
-    /// Accepts one waiting connection; false when none waits.
-    private func acceptOne(_ connections: inout [Int32: Held], _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    /// Accepts one waiting connection, if one waits.
+    private func acceptOne(_ connections: inout [Int32: Held], _ buffer: UnsafeMutableRawBufferPointer) -> Accepted {
         var peer = cmhd_peer()
         let fd = cmhd_accept(listener, &peer)
-        guard fd >= 0 else { return errno == EINTR || errno == ECONNABORTED }
+        guard fd >= 0 else {
+            switch errno {
+            case EINTR, ECONNABORTED: return .one  // try the next
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfResources
+            default: return .none
+            }
+        }
         let address = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
             cmhd_peer_address(&peer, text.baseAddress, text.count).map { String(cString: $0) }
         }
@@ -150,17 +166,17 @@ final class Acceptor: Sendable {
             var busy = server.configuration.refusal(refusal)
             busy.headers.append(Header(name: "Retry-After", value: "1"))
             answerAndClose(fd, busy, counted: false)
-            return true
+            return .one
         }
         guard checksHeads else {
             handOver(fd, peer, lowered: false)
-            return true
+            return .one
         }
         connections[fd] = Held(peer: peer, address: address, accepted: .now)
         holding.wrappingAdd(1, ordering: .relaxed)
         // The head has often arrived with the handshake: look at once.
         look(at: fd, &connections, buffer, hungUp: false)
-        return true
+        return .one
     }
 
     /// Peeks at what a held connection has sent and decides: hand it over, refuse it, wait.

@@ -1,4 +1,9 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Per-request state, kept in libmicrohttpd's `req_cls` from the first callback until the
@@ -40,10 +45,15 @@ private let collectPair: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, 
 }
 
 /// Header fields with their names lowercased as they are read (ASCII names, the usual case,
-/// without a second String).
+/// without a second String), each also walked against libmicrohttpd's buffer (`ParsedHeadWalk`).
+private struct HeaderCollection {
+    var headers: [Header] = []
+    var walk: ParsedHeadWalk?
+}
+
 private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
-    let headers = cls.assumingMemoryBound(to: [Header].self)
+    let collection = cls.assumingMemoryBound(to: HeaderCollection.self)
     let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) { bytes -> String in
         let raw = UnsafeBufferPointer(start: bytes, count: keySize)
         guard raw.allSatisfy({ $0 < 0x80 }) else { return String(decoding: raw, as: UTF8.self).lowercased() }
@@ -52,7 +62,8 @@ private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value
             return keySize
         }
     }
-    headers.pointee.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
+    collection.pointee.headers.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
+    collection.pointee.walk?.field(name: key, nameSize: keySize, value: value, valueSize: valueSize)
     return .YES
 }
 
@@ -66,11 +77,12 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(St
     return pairs
 }
 
-private func headers(_ connection: OpaquePointer?) -> [Header] {
-    var headers: [Header] = []
-    headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
-    _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
-    return headers
+/// The request's header fields, and what libmicrohttpd hid of its head (nil: nothing).
+private func headers(_ connection: OpaquePointer?, walk: ParsedHeadWalk?) -> ([Header], ParsedHeadWalk.Defect?) {
+    var collection = HeaderCollection(walk: walk)
+    collection.headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
+    _ = withUnsafeMutablePointer(to: &collection) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
+    return (collection.headers, collection.walk?.finish())
 }
 
 /// The client's address as text, read into a buffer on the stack.
@@ -111,7 +123,7 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
     if code == .CONNECTION_NOTIFY_STARTED {
         let address = clientAddress(connection)
         socketContext?.pointee = Unmanaged.passRetained(ConnectionContext(address: address)).toOpaque()
-        server.connectionStarted(fd, address: address)
+        server.connectionStarted(fd)
     } else {
         if let raw = socketContext?.pointee {
             socketContext?.pointee = nil
@@ -169,7 +181,13 @@ extension Server {
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             headersRead(cmhd_connection_fd(connection))
-            state.headers = headers(connection)
+            var walk: ParsedHeadWalk?
+            if let method, let version {
+                walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
+                                      version: version, headerSize: cmhd_request_header_size(connection))
+            }
+            let defect: ParsedHeadWalk.Defect?
+            (state.headers, defect) = headers(connection, walk: walk)
             state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.
@@ -182,6 +200,12 @@ extension Server {
                 var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
+            }
+            if let defect {
+                return refuseEarly(configuration.refusal(Server.refusal(for: defect)), state: state, on: connection)
+            }
+            if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
+                return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
             }
             if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
                 return refuseEarly(rejection, state: state, on: connection)
@@ -251,10 +275,7 @@ extension Server {
         state.queuedAt = ContinuousClock.now
         let fd = cmhd_connection_fd(connection)
         guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
-        var head = "HTTP/1.1 \(response.status) \(Server.reason(response.status))\r\n"
-        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(head.utf8) + response.body
+        let bytes = Server.wireBytes(of: response)
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -265,11 +286,60 @@ extension Server {
         return .NO
     }
 
+    /// A response as written to the socket by the server itself (not by libmicrohttpd), closing
+    /// the connection.
+    static func wireBytes(of response: Response) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(Server.reason(response.status))\r\nDate: \(httpDate())\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + response.body
+    }
+
+    /// Now as an HTTP-date (RFC 9110 §5.6.7), as libmicrohttpd writes it.
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let count = strftime(buffer.baseAddress!, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+        }
+    }
+
+    /// Tells the access log and the metrics of a request the acceptor refused: its first line
+    /// as it arrived (method, and the rest as the target; the log escapes both).
+    func reportRefusal(of head: UnsafeRawBufferPointer, _ response: Response, remoteAddress: String?, since accepted: ContinuousClock.Instant) {
+        guard let onComplete else { return }
+        var line = head.drop { $0 == 0x0D || $0 == 0x0A }.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(4096)
+        let method = line.prefix { $0 != 0x20 }.prefix(64)
+        line = line.dropFirst(method.count).drop { $0 == 0x20 }
+        let elapsed = accepted.duration(to: .now)
+        var completed = CompletedRequest(method: String(decoding: method, as: UTF8.self), path: "", route: nil, status: response.status,
+                                         requestBytes: 0, responseBytes: response.body.count,
+                                         duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                         remoteAddress: remoteAddress, completed: true)
+        completed.rawMethod = Array(method)
+        completed.rawTarget = Array(line)
+        onComplete(completed)
+    }
+
     /// Answers as soon as the headers are read; the connection closes after the response, and
     /// lingers first if the client announced a body it may still be sending.
     func refuseEarly(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
         if state.announcedBody { lingerOnClose(cmhd_connection_fd(connection)) }
         return queue(response, state: state, on: connection)
+    }
+
+    /// A head that libmicrohttpd parsed only by hiding part of it.
+    static func refusal(for defect: ParsedHeadWalk.Defect) -> Refusal {
+        switch defect {
+        case .obsFold:
+            Refusal(status: 400, title: "Bad Request", detail: "a header line starts with white space: folding a field over several lines (obs-fold) is not accepted (RFC 9112 §5.2)")
+        case .nul(field: nil):
+            Refusal(status: 400, title: "Bad Request", detail: "the request line contains a NUL")
+        case .nul(field: let name?):
+            Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(name.prefix(60))\" contains a NUL (RFC 9110 §5.5)")
+        }
     }
 
     /// Requests refused as soon as their headers are read.
@@ -284,7 +354,7 @@ extension Server {
             case "host": hosts += 1
             default: break
             }
-            if badName == nil && (field.name.isEmpty || field.name.utf8.contains { $0 == 0x20 || $0 == 0x09 }) { badName = field }
+            if badName == nil && (field.name.isEmpty || !field.name.utf8.allSatisfy(RequestHead.isTokenByte)) { badName = field }
             if badValue == nil && field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) { badValue = field }
         }
         if !lengths.isEmpty && !encodings.isEmpty {
@@ -298,7 +368,10 @@ extension Server {
         // otherwise slip "Transfer-Encoding : chunked" past the check above) and a value holds
         // no CR, LF or NUL.
         if let field = badName {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"))
+            let detail = field.name.utf8.contains { $0 == 0x20 || $0 == 0x09 } || field.name.isEmpty
+                ? "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"
+                : "the header name \"\(field.name.prefix(60))\" is not a token (RFC 9110 §5.6.2)"
+            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail))
         }
         if let field = badValue {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(field.name.prefix(60))\" contains a CR, LF or NUL (RFC 9112 §5.5)"))

@@ -31,12 +31,15 @@ public struct ServerConfiguration: Sendable {
     public var lingerBytes = 64 << 20
     /// Largest request body accepted; larger ones get 413.
     public var maximumBodyBytes = 1 << 20
-    /// Open connections at most. Past it, new connections are still accepted (up to a margin of
-    /// a quarter more, at least 64) and answered 503 at once, so clients over the limit learn it
-    /// promptly instead of waiting in the kernel's backlog.
+    /// Open connections at most (counting those whose first request is still arriving). Past
+    /// it, the oldest connections without a request in progress (open over a second) give way to
+    /// a new one; when none can, the new one is answered 503 at once (by the handler within a
+    /// margin of a quarter more, at least 64; past the margin, before its request is read), so
+    /// clients over the limit learn it promptly instead of waiting in the kernel's backlog.
     public var connectionLimit = 1024
     /// Open connections per client address at most (0: no limit). Past it, connections are
-    /// still accepted (up to a quarter more, at least 8) and answered 503 at once.
+    /// still accepted and answered 503 at once (up to a quarter more, at least 8, once their
+    /// request is read; past that margin, before reading anything).
     public var perAddressConnectionLimit = 0
     /// An idle connection is closed after this many seconds.
     public var idleTimeoutSeconds = 15
@@ -91,6 +94,9 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
 
 /// An HTTP/1.1 server on libmicrohttpd: a poll-based thread pool calling a synchronous handler.
 ///
+/// The server accepts connections itself (`Acceptor`) and hands each to libmicrohttpd once the
+/// head of its first request has arrived well-formed; malformed ones are answered 400 there.
+///
 /// Requests are answered once their body is complete (queueing a response earlier makes
 /// libmicrohttpd close the connection), bodies are accumulated up to a limit, and per-request
 /// state is released when libmicrohttpd reports the request completed (also when the client
@@ -114,6 +120,7 @@ public final class Server: Sendable {
 
     struct State {
         var daemon: DaemonHandle?
+        var acceptor: Acceptor?
         var port: UInt16 = 0
         var draining = false
         /// Open connections by socket: when their current request began (the connection's
@@ -137,8 +144,8 @@ public final class Server: Sendable {
         var evicted: Set<Int32> = []
     }
 
-    /// The daemon pointer. libmicrohttpd allows quiesce and stop from any thread; every access
-    /// goes through the mutex above.
+    /// The daemon pointer. libmicrohttpd allows adding a connection and stopping from any
+    /// thread; the acceptor adds, and `stop()` stops it after the acceptor has ended.
     struct DaemonHandle: @unchecked Sendable {
         let pointer: OpaquePointer
     }
@@ -165,17 +172,13 @@ public final class Server: Sendable {
         var config = cmhd_config()
         config.flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        config.port = configuration.port
         config.thread_pool_size = UInt32(max(1, configuration.threads))
-        let limit = max(1, configuration.connectionLimit)
-        config.connection_limit = UInt32(limit + max(64, limit / 4))
-        // Past the per-address limit, connections are answered 503 (in `handle`) up to a margin;
-        // past the margin, libmicrohttpd closes them unanswered.
-        let perAddress = max(0, configuration.perAddressConnectionLimit)
-        config.per_ip_connection_limit = perAddress == 0 ? 0 : UInt32(perAddress + max(8, perAddress / 4))
+        // The acceptor enforces the limits (`connectionAccepted`); libmicrohttpd's own, which
+        // counts a connection until it has closed it (an evicted one a little longer than the
+        // server does), only stands behind them.
+        config.connection_limit = UInt32(2 * hardConnectionLimit)
         config.connection_timeout_seconds = UInt32(max(1, configuration.idleTimeoutSeconds))
         config.connection_memory_limit = max(16 << 10, configuration.connectionMemoryBytes)
-        config.listen_backlog = 512
         // Strict HTTP/1.1 framing: libmicrohttpd refuses spaces in the target and header
         // names; the rest of RFC 9112's rules are checked in `earlyRejection`.
         config.strict_for_client = 1
@@ -192,11 +195,14 @@ public final class Server: Sendable {
             }, context: context)
             config.logger = UnsafePointer(loggerTarget)
         }
-        let daemon: OpaquePointer? = configuration.host.withCString { host in
-            withOptionalCString(configuration.tlsKeyPEM) { key in
+        var bound: UInt16 = 0
+        let listener = cmhd_listen(configuration.host, configuration.port, 512, &bound)
+        guard listener >= 0 else {
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(errno))) (address in use, or not a local IP address)")
+        }
+        let daemon: OpaquePointer? = withOptionalCString(configuration.tlsKeyPEM) { key in
                 withOptionalCString(configuration.tlsCertificatePEM) { cert in
                     configuration.tlsPriorities.withCString { priorities in
-                        config.host = host
                         config.tls_key_pem = key
                         config.tls_cert_pem = cert
                         config.tls_priorities = priorities
@@ -204,18 +210,28 @@ public final class Server: Sendable {
                     }
                 }
             }
-        }
         guard let daemon else {
-            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, not a local address, or a bad TLS certificate, key or priority string)")
+            close(listener)
+            throw ServerError(description: "cannot start serving on \(configuration.host):\(configuration.port) (a bad TLS certificate, key or priority string)")
         }
-        let bound = cmhd_bound_port(daemon)
+        let acceptor: Acceptor
+        do {
+            acceptor = try Acceptor(listener: listener, daemon: DaemonHandle(pointer: daemon), server: self,
+                                    checksHeads: configuration.tlsCertificatePEM == nil)
+        } catch {
+            close(listener)
+            MHD_stop_daemon(daemon)
+            throw error
+        }
         state.withLock {
             $0.daemon = DaemonHandle(pointer: daemon)
-            $0.port = bound == 0 ? configuration.port : bound
+            $0.acceptor = acceptor
+            $0.port = bound
             $0.sweeping = true
         }
         pool.start { [unowned self] job in self.run(job) }
         startSweeper()
+        acceptor.start()
     }
 
     // MARK: The pool lane
@@ -256,8 +272,10 @@ public final class Server: Sendable {
     /// The reason phrase of the statuses the server writes itself.
     static func reason(_ status: Int) -> String {
         switch status {
+        case 400: "Bad Request"
         case 408: "Request Timeout"
         case 413: "Content Too Large"
+        case 503: "Service Unavailable"
         default: "Error"
         }
     }
@@ -335,38 +353,76 @@ public final class Server: Sendable {
         !s.headersIn.contains(fd) && (s.requestLine.contains(fd) || !s.served.contains(fd))
     }
 
-    func connectionStarted(_ fd: Int32, address: String?) {
-        guard fd >= 0 else { return }
-        cmhd_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
-        let open = connectionsOpen.wrappingAdd(1, ordering: .relaxed).newValue
+    /// Past these, a new connection is answered 503 by the acceptor and closed: the limit and a
+    /// margin of a quarter more (at least 64), within which connections are taken and answered
+    /// 503 by the handler, so clients over the limit learn it promptly instead of waiting in the
+    /// kernel's backlog.
+    var hardConnectionLimit: Int {
+        let limit = max(1, configuration.connectionLimit)
+        return limit + max(64, limit / 4)
+    }
+
+    var hardAddressLimit: Int {
+        let limit = max(0, configuration.perAddressConnectionLimit)
+        return limit == 0 ? Int.max : limit + max(8, limit / 4)
+    }
+
+    /// The acceptor took a connection: it is counted and timed from here (also while its first
+    /// head is still arriving), or refused at once when past the hard limits (not counted).
+    func connectionAccepted(_ fd: Int32, address: String?) -> Refusal? {
         let limit = configuration.connectionLimit
-        state.withLock { s in
-            s.clocks[fd] = ContinuousClock.now
-            for stale in [\State.headersIn, \State.requestLine, \State.served, \State.evicted, \State.uploading] {
+        return state.withLock { s -> Refusal? in
+            // A connection libmicrohttpd closed without reporting it (it refused it after taking
+            // it) leaves its socket in the books: that number is a new connection now.
+            if s.clocks[fd] != nil || s.addresses[fd] != nil || s.evicted.contains(fd) { forget(fd, &s) }
+            for stale in [\State.headersIn, \State.requestLine, \State.served, \State.uploading, \State.lingerOnClose] {
                 s[keyPath: stale].remove(fd)
             }
+            if let address, (s.perAddress[address] ?? 0) >= hardAddressLimit {
+                return Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly")
+            }
+            let open = connectionsOpen.load(ordering: .relaxed) + 1
+            // At capacity the oldest connections without a request in progress (still reading
+            // their headers, or idle between requests) give way to the new one, as many as it
+            // takes to be back at the limit, so connections that trickle headers cannot lock
+            // ordinary clients out. They are shut down here and uncounted at once; whoever holds
+            // them (libmicrohttpd, or the acceptor) closes them when it next looks.
+            // A connection younger than a second is not taken: in a burst of new clients its
+            // request is likely on its way, and the newcomer gets the 503 (in `handle`) instead.
+            var evicted = 0
+            if open > limit {
+                let settled = ContinuousClock.now - .seconds(1)
+                let idle = s.clocks.filter { other, at in at < settled && !s.headersIn.contains(other) && !s.evicted.contains(other) }
+                for (victim, _) in idle.sorted(by: { $0.value < $1.value }).prefix(open - limit) {
+                    s.evicted.insert(victim)
+                    s.clocks[victim] = nil
+                    shutdown(victim, Int32(SHUT_RDWR))
+                    evicted += 1
+                }
+            }
+            guard open - evicted <= hardConnectionLimit else {
+                return Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(limit) connections open; retry shortly")
+            }
+            connectionsOpen.wrappingAdd(1 &- evicted, ordering: .relaxed)
+            s.clocks[fd] = ContinuousClock.now
             if let address {
                 s.addresses[fd] = address
                 s.perAddress[address, default: 0] += 1
             }
-            // At capacity the oldest connection without a request in progress (still reading
-            // its headers, or idle between requests) gives way to the new one, so connections
-            // that trickle headers cannot lock ordinary clients out. It is shut down here and
-            // uncounted at once; libmicrohttpd closes it when it next polls it.
-            // A connection younger than a second is not taken: in a burst of new clients its
-            // request is likely on its way, and the newcomer gets the 503 (in `handle`) instead.
-            guard open > limit else { return }
-            let settled = ContinuousClock.now - .seconds(1)
-            var oldest: (fd: Int32, at: ContinuousClock.Instant)?
-            for (other, at) in s.clocks where at < settled && other != fd && !s.headersIn.contains(other) && !s.evicted.contains(other) {
-                if oldest == nil || at < oldest!.at { oldest = (other, at) }
-            }
-            guard let victim = oldest?.fd else { return }
-            s.evicted.insert(victim)
-            s.clocks[victim] = nil
-            connectionsOpen.wrappingSubtract(1, ordering: .relaxed)
-            shutdown(victim, Int32(SHUT_RDWR))
+            return nil
         }
+    }
+
+    /// libmicrohttpd took over a connection from the acceptor.
+    func connectionStarted(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        cmhd_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
+    }
+
+    /// Whether a connection was shut down by the header timeout, the request deadline or an
+    /// eviction (it is out of the clocks), so that whoever holds it closes it.
+    func wasCut(_ fd: Int32) -> Bool {
+        state.withLock { $0.clocks[fd] == nil }
     }
 
     /// A request line is in (libmicrohttpd logged its target).
@@ -384,16 +440,7 @@ public final class Server: Sendable {
     func connectionClosed(_ fd: Int32) {
         guard fd >= 0 else { return }
         let linger = state.withLock { s -> Bool in
-            if s.evicted.remove(fd) == nil { connectionsOpen.wrappingSubtract(1, ordering: .relaxed) }
-            s.clocks[fd] = nil
-            s.uploading.remove(fd)
-            s.headersIn.remove(fd)
-            s.requestLine.remove(fd)
-            s.served.remove(fd)
-            if let address = s.addresses.removeValue(forKey: fd) {
-                let left = (s.perAddress[address] ?? 1) - 1
-                s.perAddress[address] = left > 0 ? left : nil
-            }
+            forget(fd, &s)
             return s.lingerOnClose.remove(fd) != nil
         }
         // libmicrohttpd closes its descriptor right after this: a duplicate keeps the
@@ -401,6 +448,20 @@ public final class Server: Sendable {
         if linger {
             let copy = dup(fd)
             if copy >= 0 { lingering.adopt(copy) }
+        }
+    }
+
+    /// Takes a connection out of the books (the caller holds the lock).
+    private func forget(_ fd: Int32, _ s: inout State) {
+        if s.evicted.remove(fd) == nil { connectionsOpen.wrappingSubtract(1, ordering: .relaxed) }
+        s.clocks[fd] = nil
+        s.uploading.remove(fd)
+        s.headersIn.remove(fd)
+        s.requestLine.remove(fd)
+        s.served.remove(fd)
+        if let address = s.addresses.removeValue(forKey: fd) {
+            let left = (s.perAddress[address] ?? 1) - 1
+            s.perAddress[address] = left > 0 ? left : nil
         }
     }
 
@@ -443,17 +504,18 @@ public final class Server: Sendable {
     /// `Connection: close`. Connections the kernel had already completed (waiting in the accept
     /// backlog) are taken and answered too, instead of being reset.
     public func beginDraining() {
-        state.withLock { s in
-            guard !s.draining, let daemon = s.daemon else { return }
+        let acceptor = state.withLock { s -> Acceptor? in
+            guard !s.draining, s.daemon != nil else { return nil }
             s.draining = true
             draining.store(true, ordering: .releasing)
-            _ = cmhd_quiesce_and_adopt(daemon.pointer)
+            return s.acceptor
         }
+        acceptor?.drain()
     }
 
     /// Open connections, including accepted ones whose request has not been read yet.
     public var openConnections: Int {
-        state.withLock { s in s.daemon.map { Int(cmhd_current_connections($0.pointer)) } ?? 0 }
+        state.withLock { s in s.daemon.map { Int(cmhd_current_connections($0.pointer)) + (s.acceptor?.held ?? 0) } ?? 0 }
     }
 
     /// Waits until no request is in flight and every connection is closed (responses sent while
@@ -474,12 +536,15 @@ public final class Server: Sendable {
         for job in pool.cancelAll(stop: true) { answer(job, with: cancelled(job)) }
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while pool.isBusy && ContinuousClock.now < deadline { usleep(5_000) }
-        let daemon = state.withLock { s -> DaemonHandle? in
-            let d = s.daemon
+        let (daemon, acceptor) = state.withLock { s -> (DaemonHandle?, Acceptor?) in
+            let d = (s.daemon, s.acceptor)
             s.daemon = nil
+            s.acceptor = nil
             s.sweeping = false
             return d
         }
+        // No connection is handed to libmicrohttpd once it is stopping.
+        acceptor?.stop()
         // A handler that never returned keeps its connection suspended; stopping then would
         // abort the process, so the daemon is left to the process's exit instead.
         if let daemon, !pool.isBusy { MHD_stop_daemon(daemon.pointer) }

@@ -31,6 +31,13 @@ public enum APCA {
             + blueCoefficient * channelPower(color.blue)
     }
 
+    /// ``screenLuminance(_:)`` of 8-bit channels: the same expression on the same table
+    /// entries, so the very same result.
+    static func screenLuminance(red8: UInt8, green8: UInt8, blue8: UInt8) -> Double {
+        let powers = eightBitPowers
+        return redCoefficient * powers[Int(red8)] + greenCoefficient * powers[Int(green8)] + blueCoefficient * powers[Int(blue8)]
+    }
+
     /// `v` to the power 2.4. A channel that is exactly an 8-bit step (every hex color's are) is
     /// read from ``eightBitPowers``, which holds the very results of `pow`, so the answer is
     /// bit-for-bit the same without a `pow` per channel (as ``SRGBTransfer/decode(_:)`` does).

@@ -89,9 +89,17 @@ public enum NearestPassing {
         let luminance: (low: Double, high: Double)
         let screenLuminance: (low: Double, high: Double)
 
-        init(low: SRGB, high: SRGB) {
-            luminance = (low.relativeLuminance, high.relativeLuminance)
-            screenLuminance = (APCA.screenLuminance(low), APCA.screenLuminance(high))
+        /// From the 8-bit channels of the two colors, by the same expressions as
+        /// ``SRGB/relativeLuminance`` and ``APCA/screenLuminance(_:)`` on the same table entries
+        /// (so a color between them never measures outside, even by rounding).
+        init(low: SIMD3<UInt8>, high: SIMD3<UInt8>) {
+            let linear = SRGBTransfer.linearTable
+            func wcag(_ c: SIMD3<UInt8>) -> Double {
+                WCAG.relativeLuminance(linear: SIMD3(linear[Int(c.x)], linear[Int(c.y)], linear[Int(c.z)]))
+            }
+            luminance = (wcag(low), wcag(high))
+            screenLuminance = (APCA.screenLuminance(red8: low.x, green8: low.y, blue8: low.z),
+                               APCA.screenLuminance(red8: high.x, green8: high.y, blue8: high.z))
         }
     }
 
@@ -111,8 +119,9 @@ public enum NearestPassing {
     /// bounds made before. They are made lazily, only where a search looked.
     final class Ladder: Sendable {
         /// The largest lightness step between evenly spaced rungs. The halving between them
-        /// fills in every 8-bit step, so this only sets how finely the search can rule out
-        /// stretches of the path: 1/256 costs the fewest candidates made.
+        /// fills in every 8-bit step, so this only sets where the search starts ruling out
+        /// stretches of the path: on the suggestion benchmark's pairs, 1/256 makes fewer
+        /// candidates than 1/128 or 1/1024.
         static let spacing = 1.0 / 256
         /// The narrowest lightness gap that is still halved.
         static let finest = 1e-6
@@ -149,8 +158,8 @@ public enum NearestPassing {
         let steps: Int
         /// The evenly spaced rungs made so far, by index.
         private let rungs = Mutex<[Int: Rung]>([:])
-        /// The rungs between evenly spaced rungs k and k + 1 (none for most), by k.
-        private let between = Mutex<[Int: [Rung]]>([:])
+        /// The rungs made by halving between evenly spaced ones, by their lightness's bits.
+        private let halvings = Mutex<[UInt64: Rung]>([:])
         /// The luminance bounds of the stretches searches have looked at, by their place in the
         /// halving of the whole ladder (1 is the whole, 2n and 2n + 1 the halves of n).
         private let stretches = Mutex<[Int: LuminanceBounds]>([:])
@@ -194,21 +203,47 @@ public enum NearestPassing {
             return made
         }
 
+        /// The rung halfway in lightness between `near` and `far`, made now or read from the ones
+        /// made before.
+        func middle(_ near: Rung, _ far: Rung) -> Rung {
+            let l = (near.lightness + far.lightness) / 2
+            if let made = halvings.withLock({ $0[l.bitPattern] }) { return made }
+            let made = Rung(lightness: l, candidate(l))
+            halvings.withLock { $0[l.bitPattern] = made }
+            return made
+        }
+
+        /// Whether the path holds rungs strictly between neighbours `near` and `far`: when their
+        /// colors differ by more than one 8-bit step and they are at least ``finest`` apart.
+        static func isHalved(_ near: Rung, _ far: Rung) -> Bool {
+            near.isApart(from: far) && abs(far.lightness - near.lightness) >= Ladder.finest
+        }
+
         /// The rungs strictly between evenly spaced rungs `step` and `step + 1`, in order.
         func rungs(after step: Int) -> [Rung] {
-            if let made = between.withLock({ $0[step] }) { return made }
             var made: [Rung] = []
             func halve(_ near: Rung, _ far: Rung) {
-                guard near.isApart(from: far) && abs(far.lightness - near.lightness) >= Ladder.finest else { return }
-                let l = (near.lightness + far.lightness) / 2
-                let middle = Rung(lightness: l, candidate(l))
+                guard Ladder.isHalved(near, far) else { return }
+                let middle = middle(near, far)
                 halve(near, middle)
                 made.append(middle)
                 halve(middle, far)
             }
             halve(rung(step), rung(step + 1))
-            between.withLock { $0[step] = made }
             return made
+        }
+
+        /// The first rung strictly between `near` and `far` that `meets` accepts, passing over
+        /// halves whose bounds `mayPass` rules out (the halves of the bounds already asked about
+        /// when `checked`).
+        func firstPassing(between near: Rung, _ far: Rung, checked: Bool, meets: (MeasuredColor) -> Bool,
+                          mayPass: (LuminanceBounds) -> Bool) -> Rung? {
+            guard Ladder.isHalved(near, far) else { return nil }
+            if !checked && !mayPass(luminanceBounds(from: near.lightness, to: far.lightness)) { return nil }
+            let middle = middle(near, far)
+            if let found = firstPassing(between: near, middle, checked: false, meets: meets, mayPass: mayPass) { return found }
+            if meets(middle.measured) { return middle }
+            return firstPassing(between: middle, far, checked: false, meets: meets, mayPass: mayPass)
         }
 
         /// Every rung of the path, in order from the start (all of them made: for tests).
@@ -230,7 +265,12 @@ public enum NearestPassing {
         /// monotone in each channel (and clamps it into 0…1), and so are both luminances,
         /// computed by the same expressions as the candidates' own.
         func channelBounds(_ range: ClosedRange<Int>) -> (low: SRGB, high: SRGB) {
-            let first = lightness(range.lowerBound), last = lightness(range.upperBound)
+            let (low, high) = channelLevels(from: lightness(range.lowerBound), to: lightness(range.upperBound))
+            return (SRGB(red8: low.x, green8: low.y, blue8: low.z), SRGB(red8: high.x, green8: high.y, blue8: high.z))
+        }
+
+        /// ``channelBounds(_:)`` for every lightness between `first` and `last`, as 8-bit levels.
+        func channelLevels(from first: Double, to last: Double) -> (low: SIMD3<UInt8>, high: SIMD3<UInt8>) {
             let low = min(first, last), high = max(first, last)
             // Far beyond the rounding of either computation (about 1e-15), far below 8-bit steps.
             let margin = 1e-9
@@ -253,20 +293,24 @@ public enum NearestPassing {
             if !inGamut { (lower, upper) = bounds(chroma: 0, c) }
             if low <= 0 { lower = pointwiseMin(lower, SIMD3(repeating: 0)) }  // black
             if high >= 1 { upper = pointwiseMax(upper, SIMD3(repeating: 1)) }  // white
-            func color(_ v: SIMD3<Double>) -> SRGB {
-                SRGB(red8: SRGBTransfer.eightBitLevel(linear: v.x), green8: SRGBTransfer.eightBitLevel(linear: v.y),
-                     blue8: SRGBTransfer.eightBitLevel(linear: v.z))
+            func levels(_ v: SIMD3<Double>) -> SIMD3<UInt8> {
+                SIMD3(SRGBTransfer.eightBitLevel(linear: v.x), SRGBTransfer.eightBitLevel(linear: v.y), SRGBTransfer.eightBitLevel(linear: v.z))
             }
-            return (color(lower), color(upper))
+            return (levels(lower), levels(upper))
         }
 
         /// ``channelBounds(_:)`` as luminances, kept for the stretch's place `node` in the halving.
         func luminanceBounds(_ range: ClosedRange<Int>, node: Int) -> LuminanceBounds {
             if let known = stretches.withLock({ $0[node] }) { return known }
-            let (low, high) = channelBounds(range)
-            let made = LuminanceBounds(low: low, high: high)
+            let made = luminanceBounds(from: lightness(range.lowerBound), to: lightness(range.upperBound))
             stretches.withLock { $0[node] = made }
             return made
+        }
+
+        /// ``channelLevels(from:to:)`` as luminances (not kept: the halvings ask once each).
+        func luminanceBounds(from first: Double, to last: Double) -> LuminanceBounds {
+            let (low, high) = channelLevels(from: first, to: last)
+            return LuminanceBounds(low: low, high: high)
         }
 
         /// The first rung of the path that `meets` accepts, or nil.
@@ -275,7 +319,8 @@ public enum NearestPassing {
         /// its ``luminanceBounds(_:node:)`` can pass, which it must answer soundly; every other
         /// rung is looked at, in order, so no passing rung is skipped, however narrow the run of
         /// passing rungs around it. Stretches are halved until they are ruled out or down to
-        /// one gap between evenly spaced rungs.
+        /// one gap between evenly spaced rungs, whose halving rungs are ruled out or looked at
+        /// the same way.
         func firstPassing(meets: (MeasuredColor) -> Bool, mayPass: (LuminanceBounds) -> Bool) -> Rung? {
             func first(in range: ClosedRange<Int>, node: Int) -> Rung? {
                 if !mayPass(luminanceBounds(range, node: node)) { return nil }
@@ -287,7 +332,8 @@ public enum NearestPassing {
                 let step = range.lowerBound
                 if step == 0, meets(rung(0).measured) { return rung(0) }
                 guard range.count == 2 else { return nil }
-                for rung in rungs(after: step) where meets(rung.measured) { return rung }
+                // The bounds just asked about are this gap's own.
+                if let found = firstPassing(between: rung(step), rung(step + 1), checked: true, meets: meets, mayPass: mayPass) { return found }
                 let last = rung(step + 1)
                 return meets(last.measured) ? last : nil
             }
@@ -296,7 +342,7 @@ public enum NearestPassing {
     }
 
     /// Ladders by color and direction, shared by every search in the process (bounded: when
-    /// full it starts over). Each holds about a thousand rungs at most, made only where a search
+    /// full it starts over). Each holds a few hundred rungs at most, made only where a search
     /// looked.
     final class LadderCache: Sendable {
         struct Key: Hashable {

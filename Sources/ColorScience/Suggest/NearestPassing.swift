@@ -156,18 +156,30 @@ public enum NearestPassing {
         /// The number of gaps between evenly spaced rungs; rung 0 is at `start`, rung `steps`
         /// at `end`.
         let steps: Int
-        /// The evenly spaced rungs made so far, by index.
-        private let rungs = Mutex<[Int: Rung]>([:])
-        /// The rungs made by halving between evenly spaced ones, by their lightness's bits.
-        private let halvings = Mutex<[UInt64: Rung]>([:])
-        /// The luminance bounds of the stretches searches have looked at, by their place in the
-        /// halving of the whole ladder (1 is the whole, 2n and 2n + 1 the halves of n).
-        private let stretches = Mutex<[Int: LuminanceBounds]>([:])
+        /// The evenly spaced rungs made so far, by index (empty until a search needs one).
+        private let rungs = Mutex<[Rung?]>([])
+        /// What is known of each halving between neighbouring rungs, by the bits of its middle
+        /// lightness (which fixes the two neighbours): the middle rung and the bounds of the gap,
+        /// each once made.
+        private let halvings = Mutex<[UInt64: Halving]>([:])
+
+        struct Halving: Sendable {
+            var middle: Rung?
+            var bounds: LuminanceBounds?
+        }
+        /// The luminance bounds of the widest stretches searches have looked at, by their place
+        /// in the halving of the whole ladder (1 is the whole, 2n and 2n + 1 the halves of n), up
+        /// to ``keptStretches``; narrower ones are worked out again when asked for.
+        private let stretches = Mutex<[LuminanceBounds?]>([])
+        /// How many stretches' bounds are kept: the first six levels of halving.
+        static let keptStretches = 128
         /// Each linear sRGB channel of the unclipped candidate at lightness l and chroma c is the
         /// polynomial cubed·l³ + squared·l²c + linear·lc² + constant·c³ (OKLab's LMS values are
         /// l + c·β for the hue's β, cubed, then a fixed matrix): these are its coefficients, one
         /// lane per channel.
         private let cubed: SIMD3<Double>, squared: SIMD3<Double>, linear: SIMD3<Double>, constant: SIMD3<Double>
+        /// ``GamutMapping``'s in-gamut bounds in linear light, read once.
+        private let gamutLow = GamutMapping.linearLow, gamutHigh = GamutMapping.linearHigh
 
         init(_ lch: OKLCH, lighter: Bool) {
             self.lch = lch
@@ -196,10 +208,13 @@ public enum NearestPassing {
 
         /// Evenly spaced rung `step`, made now or read from the ones made before.
         func rung(_ step: Int) -> Rung {
-            if let made = rungs.withLock({ $0[step] }) { return made }
+            if let made = rungs.withLock({ $0.isEmpty ? nil : $0[step] }) { return made }
             let l = lightness(step)
             let made = Rung(lightness: l, candidate(l))  // outside the lock: another search may make it too, identically
-            rungs.withLock { $0[step] = made }
+            rungs.withLock { rungs in
+                if rungs.isEmpty { rungs = Array(repeating: nil, count: steps + 1) }
+                rungs[step] = made
+            }
             return made
         }
 
@@ -207,9 +222,19 @@ public enum NearestPassing {
         /// made before.
         func middle(_ near: Rung, _ far: Rung) -> Rung {
             let l = (near.lightness + far.lightness) / 2
-            if let made = halvings.withLock({ $0[l.bitPattern] }) { return made }
+            if let made = halvings.withLock({ $0[l.bitPattern]?.middle }) { return made }
             let made = Rung(lightness: l, candidate(l))
-            halvings.withLock { $0[l.bitPattern] = made }
+            halvings.withLock { $0[l.bitPattern, default: Halving()].middle = made }
+            return made
+        }
+
+        /// The luminance bounds of the gap between neighbours `near` and `far`, made now or read
+        /// from the ones made before.
+        func bounds(_ near: Rung, _ far: Rung) -> LuminanceBounds {
+            let key = ((near.lightness + far.lightness) / 2).bitPattern
+            if let made = halvings.withLock({ $0[key]?.bounds }) { return made }
+            let made = luminanceBounds(from: near.lightness, to: far.lightness)
+            halvings.withLock { $0[key, default: Halving()].bounds = made }
             return made
         }
 
@@ -239,7 +264,7 @@ public enum NearestPassing {
         func firstPassing(between near: Rung, _ far: Rung, checked: Bool, meets: (MeasuredColor) -> Bool,
                           mayPass: (LuminanceBounds) -> Bool) -> Rung? {
             guard Ladder.isHalved(near, far) else { return nil }
-            if !checked && !mayPass(luminanceBounds(from: near.lightness, to: far.lightness)) { return nil }
+            if !checked && !mayPass(bounds(near, far)) { return nil }
             let middle = middle(near, far)
             if let found = firstPassing(between: near, middle, checked: false, meets: meets, mayPass: mayPass) { return found }
             if meets(middle.measured) { return middle }
@@ -278,8 +303,9 @@ public enum NearestPassing {
                 var lower = SIMD3<Double>(repeating: 0), upper = SIMD3<Double>(repeating: 0)
                 func add(_ coefficient: SIMD3<Double>, _ least: Double, _ most: Double) {
                     let a = coefficient * least, b = coefficient * most
-                    lower += pointwiseMin(a, b)
-                    upper += pointwiseMax(a, b)
+                    // (Lane by lane: the generic pointwiseMin/Max were a tenth of a search.)
+                    lower += SIMD3(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z))
+                    upper += SIMD3(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z))
                 }
                 add(cubed, low * low * low, high * high * high)
                 add(squared, low * low * c0, high * high * c1)
@@ -289,25 +315,32 @@ public enum NearestPassing {
             }
             let c = lch.c
             var (lower, upper) = bounds(chroma: c, c)
-            let inGamut = all(lower .>= GamutMapping.linearLow) && all(upper .<= GamutMapping.linearHigh)
+            let inGamut = Swift.min(lower.x, lower.y, lower.z) >= gamutLow && Swift.max(upper.x, upper.y, upper.z) <= gamutHigh
             if !inGamut { (lower, upper) = bounds(chroma: 0, c) }
-            if low <= 0 { lower = pointwiseMin(lower, SIMD3(repeating: 0)) }  // black
-            if high >= 1 { upper = pointwiseMax(upper, SIMD3(repeating: 1)) }  // white
+            if low <= 0 { lower = SIMD3(Swift.min(lower.x, 0), Swift.min(lower.y, 0), Swift.min(lower.z, 0)) }  // black
+            if high >= 1 { upper = SIMD3(Swift.max(upper.x, 1), Swift.max(upper.y, 1), Swift.max(upper.z, 1)) }  // white
             func levels(_ v: SIMD3<Double>) -> SIMD3<UInt8> {
                 SIMD3(SRGBTransfer.eightBitLevel(linear: v.x), SRGBTransfer.eightBitLevel(linear: v.y), SRGBTransfer.eightBitLevel(linear: v.z))
             }
             return (levels(lower), levels(upper))
         }
 
-        /// ``channelBounds(_:)`` as luminances, kept for the stretch's place `node` in the halving.
+        /// ``channelBounds(_:)`` as luminances, kept (for the widest stretches) by the stretch's
+        /// place `node` in the halving.
         func luminanceBounds(_ range: ClosedRange<Int>, node: Int) -> LuminanceBounds {
-            if let known = stretches.withLock({ $0[node] }) { return known }
+            let kept = node < Ladder.keptStretches
+            if kept, let known = stretches.withLock({ $0.isEmpty ? nil : $0[node] }) { return known }
             let made = luminanceBounds(from: lightness(range.lowerBound), to: lightness(range.upperBound))
-            stretches.withLock { $0[node] = made }
+            if kept {
+                stretches.withLock { stretches in
+                    if stretches.isEmpty { stretches = Array(repeating: nil, count: Ladder.keptStretches) }
+                    stretches[node] = made
+                }
+            }
             return made
         }
 
-        /// ``channelLevels(from:to:)`` as luminances (not kept: the halvings ask once each).
+        /// ``channelLevels(from:to:)`` as luminances.
         func luminanceBounds(from first: Double, to last: Double) -> LuminanceBounds {
             let (low, high) = channelLevels(from: first, to: last)
             return LuminanceBounds(low: low, high: high)

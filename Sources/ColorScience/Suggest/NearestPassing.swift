@@ -375,7 +375,7 @@ public enum NearestPassing {
     }
 
     /// Ladders by color and direction, shared by every search in the process (bounded: when
-    /// full it starts over). Each holds a few hundred rungs at most, made only where a search
+    /// full it starts over). Each holds up to about a thousand rungs, made only where a search
     /// looked.
     final class LadderCache: Sendable {
         struct Key: Hashable {
@@ -444,6 +444,10 @@ public enum NearestPassing {
     /// The color nearest to `color` (smallest ΔE-OK, same OKLCH hue, lightness moved, chroma
     /// reduced only where sRGB forces it) for which `accepts` holds after 8-bit rounding; nil
     /// when no lightness works.
+    ///
+    /// Nothing is known of `accepts`, so no stretch of either path can be ruled out: each is
+    /// walked rung by rung up to the first that passes (up to about a thousand candidates), where
+    /// a search for a ``ContrastTarget`` passes over whole stretches.
     public static func nearest(to color: SRGB, satisfying accepts: (SRGB) -> Bool) -> SRGB? {
         let original = color.opaque
         if accepts(original.quantized) { return original.quantized }

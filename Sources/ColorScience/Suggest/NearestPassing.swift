@@ -167,12 +167,18 @@ public enum NearestPassing {
             var middle: Rung?
             var bounds: LuminanceBounds?
         }
-        /// The luminance bounds of the widest stretches searches have looked at, by their place
-        /// in the halving of the whole ladder (1 is the whole, 2n and 2n + 1 the halves of n), up
-        /// to ``keptStretches``; narrower ones are worked out again when asked for.
+        /// The luminance bounds of the stretches searches have looked at, by their place in the
+        /// halving of the whole ladder (1 is the whole, 2n and 2n + 1 the halves of n): the
+        /// widest ones (up to ``widestStretches``) from the first search on, all of them (up to
+        /// ``keptStretches``) once a second search looks (a ladder searched once, as most are
+        /// when cold, is not worth keeping every bound of).
         private let stretches = Mutex<[LuminanceBounds?]>([])
-        /// How many stretches' bounds are kept: the first six levels of halving.
-        static let keptStretches = 128
+        /// The stretches kept from the first search: the first six levels of halving.
+        static let widestStretches = 128
+        /// Every stretch of a ladder of at most 256 gaps (eight levels of halving).
+        static let keptStretches = 512
+        /// How many searches have looked at this ladder (counted up to 2).
+        private let searches = Mutex(0)
         /// Each linear sRGB channel of the unclipped candidate at lightness l and chroma c is the
         /// polynomial cubed·l³ + squared·l²c + linear·lc² + constant·c³ (OKLab's LMS values are
         /// l + c·β for the hue's β, cubed, then a fixed matrix): these are its coefficients, one
@@ -228,14 +234,16 @@ public enum NearestPassing {
             return made
         }
 
-        /// The luminance bounds of the gap between neighbours `near` and `far`, made now or read
-        /// from the ones made before.
-        func bounds(_ near: Rung, _ far: Rung) -> LuminanceBounds {
-            let key = ((near.lightness + far.lightness) / 2).bitPattern
-            if let made = halvings.withLock({ $0[key]?.bounds }) { return made }
-            let made = luminanceBounds(from: near.lightness, to: far.lightness)
-            halvings.withLock { $0[key, default: Halving()].bounds = made }
-            return made
+        /// The luminance bounds of the gap between neighbours `near` and `far`, and its middle
+        /// rung when `needsMiddle`, made now or read from the ones made before (one look-up).
+        func halving(_ near: Rung, _ far: Rung, needsMiddle: Bool) -> (bounds: LuminanceBounds, middle: Rung?) {
+            let l = (near.lightness + far.lightness) / 2
+            let known = halvings.withLock { $0[l.bitPattern] }
+            if let bounds = known?.bounds, !needsMiddle || known?.middle != nil { return (bounds, known?.middle) }
+            let bounds = known?.bounds ?? luminanceBounds(from: near.lightness, to: far.lightness)
+            let middle = known?.middle ?? (needsMiddle ? Rung(lightness: l, candidate(l)) : nil)
+            halvings.withLock { $0[l.bitPattern] = Halving(middle: middle, bounds: bounds) }
+            return (bounds, middle)
         }
 
         /// Whether the path holds rungs strictly between neighbours `near` and `far`: when their
@@ -264,8 +272,14 @@ public enum NearestPassing {
         func firstPassing(between near: Rung, _ far: Rung, checked: Bool, meets: (MeasuredColor) -> Bool,
                           mayPass: (LuminanceBounds) -> Bool) -> Rung? {
             guard Ladder.isHalved(near, far) else { return nil }
-            if !checked && !mayPass(bounds(near, far)) { return nil }
-            let middle = middle(near, far)
+            let middle: Rung
+            if checked {
+                middle = self.middle(near, far)
+            } else {
+                let (bounds, made) = halving(near, far, needsMiddle: false)
+                if !mayPass(bounds) { return nil }
+                middle = made ?? self.middle(near, far)
+            }
             if let found = firstPassing(between: near, middle, checked: false, meets: meets, mayPass: mayPass) { return found }
             if meets(middle.measured) { return middle }
             return firstPassing(between: middle, far, checked: false, meets: meets, mayPass: mayPass)
@@ -325,15 +339,17 @@ public enum NearestPassing {
             return (levels(lower), levels(upper))
         }
 
-        /// ``channelBounds(_:)`` as luminances, kept (for the widest stretches) by the stretch's
-        /// place `node` in the halving.
-        func luminanceBounds(_ range: ClosedRange<Int>, node: Int) -> LuminanceBounds {
-            let kept = node < Ladder.keptStretches
-            if kept, let known = stretches.withLock({ $0.isEmpty ? nil : $0[node] }) { return known }
+        /// ``channelBounds(_:)`` as luminances, kept by the stretch's place `node` in the
+        /// halving (see ``stretches``).
+        func luminanceBounds(_ range: ClosedRange<Int>, node: Int, keepAll: Bool) -> LuminanceBounds {
+            let kept = node < (keepAll ? Ladder.keptStretches : Ladder.widestStretches)
+            if kept, let known = stretches.withLock({ node < $0.count ? $0[node] : nil }) { return known }
             let made = luminanceBounds(from: lightness(range.lowerBound), to: lightness(range.upperBound))
             if kept {
                 stretches.withLock { stretches in
-                    if stretches.isEmpty { stretches = Array(repeating: nil, count: Ladder.keptStretches) }
+                    if stretches.count <= node {
+                        stretches += repeatElement(nil, count: (keepAll ? Ladder.keptStretches : Ladder.widestStretches) - stretches.count)
+                    }
                     stretches[node] = made
                 }
             }
@@ -355,8 +371,12 @@ public enum NearestPassing {
         /// one gap between evenly spaced rungs, whose halving rungs are ruled out or looked at
         /// the same way.
         func firstPassing(meets: (MeasuredColor) -> Bool, mayPass: (LuminanceBounds) -> Bool) -> Rung? {
+            let again = searches.withLock { count in
+                count = min(count + 1, 2)
+                return count == 2
+            }
             func first(in range: ClosedRange<Int>, node: Int) -> Rung? {
-                if !mayPass(luminanceBounds(range, node: node)) { return nil }
+                if !mayPass(luminanceBounds(range, node: node, keepAll: again)) { return nil }
                 if range.count > 2 {
                     let middle = range.lowerBound + (range.upperBound - range.lowerBound) / 2
                     // Rung `middle` ends the first half and starts the second, which does not look at it again.
@@ -375,8 +395,9 @@ public enum NearestPassing {
     }
 
     /// Ladders by color and direction, shared by every search in the process (bounded: when
-    /// full it starts over). Each holds up to about a thousand rungs, made only where a search
-    /// looked.
+    /// full it starts over). Each keeps what its searches made: at most 257 evenly spaced rungs
+    /// and 512 stretches' bounds (about 30 KB), and the halvings looked at, a few dozen near
+    /// the thresholds searched for (about a thousand, 100 KB, if every one were).
     final class LadderCache: Sendable {
         struct Key: Hashable {
             let color: SRGB
@@ -384,7 +405,7 @@ public enum NearestPassing {
         }
 
         static let shared = LadderCache()
-        static let capacity = 2048
+        static let capacity = 1024
         private let ladders = Mutex<[Key: Ladder]>([:])
 
         func removeAll() {

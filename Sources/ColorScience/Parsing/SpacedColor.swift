@@ -415,6 +415,31 @@ struct InterpolationPair: Sendable {
         return abs(end[h] - start[h])
     }
 
+    /// The weights strictly between 0 and 1 at which the hue passes a multiple of `step`
+    /// degrees (the hue is not premultiplied, so it moves linearly).
+    func hueCrossings(every step: Double) -> [Double] {
+        guard let h = space.hueIndex, !missing[h], end[h] != start[h] else { return [] }
+        var crossings: [Double] = []
+        var multiple = (min(start[h], end[h]) / step).rounded(.up) * step
+        while multiple <= max(start[h], end[h]) {
+            let t = (multiple - start[h]) / (end[h] - start[h])
+            if t > 0 && t < 1 { crossings.append(t) }
+            multiple += step
+        }
+        return start[h] < end[h] ? crossings : crossings.reversed()
+    }
+
+    /// The weight strictly between 0 and 1 at which the components `indices` (not the hue)
+    /// add up to `value` once un-premultiplied, if they do there: premultiplied, both sides of
+    /// `sum = value · alpha` are linear in the weight.
+    func weight(whereSumOf indices: [Int], equals value: Double) -> Double? {
+        let first = indices.reduce(0) { $0 + start[$1] }, second = indices.reduce(0) { $0 + end[$1] }
+        let denominator = (second - first) - value * (endAlpha - startAlpha)
+        guard denominator != 0 else { return nil }
+        let t = (value * startAlpha - first) / denominator
+        return t > 0 && t < 1 ? t : nil
+    }
+
     /// The color `t` of the way from the first color to the second, un-premultiplied.
     func color(at t: Double) -> SpacedColor {
         let hue = space.hueIndex
@@ -423,7 +448,12 @@ struct InterpolationPair: Sendable {
         for i in 0..<3 where i != hue && alpha != 0 {
             components[i] /= alpha
         }
-        if let h = hue { components[h] = HSL.normalizedHue(components[h]) }
+        if let h = hue {
+            // Both hues are in 0..<720 after the fix-up, so one subtraction folds the mix into
+            // 0..<360 (exactly: the operands are within a factor of two), without fmod's cost.
+            let mixed = components[h]
+            components[h] = mixed >= 0 && mixed < 720 ? (mixed >= 360 ? mixed - 360 : mixed) : HSL.normalizedHue(mixed)
+        }
         return SpacedColor(space: space, components, missing: missing, alpha: alpha, alphaMissing: alphaMissing,
                            notation: "color-mix")
     }

@@ -4,7 +4,8 @@
 /// Read from `linear-gradient()`, `radial-gradient()`, `conic-gradient()` and their
 /// `repeating-` forms (CSS Images 3 §3, CSS Images 4 §3), or from a DTCG `gradient` token's
 /// stops. The geometry (direction, shape, center) is checked for syntax but does not change
-/// which colors are seen. docs/gradients.md has the rules.
+/// which colors are seen: every color of the gradient line between 0 and 1 is taken to lie under
+/// the text somewhere (see ``contrast(foreground:backdrop:)``). docs/gradients.md has the rules.
 public struct Gradient: Hashable, Sendable {
     /// The gradient function.
     public enum Kind: String, Sendable {
@@ -23,7 +24,8 @@ public struct Gradient: Hashable, Sendable {
     /// outside 0…1); nil for a position given as a length, whose fraction depends on the box.
     public var stops: [GradientStop]
     /// Whether some stop or hint position was a length (`px`, `em`, or `calc()` with one): its
-    /// place on the line depends on the size of the box; the positions drawn are estimates.
+    /// place on the line depends on the size of the box, so ``contrast(foreground:backdrop:)``
+    /// takes every segment between two stops in full, and reported positions are estimates.
     public var hasLengthPositions: Bool
 
     /// Whether a stop holds a `light-dark()`, so the gradient depends on the color scheme it was
@@ -122,6 +124,18 @@ public struct Gradient: Hashable, Sendable {
     public func color(at position: Double) -> SRGB {
         GradientLine(self).color(at: position)
     }
+
+    /// How `foreground` text contrasts with this gradient at its worst and best points: every
+    /// stop and every color between them on the part of the gradient line the box shows.
+    ///
+    /// A translucent gradient color is composited over `backdrop`; with no backdrop, each point
+    /// counts at its worst and best over every opaque backdrop, as ``ContrastMeasurement`` does
+    /// for a translucent background. The worst point is never better than any stop the box
+    /// shows, and no color of the line lies below it by more than the search's tolerance
+    /// (docs/gradients.md).
+    public func contrast(foreground: SRGB, backdrop: SRGB?) -> GradientContrast {
+        GradientExtremes(line: GradientLine(self), foreground: foreground, backdrop: backdrop).search()
+    }
 }
 
 /// One color stop of a ``Gradient``.
@@ -177,6 +191,38 @@ enum GradientHint: Hashable, Sendable {
     case at(Double)
     /// A length, whose fraction depends on the box.
     case length
+}
+
+/// How ``Gradient/contrast(foreground:backdrop:)`` found the text to fare on a gradient.
+public struct GradientContrast: Hashable, Sendable {
+    /// A point of the gradient line.
+    public struct Point: Hashable, Sendable {
+        /// Where on the gradient line, as a fraction (0 its start, 1 its end). For a gradient
+        /// with length positions, an estimate.
+        public var position: Double
+        /// The gradient's color there (its alpha as interpolated, not composited).
+        public var color: SRGB
+        /// The WCAG ratio of the text there: at a translucent point with no backdrop, its worst
+        /// (for ``GradientContrast/worst``) or best (for ``GradientContrast/best``) over every
+        /// opaque backdrop.
+        public var ratio: Double
+
+        public init(position: Double, color: SRGB, ratio: Double) {
+            self.position = position
+            self.color = color
+            self.ratio = ratio
+        }
+    }
+
+    /// Where the text contrasts least: the ratio to judge it by.
+    public var worst: Point
+    /// Where it contrasts most.
+    public var best: Point
+
+    public init(worst: Point, best: Point) {
+        self.worst = worst
+        self.best = best
+    }
 }
 
 /// A `<color-interpolation-method>` (CSS Color 4 §12.1): the space and, for a space with a hue,

@@ -435,6 +435,41 @@ struct GradientColorAideFile: Decodable {
         #expect(throws: ColorParseError.self) { _ = try Gradient(css: unclosed) }
     }
 
+    /// Token soup inside gradient functions: every text is read or refused with an offset
+    /// inside it, and whatever is read can be judged, its worst point a point of its line.
+    @Test func randomTextIsReadOrRefused() {
+        var rng = SeededGenerator(seed: 31)
+        let functions = ["linear-gradient(", "radial-gradient(", "conic-gradient(", "repeating-linear-gradient(", "repeating-conic-gradient("]
+        let colors = ["red", "#0969da80", "oklch(0.7 0.2 30 / 0.5)", "hsl(none 50% 50%)", "transparent", "lab(50 120 -100)", "color(display-p3 0 1 0)"]
+        let others = ["(", ")", "in", "oklch", "longer", "hue", "hsl", "to", "left", "at", "center", "from", "circle", "closest-side", "0", "10%",
+                      "-20%", "150%", "3px", "90deg", "1e3%", "calc(", "calc(50% + 1px)", "calc(nan * 1%)", "calc(infinity * 1%)", "min(10%, 20%)",
+                      "url(x)", "none", "/"]
+        var read = 0
+        for _ in 0..<3000 {
+            var text = functions.randomElement(using: &rng) ?? ""
+            for _ in 0..<Int.random(in: 1...10, using: &rng) {
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0..<4: text += (colors.randomElement(using: &rng) ?? "") + " "
+                case 4..<7: text += ", "
+                default: text += (others.randomElement(using: &rng) ?? "") + " "
+                }
+            }
+            if Int.random(in: 0..<5, using: &rng) > 0 { text += ")" }
+            do {
+                let gradient = try Gradient(css: text)
+                read += 1
+                let result = gradient.contrast(foreground: .black, backdrop: nil)
+                #expect(result.worst.ratio >= 1 && result.worst.ratio <= result.best.ratio && result.best.ratio <= 21, "\(text) \(rng.replay)")
+                #expect(result.worst.position.isFinite && result.best.position.isFinite, "\(text) \(rng.replay)")
+            } catch {
+                #expect(error.offset >= 0 && error.offset <= text.utf8.count, "\(text): \(error) \(rng.replay)")
+            }
+        }
+        #expect(read > 50)
+        print("gradient token soup: \(read) of 3000 read")
+        #expect(throws: ColorParseError.self) { _ = try Gradient(css: "linear-gradient(red calc(nan * 1%), blue)") }
+    }
+
     @Test func isGradient() {
         for text in ["linear-gradient(red, blue)", "  Radial-Gradient(", "repeating-conic-gradient(x", "\nREPEATING-LINEAR-GRADIENT("] {
             #expect(Gradient.isGradient(text), "\(text)")

@@ -467,6 +467,12 @@ extension ColorParser {
             var calc = CalcEvaluator(parser: self)
             let value = try calc.evaluateFunction(function, at: token.offset, depth: 1)
             reset(to: calc.parser.mark)
+            if case .percentage(let v) = value, !v.isFinite {
+                throw error(.unsupported, "\(function)() gives \(v)%, which places nothing on the line of \(name)", at: token.offset)
+            }
+            if case .angle(let v) = value, !v.isFinite {
+                throw error(.unsupported, "\(function)() gives an angle of \(v) degrees, which places nothing on the line of \(name)", at: token.offset)
+            }
             switch value {
             case .percentage(let p): return .fraction(p / 100)
             case .angle(let d) where angles: return .fraction(d / 360)

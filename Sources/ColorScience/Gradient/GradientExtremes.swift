@@ -95,7 +95,7 @@ struct GradientExtremes {
 
     func search() -> GradientContrast {
         var tracker = Tracker()
-        let (pieces, patches) = line.shown()
+        let (pieces, patches) = line.shownParts()
         for patch in patches { tracker.consider(patch.position, patch.color, value(of: patch.color)) }
         for piece in pieces { search(piece, &tracker) }
         if tracker.worst.ratio == .infinity {

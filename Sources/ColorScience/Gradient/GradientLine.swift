@@ -178,7 +178,7 @@ struct GradientLine {
 
     /// Everything the box shows, as pieces of segments and single colors. With length positions
     /// every segment counts in full (its real extent depends on the box).
-    func shown() -> (pieces: [Piece], patches: [Patch]) {
+    func shownParts() -> (pieces: [Piece], patches: [Patch]) {
         let stops = gradient.stops
         if let solid { return ([], [Patch(position: 0, color: solid)]) }
         guard let first = positions.first, let last = positions.last else { return ([], []) }

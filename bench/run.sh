@@ -43,8 +43,8 @@ cat "$out/matrix.txt"
 
 echo "== palette files"
 section "3. Palette files"
-echo "Commands: \`$bin/contrast-bench dtcg 10000\` (a generated 10,000-token DTCG file with 1,000 checks, most failing, so each gets suggestions), \`$bin/contrast-bench css 2000\` (a 2,000-property stylesheet in 4 themes, half var() chains, 1,000 checks; target < 50 ms) and \`$bin/contrast-bench palettes palettes\`; \`$bin/contrast-bench suggest\` for the cost of suggestions; \`$bin/contrast-bench edit FILE\` for the server work behind one edit on the designers' page (target < 10 ms)." >> "$report"
-{ "$bin/contrast-bench" dtcg 10000; "$bin/contrast-bench" css 2000; "$bin/contrast-bench" palettes palettes; "$bin/contrast-bench" audit-request palettes/peptide-fox.json; "$bin/contrast-bench" suggest; "$bin/contrast-bench" edit palettes/peptide-fox.json; "$bin/contrast-bench" edit palettes/train.json; } | tee "$out/files.txt" | code
+echo "Commands: \`$bin/contrast-bench dtcg 10000\` (a generated 10,000-token DTCG file with 1,000 checks, most failing, so each gets suggestions), \`$bin/contrast-bench css 2000\` (a 2,000-property stylesheet in 4 themes, half var() chains, 1,000 checks; target < 50 ms) and \`$bin/contrast-bench palettes palettes\`; \`$bin/contrast-bench suggest\` for the cost of suggestions; \`$bin/contrast-bench edit FILE\` for the server work behind one edit on the designers' page (target < 10 ms); \`$bin/contrast-bench gradient\` for a text judged at a gradient's worst point (target < 50 µs for 3-4 stops)." >> "$report"
+{ "$bin/contrast-bench" dtcg 10000; "$bin/contrast-bench" css 2000; "$bin/contrast-bench" palettes palettes; "$bin/contrast-bench" audit-request palettes/peptide-fox.json; "$bin/contrast-bench" suggest; "$bin/contrast-bench" edit palettes/peptide-fox.json; "$bin/contrast-bench" edit palettes/train.json; "$bin/contrast-bench" gradient; } | tee "$out/files.txt" | code
 cat "$out/files.txt"
 
 echo "== batch (targets: >= 1,000,000 pairs/s hex, >= 300,000 pairs/s mixed syntaxes)"

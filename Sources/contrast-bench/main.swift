@@ -341,7 +341,37 @@ case "edit":
     print(String(format: "one designer edit of %@ (%@ made pale): tokens %.3f ms, proposal JSON + HTML %.3f ms (%d bytes), %.3f ms in all; target < 10 ms",
                  path as NSString, token.name as NSString, tTokens * 1000, tProposal * 1000, bytes, (tTokens + tProposal) * 1000))
 
+case "gradient":
+    // A text color judged on a gradient background at its worst point (target < 50 µs for 3-4
+    // stops): the search alone on parsed gradients, against text colors that differ each time.
+    var random = XorShift()
+    let texts = (0..<1000).map { _ in SRGB(rgb24: random.next() & 0xFFFFFF) }
+    let cases: [(String, String)] = [
+        ("gradient worst point, 3 stops", "linear-gradient(to right, #0969da, #f6f8fa 40%, #cf222e)"),
+        ("gradient worst point, 3 stops oklab", "linear-gradient(oklch(0.55 0.15 250), #f6f8fa, lab(45 60 40))"),
+        ("gradient worst point, 4 stops oklch", "linear-gradient(in oklch, #0969da, #1a7f37, #bf8700, #cf222e)"),
+        ("gradient worst point, 3 stops hint", "radial-gradient(circle, #0969da, 30%, #f6f8fa, #cf222e 90%)"),
+        ("gradient worst point, 3 translucent", "linear-gradient(rgb(9 105 218 / 60%), #f6f8fa80, transparent)"),
+    ]
+    for (name, css) in cases {
+        guard let gradient = try? Gradient(css: css) else { fatalError("\(css) does not parse") }
+        let t = median(9) {
+            var total = 0.0
+            for text in texts { total += gradient.contrast(foreground: text, backdrop: nil).worst.ratio }
+            consume(total)
+        }
+        report(name, count: texts.count, seconds: t, unit: "gradients")
+    }
+    let css = cases[0].1
+    let t = median(9) {
+        var total = 0.0
+        for text in texts { total += (try? Gradient(css: css).contrast(foreground: text, backdrop: nil).worst.ratio) ?? 0 }
+        consume(total)
+    }
+    report("gradient parse + worst, 3 stops", count: texts.count, seconds: t, unit: "gradients")
+    print("(checksum \(accumulated))")
+
 default:
-    print("usage: contrast-bench core | matrix N | dtcg N | palettes DIR | audit-request FILE | suggest | edit FILE")
+    print("usage: contrast-bench core | matrix N | dtcg N | palettes DIR | audit-request FILE | suggest | edit FILE | gradient")
     exit(2)
 }

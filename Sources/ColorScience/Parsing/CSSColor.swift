@@ -128,7 +128,7 @@ public enum CSSColor {
 
 /// One argument of a color function. A plain value, so argument lists copy without reference
 /// counting: a keyword is its length in bytes from its slot's offset.
-private enum Argument {
+enum Argument {
     case number(Double)
     case percentage(Double)
     case angle(Double)  // degrees
@@ -148,7 +148,7 @@ private enum Argument {
 }
 
 /// The color functions, by their lowercased names.
-private enum ColorFunction: String {
+enum ColorFunction: String {
     case rgb, rgba, hsl, hsla, hwb, lab, lch, oklab, oklch, color
     case colorMix = "color-mix"
     case lightDark = "light-dark"
@@ -173,14 +173,14 @@ private enum ColorFunction: String {
     }
 }
 
-private struct Slot {
+struct Slot {
     var argument: Argument
     var offset: Int
 
     static var unset: Slot { Slot(argument: .none, offset: 0) }
 }
 
-private struct ColorParser {
+struct ColorParser {
     let text: String
     /// The text's UTF-8, valid for the duration of the parse (the parser never outlives it).
     let bytes: UnsafeBufferPointer<UInt8>
@@ -426,28 +426,7 @@ private struct ColorParser {
         var space = CSSSpace.oklab, method = HueInterpolation.shorter
         if current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "in" {
             advance()
-            skipWhitespace()
-            let spaceToken = current
-            guard spaceToken.kind == .ident, let named = CSSSpace(name: CSSTokenizer.asciiLowercased(tokenizer.identifier(spaceToken))) else {
-                throw error(.invalidArgument, "color-mix() mixes in a color space: expected \(CSSSpace.mixSpaceNames), found \(source(of: spaceToken))", at: spaceToken.offset)
-            }
-            space = named
-            advance()
-            skipWhitespace()
-            if current.kind == .ident, let hue = HueInterpolation(rawValue: CSSTokenizer.asciiLowercased(tokenizer.identifier(current))) {
-                let methodToken = current
-                guard space.hueIndex != nil else {
-                    throw error(.invalidArgument, "'\(hue.rawValue) hue' applies to a space with a hue (hsl, hwb, lch, oklch), not \(space.name)", at: methodToken.offset)
-                }
-                advance()
-                skipWhitespace()
-                guard current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "hue" else {
-                    throw error(.invalidArgument, "expected 'hue' after '\(hue.rawValue)' (like 'in oklch longer hue'), found \(source(of: current))", at: current.offset)
-                }
-                method = hue
-                advance()
-                skipWhitespace()
-            }
+            (space, method) = try parseInterpolationMethod(purpose: "color-mix() mixes")
             guard current.kind == .comma else {
                 throw error(.wrongArguments, "expected ',' after the color space of color-mix(), found \(source(of: current))", at: current.offset)
             }
@@ -501,6 +480,36 @@ private struct ColorParser {
         }
         result.notation = "color-mix"
         return result
+    }
+
+    /// The rest of a `<color-interpolation-method>` after its `in` (CSS Color 4 §12.1): a color
+    /// space and, for a space with a hue, an optional `shorter|longer|increasing|decreasing hue`
+    /// (shorter when absent). `purpose` starts the message for a missing space ("color-mix()
+    /// mixes"). Leaves the cursor after the method and any whitespace.
+    mutating func parseInterpolationMethod(purpose: String) throws(ColorParseError) -> (CSSSpace, HueInterpolation) {
+        skipWhitespace()
+        let spaceToken = current
+        guard spaceToken.kind == .ident, let space = CSSSpace(name: CSSTokenizer.asciiLowercased(tokenizer.identifier(spaceToken))) else {
+            throw error(.invalidArgument, "\(purpose) in a color space: expected \(CSSSpace.mixSpaceNames), found \(source(of: spaceToken))", at: spaceToken.offset)
+        }
+        var method = HueInterpolation.shorter
+        advance()
+        skipWhitespace()
+        if current.kind == .ident, let hue = HueInterpolation(rawValue: CSSTokenizer.asciiLowercased(tokenizer.identifier(current))) {
+            let methodToken = current
+            guard space.hueIndex != nil else {
+                throw error(.invalidArgument, "'\(hue.rawValue) hue' applies to a space with a hue (hsl, hwb, lch, oklch), not \(space.name)", at: methodToken.offset)
+            }
+            advance()
+            skipWhitespace()
+            guard current.kind == .ident, CSSTokenizer.asciiLowercased(tokenizer.identifier(current)) == "hue" else {
+                throw error(.invalidArgument, "expected 'hue' after '\(hue.rawValue)' (like 'in oklch longer hue'), found \(source(of: current))", at: current.offset)
+            }
+            method = hue
+            advance()
+            skipWhitespace()
+        }
+        return (space, method)
     }
 
     /// A color-mix() percentage where one may stand (a percentage or calc() giving one).

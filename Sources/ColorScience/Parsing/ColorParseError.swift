@@ -53,6 +53,11 @@ public struct ColorParseError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let unexpectedEnd = Code("unexpected-end")
         /// Something after a complete color.
         public static let trailingInput = Code("trailing-input")
+        /// Text that is not a gradient function where ``Gradient/init(css:)`` expects one.
+        public static let notGradient = Code("not-gradient")
+        /// An image (`url()`, `image()`, `image-set()`, `cross-fade()`, `element()`): its colors
+        /// are in a file or a document, not in the text.
+        public static let image = Code("image")
         /// Valid CSS whose value depends on a document (`em`, `vw`…) or has no sRGB value (infinite chroma).
         public static let unsupported = Code("unsupported")
 

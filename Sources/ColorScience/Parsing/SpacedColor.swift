@@ -1,7 +1,7 @@
 import RealModule
 
 /// The spaces CSS colors are written and mixed in (CSS Color 4 §4, CSS Color 5 §3).
-enum CSSSpace: Sendable, Equatable, CaseIterable {
+enum CSSSpace: Sendable, Hashable, CaseIterable {
     case srgb, srgbLinear, displayP3, displayP3Linear, a98RGB, prophotoRGB, rec2020, xyzD50, xyzD65
     case lab, lch, oklab, oklch, hsl, hwb
 
@@ -101,7 +101,7 @@ enum CSSSpace: Sendable, Equatable, CaseIterable {
 }
 
 /// Which of a color's three components are missing (`none`).
-struct ComponentFlags: Sendable, Equatable {
+struct ComponentFlags: Sendable, Hashable {
     private var bits: UInt8 = 0
 
     init() {}
@@ -122,7 +122,7 @@ struct ComponentFlags: Sendable, Equatable {
 /// in, some of them possibly missing (`none`), and alpha. Units are those of the CSS functions'
 /// numbers: RGB and XYZ spaces `0…1`, `hsl()`/`hwb()` percentages as `0…100`, Lab `L` `0…100`,
 /// OKLab `L` `0…1`, hues in degrees.
-struct SpacedColor: Sendable {
+struct SpacedColor: Sendable, Hashable {
     var space: CSSSpace
     var components: SIMD3<Double>
     /// Which of the three components are missing (`none`).
@@ -333,6 +333,29 @@ extension SpacedColor {
     /// other color; `alphaMultiplier` is applied last (percentages summing below 100 %).
     static func mix(_ first: SpacedColor, _ second: SpacedColor, t: Double, in space: CSSSpace,
                     hue method: HueInterpolation, alphaMultiplier: Double) -> SpacedColor {
+        var result = InterpolationPair(first, second, in: space, hue: method).color(at: t)
+        result.alpha *= alphaMultiplier
+        result.notation = "color-mix"
+        return result
+    }
+}
+
+/// Two colors made ready to interpolate between (CSS Color 4 §12): converted into the
+/// interpolation space, each missing component taken from the other color (§12.2), the hues
+/// fixed up for the hue interpolation method (§12.4) and every other component premultiplied by
+/// alpha (§12.3). color-mix() takes one color from a pair; a gradient segment takes many, so the
+/// conversions are done once per pair.
+struct InterpolationPair: Sendable {
+    let space: CSSSpace
+    /// Premultiplied components (the hue is not premultiplied).
+    private let start: SIMD3<Double>, end: SIMD3<Double>
+    private let startAlpha: Double, endAlpha: Double
+    /// Components missing on both sides: they stay missing in every color between.
+    private let missing: ComponentFlags
+    private let alphaMissing: Bool
+
+    init(_ first: SpacedColor, _ second: SpacedColor, in space: CSSSpace, hue method: HueInterpolation) {
+        self.space = space
         var a = first.converted(to: space), b = second.converted(to: space)
         var missing = ComponentFlags()
         for i in 0..<3 {
@@ -378,13 +401,60 @@ extension SpacedColor {
             a.components[h] = h1
             b.components[h] = h2
         }
-        var components = a.components * (1 - t) + b.components * t
-        let alpha = a.alpha * (1 - t) + b.alpha * t
+        start = a.components
+        end = b.components
+        startAlpha = a.alpha
+        endAlpha = b.alpha
+        self.missing = missing
+        self.alphaMissing = alphaMissing
+    }
+
+    /// How far the hue turns from the first color to the second, in degrees (0 without a hue).
+    var hueArc: Double {
+        guard let h = space.hueIndex, !missing[h] else { return 0 }
+        return abs(end[h] - start[h])
+    }
+
+    /// The weights strictly between 0 and 1 at which the hue passes a multiple of `step`
+    /// degrees (the hue is not premultiplied, so it moves linearly).
+    func hueCrossings(every step: Double) -> [Double] {
+        guard let h = space.hueIndex, !missing[h], end[h] != start[h] else { return [] }
+        var crossings: [Double] = []
+        var multiple = (min(start[h], end[h]) / step).rounded(.up) * step
+        while multiple <= max(start[h], end[h]) {
+            let t = (multiple - start[h]) / (end[h] - start[h])
+            if t > 0 && t < 1 { crossings.append(t) }
+            multiple += step
+        }
+        return start[h] < end[h] ? crossings : crossings.reversed()
+    }
+
+    /// The weight strictly between 0 and 1 at which the components `indices` (not the hue)
+    /// add up to `value` once un-premultiplied, if they do there: premultiplied, both sides of
+    /// `sum = value · alpha` are linear in the weight.
+    func weight(whereSumOf indices: [Int], equals value: Double) -> Double? {
+        let first = indices.reduce(0) { $0 + start[$1] }, second = indices.reduce(0) { $0 + end[$1] }
+        let denominator = (second - first) - value * (endAlpha - startAlpha)
+        guard denominator != 0 else { return nil }
+        let t = (value * startAlpha - first) / denominator
+        return t > 0 && t < 1 ? t : nil
+    }
+
+    /// The color `t` of the way from the first color to the second, un-premultiplied.
+    func color(at t: Double) -> SpacedColor {
+        let hue = space.hueIndex
+        var components = start * (1 - t) + end * t
+        let alpha = startAlpha * (1 - t) + endAlpha * t
         for i in 0..<3 where i != hue && alpha != 0 {
             components[i] /= alpha
         }
-        if let h = hue { components[h] = HSL.normalizedHue(components[h]) }
-        return SpacedColor(space: space, components, missing: missing, alpha: alpha * alphaMultiplier, alphaMissing: alphaMissing,
+        if let h = hue {
+            // Both hues are in 0..<720 after the fix-up, so one subtraction folds the mix into
+            // 0..<360 (exactly: the operands are within a factor of two), without fmod's cost.
+            let mixed = components[h]
+            components[h] = mixed >= 0 && mixed < 720 ? (mixed >= 360 ? mixed - 360 : mixed) : HSL.normalizedHue(mixed)
+        }
+        return SpacedColor(space: space, components, missing: missing, alpha: alpha, alphaMissing: alphaMissing,
                            notation: "color-mix")
     }
 }

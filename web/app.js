@@ -539,7 +539,17 @@ function renderChanges(answer) {
     const improved = comparison ? comparison.improvements.filter(inTheme) : [];
     const still = theme.results.filter((r) => r.verdict === 'fail' && !regressedKeys.has(`${palette.name}/${theme.name}/${r.id}`));
     regressions += regressed.length; improvements += improved.length; failing += still.length;
-    const change = (c) => `${c.after.check}: ${c.before.ratio.toFixed(2)}:1 → ${c.after.ratio.toFixed(2)}:1 (${c.before.achieved} → ${c.after.achieved}${c.before.verdict !== c.after.verdict ? `, ${c.before.verdict} → ${c.after.verdict}` : ''})`;
+    // A distinct pair is judged by whether it is told apart, not by its contrast.
+    const told = (verdict) => (verdict === 'pass' ? 'told apart' : 'confusable');
+    const change = (c) => (c.after.kind === 'distinct'
+      ? `${c.after.check}: ${told(c.before.verdict)} → ${told(c.after.verdict)}`
+      : `${c.after.check}: ${c.before.ratio.toFixed(2)}:1 → ${c.after.ratio.toFixed(2)}:1 (${c.before.achieved} → ${c.after.achieved}${c.before.verdict !== c.after.verdict ? `, ${c.before.verdict} → ${c.after.verdict}` : ''})`);
+    const failure = (r) => {
+      const d = r.distinction;
+      if (!d) return `${r.id}: ${r.display}${r.required ? `, needs ${r.required}:1` : ''}`;
+      const seen = d.deficiency ? `; ${d.simulatedDifference.toFixed(1)} as ${d.deficiency} sees them` : '';
+      return `${r.id}: ${d.metric} ${d.difference.toFixed(1)}${seen}, needs ${d.threshold} apart`;
+    };
     const section = el('section', { 'data-theme': theme.name, 'aria-label': `Theme ${theme.name}` }, el('h3', { text: `Theme ${theme.name}` }));
     const list = (title, cls, items) => {
       section.append(el('p', { text: `${title}: ${items.length}` }));
@@ -549,7 +559,7 @@ function renderChanges(answer) {
       list('Regressed', 'regressed', regressed.map(change));
       list('Improved', 'improved', improved.map(change));
     }
-    list(comparison ? 'Still failing' : 'Failing', 'failing', still.map((r) => `${r.id}: ${r.display}${r.required ? `, needs ${r.required}:1` : ''}`));
+    list(comparison ? 'Still failing' : 'Failing', 'failing', still.map(failure));
     sections.push(section);
   }
   changes.replaceChildren(...sections);
@@ -604,6 +614,7 @@ function renderAudit(html) {
   demoteHeadings(fragment);
   view.replaceChildren(fragment);
   view.classList.remove('stale');
+  applyVision().catch(report);
   for (const fix of view.querySelectorAll('.fix[data-fix]')) {
     const changes = fixChanges(fix);
     if (changes.length === 0) continue;
@@ -633,6 +644,44 @@ function renderAudit(html) {
     fix.setAttribute('aria-label', label);
     fix.title = label;
   }
+}
+
+// "View as": every color of the workbench as the chosen color-vision deficiency sees it. The
+// service simulates them (POST /v1/simulate); the page keeps each element's own style in
+// data-normal-style and swaps it back for normal vision.
+const hexColor = /#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?\b/g;
+let visionRound = 0;
+async function applyVision() {
+  const select = byId('vision');
+  const vision = select ? select.value : '';
+  const round = ++visionRound;
+  const root = byId('workbench');
+  const styled = Array.from(root.querySelectorAll('[style]'));
+  for (const node of styled) {
+    if (node.dataset.normalStyle === undefined) node.dataset.normalStyle = node.getAttribute('style');
+  }
+  if (!vision) {
+    for (const node of styled) node.setAttribute('style', node.dataset.normalStyle);
+    root.removeAttribute('data-vision');
+    return;
+  }
+  const colors = new Set();
+  for (const node of styled) for (const match of node.dataset.normalStyle.match(hexColor) || []) colors.add(match.toLowerCase());
+  if (colors.size === 0) return;
+  const list = Array.from(colors);
+  const answer = await api('POST', '/v1/simulate', { body: JSON.stringify({ colors: list, deficiencies: [vision] }) });
+  if (round !== visionRound) return;
+  const result = parseJSON(answer.text);
+  if (!answer.ok || !result || !result.visions || !result.visions[0]) {
+    setStatus(`The service could not simulate ${vision}: ${(result && result.detail) || answer.status}`);
+    return;
+  }
+  const seen = new Map(list.map((color, index) => [color, result.visions[0].colors[index]]));
+  for (const node of styled) {
+    node.setAttribute('style', node.dataset.normalStyle.replace(hexColor, (color) => seen.get(color.toLowerCase()) || color));
+  }
+  root.dataset.vision = vision;
+  setStatus(`Showing the workbench as ${select.options[select.selectedIndex].text} sees it (simulated by the service).`);
 }
 
 async function applyFix(fix) {
@@ -749,6 +798,7 @@ async function wire() {
       openServed(link.dataset.palette).catch(report);
     });
   }
+  byId('vision').addEventListener('change', () => { applyVision().catch(report); });
   const view = byId('audit-view');
   view.addEventListener('click', (event) => {
     const fix = event.target.closest('.fix[role=button]');

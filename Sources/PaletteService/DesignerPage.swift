@@ -1,3 +1,4 @@
+import ColorScience
 import PaletteAudit
 
 /// The page `contrast serve` shows at `/`: the palettes it holds with a verdict each, and a
@@ -10,6 +11,12 @@ enum DesignerPage {
     /// Scripts and styles from this origin only; style attributes are allowed because the
     /// report's swatches are colored with them. Requests only to this origin.
     static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    /// The deficiencies the workbench can be viewed as; the service simulates them
+    /// (`POST /v1/simulate`), so the page has no second implementation.
+    static var visionOptions: HTML {
+        ColorVisionDeficiency.all.map { deficiency -> HTML in "<option value=\"\(deficiency.name)\">\(deficiency.description)</option>" }.joined()
+    }
 
     static func verdict(_ s: AuditSummary) -> (text: String, passed: Bool) { s.verdict }
 
@@ -83,6 +90,7 @@ enum DesignerPage {
             <button type="button" id="download-audit-json" class="secondary">Download audit JSON</button>
             <button type="button" id="download-audit-md" class="secondary">Download audit Markdown</button>
             <button type="button" id="revert" class="secondary">Undo all edits</button>
+            <label for="vision">View as</label> <select id="vision"><option value="">normal vision</option>\(visionOptions)</select>
             </div></div>
             <p id="status" class="status" role="status" aria-live="polite"></p>
             <div id="changes" class="changes" role="region" aria-label="What the edits change, per theme"></div>

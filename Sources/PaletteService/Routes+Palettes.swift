@@ -22,7 +22,8 @@ extension Routes {
         if let name { palette.name = name }
         if let sidecar { palette.adoptChecks(from: sidecar) }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
-        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request)).audit(palette, problems: problems)
+        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request),
+                             cvdPolicy: try Routes.cvdPolicy(request)).audit(palette, problems: problems)
         if !report.problems.isEmpty {
             throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its \(isStylesheet ? "line and column" : "JSON pointer")", report.problems)
         }
@@ -68,6 +69,14 @@ extension Routes {
         case let other?: throw .badRequest("suggestions must be all or none, not \"\(other.prefix(40))\"", field: "suggestions")
         }
         return limits
+    }
+
+    /// `?cvd=warn` (the default) or `?cvd=fail`: what contrast lost under a simulated
+    /// color-vision deficiency does to a check that does not say.
+    static func cvdPolicy(_ request: Request) throws(ServiceError) -> CVDPolicy {
+        guard let text = request.query("cvd") else { return .warn }
+        guard let policy = CVDPolicy(name: text) else { throw .badRequest("cvd must be warn or fail, not \"\(text.prefix(40))\"", field: "cvd") }
+        return policy
     }
 
     /// Limits that stop the audit when the request is cancelled (on the pool lane).
@@ -156,12 +165,13 @@ extension Routes {
 
     func paletteAudit(_ name: String, _ request: Request) throws -> Response {
         let entry = try entry(name)
-        try Routes.onlyQuery(request, ["theme"], expected: "theme")
-        let themes = request.query.map(\.value)
+        try Routes.onlyQuery(request, ["theme", "cvd"], expected: "theme, cvd")
+        let themes = request.query.filter { $0.name == "theme" }.map(\.value)
+        let policy = try Routes.cvdPolicy(request)
         var report = entry.report
-        if !themes.isEmpty {
+        if !themes.isEmpty || policy != .warn {
             if let unknown = entry.palette.unknownThemes(themes) { throw ServiceError.badRequest(unknown) }
-            report = Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
+            report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: Routes.stoppable(.unlimited, request), cvdPolicy: policy).audit(entry.palette)
         }
         return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(name)")
     }

@@ -50,3 +50,27 @@ extension Routes {
         return try Routes.json(200, VariantsResult(color: base, on: backgrounds, target: target))
     }
 }
+
+extension Routes {
+    /// `POST /v1/simulate` `{"colors": ["#d1242f", …], "deficiencies": ["deuteranopia"]}`: each
+    /// color as each deficiency sees it (every deficiency when none is named).
+    func simulatePost(_ request: Request) throws -> Response {
+        let body = try Routes.parseBody(request)
+        guard case .array(let items, _)? = body["colors"] else {
+            throw ServiceError.badRequest("\"colors\" must be a non-empty array of CSS colors", field: "colors")
+        }
+        var texts: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let text = item.stringValue else { throw RequestError(field: "colors/\(index)", "\"colors/\(index)\" must be a color string, found \(item.typeName)") }
+            texts.append(text)
+        }
+        var names: [String]?
+        if let list = body["deficiencies"] {
+            guard case .array(let entries, _) = list, entries.allSatisfy({ $0.stringValue != nil }) else {
+                throw ServiceError.badRequest("\"deficiencies\" must be an array of names like [\"deuteranopia\"]", field: "deficiencies")
+            }
+            names = entries.compactMap(\.stringValue)
+        }
+        return try Routes.json(200, try VisionSimulation.request(colors: texts, deficiencies: names))
+    }
+}

@@ -64,6 +64,7 @@ public struct Routes: Sendable {
         case ["v1", "audit"]: return (.pool, "/v1/audit")
         case ["v1", "suggest"]: return (.pool, "/v1/suggest")
         case ["v1", "variants"]: return (.pool, "/v1/variants")
+        case ["v1", "simulate"]: return (.pool, "/v1/simulate")
         case ["v1", "tokens"]: return (.pool, "/v1/tokens")
         case ["v1", "report"]: return (.pool, "/v1/report")
         case ["v1", "contrast"] where request.method == "POST": return (.pool, "/v1/contrast")
@@ -122,6 +123,8 @@ public struct Routes: Sendable {
             return only(["POST"], route: "/v1/suggest") { try suggestPost(request) }
         case ["v1", "variants"]:
             return only(["POST"], route: "/v1/variants") { try variantsPost(request) }
+        case ["v1", "simulate"]:
+            return only(["POST"], route: "/v1/simulate") { try simulatePost(request) }
         case ["v1", "palettes"]:
             return only(["GET"], route: "/v1/palettes") { try paletteList() }
         case ["v1", "formats"]:

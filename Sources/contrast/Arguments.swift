@@ -1,5 +1,6 @@
 public import ArgumentParser
 public import ColorScience
+import PaletteAudit
 
 // Options that take one of a few words are enumerations, so --help lists the words and a wrong
 // one is refused with them, before any work (swift-argument-parser's `Examples/math` idiom).
@@ -28,7 +29,7 @@ extension ColorScheme: ExpressibleByArgument {}
 
 extension WCAGLevel: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
-    public static var allValueStrings: [String] { WCAGLevel.all.map(\.name) }
+    public static var allValueStrings: [String] { WCAGLevel.requestable.map(\.name) }
 }
 
 extension ContrastUsage: ExpressibleByArgument {
@@ -54,5 +55,16 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("ignore-property"), help: "A token property declared harmless (repeatable): a token carrying it is measured, with an assumption that says so, instead of unresolved (as \"ignoreProperties\" in a checks document).")
     var ignoredProperties: [String] = []
 
+    @Option(help: "What a check that passes in normal vision and not under a simulated color-vision deficiency (protanopia, deuteranopia, tritanopia) is: warn (the default) or fail. A check's own \"cvd\" wins.")
+    var cvd: CVDOption = .warn
+
     var themeFilter: [String]? { themes.isEmpty ? nil : themes }
+
+    /// The `--cvd` policy.
+    var cvdPolicy: CVDPolicy { cvd == .fail ? .fail : .warn }
+}
+
+/// `--cvd` of `audit` and `report`.
+enum CVDOption: String, CaseIterable, ExpressibleByArgument {
+    case warn, fail
 }

@@ -143,6 +143,10 @@ struct CheckCommand: ParsableCommand {
         out += "large text     AA \(mark(r.verdicts.largeTextAA)) (3)     AAA \(mark(r.verdicts.largeTextAAA)) (4.5)\n"
         out += "non-text       AA \(mark(r.verdicts.nonTextAA)) (3)\n"
         out += "best level     \(r.achieved)\n"
+        if let cvd = r.cvd {
+            let warning = cvd.verdict == "warn" ? " — " + (color ? ANSI.yellow + "below the \(CSSNumber.format(requirement.minimumRatio ?? 0)):1 it meets in normal vision" + ANSI.reset : "below the \(CSSNumber.format(requirement.minimumRatio ?? 0)):1 it meets in normal vision") : ""
+            out += "color vision   \(cvd.display) lowest, under simulated \(cvd.deficiency) (\(cvd.foreground) on \(cvd.background))\(warning)\n"
+        }
         for name in r.outOfGamut ?? [] { out += "note           the \(name) is outside sRGB and was gamut-mapped (CSS Color 4)\n" }
         out += "\(requirement.usage) \(requirement.level): \(mark(r.pass))" + (r.pass ? "" : " — needs \(CSSNumber.format(requirement.minimumRatio ?? 0)):1") + "\n"
         return out

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
-                                    ignoredProperties: sources.ignoredProperties)
+                                    ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy)
         var earlier: [HistoryEntry] = []
         if let history, FileManager.default.fileExists(atPath: history) {
             let text = try String(contentsOfFile: history, encoding: .utf8)

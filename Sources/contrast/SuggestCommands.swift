@@ -121,3 +121,45 @@ enum Targets {
         return try encoder.encode(value) + Data([0x0A])
     }
 }
+
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Colors as people with each color-vision deficiency see them.",
+        discussion: """
+            The simulation the audit uses (docs/color-vision.md): Viénot 1999 for protanopia and deuteranopia, Brettel 1997 for tritanopia, Machado 2009 for the anomalous trichromacies, luminance for achromatopsia. The same answer as POST /v1/simulate.
+
+            Examples:
+              contrast simulate '#cf222e' '#2da44e'
+              contrast simulate '#cf222e' '#2da44e' --deficiency deuteranopia --format json
+            """
+    )
+
+    @Argument(help: "The colors (CSS).") var colors: [String]
+    @Option(name: .customLong("deficiency"), help: "A deficiency to simulate (repeatable; default every one): protanopia, deuteranopia, tritanopia, protanomaly, deuteranomaly, tritanomaly, achromatopsia.")
+    var deficiencies: [String] = []
+    @Option(help: "Output format.") var format: OutputFormat = .text
+
+    func run() throws {
+        let simulation: VisionSimulation
+        do {
+            simulation = try VisionSimulation.request(colors: colors, deficiencies: deficiencies.isEmpty ? nil : deficiencies)
+        } catch {
+            throw InputError(error.message)
+        }
+        if format == .json {
+            try Terminal.emit(try Targets.json(simulation), to: nil)
+            return
+        }
+        let color = Terminal.stdoutWantsColor
+        let width = max(14, simulation.visions.map(\.name.count).max() ?? 0)
+        func row(_ name: String, _ hexes: [String]) -> String {
+            name.padding(toLength: width) + "  " + hexes.map { hex in
+                let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: hex)) ?? .black, background: (try? SRGB(css: hex)) ?? .black, text: "  ") + " " : ""
+                return swatch + hex
+            }.joined(separator: "  ")
+        }
+        print(row("normal vision", simulation.colors))
+        for vision in simulation.visions { print(row(vision.name, vision.colors)) }
+    }
+}

@@ -482,3 +482,36 @@ def test_a_served_stylesheet_opens_read_only_and_is_audited(binary, browser, tmp
         assert d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="site"]').get_attribute("data-file") == "site.css"
     finally:
         assert s.stop() == 0, s.logs()
+
+
+def test_the_workbench_can_be_viewed_as_each_deficiency_sees_it(server, browser):
+    """"View as" repaints every swatch of the workbench with the colors the service simulates
+    (POST /v1/simulate): the page has no simulation of its own."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="badges[red vs emerald]"]'),
+             "the audit of peptide-fox with its badge group")
+    row = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="badges[red vs emerald]"]')
+    chips = row.find_elements(By.CSS_SELECTOR, "td:first-child .chip")
+    def rgb(hex_):
+        return "rgb(%d, %d, %d)" % tuple(int(hex_[i:i + 2], 16) for i in (1, 3, 5))
+    normal = [c.get_attribute("style") for c in chips]
+    assert rgb("#fee2e2") in normal[0] and rgb("#d1fae5") in normal[1], normal
+    shot(d, "20-normal-vision")
+    Select(d.find_element(By.ID, "vision")).select_by_value("deuteranopia")
+    wait_for(lambda: d.find_element(By.ID, "workbench").get_attribute("data-vision") == "deuteranopia", "the deuteranopia view")
+    status, _, simulated = server.json("POST", "/v1/simulate", {"colors": ["#fee2e2", "#d1fae5"], "deficiencies": ["deuteranopia"]})
+    assert status == 200
+    red, emerald = simulated["visions"][0]["colors"]
+    seen = [c.get_attribute("style") for c in row.find_elements(By.CSS_SELECTOR, "td:first-child .chip")]
+    assert rgb(red) in seen[0] and rgb(emerald) in seen[1], (seen, red, emerald)
+    # The group table shows the same: as a deuteranope sees them, red and emerald are one color.
+    assert "Group badges of peptide-fox in light, as each vision sees it" in d.find_element(By.ID, "audit-view").text
+    shot(d, "21-deuteranopia")
+    console_is_clean(d, "viewing as deuteranopia")
+    # Back to normal vision: every style as it was.
+    Select(d.find_element(By.ID, "vision")).select_by_value("")
+    wait_for(lambda: d.find_element(By.ID, "workbench").get_attribute("data-vision") is None, "normal vision again")
+    assert [c.get_attribute("style") for c in row.find_elements(By.CSS_SELECTOR, "td:first-child .chip")] == normal

@@ -98,6 +98,8 @@ def json_line(s):
     parts = [f"{s['checks']} checks", f"{s['pass']} pass", f"{s['fail']} fail"]
     if s["exempt"]:
         parts.append(f"{s['exempt']} exempt")
+    if s["cvdWarnings"]:
+        parts.append(f"{s['cvdWarnings']} color-vision warning" + ("s" if s["cvdWarnings"] != 1 else ""))
     if s["falseClaims"]:
         parts.append(f"{s['falseClaims']} false claims")
     if s["problems"]:

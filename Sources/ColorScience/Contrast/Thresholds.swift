@@ -66,12 +66,19 @@ public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible
         self.rank = rank
     }
 
+    /// Level A: reported by checks of criteria at that level (SC 1.4.1 for links told apart by
+    /// color); never a level a contrast check can ask for.
+    public static let A = WCAGLevel("A", 0)
     public static let AA = WCAGLevel("AA", 1)
     public static let AAA = WCAGLevel("AAA", 2)
-    public static let all: [WCAGLevel] = [.AA, .AAA]
+    /// Every level a report may name (A included, for reading reports back).
+    public static let all: [WCAGLevel] = [.A, .AA, .AAA]
+    /// The levels a contrast check, the CLI or the API can ask for.
+    public static let requestable: [WCAGLevel] = [.AA, .AAA]
 
+    /// A level that can be asked for (AA or AAA, any case); nil for anything else, A included.
     public init?(name: String) {
-        guard let known = WCAGLevel.all.first(where: { $0.name == name.uppercased() }) else { return nil }
+        guard let known = WCAGLevel.requestable.first(where: { $0.name == name.uppercased() }) else { return nil }
         self = known
     }
 

@@ -35,8 +35,28 @@ public struct AuditSummary: Hashable, Sendable, Codable {
     public var problems = 0
     /// Values that are assumptions rather than documented colors.
     public var assumptions = 0
+    /// Checks that pass in normal vision and lose their contrast under a simulated
+    /// color-vision deficiency (a warning; with `cvd: fail` they count as failures instead).
+    public var cvdWarnings = 0
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case checks, pass, fail, exempt, falseClaims, problems, assumptions, cvdWarnings
+    }
+
+    /// Reads reports written before `cvdWarnings` existed, too.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        checks = try c.decode(Int.self, forKey: .checks)
+        pass = try c.decode(Int.self, forKey: .pass)
+        fail = try c.decode(Int.self, forKey: .fail)
+        exempt = try c.decode(Int.self, forKey: .exempt)
+        falseClaims = try c.decode(Int.self, forKey: .falseClaims)
+        problems = try c.decode(Int.self, forKey: .problems)
+        assumptions = try c.decode(Int.self, forKey: .assumptions)
+        cvdWarnings = try c.decodeIfPresent(Int.self, forKey: .cvdWarnings) ?? 0
+    }
 
     mutating func add(_ result: CheckResult) {
         checks += 1
@@ -46,6 +66,7 @@ public struct AuditSummary: Hashable, Sendable, Codable {
         default: exempt += 1
         }
         if result.claim?.supported == false { falseClaims += 1 }
+        if result.cvd?.verdict == "warn" { cvdWarnings += 1 }
     }
 
     mutating func add(_ other: AuditSummary) {
@@ -56,12 +77,14 @@ public struct AuditSummary: Hashable, Sendable, Codable {
         falseClaims += other.falseClaims
         problems += other.problems
         assumptions += other.assumptions
+        cvdWarnings += other.cvdWarnings
     }
 
     /// "41 checks · 38 pass · 3 fail · 2 false claims"
     public var line: String {
         var parts = ["\(checks) check\(checks == 1 ? "" : "s")", "\(pass) pass", "\(fail) fail"]
         if exempt > 0 { parts.append("\(exempt) exempt") }
+        if cvdWarnings > 0 { parts.append("\(cvdWarnings) color-vision warning\(cvdWarnings == 1 ? "" : "s")") }
         if falseClaims > 0 { parts.append("\(falseClaims) false claim\(falseClaims == 1 ? "" : "s")") }
         if problems > 0 { parts.append("\(problems) problem\(problems == 1 ? "" : "s")") }
         if assumptions > 0 { parts.append("\(assumptions) assumption\(assumptions == 1 ? "" : "s")") }
@@ -161,11 +184,29 @@ public struct CheckKind: NamedValue, CustomStringConvertible {
     public static let check = CheckKind("check")
     public static let badge = CheckKind("badge")
     public static let badgeBorder = CheckKind("badge-border")
-    public static let all: [CheckKind] = [.check, .badge, .badgeBorder]
+    /// Two members of a group that must stay distinguishable (a `distinct` check, or a
+    /// palette's badges): judged by their color difference, not by contrast.
+    public static let distinct = CheckKind("distinct")
+    /// A relation of a focus indicator (``CheckResult/relation`` says which).
+    public static let focus = CheckKind("focus")
+    /// A relation of a link color (``CheckResult/relation`` says which).
+    public static let link = CheckKind("link")
+    public static let all: [CheckKind] = [.check, .badge, .badgeBorder, .distinct, .focus, .link]
 
     /// The field that names the foreground in the palette: `foreground`, a badge's `text`, or
     /// its `border` (where a fix to the foreground goes).
-    public var foregroundField: String { self == .check ? "foreground" : self == .badge ? "text" : "border" }
+    public var foregroundField: String {
+        switch self {
+        case .badge: "text"
+        case .badgeBorder: "border"
+        case .focus: "focus"
+        case .link: "link"
+        default: "foreground"
+        }
+    }
+
+    /// Whether the result measures contrast (every kind but ``distinct``).
+    public var measuresContrast: Bool { self != .distinct }
 
     public var description: String { name }
 }
@@ -216,6 +257,79 @@ public struct CheckResult: Sendable, Codable {
     /// Where the check is in the palette file.
     public var pointer: JSONPointer
     public var line: Int?
+    /// For focus and link checks: which relation this result measures (`adjacent`, `change`,
+    /// `link-vs-text`, `link-on-background`, `text-on-background`).
+    public var relation: String? = nil
+    /// The WCAG technique the requirement comes from (`G183`), when one.
+    public var technique: String? = nil
+    /// The lowest contrast under a simulated color-vision deficiency, and what it means for
+    /// the check; absent for ``CheckKind/distinct`` results.
+    public var cvd: SimulatedContrast? = nil
+    /// For ``CheckKind/distinct`` results: how different the two colors are, in normal vision
+    /// and under the deficiency that brings them closest.
+    public var distinction: Distinction? = nil
+    /// When the background is a gradient: where it is worst and best for the foreground
+    /// (``ratio`` is the worst).
+    public var gradient: GradientMeasurement? = nil
+}
+
+/// A check's contrast as a person with a color-vision deficiency sees it: the lowest WCAG
+/// ratio over the simulated deficiencies.
+public struct SimulatedContrast: Hashable, Sendable, Codable {
+    /// The deficiency that gives the lowest ratio (`protanopia`).
+    public var deficiency: String
+    public var ratio: Double
+    public var display: String
+    /// The two colors as simulated (after compositing).
+    public var foreground: String
+    public var background: String
+    /// `pass` (meets the requirement under every simulation), `warn` (passes in normal vision,
+    /// not under this simulation; the default policy) or `fail` (the same, with `cvd: fail`).
+    /// Absent for exempt checks and for checks that fail in normal vision already.
+    public var verdict: String?
+    /// The deficiencies simulated.
+    public var deficiencies: [String]
+}
+
+/// How different two members of a `distinct` group are.
+public struct Distinction: Hashable, Sendable, Codable {
+    /// The difference metric (`CIEDE2000`) and the smallest difference that counts as told apart.
+    public var metric: String
+    public var threshold: Double
+    /// The difference in normal vision.
+    public var difference: Double
+    /// The deficiency under which the two differ least, with their difference and the two
+    /// colors as simulated.
+    public var deficiency: String?
+    public var simulatedDifference: Double?
+    public var simulated: CompositedPair?
+    /// Told apart in normal vision but not under ``deficiency``.
+    public var confusable: Bool
+    /// Not told apart even in normal vision.
+    public var indistinct: Bool
+    /// The deficiencies simulated.
+    public var deficiencies: [String]
+}
+
+/// A background gradient, judged at its worst point for the foreground.
+public struct GradientMeasurement: Hashable, Sendable, Codable {
+    /// The gradient as written (references resolved).
+    public var css: String
+    /// The interpolation used (`srgb`, `oklab`, `oklch shorter hue`).
+    public var interpolation: String
+    public var worst: GradientPoint
+    public var best: GradientPoint
+    /// Some stop positions were lengths, whose place depends on the box: every segment was
+    /// judged in full.
+    public var lengthPositions: Bool?
+}
+
+/// One point of a gradient: where (0–1 along the gradient line), its color, and the ratio there.
+public struct GradientPoint: Hashable, Sendable, Codable {
+    public var position: Double
+    public var color: String
+    public var ratio: Double
+    public var display: String
 }
 
 extension CheckResult {

@@ -5,12 +5,13 @@ import ColorScience
 /// over.
 public enum AuditRun {
     /// `threads` compute failing checks' suggestions in parallel (the report is the same).
-    /// `ignoredProperties` are token properties declared harmless (`--ignore-property`).
+    /// `ignoredProperties` are token properties declared harmless (`--ignore-property`);
+    /// `cvdPolicy` is `--cvd`.
     public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal",
-                             ignoredProperties: [String] = []) -> AuditReport {
+                             ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn) -> AuditReport {
         var limits = Auditor.Limits.unlimited
         limits.suggestionThreads = threads
-        let auditor = Auditor(themeFilter: themes, limits: limits)
+        let auditor = Auditor(themeFilter: themes, limits: limits, cvdPolicy: cvdPolicy)
         let loaded = PaletteLoader(catalogIdiom: idiom).loadSources(paths: paths, checks: checks)
         let reports = loaded.palettes.map { loaded in
             if var palette = loaded.palette {

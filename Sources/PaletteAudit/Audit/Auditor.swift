@@ -1,30 +1,5 @@
-public import ColorScience
-import Dispatch
-import Synchronization
+import ColorScience
 
-/// A bounded memory of computed suggestions, shared by every audit in the process.
-final class SuggestionCache: Sendable {
-    struct Key: Hashable, Sendable {
-        var foreground: SRGB
-        var background: SRGB
-        var target: ContrastTarget
-    }
-
-    static let shared = SuggestionCache()
-    static let capacity = 4096
-    private let entries = Mutex<[Key: Suggestions]>([:])
-
-    func value(for key: Key) -> Suggestions? {
-        entries.withLock { $0[key] }
-    }
-
-    func store(_ value: Suggestions, for key: Key) {
-        entries.withLock { table in
-            if table.count >= SuggestionCache.capacity { table.removeAll(keepingCapacity: true) }
-            table[key] = value
-        }
-    }
-}
 
 /// Audits palettes: every theme × check (and badge), resolved, measured and judged.
 public struct Auditor: Sendable {
@@ -78,9 +53,14 @@ public struct Auditor: Sendable {
         public static let unlimited = Limits()
     }
 
-    public init(themeFilter: [String]? = nil, limits: Limits = .unlimited) {
+    /// What contrast lost under a simulated color-vision deficiency does to a check that does
+    /// not say (`"cvd"`): a warning by default; `.fail` (`--cvd fail`, `?cvd=fail`) fails it.
+    public var cvdPolicy: CVDPolicy = .warn
+
+    public init(themeFilter: [String]? = nil, limits: Limits = .unlimited, cvdPolicy: CVDPolicy = .warn) {
         self.themeFilter = themeFilter
         self.limits = limits
+        self.cvdPolicy = cvdPolicy
     }
 
     /// Audits a decoded palette. `problems` are those found while decoding it; resolution
@@ -155,6 +135,7 @@ public struct Auditor: Sendable {
                 Auditor.attach(suggestions, to: &themes[pending.theme].results[pending.result], theme: themes[pending.theme].name)
             }
         }
+        Auditor.keepGroupsDistinct(&themes)
         for check in palette.checks where check.isRule && (ruleMatches[check.id] ?? 0) == 0 && !selected.isEmpty
         && selected.contains(where: { check.applies(to: $0.name) }) {
             // A rule whose own "except" removes every pair its globs match says so.
@@ -164,7 +145,7 @@ public struct Auditor: Sendable {
                 return CheckRule.side(check.foreground, tokens: names, except: []).contains { fg in backgrounds.contains { $0 != fg } }
             }
             let reason = emptiedByExcept ? ": its globs match pairs, and its own \"except\" (\(check.except.joined(separator: ", "))) removes every one" : ""
-            problems.append(PaletteProblem(.emptyRule, "rule \"\(check.id)\" (\(check.foreground) on \(check.background)) matches no pair of tokens in \(selected.count == 1 ? "theme '\(selected[0].name)'" : "any theme")\(reason)",
+            problems.append(PaletteProblem(.emptyRule, "rule \"\(check.id)\" (\(Auditor.ruleDescription(check))) matches no pair of tokens in \(selected.count == 1 ? "theme '\(selected[0].name)'" : "any theme")\(reason)",
                                            file: check.file ?? palette.file, pointer: check.pointer, location: check.location))
         }
         let assumptions = Auditor.assumptions(of: palette)
@@ -194,106 +175,6 @@ public struct Auditor: Sendable {
                              warnings: warnings.isEmpty ? nil : warnings)
     }
 
-    // MARK: Items
-
-    /// A check or a badge's implied check, in one shape.
-    struct Item {
-        var id: String
-        var kind: CheckKind
-        var description: String?
-        var foreground: String
-        var background: String
-        var usage: ContrastUsage
-        var level: WCAGLevel
-        var apcaMinimum: Double?
-        var fontSize: FontSize?
-        var fontWeight: Int?
-        var backdrop: String?
-        var themes: [String]?
-        var assumed: String?
-        var claim: Claim?
-        var pointer: JSONPointer
-        var location: SourceLocation?
-        var minimumRatio: Double?
-        var file: String?
-
-        func applies(to theme: String) -> Bool { themes.map { $0.contains(theme) } ?? true }
-    }
-
-    /// The checks and badges of a palette that apply to one theme, with rule checks expanded
-    /// over that theme's tokens. `ruleMatches` counts each rule's pairs over every theme.
-    static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int]) -> [Item] {
-        var items: [Item] = []
-        for check in palette.checks where check.applies(to: theme) {
-            let item = Item(id: check.id, kind: .check, description: check.description, foreground: check.foreground,
-                            background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
-                            fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
-                            assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location,
-                            minimumRatio: check.minimumRatio, file: check.file)
-            guard check.isRule else {
-                items.append(item)
-                continue
-            }
-            let foregrounds = CheckRule.side(check.foreground, tokens: tokens, except: check.except)
-            let backgrounds = CheckRule.side(check.background, tokens: tokens, except: check.except)
-            let count = foregrounds.count * backgrounds.count
-            if count > CheckRule.maximumPairsPerRule {
-                let problem = PaletteProblem(.limitExceeded, "rule \"\(check.id)\" would expand to \(count) pairs (\(foregrounds.count) foregrounds × \(backgrounds.count) backgrounds); the limit is \(CheckRule.maximumPairsPerRule) per rule. Narrow its globs or add \"except\"",
-                                             file: check.file ?? palette.file, pointer: check.pointer, location: check.location)
-                if !problems.contains(problem) { problems.append(problem) }
-                continue
-            }
-            for fg in foregrounds {
-                for bg in backgrounds where fg != bg {
-                    var expanded = item
-                    expanded.id = CheckRule.expandedID(check.id, foreground: fg, background: bg)
-                    expanded.foreground = fg
-                    expanded.background = bg
-                    items.append(expanded)
-                    ruleMatches[check.id, default: 0] += 1
-                }
-            }
-        }
-        for badge in palette.badges {
-            guard badge.themes.map({ $0.contains(theme) }) ?? true else { continue }
-            items.append(Item(id: "badge:\(badge.name)", kind: .badge, description: "Badge \"\(badge.name)\": its text on its background",
-                              foreground: badge.text, background: badge.background, usage: .text, level: badge.level,
-                              themes: badge.themes, claim: badge.claim, pointer: badge.pointer, location: badge.location))
-            if let border = badge.border {
-                items.append(Item(id: "badge:\(badge.name):border", kind: .badgeBorder,
-                                  description: "Badge \"\(badge.name)\": its border against its background",
-                                  foreground: border, background: badge.background,
-                                  usage: palette.badgeBordersCarryMeaning ? .nonText : .decorative, level: .AA,
-                                  themes: badge.themes, pointer: badge.pointer.appending("border"), location: badge.location))
-            }
-        }
-        return items
-    }
-
-    static func assumptions(of palette: Palette) -> [Assumption] {
-        var list: [Assumption] = []
-        var byToken: [String: Int] = [:]
-        for theme in palette.themes {
-            for token in theme.tokens {
-                let ignored = token.unappliedProperties.filter { palette.ignoredProperties.contains($0.name) }.map { "\"\($0.name)\"" }
-                let declared = ignored.isEmpty ? nil : "its property \(ignored.joined(separator: ", ")) is not applied: declared harmless by ignoreProperties"
-                guard let reason = [token.assumed, declared].compactMap({ $0 }).joined(separator: "; ").nilIfEmpty else { continue }
-                let key = "\(token.name)|\(token.value)|\(reason)"
-                if let index = byToken[key] {
-                    list[index].themes?.append(theme.name)
-                } else {
-                    byToken[key] = list.count
-                    list.append(Assumption(token: token.name, themes: [theme.name], value: token.value, reason: reason, pointer: token.pointer))
-                }
-            }
-        }
-        for check in palette.checks {
-            if let reason = check.assumed {
-                list.append(Assumption(check: check.id, reason: reason, pointer: check.pointer.appending("assumed")))
-            }
-        }
-        return list
-    }
 
     // MARK: Evaluation
 
@@ -303,14 +184,6 @@ public struct Auditor: Sendable {
         return evaluate(item, with: &resolver, suggestionsLeft: &unlimited, deferred: &inPlace, at: (0, 0))
     }
 
-    /// A failing check whose suggestions are computed after every check is evaluated.
-    struct PendingSuggestion: Sendable {
-        var theme: Int
-        var result: Int
-        var foreground: SRGB
-        var background: SRGB
-        var target: ContrastTarget
-    }
 
     /// Evaluates one check. When `deferred` is not nil, a failing check's suggestions are not
     /// computed but appended there (with `position`, its theme and result index) for
@@ -322,25 +195,39 @@ public struct Auditor: Sendable {
         case .success(let c): fg = c
         case .failure(let p): return .failure(p)
         }
-        switch resolver.resolve(item.background, at: item.pointer.appending("background"), location: item.location, referenceFile: item.file) {
+        let backgroundPointer = item.pointer.appending("background")
+        switch item.kind == .distinct
+            ? resolver.resolve(item.background, at: backgroundPointer, location: item.location, referenceFile: item.file)
+            : resolver.resolveBackground(item.background, at: backgroundPointer, location: item.location, referenceFile: item.file) {
         case .success(let c): bg = c
         case .failure(let p): return .failure(p)
         }
+        if item.kind == .distinct {
+            return .success(Auditor.distinctResult(item, first: fg, second: bg, resolver: &resolver))
+        }
         var backdrop: ResolvedColor?
-        if let reference = item.backdrop ?? (bg.color.isOpaque ? nil : resolver.theme.backdrop) {
+        let translucent = bg.gradient.map { $0.stops.contains { !$0.color.color.isOpaque } } ?? !bg.color.isOpaque
+        if let reference = item.backdrop ?? (translucent ? resolver.theme.backdrop : nil) {
             switch resolver.resolve(reference, at: item.pointer.appending("backdrop"), location: item.location, referenceFile: item.file) {
             case .success(let c): backdrop = c
             case .failure(let p): return .failure(p)
             }
         }
+        if let gradient = bg.gradient {
+            return .success(Auditor.gradientResult(item, fg: fg, bg: bg, gradient: gradient, backdrop: backdrop, theme: resolver.theme.name,
+                                                   suggest: suggestionsLeft > 0, cvdDefault: cvdPolicy))
+        }
         let measurement = ContrastMeasurement(foreground: fg.color, background: bg.color, backdrop: backdrop?.color)
         let limit = limits.maximumSuggestions
         var result = Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement,
-                                    suggest: suggestionsLeft > 0 && deferred == nil)
-        if result.verdict == .fail && !(result.range != nil) {
+                                    suggest: suggestionsLeft > 0 && deferred == nil, cvdDefault: cvdPolicy)
+        // A check failed only as a deficiency sees it already meets its target in normal
+        // vision: the nearest-color search (normal vision) has nothing to suggest for it.
+        let failsInNormalVision = result.verdict == .fail && !(result.cvd?.verdict == "fail" && result.reasons?.count == 1)
+        if failsInNormalVision && !(result.range != nil) {
             if suggestionsLeft > 0 {
                 suggestionsLeft -= 1
-                if deferred != nil, let inputs = Auditor.suggestionInputs(verdict: result.verdict, measurement: measurement, required: result.required, apca: item.apcaMinimum) {
+                if deferred != nil, let inputs = Auditor.suggestionInputs(verdict: .fail, measurement: measurement, required: result.required, apca: item.apcaMinimum) {
                     deferred!.append(PendingSuggestion(theme: position.theme, result: position.result,
                                                        foreground: inputs.foreground, background: inputs.background, target: inputs.target))
                 }
@@ -353,12 +240,22 @@ public struct Auditor: Sendable {
     }
 
     static func result(_ item: Item, fg: ResolvedColor, bg: ResolvedColor, backdrop: ResolvedColor?, theme: String,
-                       measurement m: ContrastMeasurement, suggest: Bool = true) -> CheckResult {
+                       measurement m: ContrastMeasurement, suggest: Bool = true, cvdDefault: CVDPolicy = .warn) -> CheckResult {
         let requirement = ContrastRequirement(usage: item.usage, level: item.level)
         var reasons: [String] = []
         var verdict = Verdict.exempt
-        var required = requirement.minimumRatio
-        if let minimum = requirement.minimumRatio {
+        var required = item.fixed?.ratio ?? requirement.minimumRatio
+        let criterion = item.fixed?.criterion ?? requirement.successCriterion
+        if item.exempt {
+            required = nil
+        } else if let fixed = item.fixed {
+            verdict = .pass
+            if m.ratio < fixed.ratio {
+                verdict = .fail
+                let technique = fixed.technique.map { " (technique \($0))" } ?? ""
+                reasons.append("\(RatioFormat.display(m.ratio)) between \(fixed.what) is below the \(CSSNumber.format(fixed.ratio)):1 that SC \(fixed.criterion) \(fixed.level.name)\(technique) requires")
+            }
+        } else if let minimum = requirement.minimumRatio {
             verdict = .pass
             if m.ratio < minimum {
                 verdict = .fail
@@ -397,9 +294,14 @@ public struct Auditor: Sendable {
         if m.isRange, let worst = m.worstBackdrop, let best = m.bestBackdrop {
             range = RatioRange(worst: m.ratio, best: m.bestRatio, worstBackdrop: worst.hex, bestBackdrop: best.hex)
         }
-        return CheckResult(
+        let cvd = simulatedContrast(m, required: item.exempt ? nil : required, normalVerdict: verdict, policy: item.cvd ?? cvdDefault)
+        if cvd?.verdict == "fail" {
+            verdict = .fail
+            reasons.append("\(cvd!.display) under simulated \(cvd!.deficiency) is below the \(CSSNumber.format(required ?? 0)):1 required (\"cvd\": \"fail\")")
+        }
+        var result = CheckResult(
             id: item.id, kind: item.kind, description: item.description, usage: item.usage, level: item.level,
-            criterion: requirement.successCriterion, required: required,
+            criterion: criterion, required: required,
             fontSize: item.fontSize?.description, fontWeight: item.fontWeight,
             foreground: fg, background: bg, backdrop: backdrop, composited: composited,
             ratio: m.ratio, display: RatioFormat.display(m.ratio), range: range, apca: m.apca, apcaRequired: item.apcaMinimum,
@@ -408,81 +310,12 @@ public struct Auditor: Sendable {
             suggestions: suggestions,
             fixes: suggestions.flatMap { fixes($0, foreground: fg, background: bg, kind: item.kind, pointer: item.pointer, theme: theme) },
             assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
+        result.relation = item.relation
+        result.technique = item.fixed?.technique
+        result.cvd = cvd
+        return result
     }
 
-    /// The colors and target a failing check's suggestions are computed for; nil when it gets
-    /// none (it passes, or its ratio is a range over an unknown backdrop).
-    static func suggestionInputs(verdict: Verdict, measurement m: ContrastMeasurement, required: Double?, apca: Double?)
-        -> (foreground: SRGB, background: SRGB, target: ContrastTarget)? {
-        guard verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground else { return nil }
-        return (f, b, ContrastTarget(ratio: required, lc: apca))
-    }
-
-    static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor, kind: CheckKind,
-                      pointer: JSONPointer, theme: String) -> [SuggestedFix]? {
-        let fixes = SuggestedFix.fixes(suggestions, foreground: foreground, background: background, kind: kind, pointer: pointer, theme: theme)
-        return fixes.isEmpty ? nil : fixes
-    }
-
-    /// Puts computed suggestions (and the fixes they imply) into a result evaluated without them.
-    static func attach(_ suggestions: Suggestions, to result: inout CheckResult, theme: String) {
-        result.suggestions = suggestions
-        result.fixes = fixes(suggestions, foreground: result.foreground, background: result.background, kind: result.kind,
-                             pointer: result.pointer, theme: theme)
-    }
-
-    /// The suggestions of every pending check, on `threads` threads taking the next pending
-    /// check as each finishes one; nil when `shouldStop` said to stop.
-    static func computeInParallel(_ pending: [PendingSuggestion], threads: Int, shouldStop: (@Sendable () -> Bool)?) -> [Suggestions]? {
-        let output = UnsafeMutableBufferPointer<Suggestions?>.allocate(capacity: pending.count)
-        output.initialize(repeating: nil)
-        defer { output.deinitialize(); output.deallocate() }
-        let next = Atomic<Int>(0)
-        let stopped = Atomic<Bool>(false)
-        nonisolated(unsafe) let slots = output
-        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, pending.count))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                if index >= pending.count || stopped.load(ordering: .relaxed) { return }
-                if let shouldStop, shouldStop() {
-                    stopped.store(true, ordering: .relaxed)
-                    return
-                }
-                let p = pending[index]
-                slots[index] = Auditor.suggestions(foreground: p.foreground, background: p.background, target: p.target)
-            }
-        }
-        if stopped.load(ordering: .relaxed) { return nil }
-        return output.map { $0! }
-    }
-
-    /// Nearest passing colors for each side, and for both at once. Results are remembered
-    /// (they depend only on the two colors and the target), so re-auditing a palette is cheap.
-    public static func suggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
-        let key = SuggestionCache.Key(foreground: foreground, background: background, target: target)
-        if let known = SuggestionCache.shared.value(for: key) { return known }
-        let computed = computeSuggestions(foreground: foreground, background: background, target: target)
-        SuggestionCache.shared.store(computed, for: key)
-        return computed
-    }
-
-    /// The suggestions computed afresh, without the cache (for benchmarks).
-    public static func computeSuggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
-        let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target)
-        let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target)
-        var notes: [String] = []
-        if fg.suggestions.isEmpty, let best = fg.bestReachableRatio {
-            notes.append("no foreground of this hue reaches \(target) on \(background.hex); the best reachable is \(RatioFormat.display(best))")
-        }
-        if bg.suggestions.isEmpty, let best = bg.bestReachableRatio {
-            notes.append("no background of this hue reaches \(target) under \(foreground.hex); the best reachable is \(RatioFormat.display(best))")
-        }
-        let both = NearestPassing.suggestBoth(foreground: foreground, background: background, target: target).map {
-            SuggestedPair(foreground: SuggestedColor($0.foreground), background: SuggestedColor($0.background))
-        }
-        return Suggestions(foreground: fg.suggestions.map(SuggestedColor.init), background: bg.suggestions.map(SuggestedColor.init),
-                           both: both, notes: notes.isEmpty ? nil : notes)
-    }
 
     public static func formatLc(_ lc: Double) -> String {
         let tenths = (lc * 10).rounded(.towardZero) / 10

@@ -26,6 +26,9 @@ public struct PairReport: Sendable, Codable {
     public var pass: Bool
     /// Set when an input was outside sRGB and gamut-mapped.
     public var outOfGamut: [String]?
+    /// The lowest ratio under the simulated color-vision deficiencies; `verdict` is `warn` when
+    /// the pair passes in normal vision and not as simulated.
+    public var cvd: SimulatedContrast?
 
     public init(foreground: ParsedColor, background: ParsedColor, backdrop: ParsedColor? = nil,
                 requirement: ContrastRequirement = ContrastRequirement(usage: .text)) {
@@ -48,6 +51,7 @@ public struct PairReport: Sendable, Codable {
         level = requirement.level.name
         required = requirement.minimumRatio
         pass = requirement.isMet(by: m.ratio)
+        cvd = Auditor.simulatedContrast(m, required: requirement.minimumRatio, normalVerdict: requirement.minimumRatio == nil ? .exempt : pass ? .pass : .fail, policy: .warn)
         if foreground.wasOutOfGamut || background.wasOutOfGamut || backdrop?.wasOutOfGamut == true {
             var outside: [String] = []
             if foreground.wasOutOfGamut { outside.append("foreground") }
@@ -65,7 +69,7 @@ extension PairReport {
     /// `JSONEncoder`'s).
     public func jsonBytes(id: String? = nil) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(560)
+        out.reserveCapacity(720)
         appendJSON(to: &out, id: id)
         return out
     }
@@ -101,6 +105,20 @@ extension PairReport {
         if let composited {
             raw(",\"composited\":{\"background\":"); string(composited.background)
             raw(",\"foreground\":"); string(composited.foreground)
+            raw("}")
+        }
+        if let cvd {
+            raw(",\"cvd\":{\"background\":"); string(cvd.background)
+            raw(",\"deficiencies\":[")
+            for (index, name) in cvd.deficiencies.enumerated() {
+                if index > 0 { raw(",") }
+                string(name)
+            }
+            raw("],\"deficiency\":"); string(cvd.deficiency)
+            raw(",\"display\":"); string(cvd.display)
+            raw(",\"foreground\":"); string(cvd.foreground)
+            raw(",\"ratio\":"); number(cvd.ratio)
+            if let verdict = cvd.verdict { raw(",\"verdict\":"); string(verdict) }
             raw("}")
         }
         raw(",\"display\":"); string(display)

@@ -12,6 +12,9 @@ public struct BaselineEntry: Hashable, Sendable, Codable {
     public var achieved: String
     /// The ratio floored to two decimals (stable across tiny float differences).
     public var ratio: Double
+    /// `distinct` for a pair of a group that must stay distinguishable, judged by its verdict
+    /// alone (its ratio and level are not what it is judged by); absent for contrast checks.
+    public var kind: String?
 
     public init(_ palette: String, _ theme: String, _ result: CheckResult) {
         self.palette = palette
@@ -22,6 +25,7 @@ public struct BaselineEntry: Hashable, Sendable, Codable {
         self.verdict = result.verdict
         self.achieved = result.achieved.name
         self.ratio = (result.ratio * 100 + 1e-9).rounded(.down) / 100
+        self.kind = result.kind == .distinct ? result.kind.name : nil
     }
 
     /// `palette/theme/check`.
@@ -85,6 +89,16 @@ public struct Baseline: Sendable, Codable {
             let beforeRank = AchievedLevel(name: before.achieved) ?? .none
             let afterRank = AchievedLevel(name: after.achieved) ?? .none
             let exempt = after.verdict == .exempt
+            if after.kind == CheckKind.distinct.name {
+                if before.verdict == .pass && after.verdict == .fail {
+                    comparison.regressions.append(BaselineChange(key: key, before: before, after: after))
+                } else if before.verdict == .fail && after.verdict == .pass {
+                    comparison.improvements.append(BaselineChange(key: key, before: before, after: after))
+                } else {
+                    comparison.unchanged += 1
+                }
+                continue
+            }
             if !exempt && ((before.verdict == .pass && after.verdict == .fail) || afterRank < beforeRank) {
                 comparison.regressions.append(BaselineChange(key: key, before: before, after: after))
             } else if !exempt && ((before.verdict == .fail && after.verdict == .pass) || afterRank > beforeRank) {
@@ -111,6 +125,9 @@ public struct BaselineChange: Hashable, Sendable, Codable {
 
     /// "peptide-fox › dark › body-text-on-page: AAA → AA (15.20:1 → 6.10:1)"
     public var message: String {
+        if after.kind == CheckKind.distinct.name {
+            return "\(after.palette) › \(after.theme) › \(after.check): \(before.verdict == .pass ? "told apart" : "confusable") → \(after.verdict == .pass ? "told apart" : "confusable")"
+        }
         let verdicts = before.verdict != after.verdict ? ", \(before.verdict) → \(after.verdict)" : ""
         return "\(after.palette) › \(after.theme) › \(after.check): \(before.achieved) → \(after.achieved) (\(RatioFormat.floored(before.ratio)):1 → \(RatioFormat.floored(after.ratio)):1\(verdicts))"
     }

@@ -52,8 +52,10 @@ public enum ThemeDeriver {
         guard surface.isOpaque else { throw DeriveError("the surface must be opaque, not \(surface.hex)") }
         var resolver = ThemeResolver(palette: palette, theme: sourceTheme)
         var original: [String: SRGB] = [:]
+        var gradients: Set<String> = []
         for name in resolver.tokenNames {
-            switch resolver.resolve(name) {
+            switch resolver.resolveBackground(name) {
+            case .success(let c) where c.gradient != nil: gradients.insert(name)  // kept as written: a gradient is not one color
             case .success(let c): original[name] = c.color
             case .failure(let p): throw DeriveError("theme \"\(source)\" cannot be resolved: \(p)")
             }
@@ -67,6 +69,9 @@ public enum ThemeDeriver {
         let items = Auditor.items(of: palette, theme: target, tokens: resolver.tokenNames, problems: &ruleProblems, ruleMatches: &ruleMatches)
         if let problem = ruleProblems.first { throw DeriveError("\(problem)") }
         func requirement(_ item: Auditor.Item) -> ContrastTarget? {
+            // A distinct pair is kept apart below (not by contrast); an exempt relation asks nothing.
+            if item.kind == .distinct || item.exempt { return nil }
+            if let fixed = item.fixed { return ContrastTarget(ratio: max(fixed.ratio, item.minimumRatio ?? 0), lc: item.apcaMinimum) }
             var level = item.level
             if let minimumLevel, minimumLevel > level { level = minimumLevel }
             guard let wcag = ContrastRequirement(usage: item.usage, level: level).minimumRatio ?? item.minimumRatio else { return nil }
@@ -75,7 +80,7 @@ public enum ThemeDeriver {
 
         // The main surface: the background most checks use.
         var backgroundUses: [String: Int] = [:]
-        for item in items { if let name = tokenName(item.background) { backgroundUses[name, default: 0] += 1 } }
+        for item in items where item.kind != .distinct { if let name = tokenName(item.background) { backgroundUses[name, default: 0] += 1 } }
         guard let surfaceToken = resolver.tokenNames.filter({ backgroundUses[$0] != nil }).max(by: { backgroundUses[$0, default: 0] < backgroundUses[$1, default: 0] }),
               let oldSurface = original[surfaceToken] else {
             throw DeriveError("no check of theme \"\(source)\" has a token as its background, so there is no surface to replace")
@@ -93,7 +98,19 @@ public enum ThemeDeriver {
             return NearestPassing.atLightness(color, newL + (flips ? -offset : offset))
         }
 
-        let foregroundTokens = Set(items.compactMap { tokenName($0.foreground) })
+        /// The other members of every distinct pair `name` is in that was told apart in the source
+        /// theme, with their group's settings.
+        func distinctPartners(of name: String) -> [(String, CheckRelation.Distinct)] {
+            items.compactMap { item -> (String, CheckRelation.Distinct)? in
+                guard item.kind == .distinct, let group = item.distinct, let a = tokenName(item.foreground), let b = tokenName(item.background),
+                      a == name || b == name, let ca = original[a], let cb = original[b] else { return nil }
+                let before = Distinguishability.assess(ca, cb, threshold: group.threshold ?? Distinguishability.defaultThreshold,
+                                                       under: group.deficiencies ?? ColorVisionDeficiency.audited)
+                guard !before.confusable && !before.indistinctInNormalVision else { return nil }
+                return (a == name ? b : a, group)
+            }
+        }
+        let foregroundTokens = Set(items.filter { $0.kind != .distinct }.compactMap { tokenName($0.foreground) })
         let strictItems = items.filter { requirement($0) != nil }
         for name in resolver.tokenNames where name != surfaceToken {
             guard let color = original[name] else { continue }
@@ -131,7 +148,22 @@ public enum ThemeDeriver {
                         role == .foreground ? goal.isMet(foreground: c, background: other.opaque) : goal.isMet(foreground: other.opaque, background: c)
                     }
                 }
-                guard let found = NearestPassing.nearest(to: start, satisfying: accepts) else {
+                // Members of a group that must stay distinguishable stay so, where they were.
+                let partners = distinctPartners(of: name)
+                func keepsApart(_ c: SRGB) -> Bool {
+                    partners.allSatisfy { other, group in
+                        guard let color = colors[other] else { return true }
+                        let a = Distinguishability.assess(c, color, threshold: group.threshold ?? Distinguishability.defaultThreshold,
+                                                          under: group.deficiencies ?? ColorVisionDeficiency.audited)
+                        return !a.confusable && !a.indistinctInNormalVision
+                    }
+                }
+                var found = NearestPassing.nearest(to: start, satisfying: { accepts($0) && keepsApart($0) })
+                if found == nil, !partners.isEmpty, let apart = NearestPassing.nearest(to: start, satisfying: accepts) {
+                    found = apart
+                    unresolved[name + " (distinct)"] = "no color of \(name)'s hue meets its checks and stays distinguishable from \(partners.map(\.0).joined(separator: ", ")); \(apart.hex) meets the checks but is confusable with one of them"
+                }
+                guard let found else {
                     unresolved[name] = "no color of \(name)'s hue meets all of its checks (\(constraints.map(\.3).joined(separator: ", "))) against the derived colors"
                     continue
                 }
@@ -150,6 +182,10 @@ public enum ThemeDeriver {
         var tokens: [Token] = []
         var derived: [DerivedToken] = []
         for name in resolver.tokenNames {
+            if gradients.contains(name), let token = resolver.tokens[name] {
+                tokens.append(Token(name: name, value: token.value, description: "derived from \(source): a gradient, kept as written (derive moves single colors only)"))
+                continue
+            }
             guard let old = original[name], let new = colors[name], let token = resolver.tokens[name] else { continue }
             var value = new.hex
             if let alias = token.aliasTarget, colors[alias] == new { value = "{\(alias)}" }

@@ -1676,6 +1676,19 @@ extension StylesheetReader {
                     tokens.append(token)
                     continue
                 }
+                if !isColor, Gradient.isGradient(text) {
+                    // A background gradient: text on it is judged at its worst point. One this
+                    // tool cannot read is listed as not read, with the reason.
+                    do {
+                        _ = try Gradient(css: text, scheme: scheme)
+                        var token = Token(name: declaration.name, value: text, pointer: pointer, location: declaration.location)
+                        token.type = "gradient"
+                        tokens.append(token)
+                    } catch {
+                        ledger.notRead(declaration.name, reason: "a gradient this tool cannot read: \(error.message)", file: file, location: declaration.location)
+                    }
+                    continue
+                }
                 guard isColor || StylesheetReader.looksLikeColor(text) else {
                     ledger.notColor(declaration.name, type: "\"\(text.prefix(40))\"", file: file, location: declaration.location)
                     continue

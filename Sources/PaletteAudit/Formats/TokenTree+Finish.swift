@@ -68,7 +68,7 @@ extension PaletteDecoder {
                 ledger.notRead(token.name, reason: "it has no $type and is an alias of \(token.value), which names no token of this set", file: token.file ?? file, location: token.location)
                 continue
             }
-            if let type, type != "color" && type != "(missing)" {  // dimensions, fonts, shadows…: not audited
+            if let type, type != "color" && type != "gradient" && type != "(missing)" {  // dimensions, fonts, shadows…: not audited
                 ledger.notColor(token.name, type: type, file: token.file ?? file, location: token.location)
                 continue
             }
@@ -80,7 +80,7 @@ extension PaletteDecoder {
                 ledger.notColor(token.name, type: "untyped, \"\(token.value.prefix(40))\"", file: token.file ?? file, location: token.location)
                 continue
             }
-            token.type = "color"
+            token.type = type == "gradient" ? "gradient" : "color"
             tokens[i] = token
             kept.append(token)
         }

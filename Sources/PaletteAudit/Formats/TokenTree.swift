@@ -189,6 +189,16 @@ extension PaletteDecoder {
         if let deprecated = fields.value("$deprecated") {
             if case .bool(false, _) = deprecated { token.deprecated = nil } else { token.deprecated = deprecationReason(deprecated) ?? token.deprecated }
         }
+        if type == "gradient" {
+            if case .string(let text, _) = raw {
+                token.value = text  // an alias of another gradient
+            } else {
+                guard let css = cssFromDesignTokenGradient(raw, pointer: valuePointer, token: name) else { return nil }
+                token.value = css
+            }
+            token.type = "gradient"
+            return token
+        }
         if let type, type != "color" {
             // Not a color: kept only so that aliases to it are known not to be colors.
             token.value = raw.stringValue ?? ""
@@ -198,6 +208,15 @@ extension PaletteDecoder {
         case .string(let text, _):
             token.value = text
         case .object(let object, _) where object.contains(where: { $0.key == "colorSpace" }) || type == "color":
+            let channels = Set(object.map(\.key))
+            if !channels.contains("colorSpace"), dialect != .dtcg && dialect != .palette, !channels.isEmpty,
+               channels.isSubset(of: ["h", "s", "l", "v", "r", "g", "b", "a"]) {
+                // Style Dictionary passes such an object to the project's own color transform
+                // (sd.config), which decides what it means; this tool does not run that build.
+                let written = "{" + object.map(\.key).joined(separator: ", ") + "}"
+                problem(.unsupportedProperty, "the value of color token \"\(name)\" is an object \(written), which only the project's own Style Dictionary transform turns into a color (its channels' scale and references are the build's to decide); it is not read", at: valuePointer, raw)
+                return nil
+            }
             guard let css = cssFromDesignTokenColor(object, pointer: valuePointer, raw, token: name) else { return nil }
             token.value = css
             token.type = "color"
@@ -308,6 +327,53 @@ extension PaletteDecoder {
             }
         }
         return false
+    }
+
+    /// A DTCG `gradient` value (an array of stops `{"color": …, "position": 0–1}`) written as the
+    /// CSS gradient it draws: `linear-gradient(C1 P1%, C2 P2%, …)`, each color a CSS color or a
+    /// `{reference}` the theme resolves. A position given by reference is not read (the value
+    /// is reported and left out).
+    mutating func cssFromDesignTokenGradient(_ raw: JSONValue, pointer: JSONPointer, token: String) -> String? {
+        guard case .array(let stops, _) = raw, !stops.isEmpty else {
+            problem(.wrongType, "the $value of gradient token \"\(token)\" must be a non-empty array of stops {\"color\": …, \"position\": 0–1}, found \(raw.typeName)", at: pointer, raw)
+            return nil
+        }
+        var parts: [String] = []
+        for (index, stop) in stops.enumerated() {
+            let stopPointer = pointer.appending(index)
+            guard let members = stop.members else {
+                problem(.wrongType, "stop \(index) of gradient token \"\(token)\" must be an object {\"color\": …, \"position\": 0–1}, found \(stop.typeName)", at: stopPointer, stop)
+                return nil
+            }
+            let object = JSONValue.object(members, stop.location)
+            let color: String
+            switch object["color"] {
+            case .string(let text, _)?: color = text
+            case .object(let inner, _)?:
+                guard let css = cssFromDesignTokenColor(inner, pointer: stopPointer.appending("color"), object["color"]!, token: token) else { return nil }
+                color = css
+            case let other?:
+                problem(.wrongType, "the \"color\" of stop \(index) of gradient token \"\(token)\" must be a color, a DTCG color object or a {reference}, found \(other.typeName)", at: stopPointer.appending("color"), other)
+                return nil
+            case nil:
+                problem(.missingField, "stop \(index) of gradient token \"\(token)\" needs a \"color\"", at: stopPointer, stop)
+                return nil
+            }
+            switch object["position"] {
+            case .number(let v, _)? where v >= 0 && v <= 1:
+                parts.append("\(color) \(CSSNumber.format((v * 100_000).rounded() / 1000))%")
+            case let other?:
+                problem(.invalidValue, "the \"position\" of stop \(index) of gradient token \"\(token)\" must be a number from 0 to 1\(other.stringValue.map { Token.aliasTarget(of: $0) != nil ? " (a reference to a number is not read)" : "" } ?? ""), found \(other.stringValue.map { "\"\($0)\"" } ?? other.typeName)", at: stopPointer.appending("position"), other)
+                return nil
+            case nil:
+                problem(.missingField, "stop \(index) of gradient token \"\(token)\" needs a \"position\" from 0 to 1", at: stopPointer, stop)
+                return nil
+            }
+            for member in members where !["color", "position"].contains(member.key) {
+                warn(.unsupportedProperty, "stop \(index) of gradient token \"\(token)\" has a member \"\(member.key)\" that the DTCG gradient type does not define; it was ignored", at: stopPointer.appending(member.key), member.keyLocation)
+            }
+        }
+        return "linear-gradient(\(parts.joined(separator: ", ")))"
     }
 
     /// The DTCG color object (`{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 1}`)

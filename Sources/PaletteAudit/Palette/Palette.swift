@@ -81,6 +81,7 @@ public struct Palette: Sendable {
             checks[i].foreground = bare(checks[i].foreground)
             checks[i].background = bare(checks[i].background)
             checks[i].backdrop = checks[i].backdrop.map(bare)
+            checks[i].relation = checks[i].relation.mapReferences(bare)
         }
         for i in themes.indices { themes[i].backdrop = themes[i].backdrop.map(bare) }
     }
@@ -178,7 +179,7 @@ public struct Token: Sendable {
     }
 
     /// Whether the token is a color (declared, or untyped and not yet known otherwise).
-    public var isColorTyped: Bool { type == nil || type == "color" }
+    public var isColorTyped: Bool { type == nil || type == "color" || type == "gradient" }
 
     /// The token an alias value points to (`{text.body}` → `text.body`), or nil.
     public var aliasTarget: String? { Token.aliasTarget(of: value) }
@@ -242,9 +243,18 @@ public struct Check: Sendable {
     public var location: SourceLocation?
     /// The file that holds the check (a sidecar or `--checks` file), when not the palette's.
     public var file: String?
+    /// What the check relates: one pair (``foreground`` on ``background``), or a group, a focus
+    /// indicator or links (then ``foreground`` and ``background`` are empty).
+    public var relation: CheckRelation = .pair
+    /// Whether losing contrast under a simulated color-vision deficiency fails the check (nil:
+    /// the audit's default, a warning).
+    public var cvd: CVDPolicy?
 
     /// Whether the check names tokens by glob (`fgColor.*`) and expands per theme.
-    public var isRule: Bool { CheckRule.isPattern(foreground) || CheckRule.isPattern(background) }
+    public var isRule: Bool {
+        if case .pair = relation { return CheckRule.isPattern(foreground) || CheckRule.isPattern(background) }
+        return relation.references.contains(where: CheckRule.isPattern)
+    }
 
     public init(id: String, description: String? = nil, foreground: String, background: String,
                 usage: ContrastUsage = .text, level: WCAGLevel = .AA, apcaMinimum: Double? = nil,

@@ -6,7 +6,7 @@ extension PaletteDecoder {
     // MARK: Checks and badges
 
     static let checkFields = ["id", "description", "foreground", "background", "usage", "level", "apca", "fontSize",
-                              "fontWeight", "backdrop", "themes", "assumed", "claim", "minimumRatio", "except"]
+                              "fontWeight", "backdrop", "themes", "assumed", "claim", "minimumRatio", "except", "cvd"]
 
     mutating func decodeChecks(_ value: JSONValue, at pointer: JSONPointer) -> [Check] {
         guard case .array(let items, _) = value else {
@@ -23,6 +23,10 @@ extension PaletteDecoder {
             let itemPointer = pointer.appending(index)
             guard let members = item.members else {
                 problem(.wrongType, "a check must be an object with \"foreground\" and \"background\", found \(item.typeName)", at: itemPointer, item)
+                continue
+            }
+            if let relationCheck = decodeRelationCheck(members, item, at: itemPointer, ids: &ids) {
+                checks.append(contentsOf: relationCheck)
                 continue
             }
             var fields = Fields(members, itemPointer)
@@ -76,6 +80,7 @@ extension PaletteDecoder {
             }
             check.themes = decodeThemeList(&fields, at: itemPointer)
             check.claim = decodeClaim(&fields, at: itemPointer)
+            check.cvd = decodeCVDPolicy(&fields, at: itemPointer)
             let id = string(&fields, "id", what: "a check") ?? "\(check.foreground)-on-\(check.background)"
             if ids.contains(id) {
                 problem(.duplicateName, "check id \"\(id)\" is used twice; give each check a unique \"id\"", at: itemPointer.appending("id"), fields.value("id") ?? item)

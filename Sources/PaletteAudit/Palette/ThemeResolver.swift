@@ -1,73 +1,5 @@
 public import ColorScience
 
-/// A color as resolved in one theme: where it came from and what it is.
-public struct ResolvedColor: Hashable, Sendable, Codable {
-    /// The reference as written (a token name, `{alias}` or a CSS color).
-    public var reference: String
-    /// The token it names, when it names one.
-    public var token: String?
-    /// Tokens followed through aliases after the first, in order.
-    public var aliases: [String]?
-    /// The CSS text that was finally parsed.
-    public var css: String
-    /// Canonical hex (`#rrggbb`, or `#rrggbbaa` when translucent).
-    public var hex: String
-    /// Present when the text described a color outside sRGB, which was gamut-mapped.
-    public var outOfGamut: Bool?
-    /// Why the value is an assumption, when it is one.
-    public var assumed: String?
-    /// Where the parsed value is in the file.
-    public var pointer: JSONPointer?
-    /// Its line in the file.
-    public var line: Int?
-    /// The file that holds the parsed value (the end of the alias chain), when the palette
-    /// spans several files.
-    public var file: String?
-    /// Present when the token is `$deprecated`: the reason given, or "deprecated".
-    public var deprecated: String?
-    /// What the source format did to the value after resolving it (a Tokens Studio
-    /// modifier, Primer's `alpha`), in the order applied.
-    public var operations: [String]?
-
-    /// The full-precision color (not encoded: `hex` is its display form).
-    public var color: SRGB
-
-    enum CodingKeys: String, CodingKey {
-        case reference, token, aliases, css, hex, outOfGamut, assumed, pointer, line, file, deprecated, operations
-    }
-
-    public init(reference: String, token: String?, aliases: [String]?, css: String, color: SRGB,
-                outOfGamut: Bool, assumed: String?, pointer: JSONPointer?, line: Int? = nil) {
-        self.reference = reference
-        self.token = token
-        self.aliases = aliases
-        self.css = css
-        self.color = color
-        self.hex = color.hex
-        self.outOfGamut = outOfGamut ? true : nil
-        self.assumed = assumed
-        self.pointer = pointer
-        self.line = line
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        reference = try c.decode(String.self, forKey: .reference)
-        token = try c.decodeIfPresent(String.self, forKey: .token)
-        aliases = try c.decodeIfPresent([String].self, forKey: .aliases)
-        css = try c.decode(String.self, forKey: .css)
-        hex = try c.decode(String.self, forKey: .hex)
-        outOfGamut = try c.decodeIfPresent(Bool.self, forKey: .outOfGamut)
-        assumed = try c.decodeIfPresent(String.self, forKey: .assumed)
-        pointer = try c.decodeIfPresent(JSONPointer.self, forKey: .pointer)
-        line = try c.decodeIfPresent(Int.self, forKey: .line)
-        file = try c.decodeIfPresent(String.self, forKey: .file)
-        deprecated = try c.decodeIfPresent(String.self, forKey: .deprecated)
-        operations = try c.decodeIfPresent([String].self, forKey: .operations)
-        color = (try? SRGB(css: hex)) ?? .black
-    }
-}
-
 /// The tokens of one theme with inheritance applied, resolving references to colors.
 public struct ThemeResolver: Sendable {
     public let palette: String
@@ -139,6 +71,18 @@ public struct ThemeResolver: Sendable {
     /// `referenceFile` is the file that holds the reference (a sidecar's check), for messages.
     public mutating func resolve(_ reference: String, at pointer: JSONPointer? = nil, location: SourceLocation? = nil,
                                  referenceFile: String? = nil) -> Result<ResolvedColor, PaletteProblem> {
+        let result = resolve(reference, at: pointer, location: location, referenceFile: referenceFile, depth: 0)
+        if case .success(let color) = result, color.gradient != nil {
+            let name = color.token.map { "token \"\($0)\"" } ?? "\"\(reference.prefix(80))\""
+            return .failure(problem(.notAColor, "\(name) is a gradient, not one color; a gradient can only be a check's background (text on it is judged at its worst point)",
+                                    pointer, location, file: referenceFile))
+        }
+        return result
+    }
+
+    /// Resolves a background: a color, or a gradient (``ResolvedColor/gradient``).
+    public mutating func resolveBackground(_ reference: String, at pointer: JSONPointer? = nil, location: SourceLocation? = nil,
+                                           referenceFile: String? = nil) -> Result<ResolvedColor, PaletteProblem> {
         resolve(reference, at: pointer, location: location, referenceFile: referenceFile, depth: 0)
     }
 
@@ -179,7 +123,15 @@ public struct ThemeResolver: Sendable {
             if let explicitAlias {
                 return .failure(problem(.unknownToken, "\"{\(explicitAlias)}\" names no color token of theme '\(theme.name)'\(suggestion(for: explicitAlias))", pointer, location, file: referenceFile))
             }
-            // Not a token: a literal CSS color.
+            // Not a token: a literal CSS gradient or color.
+            if Gradient.isGradient(reference) {
+                do {
+                    let gradient = try Gradient(css: reference, scheme: scheme)
+                    return .success(ThemeResolver.gradientColor(gradient, reference: reference, token: nil, css: reference))
+                } catch {
+                    return .failure(problem(.invalidColor, "\"\(reference.prefix(120))\" is not a gradient this tool can read: \(error.message) (at byte \(error.offset))", pointer, location, file: referenceFile))
+                }
+            }
             do {
                 let parsed = try CSSColor.parse(reference, scheme: scheme)
                 return .success(ResolvedColor(reference: reference, token: nil, aliases: nil, css: reference, color: parsed.color,
@@ -215,6 +167,9 @@ public struct ThemeResolver: Sendable {
             followed.append(target)
             token = next
         }
+        if token.type == "gradient" || Gradient.isGradient(token.value) {
+            return resolveGradient(token, reference: reference, firstName: firstName, followed: followed, depth: depth)
+        }
         var parsed: ParsedColor
         var css = token.value
         switch parseValue(of: token, depth: depth) {
@@ -244,6 +199,8 @@ public struct ThemeResolver: Sendable {
                 var mixColor: SRGB?
                 if let other = operation.color {
                     switch resolve(other, at: operation.pointer, location: operation.location, referenceFile: link.file, depth: depth + 1) {
+                    case .success(let c) where c.gradient != nil:
+                        return .failure(problem(.notAColor, "token \"\(link.name)\" mixes with \"\(other)\", which is a gradient, not one color", operation.pointer, operation.location, file: link.file))
                     case .success(let c): mixColor = c.color
                     case .failure(let p): return .failure(p)
                     }
@@ -282,6 +239,8 @@ public struct ThemeResolver: Sendable {
                     return .failure(problem(.aliasCycle, "token \"\(token.name)\" refers to itself inside \"\(token.value)\"", at: token))
                 }
                 switch resolve(name, at: token.pointer, location: token.location, referenceFile: token.file, depth: depth + 1) {
+                case .success(let c) where c.gradient != nil:
+                    return .failure(problem(.notAColor, "token \"\(token.name)\" uses \"{\(name)}\" inside \"\(token.value)\" as a color, but it is a gradient", at: token))
                 case .success(let c): text = text.replacing("{\(name)}", with: c.color.hex)
                 case .failure(let p): return .failure(p)
                 }
@@ -361,13 +320,13 @@ public struct ThemeResolver: Sendable {
                 }
                 if (try? CSSColor.parse(token.value, scheme: scheme)) == nil && token.operations.isEmpty {
                     var copy = self
-                    if case .failure(let p) = copy.resolve(token.name) {
+                    if case .failure(let p) = copy.resolveBackground(token.name) {
                         problems.append(p)
                         end = -1
                     }
                 } else if !token.operations.isEmpty {
                     var copy = self
-                    if case .failure(let p) = copy.resolve(token.name) {
+                    if case .failure(let p) = copy.resolveBackground(token.name) {
                         problems.append(p)
                         end = -1
                     }

@@ -192,8 +192,43 @@ public struct HTMLReport: Sendable {
                 out += "</tbody>\n</table>\n</details>\n"
             }
             out += grid(theme)
+            out += groupSwatches(theme, palette: palette.name)
         }
         return out + "</section>\n"
+    }
+
+    /// Each group that must stay distinguishable (a `distinct` check, the badges), its members'
+    /// swatches in normal vision and as each deficiency simulates them.
+    func groupSwatches(_ theme: ThemeReport, palette: String) -> HTML {
+        var order: [String] = []
+        var members: [String: [(name: String, color: SRGB)]] = [:]
+        for r in theme.results where r.kind == .distinct {
+            let group = String(r.id.prefix { $0 != "[" })
+            if members[group] == nil { order.append(group) }
+            for c in [r.foreground, r.background] where !(members[group] ?? []).contains(where: { $0.name == c.reference }) {
+                let color = c.color.isOpaque ? c.color : c.color.composited(over: .white)
+                members[group, default: []].append((c.reference, color))
+            }
+        }
+        guard !order.isEmpty else { return "" }
+        let visions: [(String, ColorVisionDeficiency?)] = [("normal vision", nil)] + (ColorVisionDeficiency.audited + [.achromatopsia]).map { ($0.name, $0) }
+        var out: HTML = ""
+        for group in order {
+            let list = members[group] ?? []
+            out += "<table class=\"groups\">\n<caption class=\"muted\">Group \(group) of \(palette) in \(theme.name), as each vision sees it</caption>\n<thead><tr><th scope=\"col\">Vision</th>"
+            for m in list { out += "<th scope=\"col\"><code>\(m.name)</code></th>" }
+            out += "</tr></thead>\n<tbody>\n"
+            for (name, deficiency) in visions {
+                out += "<tr><th scope=\"row\">\(name)</th>"
+                for m in list {
+                    let seen = deficiency.map { $0.simulate(m.color) } ?? m.color
+                    out += "<td><span class=\"chip\" style=\"background:\(seen.hex)\" role=\"img\" aria-label=\"\(m.name) as \(seen.hex)\"></span> \(seen.hex)</td>"
+                }
+                out += "</tr>\n"
+            }
+            out += "</tbody>\n</table>\n"
+        }
+        return out
     }
 
     /// Rows per block of a long table of full rows. Laying out 3,000 full rows took headless
@@ -237,8 +272,18 @@ public struct HTMLReport: Sendable {
         let (fg, bg) = colors(r)
         let regressedAttribute: HTML = regressed ? " data-regressed=\"true\"" : ""
         var out: HTML = "<tr data-check=\"\(r.id)\" data-theme=\"\(theme)\" data-verdict=\"\(r.verdict.rawValue)\"\(regressedAttribute)>"
-        out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
-        var what: HTML = "<strong>\(r.id)</strong><br><span class=\"muted\">\(r.usage.name) \(r.level.name)\(r.criterion.map { " · SC \($0)" } ?? "")\(r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt")</span>"
+        if let d = r.distinction {
+            out += "<td><span class=\"chip\" style=\"background:\(fg)\" role=\"img\" aria-label=\"\(fg)\"></span><span class=\"chip\" style=\"background:\(bg)\" role=\"img\" aria-label=\"\(bg)\"></span>"
+            if let simulated = d.simulated, let deficiency = d.deficiency {
+                out += "<br><span class=\"chip\" style=\"background:\(simulated.foreground)\" role=\"img\" aria-label=\"\(simulated.foreground) under \(deficiency)\"></span><span class=\"chip\" style=\"background:\(simulated.background)\" role=\"img\" aria-label=\"\(simulated.background) under \(deficiency)\"></span> <span class=\"muted\">\(deficiency)</span>"
+            }
+            out += "</td>"
+        } else {
+            out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
+        }
+        let need: HTML = r.distinction.map { d -> HTML in " · needs \(d.metric) ≥ \(CSSNumber.format(d.threshold))" } ?? r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt"
+        let basis: HTML = r.distinction != nil ? "distinguishable" : r.technique.map { t -> HTML in "\(t) · \(r.level.name)" } ?? "\(r.usage.name) \(r.level.name)"
+        var what: HTML = "<strong>\(r.id)</strong><br><span class=\"muted\">\(basis)\(r.criterion.map { " · SC \($0)" } ?? "")\(need)</span>"
         if let d = r.description { what += "<br><span class=\"muted\">\(d)</span>" }
         out += "<td>\(what)</td>"
         func describe(_ c: ResolvedColor) -> HTML {
@@ -246,7 +291,13 @@ public struct HTMLReport: Sendable {
         }
         out += "<td><span class=\"chip\" style=\"background:\(fg)\" aria-hidden=\"true\"></span>\(describe(r.foreground))<br><span class=\"chip\" style=\"background:\(bg)\" aria-hidden=\"true\"></span>\(describe(r.background))</td>"
         let range: HTML = r.range.map { range -> HTML in "<br><span class=\"muted\">to \(RatioFormat.display(range.best)) by backdrop</span>" } ?? ""
-        out += "<td class=\"num\">\(r.display)\(range)</td>"
+        let gradient: HTML = r.gradient.map { g -> HTML in "<br><span class=\"muted\">gradient (\(g.interpolation)): worst at \(Auditor.percent(g.worst.position)), best \(g.best.display) at \(Auditor.percent(g.best.position))</span>" } ?? ""
+        if let d = r.distinction {
+            let simulated: HTML = d.simulatedDifference.map { v -> HTML in "<br><span class=\"muted\">\(Auditor.format1(v)) under \(d.deficiency ?? "")</span>" } ?? ""
+            out += "<td class=\"num\">\(d.metric) \(Auditor.format1(d.difference))\(simulated)</td>"
+        } else {
+            out += "<td class=\"num\">\(r.display)\(range)\(gradient)</td>"
+        }
         out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(r.achieved.name)</td>"
         var verdict: HTML = "<span class=\"verdict-\(r.verdict.rawValue)\">\(r.verdict.rawValue.uppercased())</span>"
         if regressed { verdict += " <strong class=\"verdict-fail\">regressed</strong>" }
@@ -254,6 +305,7 @@ public struct HTMLReport: Sendable {
         if let claim = r.claim, !claim.supported { verdict += "<br><strong>False claim:</strong> \(claim.message)" }
         for a in r.assumed ?? [] { verdict += "<br><span class=\"muted\">Assumed: \(a)</span>" }
         for note in r.deprecations { verdict += "<br><strong>Deprecated:</strong> \(note)" }
+        if let warning = r.colorVisionWarning { verdict += "<br><strong>Color vision:</strong> \(warning)" }
         if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r, theme: theme) }
         out += "<td>\(verdict)</td></tr>\n"
         return out

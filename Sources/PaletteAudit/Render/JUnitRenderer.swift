@@ -25,17 +25,16 @@ public enum JUnitRenderer {
                 for r in theme.results {
                     let key = "\(palette.name)/\(theme.name)/\(r.id)"
                     out += "    <testcase classname=\"\(xml(palette.name)).\(xml(theme.name))\" name=\"\(xml(r.id))\"\(palette.file.map { " file=\"\(xml($0))\"" } ?? "")\(r.line.map { " line=\"\($0)\"" } ?? "")>\n"
-                    let detail = "\(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex): \(r.display), APCA Lc \(Auditor.formatLc(r.apca)), best level \(r.achieved)"
+                    let detail = r.measuredLine
                     if r.verdict == .fail {
-                        let required = r.required.map { "\(CSSNumber.format($0)):1" } ?? "?"
-                        out += "      <failure type=\"contrast\" message=\"\(xml("\(r.display) is below \(required) (\(r.usage) \(r.level), SC \(r.criterion ?? ""))"))\">\(xml(([detail] + (r.reasons ?? []) + [TextRenderer(color: false).fixLine(r)].compactMap { $0 }).joined(separator: "\n")))</failure>\n"
+                        out += "      <failure type=\"\(r.kind == .distinct ? "distinct" : "contrast")\" message=\"\(xml(r.failureSummary))\">\(xml(([detail] + (r.reasons ?? []) + [TextRenderer(color: false).fixLine(r)].compactMap { $0 }).joined(separator: "\n")))</failure>\n"
                     } else if r.verdict == .exempt {
                         out += "      <skipped message=\"\(xml("exempt (\(r.usage)): \(r.display)"))\"/>\n"
                     }
                     if let change = regressions[key]?.first {
                         out += "      <system-err>\(xml("regressed against the baseline: " + change.message))</system-err>\n"
                     }
-                    let notes = (r.claim.flatMap { $0.supported ? nil : ["false claim: " + $0.message] } ?? []) + r.deprecations
+                    let notes = (r.claim.flatMap { $0.supported ? nil : ["false claim: " + $0.message] } ?? []) + r.deprecations + (r.colorVisionWarning.map { [$0] } ?? [])
                     if !notes.isEmpty {
                         out += "      <system-out>\(xml(notes.joined(separator: "\n")))</system-out>\n"
                     }

@@ -35,12 +35,26 @@ public enum MarkdownRenderer {
                 out += "### \(escape(palette.name)): failures and false claims\n\n"
                 out += "| Theme | Check | Foreground | Background | Ratio | Needs | Verdict | Note | Nearest fix |\n|---|---|---|---|---:|---:|---|---|---|\n"
                 for (theme, r) in failing {
-                    let need = r.required.map { "\(CSSNumber.format($0)):1" } ?? "exempt"
+                    var need = r.required.map { "\(CSSNumber.format($0)):1" } ?? "exempt"
+                    var measured = r.display
+                    if let d = r.distinction {
+                        need = "\(d.metric) ≥ \(CSSNumber.format(d.threshold))"
+                        measured = "\(d.metric) \(Auditor.format1(d.simulatedDifference ?? d.difference))" + (d.deficiency.map { " (\($0))" } ?? "")
+                    }
                     let note = ([r.claim.flatMap { $0.supported ? nil : $0.message }] + (r.reasons ?? []).map { Optional($0) } + r.deprecations.map { Optional($0) }).compactMap { $0 }.joined(separator: "; ")
                     let fix = TextRenderer(color: false).fixLine(r).map { escape(String($0.dropFirst("fix: ".count))) } ?? ""
-                    out += "| \(escape(theme)) | \(escape(r.id)) | `\(r.foreground.hex)` \(escape(r.foreground.reference)) | `\(r.background.hex)` \(escape(r.background.reference)) | \(r.display) | \(need) | \(r.verdict) | \(escape(note)) | \(fix) |\n"
+                    out += "| \(escape(theme)) | \(escape(r.id)) | `\(r.foreground.hex)` \(escape(r.foreground.reference)) | `\(r.background.hex)` \(escape(r.background.reference)) | \(escape(measured)) | \(need) | \(r.verdict) | \(escape(note)) | \(fix) |\n"
                 }
                 out += "\n"
+            }
+            let warned = palette.themes.flatMap { theme in theme.results.filter { $0.cvd?.verdict == "warn" }.map { (theme.name, $0) } }
+            if !warned.isEmpty {
+                out += "<details><summary>\(warned.count) color-vision warning(s) in \(escape(palette.name))</summary>\n\n"
+                for (theme, r) in warned {
+                    guard let cvd = r.cvd else { continue }
+                    out += "- \(escape(theme)) › \(escape(r.id)): \(cvd.display) under simulated \(cvd.deficiency) (`\(cvd.foreground)` on `\(cvd.background)`), below the \(CSSNumber.format(r.required ?? 0)):1 it passes in normal vision\n"
+                }
+                out += "\n</details>\n\n"
             }
             if !palette.assumptions.isEmpty {
                 out += "<details><summary>\(palette.assumptions.count) assumption(s) in \(escape(palette.name))</summary>\n\n"

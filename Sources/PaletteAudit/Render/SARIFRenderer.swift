@@ -21,6 +21,10 @@ public enum SARIFRenderer {
              "Check that the value the audit used is the one the design system's build uses.")
         rule("contrast/deprecated-token", "DeprecatedToken", "A check uses a $deprecated token.",
              "Move the pair to the token that replaces it.")
+        rule("contrast/confusable", "ConfusableColors", "Two colors of a group that must stay distinguishable are not told apart, in normal vision or under a simulated color-vision deficiency.",
+             "Move one of the two colors in lightness or hue until the pair differs clearly under every simulated deficiency.")
+        rule("contrast/color-vision", "ContrastLostToColorVision", "A pair that meets its contrast in normal vision does not under a simulated color-vision deficiency.",
+             "Raise the contrast so that it holds for protanopia, deuteranopia and tritanopia too.")
         rule("contrast/not-read", "DeclarationNotRead", "A declaration that may be a color was not read, so nothing that uses it is measured.",
              "Write the value in a form the tool reads, or check the pairs that use it by hand.")
 
@@ -61,10 +65,18 @@ public enum SARIFRenderer {
                     }
                     let line = r.foreground.line ?? r.background.line ?? r.line
                     let where_ = location(file: r.foreground.file ?? palette.file, line: line, pointer: (r.foreground.pointer ?? r.pointer).description)
-                    if r.verdict == .fail {
-                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.foreground.reference) \(r.foreground.hex) on \(r.background.reference) \(r.background.hex) is \(r.display); \(r.usage) \(r.level) needs \(r.required.map { "\($0)" } ?? "?"):1. " + (r.reasons ?? []).joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
+                    if r.verdict == .fail && r.kind == .distinct {
+                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.measuredLine). " + (r.reasons ?? []).joined(separator: " ")
+                        results.append(["ruleId": "contrast/confusable", "level": "error", "message": ["text": text], "locations": where_,
+                                        "properties": ["difference": r.distinction?.difference ?? 0, "threshold": r.distinction?.threshold ?? 0, "theme": theme.name, "check": r.id]])
+                    } else if r.verdict == .fail {
+                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.measuredLine); \(r.failureSummary). " + (r.reasons ?? []).joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
                         results.append(["ruleId": "contrast/insufficient", "level": "error", "message": ["text": text], "locations": where_,
                                         "properties": ["ratio": r.ratio, "required": r.required ?? 0, "theme": theme.name, "check": r.id]])
+                    }
+                    if let warning = r.colorVisionWarning {
+                        results.append(["ruleId": "contrast/color-vision", "level": "warning",
+                                        "message": ["text": "\(palette.name) › \(theme.name) › \(r.id): \(warning)"], "locations": where_])
                     }
                     if let claim = r.claim, !claim.supported {
                         results.append(["ruleId": "contrast/false-claim", "level": "warning",

@@ -59,6 +59,13 @@ public struct TextRenderer: Sendable {
                     if let claim = result.claim, !claim.supported {
                         out += "        " + paint("false claim", ANSI.yellow) + ": " + t(claim.message) + "\n"
                     }
+                    if let cvd = result.cvd, let verdict = cvd.verdict, verdict != "pass" {
+                        let label = verdict == "fail" ? paint("color vision", ANSI.red) : paint("color vision", ANSI.yellow)
+                        out += "        \(label): \(cvd.display) under simulated \(cvd.deficiency) (\(cvd.foreground) on \(cvd.background)), below the \(CSSNumber.format(result.required ?? 0)):1 required\(verdict == "warn" ? " (a warning; \"cvd\": \"fail\" makes it a failure)" : "")\n"
+                    }
+                    if let gradient = result.gradient {
+                        out += "        gradient (\(t(gradient.interpolation))): worst \(gradient.worst.display) at \(Auditor.percent(gradient.worst.position)) (\(gradient.worst.color)), best \(gradient.best.display) at \(Auditor.percent(gradient.best.position)) (\(gradient.best.color))\(gradient.lengthPositions == true ? "; some stops are placed in lengths, so every segment was judged in full" : "")\n"
+                    }
                     if let range = result.range {
                         out += "        translucent background over an unknown backdrop: \(RatioFormat.display(range.worst)) (on \(range.worstBackdrop)) to \(RatioFormat.display(range.best)) (on \(range.bestBackdrop))\n"
                     }
@@ -103,9 +110,22 @@ public struct TextRenderer: Sendable {
     }
 
     func row(_ r: CheckResult) -> [String] {
-        let pair = "\(t(r.foreground.reference)) on \(t(r.background.reference))"
         let colors = "\(r.foreground.hex) / \(r.background.hex)"
-        let need = r.required.map { "needs \(CSSNumber.format($0)):1 (\(r.usage) \(r.level))" } ?? "\(r.usage): exempt"
+        if let d = r.distinction {
+            let pair = "\(t(r.foreground.reference)) vs \(t(r.background.reference))"
+            var measured = "\(d.metric) \(Auditor.format1(d.difference))"
+            if let deficiency = d.deficiency, let simulated = d.simulatedDifference { measured += "; \(Auditor.format1(simulated)) under \(deficiency)" }
+            return [r.verdict.rawValue.uppercased(), t(r.id), pair + "  " + colors, measured, "needs \(CSSNumber.format(d.threshold)) apart (normal vision and \(d.deficiencies.joined(separator: ", ")))"]
+        }
+        let versus = r.relation == RelationName.change || r.relation == RelationName.linkVersusText
+        let pair = "\(t(r.foreground.reference)) \(versus ? "vs" : "on") \(t(r.background.reference))"
+        let need: String
+        if let required = r.required {
+            let basis = r.technique.map { "\($0), SC \(r.criterion ?? "") \(r.level)" } ?? (r.relation == RelationName.change ? "SC \(r.criterion ?? "") \(r.level)" : "\(r.usage) \(r.level)")
+            need = "needs \(CSSNumber.format(required)):1 (\(basis))"
+        } else {
+            need = r.relation == RelationName.change ? "SC \(r.criterion ?? "") \(r.level): exempt (level AA asked)" : "\(r.usage): exempt"
+        }
         return [r.verdict.rawValue.uppercased(), t(r.id), pair + "  " + colors, "\(r.display)  Lc \(Auditor.formatLc(r.apca))  best \(r.achieved)", need]
     }
 

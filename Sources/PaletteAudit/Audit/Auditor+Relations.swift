@@ -1,0 +1,334 @@
+import ColorScience
+
+/// The names of the relations a focus or link check measures, as results report them.
+public enum RelationName {
+    /// The focus indicator against a surface it is drawn on (SC 1.4.11).
+    public static let adjacent = "adjacent"
+    /// The focus indicator against the unfocused color of the same pixels (SC 2.4.13).
+    public static let change = "change"
+    /// The link against the text around it (G183, SC 1.4.1).
+    public static let linkVersusText = "link-vs-text"
+    /// The link against the background (SC 1.4.3, or 1.4.6 at AAA).
+    public static let linkOnBackground = "link-on-background"
+    /// The text around the link against the background.
+    public static let textOnBackground = "text-on-background"
+}
+
+extension Auditor {
+    /// The results a `distinct`, `focus` or `link` check expands to in one theme.
+    static func relationItems(_ check: Check, palette: Palette, tokens: [String], problems: inout [PaletteProblem],
+                              ruleMatches: inout [String: Int]) -> [Item] {
+        func names(_ references: [String]) -> [String] {
+            var seen: Set<String> = []
+            return references.flatMap { CheckRule.side($0, tokens: tokens, except: check.except) }.filter { seen.insert($0).inserted }
+        }
+        let base = Item(id: check.id, kind: .check, description: check.description, foreground: "", background: "",
+                        usage: .nonText, level: .AA, themes: check.themes, pointer: check.pointer, location: check.location, file: check.file)
+        var items: [Item] = []
+        func tooMany(_ count: Int, _ what: String) -> Bool {
+            guard count > CheckRule.maximumPairsPerRule else { return false }
+            let problem = PaletteProblem(.limitExceeded, "check \"\(check.id)\" would expand to \(count) \(what); the limit is \(CheckRule.maximumPairsPerRule) per check. Narrow its globs or add \"except\"",
+                                         file: check.file ?? palette.file, pointer: check.pointer, location: check.location)
+            if !problems.contains(problem) { problems.append(problem) }
+            return true
+        }
+        switch check.relation {
+        case .pair:
+            return []
+        case .distinct(let group):
+            let members = names(group.members)
+            if tooMany(members.count * (members.count - 1) / 2, "pairs (\(members.count) members)") { return [] }
+            for (i, first) in members.enumerated() {
+                for second in members[(i + 1)...] {
+                    var item = base
+                    item.id = "\(check.id)[\(first) vs \(second)]"
+                    item.kind = .distinct
+                    item.foreground = first
+                    item.background = second
+                    item.level = check.level
+                    item.distinct = group
+                    items.append(item)
+                }
+            }
+        case .focus(let focus):
+            let indicators = names([focus.indicator])
+            let surfaces = names(focus.adjacent)
+            let unfocused = focus.unfocused.map { names([$0]) } ?? []
+            if tooMany(indicators.count * (surfaces.count + unfocused.count), "pairs") { return [] }
+            for indicator in indicators {
+                for surface in surfaces where surface != indicator {
+                    var item = base
+                    item.id = "\(check.id)[\(indicator) on \(surface)]"
+                    item.kind = .focus
+                    item.description = check.description ?? "The focus indicator against a surface it is drawn on"
+                    item.foreground = indicator
+                    item.background = surface
+                    item.relation = RelationName.adjacent
+                    item.cvd = check.cvd
+                    items.append(item)
+                }
+                for before in unfocused where before != indicator {
+                    var item = base
+                    item.id = "\(check.id)[\(indicator) vs \(before)]"
+                    item.kind = .focus
+                    item.description = check.description ?? "The focus indicator against the same pixels unfocused"
+                    item.foreground = indicator
+                    item.background = before
+                    item.relation = RelationName.change
+                    item.level = .AAA
+                    item.fixed = FixedRequirement(ratio: 3, criterion: "2.4.13", level: .AAA, technique: nil,
+                                                  what: "the focused and unfocused states of the indicator's pixels")
+                    item.exempt = check.level < .AAA
+                    item.cvd = check.cvd
+                    items.append(item)
+                }
+            }
+        case .link(let link):
+            let links = names([link.link]), texts = names([link.text]), backgrounds = names([link.background])
+            if tooMany(links.count * texts.count * backgrounds.count * 3, "pairs") { return [] }
+            var seen: Set<String> = []
+            func add(_ id: String, _ relation: String, _ fg: String, _ bg: String, fixed: FixedRequirement?, description: String) {
+                guard fg != bg, seen.insert(id).inserted else { return }
+                var item = base
+                item.id = id
+                item.kind = .link
+                item.description = check.description ?? description
+                item.foreground = fg
+                item.background = bg
+                item.relation = relation
+                item.usage = .text
+                item.level = fixed?.level ?? check.level
+                item.fixed = fixed
+                item.cvd = check.cvd
+                items.append(item)
+            }
+            for l in links {
+                for t in texts where !link.underlined {
+                    add("\(check.id)[\(l) vs \(t)]", RelationName.linkVersusText, l, t,
+                        fixed: FixedRequirement(ratio: 3, criterion: "1.4.1", level: .A, technique: "G183", what: "the link and the text around it"),
+                        description: "A link told apart by color alone, against the text around it (G183)")
+                }
+                for b in backgrounds {
+                    add("\(check.id)[\(l) on \(b)]", RelationName.linkOnBackground, l, b, fixed: nil, description: "The link on the background")
+                }
+            }
+            for t in texts {
+                for b in backgrounds {
+                    add("\(check.id)[\(t) on \(b)]", RelationName.textOnBackground, t, b, fixed: nil, description: "The text around the link on the background")
+                }
+            }
+        }
+        if check.isRule { ruleMatches[check.id, default: 0] += items.count }
+        return items
+    }
+
+    /// The badges of a palette form a group that must stay distinguishable: one `distinct`
+    /// result per pair of badge backgrounds, with the id `badges[NAME vs NAME]`.
+    static func badgeGroupItems(_ badges: [Badge], palette: Palette) -> [Item] {
+        guard badges.count >= 2 else { return [] }
+        var items: [Item] = []
+        for (i, first) in badges.enumerated() {
+            for second in badges[(i + 1)...] {
+                items.append(Item(id: "badges[\(first.name) vs \(second.name)]", kind: .distinct,
+                                  description: "Badges \"\(first.name)\" and \"\(second.name)\": their backgrounds must stay distinguishable",
+                                  foreground: first.background, background: second.background, usage: .nonText, level: .AA,
+                                  themes: nil, pointer: first.pointer.appending("background"), location: first.location,
+                                  distinct: CheckRelation.Distinct(members: [])))
+            }
+        }
+        return items
+    }
+
+    /// What a rule check is, for the problem that says it matched nothing.
+    static func ruleDescription(_ check: Check) -> String {
+        switch check.relation {
+        case .pair: "\(check.foreground) on \(check.background)"
+        case .distinct(let d): "distinct \(d.members.joined(separator: ", "))"
+        case .focus(let f): "focus \(f.indicator) on \(f.adjacent.joined(separator: ", "))"
+        case .link(let l): "link \(l.link) in \(l.text) on \(l.background)"
+        }
+    }
+}
+
+// MARK: Color-vision deficiency
+
+extension Auditor {
+    /// The lowest WCAG ratio of a measured pair under each audited deficiency, judged against
+    /// `required`: `warn` or `fail` (by `policy`) when the pair passes in normal vision and not
+    /// under the simulation. With a translucent background over an unknown backdrop, the pair
+    /// is simulated over the backdrop that is worst in normal vision.
+    static func simulatedContrast(_ m: ContrastMeasurement, required: Double?, normalVerdict: Verdict, policy: CVDPolicy,
+                                  deficiencies: [ColorVisionDeficiency] = ColorVisionDeficiency.audited) -> SimulatedContrast? {
+        var fg = m.effectiveForeground, bg = m.effectiveBackground
+        if fg == nil || bg == nil, let worst = m.worstBackdrop {
+            let over = ContrastMeasurement(foreground: m.foreground, background: m.background, backdrop: worst)
+            fg = over.effectiveForeground
+            bg = over.effectiveBackground
+        }
+        guard let fg, let bg, !deficiencies.isEmpty else { return nil }
+        var lowest: (deficiency: ColorVisionDeficiency, ratio: Double, fg: SRGB, bg: SRGB)?
+        for deficiency in deficiencies {
+            let f = deficiency.simulate(fg), b = deficiency.simulate(bg)
+            let ratio = f.contrastRatio(with: b)
+            if lowest == nil || ratio < lowest!.ratio { lowest = (deficiency, ratio, f, b) }
+        }
+        guard let lowest else { return nil }
+        var verdict: String?
+        if let required, normalVerdict != .exempt, m.ratio >= required {
+            verdict = lowest.ratio >= required ? "pass" : policy == .fail ? "fail" : "warn"
+        }
+        return SimulatedContrast(deficiency: lowest.deficiency.name, ratio: lowest.ratio, display: RatioFormat.display(lowest.ratio),
+                                 foreground: lowest.fg.hex, background: lowest.bg.hex, verdict: verdict,
+                                 deficiencies: deficiencies.map(\.name))
+    }
+
+    /// Two members of a group that must stay distinguishable: `fail` when they are not told
+    /// apart in normal vision, or are in normal vision and not under a simulated deficiency.
+    /// Translucent members are judged as seen over the theme's backdrop (opaque white when the
+    /// theme names none, which the result's assumptions say).
+    static func distinctResult(_ item: Item, first: ResolvedColor, second: ResolvedColor, resolver: inout ThemeResolver) -> CheckResult {
+        let group = item.distinct ?? CheckRelation.Distinct(members: [])
+        let threshold = group.threshold ?? Distinguishability.defaultThreshold
+        let deficiencies = group.deficiencies ?? ColorVisionDeficiency.audited
+        var assumed: [String] = []
+        for color in [first, second] { if let a = color.assumed, !assumed.contains(a) { assumed.append(a) } }
+        var surface = SRGB.white
+        if !(first.color.isOpaque && second.color.isOpaque) {
+            if let reference = resolver.theme.backdrop, case .success(let backdrop) = resolver.resolve(reference) {
+                surface = backdrop.color.isOpaque ? backdrop.color : backdrop.color.composited(over: .white)
+            } else {
+                assumed.append("translucent members are judged over white (the theme names no backdrop)")
+            }
+        }
+        let a = first.color.isOpaque ? first.color : first.color.composited(over: surface)
+        let b = second.color.isOpaque ? second.color : second.color.composited(over: surface)
+        let assessment = Distinguishability.assess(a, b, threshold: threshold, under: deficiencies)
+        var reasons: [String] = []
+        let metric = Distinguishability.metric
+        if assessment.indistinctInNormalVision {
+            reasons.append("\(a.hex) and \(b.hex) differ by \(metric) \(format1(assessment.normalDifference)), below the \(CSSNumber.format(threshold)) that tells them apart, even in normal vision")
+        } else if assessment.confusable, let deficiency = assessment.worstDeficiency, let d = assessment.simulatedDifference,
+                  let sa = assessment.simulatedFirst, let sb = assessment.simulatedSecond {
+            reasons.append("confusable under \(deficiency.name): \(metric) \(format1(d)) (seen as \(sa.hex) and \(sb.hex)), below the \(CSSNumber.format(threshold)) that tells them apart; \(format1(assessment.normalDifference)) in normal vision")
+        }
+        let failed = assessment.indistinctInNormalVision || assessment.confusable
+        let ratio = a.contrastRatio(with: b)
+        var simulated: CompositedPair?
+        if let sa = assessment.simulatedFirst, let sb = assessment.simulatedSecond { simulated = CompositedPair(foreground: sa.hex, background: sb.hex) }
+        var result = CheckResult(
+            id: item.id, kind: .distinct, description: item.description, usage: item.usage, level: item.level,
+            criterion: nil, required: nil, fontSize: nil, fontWeight: nil, foreground: first, background: second, backdrop: nil,
+            composited: first.color.isOpaque && second.color.isOpaque ? nil : CompositedPair(foreground: a.hex, background: b.hex),
+            ratio: ratio, display: RatioFormat.display(ratio), range: nil, apca: APCA.lightnessContrast(text: a, background: b), apcaRequired: nil,
+            achieved: AchievedLevel(ratio: ratio), verdict: failed ? .fail : .pass, reasons: reasons.isEmpty ? nil : reasons,
+            claim: nil, suggestions: nil, fixes: nil, assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
+        result.distinction = Distinction(metric: metric, threshold: threshold, difference: rounded(assessment.normalDifference),
+                                         deficiency: assessment.worstDeficiency?.name, simulatedDifference: assessment.simulatedDifference.map(rounded),
+                                         simulated: simulated, confusable: assessment.confusable, indistinct: assessment.indistinctInNormalVision,
+                                         deficiencies: deficiencies.map(\.name))
+        return result
+    }
+
+    /// A difference to four decimals, as reports carry it.
+    static func rounded(_ value: Double) -> Double { (value * 10000).rounded() / 10000 }
+
+    /// A difference to one decimal, as messages show it.
+    static func format1(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return String(tenths)
+    }
+}
+
+// MARK: Suggestions keep groups distinct
+
+extension Auditor {
+    /// Leaves out suggested colors that would make a member of a `distinct` group (or a badge
+    /// background) confusable with a partner it is told apart from now, and says so.
+    static func keepGroupsDistinct(_ themes: inout [ThemeReport]) {
+        for t in themes.indices {
+            var partners: [String: [(name: String, color: SRGB, distinction: Distinction)]] = [:]
+            for r in themes[t].results where r.kind == .distinct && r.verdict == .pass {
+                guard let d = r.distinction else { continue }
+                let a = r.foreground.token ?? r.foreground.reference, b = r.background.token ?? r.background.reference
+                // How the other member is named in words: its badge, or its token.
+                var names = (a, b)
+                if r.id.hasPrefix("badges["), r.id.hasSuffix("]") {
+                    let members = r.id.dropFirst("badges[".count).dropLast().split(separator: " vs ", omittingEmptySubsequences: false)
+                    if members.count == 2 { names = ("badge \(members[0]) (\(r.foreground.hex))", "badge \(members[1]) (\(r.background.hex))") }
+                }
+                partners[a, default: []].append((names.1, r.background.color, d))
+                partners[b, default: []].append((names.0, r.foreground.color, d))
+            }
+            guard !partners.isEmpty else { continue }
+            for i in themes[t].results.indices {
+                guard var suggestions = themes[t].results[i].suggestions else { continue }
+                let result = themes[t].results[i]
+                var notes = suggestions.notes ?? []
+                func clash(_ hex: String, for color: ResolvedColor) -> String? {
+                    guard let list = partners[color.token ?? color.reference], let candidate = try? SRGB(css: hex) else { return nil }
+                    for partner in list {
+                        let deficiencies = partner.distinction.deficiencies.compactMap(ColorVisionDeficiency.init(name:))
+                        let a = Distinguishability.assess(candidate, partner.color, threshold: partner.distinction.threshold, under: deficiencies)
+                        if a.confusable || a.indistinctInNormalVision { return partner.name }
+                    }
+                    return nil
+                }
+                func keep(_ list: [SuggestedColor], _ color: ResolvedColor, _ side: String) -> [SuggestedColor] {
+                    list.filter { s in
+                        guard let other = clash(s.hex, for: color) else { return true }
+                        notes.append("the \(side) \(s.hex) (\(s.direction)) is left out: it would be confusable with \(other), which it must stay distinguishable from")
+                        return false
+                    }
+                }
+                let before = suggestions.foreground.count + suggestions.background.count + (suggestions.both == nil ? 0 : 1)
+                suggestions.foreground = keep(suggestions.foreground, result.foreground, "foreground")
+                suggestions.background = keep(suggestions.background, result.background, "background")
+                if let both = suggestions.both, let other = clash(both.foreground.hex, for: result.foreground) ?? clash(both.background.hex, for: result.background) {
+                    notes.append("the pair \(both.foreground.hex) on \(both.background.hex) is left out: it would be confusable with \(other), which it must stay distinguishable from")
+                    suggestions.both = nil
+                }
+                let after = suggestions.foreground.count + suggestions.background.count + (suggestions.both == nil ? 0 : 1)
+                guard after != before else { continue }
+                if after == 0 { notes.append("no suggestion keeps every group distinguishable") }
+                suggestions.notes = notes
+                Auditor.attach(suggestions, to: &themes[t].results[i], theme: themes[t].name)
+            }
+        }
+    }
+}
+
+// MARK: Words for every rendering
+
+extension CheckResult {
+    /// What is measured, in one line: "a #0969da on b #ffffff: 5.19:1, APCA Lc 74.9, best level AA",
+    /// or for a distinct pair "a #1a7f37 vs b #d1242f: CIEDE2000 66.1; 12.0 under deuteranopia".
+    public var measuredLine: String {
+        if let d = distinction {
+            var line = "\(foreground.reference) \(foreground.hex) vs \(background.reference) \(background.hex): \(d.metric) \(Auditor.format1(d.difference))"
+            if let deficiency = d.deficiency, let simulated = d.simulatedDifference { line += "; \(Auditor.format1(simulated)) under \(deficiency)" }
+            return line
+        }
+        let versus = relation == RelationName.change || relation == RelationName.linkVersusText
+        var line = "\(foreground.reference) \(foreground.hex) \(versus ? "vs" : "on") \(background.reference) \(background.hex): \(display), APCA Lc \(Auditor.formatLc(apca)), best level \(achieved)"
+        if let gradient { line += "; gradient worst at \(Auditor.percent(gradient.worst.position)), best \(gradient.best.display) at \(Auditor.percent(gradient.best.position))" }
+        return line
+    }
+
+    /// Why it fails, in one line: "4.12:1 is below 4.5:1 (text AA, SC 1.4.3)", "confusable
+    /// under deuteranopia: …".
+    public var failureSummary: String {
+        if distinction != nil { return reasons?.first ?? "not told apart" }
+        let requiredText = required.map { "\(CSSNumber.format($0)):1" } ?? "?"
+        let basis = technique.map { "\($0), SC \(criterion ?? "") \(level)" } ?? "\(usage) \(level), SC \(criterion ?? "")"
+        if let cvd, cvd.verdict == "fail", ratio >= (required ?? 0) {
+            return "\(cvd.display) under simulated \(cvd.deficiency) is below \(requiredText) (\(basis))"
+        }
+        return "\(display) is below \(requiredText) (\(basis))"
+    }
+
+    /// The color-vision warning, when the check passes in normal vision and not as simulated.
+    public var colorVisionWarning: String? {
+        guard let cvd, cvd.verdict == "warn" else { return nil }
+        return "color vision: \(cvd.display) under simulated \(cvd.deficiency) (\(cvd.foreground) on \(cvd.background)) is below the \(CSSNumber.format(required ?? 0)):1 it meets in normal vision"
+    }
+}

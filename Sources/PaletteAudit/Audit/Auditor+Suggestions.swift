@@ -1,0 +1,114 @@
+public import ColorScience
+import Dispatch
+import Synchronization
+
+/// A bounded memory of computed suggestions, shared by every audit in the process.
+final class SuggestionCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var foreground: SRGB
+        var background: SRGB
+        var target: ContrastTarget
+    }
+
+    static let shared = SuggestionCache()
+    static let capacity = 4096
+    private let entries = Mutex<[Key: Suggestions]>([:])
+
+    func value(for key: Key) -> Suggestions? {
+        entries.withLock { $0[key] }
+    }
+
+    func store(_ value: Suggestions, for key: Key) {
+        entries.withLock { table in
+            if table.count >= SuggestionCache.capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = value
+        }
+    }
+}
+
+/// Nearest passing colors for failing checks: computed in place or deferred and computed in
+/// parallel, remembered across audits.
+extension Auditor {
+    /// A failing check whose suggestions are computed after every check is evaluated.
+    struct PendingSuggestion: Sendable {
+        var theme: Int
+        var result: Int
+        var foreground: SRGB
+        var background: SRGB
+        var target: ContrastTarget
+    }
+
+    /// The colors and target a failing check's suggestions are computed for; nil when it gets
+    /// none (it passes, or its ratio is a range over an unknown backdrop).
+    static func suggestionInputs(verdict: Verdict, measurement m: ContrastMeasurement, required: Double?, apca: Double?)
+        -> (foreground: SRGB, background: SRGB, target: ContrastTarget)? {
+        guard verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground else { return nil }
+        return (f, b, ContrastTarget(ratio: required, lc: apca))
+    }
+
+    static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor, kind: CheckKind,
+                      pointer: JSONPointer, theme: String) -> [SuggestedFix]? {
+        let fixes = SuggestedFix.fixes(suggestions, foreground: foreground, background: background, kind: kind, pointer: pointer, theme: theme)
+        return fixes.isEmpty ? nil : fixes
+    }
+
+    /// Puts computed suggestions (and the fixes they imply) into a result evaluated without them.
+    static func attach(_ suggestions: Suggestions, to result: inout CheckResult, theme: String) {
+        result.suggestions = suggestions
+        result.fixes = fixes(suggestions, foreground: result.foreground, background: result.background, kind: result.kind,
+                             pointer: result.pointer, theme: theme)
+    }
+
+    /// The suggestions of every pending check, on `threads` threads taking the next pending
+    /// check as each finishes one; nil when `shouldStop` said to stop.
+    static func computeInParallel(_ pending: [PendingSuggestion], threads: Int, shouldStop: (@Sendable () -> Bool)?) -> [Suggestions]? {
+        let output = UnsafeMutableBufferPointer<Suggestions?>.allocate(capacity: pending.count)
+        output.initialize(repeating: nil)
+        defer { output.deinitialize(); output.deallocate() }
+        let next = Atomic<Int>(0)
+        let stopped = Atomic<Bool>(false)
+        nonisolated(unsafe) let slots = output
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, pending.count))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                if index >= pending.count || stopped.load(ordering: .relaxed) { return }
+                if let shouldStop, shouldStop() {
+                    stopped.store(true, ordering: .relaxed)
+                    return
+                }
+                let p = pending[index]
+                slots[index] = Auditor.suggestions(foreground: p.foreground, background: p.background, target: p.target)
+            }
+        }
+        if stopped.load(ordering: .relaxed) { return nil }
+        return output.map { $0! }
+    }
+
+    /// Nearest passing colors for each side, and for both at once. Results are remembered
+    /// (they depend only on the two colors and the target), so re-auditing a palette is cheap.
+    public static func suggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
+        let key = SuggestionCache.Key(foreground: foreground, background: background, target: target)
+        if let known = SuggestionCache.shared.value(for: key) { return known }
+        let computed = computeSuggestions(foreground: foreground, background: background, target: target)
+        SuggestionCache.shared.store(computed, for: key)
+        return computed
+    }
+
+    /// The suggestions computed afresh, without the cache (for benchmarks).
+    public static func computeSuggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
+        let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target)
+        let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target)
+        var notes: [String] = []
+        if fg.suggestions.isEmpty, let best = fg.bestReachableRatio {
+            notes.append("no foreground of this hue reaches \(target) on \(background.hex); the best reachable is \(RatioFormat.display(best))")
+        }
+        if bg.suggestions.isEmpty, let best = bg.bestReachableRatio {
+            notes.append("no background of this hue reaches \(target) under \(foreground.hex); the best reachable is \(RatioFormat.display(best))")
+        }
+        let both = NearestPassing.suggestBoth(foreground: foreground, background: background, target: target).map {
+            SuggestedPair(foreground: SuggestedColor($0.foreground), background: SuggestedColor($0.background))
+        }
+        return Suggestions(foreground: fg.suggestions.map(SuggestedColor.init), background: bg.suggestions.map(SuggestedColor.init),
+                           both: both, notes: notes.isEmpty ? nil : notes)
+    }
+}

@@ -87,3 +87,22 @@ def test_the_matrix_route_gives_what_contrast_matrix_gives(run, server):
     assert status == 400 and b"dusk" in body
     status, _, body = server.request("GET", "/v1/palettes/peptide-fox/matrix?format=xml")
     assert status == 400 and b"json or csv" in body
+
+
+def test_color_vision_agrees_on_both_edges(run, server):
+    """`contrast simulate` and POST /v1/simulate are one implementation; so are the color-vision
+    contrast of `check` and GET /v1/contrast."""
+    colors = ["#fee2e2", "#d1fae5", "oklch(0.6 0.2 30)", "rgb(0 0 255 / 50%)"]
+    cli = run("simulate", *colors, "--format", "json")
+    assert cli.returncode == 0, cli.stderr
+    status, _, api = server.json("POST", "/v1/simulate", {"colors": colors})
+    assert status == 200 and json.loads(cli.stdout) == api
+    assert [v["name"] for v in api["visions"]] == ["protanopia", "deuteranopia", "tritanopia", "protanomaly", "deuteranomaly", "tritanomaly", "achromatopsia"]
+    r = run("simulate", "#fee2e2", "--deficiency", "purple")
+    status, _, body = server.json("POST", "/v1/simulate", {"colors": ["#fee2e2"], "deficiencies": ["purple"]})
+    assert r.returncode == 2 and status == 400 and body["detail"] in r.stderr
+    from urllib.parse import quote
+    cli = json.loads(run("check", "#ff2a2a", "black", "--format", "json").stdout)
+    status, _, api = server.json("GET", f"/v1/contrast?fg={quote('#ff2a2a')}&bg=black")
+    assert status == 200 and cli["cvd"] == api["cvd"]
+    assert api["cvd"]["deficiency"] == "protanopia" and api["cvd"]["verdict"] == "warn" and api["cvd"]["display"] == "3.44:1"

@@ -32,6 +32,25 @@ extension Auditor {
             if !problems.contains(problem) { problems.append(problem) }
             return true
         }
+        // One result of a focus or link check: a pair with the relation it measures.
+        var seen: Set<String> = []
+        func add(_ kind: CheckKind, _ id: String, _ relation: String, _ fg: String, _ bg: String, usage: ContrastUsage, level: WCAGLevel,
+                 fixed: FixedRequirement?, exempt: Bool = false, description: String) {
+            guard fg != bg, seen.insert(id).inserted else { return }
+            var item = base
+            item.id = id
+            item.kind = kind
+            item.description = check.description ?? description
+            item.foreground = fg
+            item.background = bg
+            item.relation = relation
+            item.usage = usage
+            item.level = level
+            item.fixed = fixed
+            item.exempt = exempt
+            item.cvd = check.cvd
+            items.append(item)
+        }
         switch check.relation {
         case .pair:
             return []
@@ -56,65 +75,36 @@ extension Auditor {
             let unfocused = focus.unfocused.map { names([$0]) } ?? []
             if tooMany(indicators.count * (surfaces.count + unfocused.count), "pairs") { return [] }
             for indicator in indicators {
-                for surface in surfaces where surface != indicator {
-                    var item = base
-                    item.id = "\(check.id)[\(indicator) on \(surface)]"
-                    item.kind = .focus
-                    item.description = check.description ?? "The focus indicator against a surface it is drawn on"
-                    item.foreground = indicator
-                    item.background = surface
-                    item.relation = RelationName.adjacent
-                    item.cvd = check.cvd
-                    items.append(item)
+                for surface in surfaces {
+                    add(.focus, "\(check.id)[\(indicator) on \(surface)]", RelationName.adjacent, indicator, surface, usage: .nonText, level: .AA,
+                        fixed: nil, description: "The focus indicator against a surface it is drawn on")
                 }
-                for before in unfocused where before != indicator {
-                    var item = base
-                    item.id = "\(check.id)[\(indicator) vs \(before)]"
-                    item.kind = .focus
-                    item.description = check.description ?? "The focus indicator against the same pixels unfocused"
-                    item.foreground = indicator
-                    item.background = before
-                    item.relation = RelationName.change
-                    item.level = .AAA
-                    item.fixed = FixedRequirement(ratio: 3, criterion: "2.4.13", level: .AAA, technique: nil,
-                                                  what: "the focused and unfocused states of the indicator's pixels")
-                    item.exempt = check.level < .AAA
-                    item.cvd = check.cvd
-                    items.append(item)
+                for before in unfocused {
+                    add(.focus, "\(check.id)[\(indicator) vs \(before)]", RelationName.change, indicator, before, usage: .nonText, level: .AAA,
+                        fixed: FixedRequirement(ratio: 3, criterion: "2.4.13", level: .AAA, technique: nil,
+                                                what: "the focused and unfocused states of the indicator's pixels"),
+                        exempt: check.level < .AAA, description: "The focus indicator against the same pixels unfocused")
                 }
             }
         case .link(let link):
             let links = names([link.link]), texts = names([link.text]), backgrounds = names([link.background])
             if tooMany(links.count * texts.count * backgrounds.count * 3, "pairs") { return [] }
-            var seen: Set<String> = []
-            func add(_ id: String, _ relation: String, _ fg: String, _ bg: String, fixed: FixedRequirement?, description: String) {
-                guard fg != bg, seen.insert(id).inserted else { return }
-                var item = base
-                item.id = id
-                item.kind = .link
-                item.description = check.description ?? description
-                item.foreground = fg
-                item.background = bg
-                item.relation = relation
-                item.usage = .text
-                item.level = fixed?.level ?? check.level
-                item.fixed = fixed
-                item.cvd = check.cvd
-                items.append(item)
+            func addLink(_ id: String, _ relation: String, _ fg: String, _ bg: String, fixed: FixedRequirement?, description: String) {
+                add(.link, id, relation, fg, bg, usage: .text, level: fixed?.level ?? check.level, fixed: fixed, description: description)
             }
             for l in links {
                 for t in texts where !link.underlined {
-                    add("\(check.id)[\(l) vs \(t)]", RelationName.linkVersusText, l, t,
+                    addLink("\(check.id)[\(l) vs \(t)]", RelationName.linkVersusText, l, t,
                         fixed: FixedRequirement(ratio: 3, criterion: "1.4.1", level: .A, technique: "G183", what: "the link and the text around it"),
                         description: "A link told apart by color alone, against the text around it (G183)")
                 }
                 for b in backgrounds {
-                    add("\(check.id)[\(l) on \(b)]", RelationName.linkOnBackground, l, b, fixed: nil, description: "The link on the background")
+                    addLink("\(check.id)[\(l) on \(b)]", RelationName.linkOnBackground, l, b, fixed: nil, description: "The link on the background")
                 }
             }
             for t in texts {
                 for b in backgrounds {
-                    add("\(check.id)[\(t) on \(b)]", RelationName.textOnBackground, t, b, fixed: nil, description: "The text around the link on the background")
+                    addLink("\(check.id)[\(t) on \(b)]", RelationName.textOnBackground, t, b, fixed: nil, description: "The text around the link on the background")
                 }
             }
         }

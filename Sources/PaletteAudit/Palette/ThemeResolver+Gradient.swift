@@ -16,22 +16,13 @@ extension ThemeResolver {
                                         link.pointer, link.location, file: link.file))
             }
         }
-        var text = token.value
-        for name in Token.embeddedReferences(in: token.value) {
-            guard tokens[name] != nil else {
-                return .failure(problem(.unknownToken, "gradient token \"\(token.name)\" refers to \"{\(name)}\", which names no color token of theme '\(theme.name)'\(suggestion(for: name))", at: token))
-            }
-            if name == token.name {
-                return .failure(problem(.aliasCycle, "gradient token \"\(token.name)\" refers to itself", at: token))
-            }
-            switch resolve(name, at: token.pointer, location: token.location, referenceFile: token.file, depth: depth + 1) {
-            case .success(let c) where c.gradient != nil:
-                return .failure(problem(.invalidValue, "gradient token \"\(token.name)\" uses \"{\(name)}\" as a stop color, but it is a gradient", at: token))
-            case .success(let c):
-                text = text.replacing("{\(name)}", with: c.operations == nil && c.outOfGamut == nil ? c.css : c.color.hex)
-            case .failure(let p):
-                return .failure(p)
-            }
+        // Stops keep their own CSS, so the interpolation space is the one their notations imply
+        // (a color changed after resolving, or gamut-mapped, is written as its hex).
+        let text: String
+        switch substitutingReferences(in: token, depth: depth, subject: "gradient token \"\(token.name)\"", context: "",
+                                      writing: { $0.operations == nil && $0.outOfGamut == nil ? $0.css : $0.color.hex }) {
+        case .success(let substituted): text = substituted
+        case .failure(let p): return .failure(p)
         }
         do {
             let gradient = try Gradient(css: text, scheme: scheme)

@@ -228,23 +228,10 @@ public struct ThemeResolver: Sendable {
     /// with references inside it, like `rgba({brand.red}, 0.5)`.
     private mutating func parseValue(of token: Token, depth: Int) -> Result<(ParsedColor, String), PaletteProblem> {
         if let parsed = try? CSSColor.parse(token.value, scheme: scheme) { return .success((parsed, token.value)) }
-        let references = Token.embeddedReferences(in: token.value)
-        var text = token.value
-        if !references.isEmpty {
-            for name in references {
-                guard tokens[name] != nil else {
-                    return .failure(problem(.unknownToken, "token \"\(token.name)\" refers to \"{\(name)}\" inside \"\(token.value)\", which names no color token of theme '\(theme.name)'\(suggestion(for: name))", at: token))
-                }
-                if name == token.name {
-                    return .failure(problem(.aliasCycle, "token \"\(token.name)\" refers to itself inside \"\(token.value)\"", at: token))
-                }
-                switch resolve(name, at: token.pointer, location: token.location, referenceFile: token.file, depth: depth + 1) {
-                case .success(let c) where c.gradient != nil:
-                    return .failure(problem(.notAColor, "token \"\(token.name)\" uses \"{\(name)}\" inside \"\(token.value)\" as a color, but it is a gradient", at: token))
-                case .success(let c): text = text.replacing("{\(name)}", with: c.color.hex)
-                case .failure(let p): return .failure(p)
-                }
-            }
+        var text: String
+        switch substitutingReferences(in: token, depth: depth, subject: "token \"\(token.name)\"", context: " inside \"\(token.value)\"", writing: { $0.color.hex }) {
+        case .success(let substituted): text = substituted
+        case .failure(let p): return .failure(p)
         }
         text = StudioExpression.rewriteRGBAWithColor(text)
         do {
@@ -256,6 +243,28 @@ public struct ThemeResolver: Sendable {
             let shown = text == token.value ? "\"\(error.input)\"" : "\"\(token.value)\" (\"\(text)\" after references)"
             return .failure(problem(.invalidColor, "token \"\(token.name)\" has \(shown), which is not a valid color: \(error.message) (at byte \(error.offset))", at: token))
         }
+    }
+
+    /// A value with `{name}` references inside it, each resolved to one color in this theme and
+    /// written in its place by `writing`. `subject` and `context` name the value in problems.
+    mutating func substitutingReferences(in token: Token, depth: Int, subject: String, context: String,
+                                         writing: (ResolvedColor) -> String) -> Result<String, PaletteProblem> {
+        var text = token.value
+        for name in Token.embeddedReferences(in: token.value) {
+            guard tokens[name] != nil else {
+                return .failure(problem(.unknownToken, "\(subject) refers to \"{\(name)}\"\(context), which names no color token of theme '\(theme.name)'\(suggestion(for: name))", at: token))
+            }
+            if name == token.name {
+                return .failure(problem(.aliasCycle, "\(subject) refers to itself\(context)", at: token))
+            }
+            switch resolve(name, at: token.pointer, location: token.location, referenceFile: token.file, depth: depth + 1) {
+            case .success(let c) where c.gradient != nil:
+                return .failure(problem(.notAColor, "\(subject) uses \"{\(name)}\"\(context) as a color, but it is a gradient", at: token))
+            case .success(let c): text = text.replacing("{\(name)}", with: writing(c))
+            case .failure(let p): return .failure(p)
+            }
+        }
+        return .success(text)
     }
 
     /// An iOS system color in this theme's appearance: dark by its scheme, high contrast when

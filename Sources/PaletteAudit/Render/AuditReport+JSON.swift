@@ -212,13 +212,7 @@ extension CheckResult {
                     w.key("supported"); w.bool(claim.supported)
                 }
             }
-            if let composited {
-                w.key("composited")
-                w.object { w in
-                    w.key("background"); w.string(composited.background)
-                    w.key("foreground"); w.string(composited.foreground)
-                }
-            }
+            if let composited { w.key("composited"); composited.write(&w) }
             w.string("criterion", criterion)
             if let cvd {
                 w.key("cvd")
@@ -243,13 +237,7 @@ extension CheckResult {
                     w.key("difference"); w.number(distinction.difference)
                     w.key("indistinct"); w.bool(distinction.indistinct)
                     w.key("metric"); w.string(distinction.metric)
-                    if let simulated = distinction.simulated {
-                        w.key("simulated")
-                        w.object { w in
-                            w.key("background"); w.string(simulated.background)
-                            w.key("foreground"); w.string(simulated.foreground)
-                        }
-                    }
+                    if let simulated = distinction.simulated { w.key("simulated"); simulated.write(&w) }
                     w.number("simulatedDifference", distinction.simulatedDifference)
                     w.key("threshold"); w.number(distinction.threshold)
                 }
@@ -328,6 +316,15 @@ extension CheckResult {
             w.string("technique", technique)
             w.key("usage"); w.string(usage.name)
             w.key("verdict"); w.string(verdict.rawValue)
+        }
+    }
+}
+
+extension CompositedPair {
+    func write(_ w: inout JSONText) {
+        w.object { w in
+            w.key("background"); w.string(background)
+            w.key("foreground"); w.string(foreground)
         }
     }
 }

@@ -139,6 +139,12 @@ import Testing
         #expect(report.problems.map(\.message) == ["rule \"alone\" (distinct color.focus.*) matches no pair of tokens in theme 'light'"])
     }
 
+    @Test func aGroupOfOneIsAProblem() throws {
+        let (report, _) = try audit(##"{"id": "alone", "distinct": "color.focus.ring"}"##)
+        #expect(report.problems.map(\.message) == ["\"distinct\" check \"alone\" names one member (color.focus.ring); a group that must stay distinguishable needs at least two"])
+        #expect(report.problems.first?.pointer.description == "/checks/0/distinct")
+    }
+
     @Test func badgesFormAGroupByDefault() throws {
         let text = ##"{"name": "b", "tokens": {"a": "#fee2e2", "b": "#fee2e3", "t": "#000000"}, "badges": [{"name": "red", "background": "a", "text": "t"}, {"name": "rose", "background": "b", "text": "t"}]}"##
         let (palette, problems) = PaletteDecoder.decode(text)

@@ -56,6 +56,14 @@ extension Auditor {
             return []
         case .distinct(let group):
             let members = names(group.members)
+            if members.count < 2 && !check.isRule {
+                // A group of one tells nothing apart: said, not passed over (a glob that matches
+                // fewer than two is an empty rule, below).
+                let problem = PaletteProblem(.invalidValue, "\"distinct\" check \"\(check.id)\" names \(members.count == 1 ? "one member (\(members[0]))" : "no member"); a group that must stay distinguishable needs at least two",
+                                             file: check.file ?? palette.file, pointer: check.pointer.appending("distinct"), location: check.location)
+                if !problems.contains(problem) { problems.append(problem) }
+                return []
+            }
             if tooMany(members.count * (members.count - 1) / 2, "pairs (\(members.count) members)") { return [] }
             for (i, first) in members.enumerated() {
                 for second in members[(i + 1)...] {

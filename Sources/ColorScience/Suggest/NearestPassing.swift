@@ -43,8 +43,9 @@ public enum NearestPassing {
         public var alreadyPasses: Bool
     }
 
-    /// Colors near `color` that meet `target` when `color` plays `role` against `other`.
-    public static func suggest(for color: SRGB, against other: SRGB, role: PairRole, target: ContrastTarget) -> Result {
+    /// Colors near `color` that meet `target` when `color` plays `role` against `other`. Ladders
+    /// made on the way are kept in `ladders` when given, for later searches from the same color.
+    public static func suggest(for color: SRGB, against other: SRGB, role: PairRole, target: ContrastTarget, ladders: Ladders? = nil) -> Result {
         let original = color.opaque
         let fixed = other.opaque
         let measuredFixed = MeasuredColor(fixed)
@@ -56,7 +57,7 @@ public enum NearestPassing {
         }
         var found: [ColorSuggestion] = []
         for lighter in [true, false] {
-            if let candidate = search(LadderCache.shared.ladder(for: original, lighter: lighter), target: target, against: measuredFixed, role: role) {
+            if let candidate = search(ladder(for: original, lighter: lighter, in: ladders), target: target, against: measuredFixed, role: role) {
                 let q = candidate
                 let ratio = q.contrastRatio(with: fixed)
                 let apca = role == .foreground ? APCA.lightnessContrast(text: q, background: fixed) : APCA.lightnessContrast(text: fixed, background: q)
@@ -394,22 +395,23 @@ public enum NearestPassing {
         }
     }
 
-    /// Ladders by color and direction, shared by every search in the process (bounded: when
-    /// full it starts over). Each keeps what its searches made: at most 257 evenly spaced rungs
-    /// and 512 stretches' bounds (about 30 KB), and the halvings looked at, a few dozen near
-    /// the thresholds searched for (about a thousand, 100 KB, if every one were).
-    final class LadderCache: Sendable {
+    /// Ladders by color and direction, kept between searches by whoever owns this value (an
+    /// audit's suggestion cache, say); ColorScience itself keeps nothing between calls. Bounded:
+    /// when full it starts over. Each ladder keeps what its searches made: at most 257 evenly
+    /// spaced rungs and 512 stretches' bounds (about 30 KB), and the halvings looked at, a few
+    /// dozen near the thresholds searched for (about a thousand, 100 KB, if every one were).
+    public final class Ladders: Sendable {
         struct Key: Hashable {
             let color: SRGB
             let lighter: Bool
         }
 
-        static let shared = LadderCache()
-        static let capacity = 1024
+        /// How many ladders are kept before the table starts over.
+        public let capacity: Int
         private let ladders = Mutex<[Key: Ladder]>([:])
 
-        func removeAll() {
-            ladders.withLock { $0.removeAll() }
+        public init(capacity: Int = 1024) {
+            self.capacity = max(1, capacity)
         }
 
         func ladder(for color: SRGB, lighter: Bool) -> Ladder {
@@ -418,16 +420,16 @@ public enum NearestPassing {
             let made = Ladder(OKLCH(color), lighter: lighter)
             return ladders.withLock { table in
                 if let raced = table[key] { return raced }
-                if table.count >= LadderCache.capacity { table.removeAll(keepingCapacity: true) }
+                if table.count >= capacity { table.removeAll(keepingCapacity: true) }
                 table[key] = made
                 return made
             }
         }
     }
 
-    /// Forgets every kept ladder, so the next searches start cold (for benchmarks).
-    public static func forgetLadders() {
-        LadderCache.shared.removeAll()
+    /// The ladder of `color` in one direction: kept in `ladders` when given, else made afresh.
+    static func ladder(for color: SRGB, lighter: Bool, in ladders: Ladders?) -> Ladder {
+        ladders?.ladder(for: color, lighter: lighter) ?? Ladder(OKLCH(color), lighter: lighter)
     }
 
     /// The passing candidate closest in lightness to the original, in one direction.
@@ -487,7 +489,8 @@ public enum NearestPassing {
     /// away from the other. Minimizes the larger of the two ΔE-OK, so neither color carries the
     /// whole change (minimizing the sum would almost always move one side only, which the
     /// one-sided suggestions already give).
-    public static func suggestBoth(foreground: SRGB, background: SRGB, target: ContrastTarget) -> (foreground: ColorSuggestion, background: ColorSuggestion)? {
+    public static func suggestBoth(foreground: SRGB, background: SRGB, target: ContrastTarget,
+                                   ladders: Ladders? = nil) -> (foreground: ColorSuggestion, background: ColorSuggestion)? {
         let fg = foreground.opaque, bg = background.opaque
         if target.isMet(foreground: fg.quantized, background: bg.quantized) { return nil }
         let fgLCH = OKLCH(fg), bgLCH = OKLCH(bg)
@@ -496,7 +499,7 @@ public enum NearestPassing {
         let arrangements: [Bool] = abs(fgLCH.l - bgLCH.l) < 0.05 ? [true, false] : [fgLCH.l > bgLCH.l]
         for fgLighter in arrangements {
             let fgEnd = fgLighter ? 1.0 : 0.0
-            let backgroundLadder = LadderCache.shared.ladder(for: bg, lighter: !fgLighter)
+            let backgroundLadder = ladder(for: bg, lighter: !fgLighter, in: ladders)
             /// The combined move with the foreground at lightness `l`, or nil.
             func move(to l: Double) -> (ColorSuggestion, ColorSuggestion, Double)? {
                 let movedFg = candidate(fgLCH, l: l)
@@ -537,9 +540,10 @@ public enum NearestPassing {
 
     /// A color's variant for each background: the nearest color of its hue meeting `target`
     /// on that background (the color itself when it already does).
-    public static func variants(of color: SRGB, on backgrounds: [SRGB], target: ContrastTarget) -> [(background: SRGB, variant: ColorSuggestion?, result: Result)] {
+    public static func variants(of color: SRGB, on backgrounds: [SRGB], target: ContrastTarget,
+                                ladders: Ladders? = nil) -> [(background: SRGB, variant: ColorSuggestion?, result: Result)] {
         backgrounds.map { bg in
-            let result = suggest(for: color, against: bg, role: .foreground, target: target)
+            let result = suggest(for: color, against: bg, role: .foreground, target: target, ladders: ladders)
             if result.alreadyPasses {
                 let q = color.opaque.quantized
                 let same = ColorSuggestion(color: q, role: .foreground, direction: "unchanged", ratio: q.contrastRatio(with: bg.opaque),

@@ -79,7 +79,7 @@ extension Auditor {
             var accepted: ColorSuggestion?
             for _ in 0..<8 {
                 let seen = ContrastMeasurement(foreground: foreground, background: against, backdrop: backdrop).effectiveBackground ?? against.opaque
-                let result = NearestPassing.suggest(for: foreground, against: seen, role: .foreground, target: target)
+                let result = NearestPassing.suggest(for: foreground, against: seen, role: .foreground, target: target, ladders: SuggestionCache.shared.ladders)
                 guard let candidate = result.suggestions.first(where: { ($0.direction == "lighter") == lighter }) else { break }
                 let worst = gradient.contrast(foreground: candidate.color, backdrop: backdrop).worst
                 if worst.ratio >= required {

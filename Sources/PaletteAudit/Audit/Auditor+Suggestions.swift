@@ -2,17 +2,27 @@ public import ColorScience
 import Dispatch
 import Synchronization
 
-/// A bounded memory of computed suggestions, shared by every audit in the process.
-final class SuggestionCache: Sendable {
+/// A bounded memory of computed suggestions and of the lightness ladders their searches walked.
+/// Audits share ``shared`` unless given their own; a new cache starts cold.
+public final class SuggestionCache: Sendable {
     struct Key: Hashable, Sendable {
         var foreground: SRGB
         var background: SRGB
         var target: ContrastTarget
     }
 
-    static let shared = SuggestionCache()
-    static let capacity = 4096
+    /// The cache every audit in the process uses unless it is given another.
+    public static let shared = SuggestionCache()
+    /// How many pairs' suggestions are kept before the table starts over.
+    public let capacity: Int
     private let entries = Mutex<[Key: Suggestions]>([:])
+    /// The searches' ladders, kept for the next pair that shares a color.
+    let ladders: NearestPassing.Ladders
+
+    public init(capacity: Int = 4096, ladderCapacity: Int = 1024) {
+        self.capacity = max(1, capacity)
+        ladders = NearestPassing.Ladders(capacity: ladderCapacity)
+    }
 
     func value(for key: Key) -> Suggestions? {
         entries.withLock { $0[key] }
@@ -20,7 +30,7 @@ final class SuggestionCache: Sendable {
 
     func store(_ value: Suggestions, for key: Key) {
         entries.withLock { table in
-            if table.count >= SuggestionCache.capacity { table.removeAll(keepingCapacity: true) }
+            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[key] = value
         }
     }
@@ -84,20 +94,22 @@ extension Auditor {
         return output.map { $0! }
     }
 
-    /// Nearest passing colors for each side, and for both at once. Results are remembered
-    /// (they depend only on the two colors and the target), so re-auditing a palette is cheap.
-    public static func suggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
+    /// Nearest passing colors for each side, and for both at once. Results are remembered in
+    /// `cache` (they depend only on the two colors and the target), so re-auditing a palette is
+    /// cheap.
+    public static func suggestions(foreground: SRGB, background: SRGB, target: ContrastTarget,
+                                   cache: SuggestionCache = .shared) -> Suggestions {
         let key = SuggestionCache.Key(foreground: foreground, background: background, target: target)
-        if let known = SuggestionCache.shared.value(for: key) { return known }
-        let computed = computeSuggestions(foreground: foreground, background: background, target: target)
-        SuggestionCache.shared.store(computed, for: key)
+        if let known = cache.value(for: key) { return known }
+        let computed = computeSuggestions(foreground: foreground, background: background, target: target, ladders: cache.ladders)
+        cache.store(computed, for: key)
         return computed
     }
 
-    /// The suggestions computed afresh, without the cache (for benchmarks).
-    public static func computeSuggestions(foreground: SRGB, background: SRGB, target: ContrastTarget) -> Suggestions {
-        let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target)
-        let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target)
+    /// The suggestions of one pair, computed with the ladders kept in `ladders`.
+    static func computeSuggestions(foreground: SRGB, background: SRGB, target: ContrastTarget, ladders: NearestPassing.Ladders) -> Suggestions {
+        let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target, ladders: ladders)
+        let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target, ladders: ladders)
         var notes: [String] = []
         if fg.suggestions.isEmpty, let best = fg.bestReachableRatio {
             notes.append("no foreground of this hue reaches \(target) on \(background.hex); the best reachable is \(RatioFormat.display(best))")
@@ -105,7 +117,7 @@ extension Auditor {
         if bg.suggestions.isEmpty, let best = bg.bestReachableRatio {
             notes.append("no background of this hue reaches \(target) under \(foreground.hex); the best reachable is \(RatioFormat.display(best))")
         }
-        let both = NearestPassing.suggestBoth(foreground: foreground, background: background, target: target).map {
+        let both = NearestPassing.suggestBoth(foreground: foreground, background: background, target: target, ladders: ladders).map {
             SuggestedPair(foreground: SuggestedColor($0.foreground), background: SuggestedColor($0.background))
         }
         return Suggestions(foreground: fg.suggestions.map(SuggestedColor.init), background: bg.suggestions.map(SuggestedColor.init),

@@ -32,6 +32,9 @@ let package = Package(
         .target(
             name: "PaletteAudit",
             dependencies: ["ColorScience"],
+            // The sourced table of iOS system colors (docs/data/apple-system-colors.json, through
+            // a symlink in Resources/): the one record of those values, read at first use.
+            resources: [.embedInCode("Resources/apple-system-colors.json")],
             swiftSettings: strictSettings
         ),
 

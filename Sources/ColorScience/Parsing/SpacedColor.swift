@@ -256,15 +256,9 @@ struct SpacedColor: Sendable, Hashable {
         }
     }
 
-    /// CSS Color 4 `hslToRgb` on unclamped components (`h` degrees, `s` and `l` `0…100`).
+    /// CSS Color 4 `hslToRgb` (`h` degrees, `s` and `l` `0…100`): ``HSL``'s conversion.
     static func hslToRGB(_ c: SIMD3<Double>) -> SIMD3<Double> {
-        let h = HSL.normalizedHue(c.x), s = c.y / 100, l = c.z / 100
-        func channel(_ n: Double) -> Double {
-            let k = (n + h / 30).truncatingRemainder(dividingBy: 12)
-            let a = s * min(l, 1 - l)
-            return l - a * max(-1, min(k - 3, 9 - k, 1))
-        }
-        return SIMD3(channel(0), channel(8), channel(4))
+        HSL.toRGB(hue: c.x, saturation: c.y / 100, lightness: c.z / 100)
     }
 
     /// CSS Color 4 `hwbToRgb` (`w` and `b` `0…100`).
@@ -274,49 +268,21 @@ struct SpacedColor: Sendable, Hashable {
             let gray = w / (w + b)
             return SIMD3(repeating: gray)
         }
-        let pure = hslToRGB(SIMD3(c.x, 100, 50))
+        let pure = HSL.toRGB(hue: c.x, saturation: 1, lightness: 0.5)
         return pure * (1 - w - b) + SIMD3(repeating: w)
     }
 
-    /// CSS Color 4 `rgbToHsl` on unclamped components: hue in degrees, `s`/`l` `0…100`
-    /// (a negative saturation turns the hue around).
+    /// CSS Color 4 `rgbToHsl` on unclamped components, in `hsl()`'s units (`s`/`l` `0…100`).
     static func rgbToHSL(_ c: SIMD3<Double>) -> SIMD3<Double> {
-        let r = c.x, g = c.y, b = c.z
-        let maximum = max(r, g, b), minimum = min(r, g, b)
-        let l = (minimum + maximum) / 2
-        let d = maximum - minimum
-        var h = 0.0, s = 0.0
-        if d != 0 {
-            s = (l == 0 || l == 1) ? 0 : (maximum - l) / min(l, 1 - l)
-            switch maximum {
-            case r: h = (g - b) / d + (g < b ? 6 : 0)
-            case g: h = (b - r) / d + 2
-            default: h = (r - g) / d + 4
-            }
-            h *= 60
-        }
-        if s < 0 {
-            h += 180
-            s = abs(s)
-        }
-        return SIMD3(HSL.normalizedHue(h), s * 100, l * 100)
+        let hsl = HSL.fromRGB(c)
+        return SIMD3(hsl.x, hsl.y * 100, hsl.z * 100)
     }
 
     /// CSS Color 4 `rgbToHwb`. The hue is the RGB hue itself, not turned around as a negative
     /// HSL saturation turns it, so a color outside sRGB comes back from `hwbToRgb` unchanged.
     static func rgbToHWB(_ c: SIMD3<Double>) -> SIMD3<Double> {
         let maximum = max(c.x, c.y, c.z), minimum = min(c.x, c.y, c.z)
-        let d = maximum - minimum
-        var h = 0.0
-        if d != 0 {
-            switch maximum {
-            case c.x: h = (c.y - c.z) / d + (c.y < c.z ? 6 : 0)
-            case c.y: h = (c.z - c.x) / d + 2
-            default: h = (c.x - c.y) / d + 4
-            }
-            h *= 60
-        }
-        return SIMD3(HSL.normalizedHue(h), minimum * 100, (1 - maximum) * 100)
+        return SIMD3(HSL.normalizedHue(HSL.rgbHue(c)), minimum * 100, (1 - maximum) * 100)
     }
 }
 

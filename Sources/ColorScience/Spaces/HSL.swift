@@ -1,4 +1,7 @@
 /// A color as hue (degrees), saturation and lightness (both `0...1`), the sRGB cylinder of CSS `hsl()`.
+///
+/// The conversions are CSS Color 4 §7.1's, written once here on unclamped components: the
+/// `hsl()` and `hwb()` notations (``SpacedColor``) use them too, in their `0…100` units.
 public struct HSL: Hashable, Sendable {
     public var hue: Double
     public var saturation: Double
@@ -10,36 +13,58 @@ public struct HSL: Hashable, Sendable {
         self.lightness = lightness
     }
 
-    /// The HSL form of an sRGB color (CSS Color 4 §7.1 algorithm); hue is 0 for grays.
+    /// The HSL form of an sRGB color; hue is 0 for grays.
     public init(_ color: SRGB) {
-        let r = color.red, g = color.green, b = color.blue
-        let maximum = max(r, g, b), minimum = min(r, g, b)
-        let lightness = (minimum + maximum) / 2
-        let delta = maximum - minimum
-        var hue = 0.0, saturation = 0.0
-        if delta != 0 {
-            saturation = (lightness == 0 || lightness == 1)
-                ? 0 : (maximum - lightness) / min(lightness, 1 - lightness)
-            switch maximum {
-            case r: hue = (g - b) / delta + (g < b ? 6 : 0)
-            case g: hue = (b - r) / delta + 2
-            default: hue = (r - g) / delta + 4
-            }
-            hue *= 60
-        }
-        self.init(hue: hue, saturation: saturation, lightness: lightness)
+        let hsl = HSL.fromRGB(SIMD3(color.red, color.green, color.blue))
+        self.init(hue: hsl.x, saturation: hsl.y, lightness: hsl.z)
     }
 
-    /// The sRGB color (CSS Color 4 §7.1 `hslToRgb`), opaque.
+    /// The sRGB color, opaque.
     public var srgb: SRGB {
-        let h = HSL.normalizedHue(hue)
-        let s = saturation, l = lightness
+        let rgb = HSL.toRGB(hue: hue, saturation: saturation, lightness: lightness)
+        return SRGB(red: rgb.x, green: rgb.y, blue: rgb.z)
+    }
+
+    /// CSS Color 4 `hslToRgb` on unclamped components (`s` and `l` `0…1`).
+    static func toRGB(hue: Double, saturation s: Double, lightness l: Double) -> SIMD3<Double> {
+        let h = normalizedHue(hue)
         func channel(_ n: Double) -> Double {
             let k = (n + h / 30).truncatingRemainder(dividingBy: 12)
             let a = s * min(l, 1 - l)
             return l - a * max(-1, min(k - 3, 9 - k, 1))
         }
-        return SRGB(red: channel(0), green: channel(8), blue: channel(4))
+        return SIMD3(channel(0), channel(8), channel(4))
+    }
+
+    /// CSS Color 4 `rgbToHsl` on unclamped components: hue in degrees, `s` and `l` `0…1`. A
+    /// negative saturation (a color outside sRGB) turns the hue around.
+    static func fromRGB(_ c: SIMD3<Double>) -> SIMD3<Double> {
+        var s = 0.0
+        var h = rgbHue(c)
+        let maximum = max(c.x, c.y, c.z), minimum = min(c.x, c.y, c.z)
+        let l = (minimum + maximum) / 2
+        if maximum != minimum {
+            s = (l == 0 || l == 1) ? 0 : (maximum - l) / min(l, 1 - l)
+        }
+        if s < 0 {
+            h += 180
+            s = abs(s)
+        }
+        return SIMD3(normalizedHue(h), s, l)
+    }
+
+    /// The hue of an RGB triple in degrees (`0..<360`), 0 for grays: the one hue `hsl()` and
+    /// `hwb()` share.
+    static func rgbHue(_ c: SIMD3<Double>) -> Double {
+        let maximum = max(c.x, c.y, c.z), minimum = min(c.x, c.y, c.z)
+        let d = maximum - minimum
+        guard d != 0 else { return 0 }
+        let sextant: Double = switch maximum {
+        case c.x: (c.y - c.z) / d + (c.y < c.z ? 6 : 0)
+        case c.y: (c.z - c.x) / d + 2
+        default: (c.x - c.y) / d + 4
+        }
+        return sextant * 60
     }
 
     /// A hue folded into `0..<360`; NaN and infinities become 0, as CSS does.
@@ -47,31 +72,5 @@ public struct HSL: Hashable, Sendable {
         guard hue.isFinite else { return 0 }
         let folded = hue.truncatingRemainder(dividingBy: 360)
         return folded < 0 ? folded + 360 : folded
-    }
-}
-
-/// CSS `hwb()`: hue, whiteness and blackness (`0...1`), converted as CSS Color 4 §8.1 says.
-public struct HWB: Hashable, Sendable {
-    public var hue: Double
-    public var whiteness: Double
-    public var blackness: Double
-
-    public init(hue: Double, whiteness: Double, blackness: Double) {
-        self.hue = hue
-        self.whiteness = whiteness
-        self.blackness = blackness
-    }
-
-    public var srgb: SRGB {
-        var w = whiteness, b = blackness
-        if w + b >= 1 {
-            let gray = w / (w + b)
-            return SRGB(red: gray, green: gray, blue: gray)
-        }
-        w = max(0, w)
-        b = max(0, b)
-        let pure = HSL(hue: hue, saturation: 1, lightness: 0.5).srgb
-        func mix(_ c: Double) -> Double { c * (1 - w - b) + w }
-        return SRGB(red: mix(pure.red), green: mix(pure.green), blue: mix(pure.blue))
     }
 }

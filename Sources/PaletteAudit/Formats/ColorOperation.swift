@@ -45,7 +45,7 @@ public struct ColorOperation: Hashable, Sendable {
             case "srgb":
                 return SRGB(red: step(color.red, a, lighten), green: step(color.green, a, lighten), blue: step(color.blue, a, lighten), alpha: color.alpha)
             case "p3":
-                let p3 = ColorOperation.displayP3(color)
+                let p3 = RGBSpace.displayP3.encoded(color.xyz)
                 let moved = SIMD3(step(p3.x, a, lighten), step(p3.y, a, lighten), step(p3.z, a, lighten))
                 return GamutMapping.srgb(from: RGBSpace.displayP3.xyz(moved), alpha: color.alpha).color
             case "hsl":
@@ -73,51 +73,13 @@ public struct ColorOperation: Hashable, Sendable {
         lighten ? min(1, x + a * (1 - x)) : max(0, x - a * x)
     }
 
-    /// colorjs.io's `mix`: both colors in `space`, coordinates and alpha interpolated linearly
-    /// (not premultiplied), hue by the shorter arc.
+    /// colorjs.io's `mix`: both colors in `space`, coordinates and alpha interpolated apart (not
+    /// premultiplied), hue by the shorter arc; ColorScience's one interpolation does the work.
+    /// Tokens Studio handles srgb, hsl, lch and p3, and leaves the color unchanged in any other.
     static func mix(_ a: SRGB, _ b: SRGB, weight p: Double, space: String) -> SRGB {
-        func lerp(_ x: Double, _ y: Double) -> Double { x + (y - x) * p }
-        let alpha = lerp(a.alpha, b.alpha)
-        switch space {
-        case "srgb":
-            return SRGB(red: lerp(a.red, b.red), green: lerp(a.green, b.green), blue: lerp(a.blue, b.blue), alpha: alpha)
-        case "p3":
-            let x = ColorOperation.displayP3(a), y = ColorOperation.displayP3(b)
-            return GamutMapping.srgb(from: RGBSpace.displayP3.xyz(SIMD3(lerp(x.x, y.x), lerp(x.y, y.y), lerp(x.z, y.z))), alpha: alpha).color
-        case "hsl":
-            let x = HSL(a), y = HSL(b)
-            let (h1, h2) = shorterArc(x.saturation == 0 ? nil : x.hue, y.saturation == 0 ? nil : y.hue)
-            var out = HSL(hue: lerp(h1, h2).truncatingRemainder(dividingBy: 360), saturation: lerp(x.saturation, y.saturation), lightness: lerp(x.lightness, y.lightness)).srgb
-            out.alpha = alpha
-            return out
-        case "lch":
-            let x = CIELCH(CIELab(a)), y = CIELCH(CIELab(b))
-            let (h1, h2) = shorterArc(x.c < 1e-9 ? nil : x.h, y.c < 1e-9 ? nil : y.h)
-            let lch = CIELCH(l: lerp(x.l, y.l), c: lerp(x.c, y.c), h: lerp(h1, h2).truncatingRemainder(dividingBy: 360))
-            return GamutMapping.srgb(from: lch.lab.xyz, alpha: alpha).color
-        default:
-            return a
-        }
-    }
-
-    /// Gamma-encoded Display P3 components of an sRGB color. The XYZ-to-linear-P3 matrix is
-    /// the one CSS Color 4 gives (section 18, sample code).
-    static func displayP3(_ color: SRGB) -> SIMD3<Double> {
-        let v = color.xyz
-        let r = 2.493496911941425 * v.x - 0.9313836179191239 * v.y - 0.40271078445071684 * v.z
-        let g = -0.8294889695615747 * v.x + 1.7626640603183463 * v.y + 0.023624685841943577 * v.z
-        let b = 0.03584583024378447 * v.x - 0.07617238926804182 * v.y + 0.9568845240076872 * v.z
-        func encode(_ x: Double) -> Double { x < 0 ? -SRGBTransfer.encode(-x) : SRGBTransfer.encode(x) }
-        return SIMD3(encode(r), encode(g), encode(b))
-    }
-
-    /// Hues for interpolation by the shorter arc; a missing (achromatic) hue takes the other's.
-    static func shorterArc(_ a: Double?, _ b: Double?) -> (Double, Double) {
-        var h1 = a ?? b ?? 0, h2 = b ?? a ?? 0
-        h1 = (h1.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        h2 = (h2.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        if h2 - h1 > 180 { h1 += 360 } else if h2 - h1 < -180 { h2 += 360 }
-        return (h1, h2)
+        let cssSpaces = ["srgb": "srgb", "hsl": "hsl", "lch": "lch", "p3": "display-p3"]
+        guard let cssSpace = cssSpaces[space] else { return a }
+        return ColorMixing.mix(a, b, weight: p, inSpaceNamed: cssSpace, premultiplied: false) ?? a
     }
 }
 

@@ -1,0 +1,171 @@
+/// Figma variables, whichever file they were read from (the REST API's response, or Figma's own
+/// DTCG export of one file per collection and mode), and the one way they become themes.
+///
+/// - Every color variable is a token, named by its Figma name with `/` written `.`
+///   (`bg/primary` → `bg.primary`); where two collections hold the same name, both are
+///   qualified by their collection (`Semantic Colors.bg.primary`).
+/// - Themes are modes. The modes of each local collection that holds colors and has more than
+///   one are an axis; every combination of the axes is a theme (named by its modes joined with
+///   `-`), and every other collection (library copies, single-mode collections) takes its
+///   default mode, as Figma renders a frame that sets no mode for it. Modes are resolved per
+///   collection, never by mode ID alone (library copies reuse the local IDs). When the axes
+///   would make more themes than the limit, each axis is read on its own and a warning says so.
+/// - An alias is a reference to the target token, resolved in the theme; an alias to a variable
+///   that was not read (a library's) is unresolved, and says which variable it names.
+struct FigmaVariables {
+    struct Collection {
+        var id: String
+        var name: String
+        var modes: [(id: String, name: String)]
+        var defaultMode: String?
+        var remote: Bool
+    }
+
+    enum Value {
+        /// A CSS color, exactly as stored.
+        case color(String)
+        /// An alias to the variable with this ID.
+        case alias(String)
+        /// A value that is neither: the ledger's reason, and the problem's message.
+        case invalid(reason: String, message: String)
+    }
+
+    /// A variable's value in one mode, and where it is written.
+    struct ModeValue {
+        var mode: String
+        var value: Value
+        var file: String?
+        var pointer: JSONPointer
+        var location: SourceLocation?
+        /// What the ledger counts it as one declaration of (the variable, unless each mode's
+        /// value is written apart, as in an export of one file per mode).
+        var declaration: String?
+        /// An assumption the value rests on, said on every check that uses it.
+        var assumed: String?
+    }
+
+    struct Variable {
+        var id: String
+        var name: String
+        var collection: String
+        var values: [ModeValue]
+        var file: String?
+        var location: SourceLocation?
+    }
+
+    var collections: [String: Collection] = [:]
+    /// The color variables, in the order read.
+    var colors: [Variable] = []
+
+    /// The themes the variables make (see the type's comment), with what was not read entered
+    /// in `ledger` and the problems in `problems`; nil when the read budget ran out.
+    /// `unread` completes "a variable … (a library's)": what the source does not include.
+    func themes(file: String?, unread: String, limits: PaletteDecoder.Limits, ledger: inout ReadLedger,
+                problems: inout [PaletteProblem]) -> (themes: [Theme], axes: [Collection])? {
+        var byID: [String: Variable] = [:]
+        for v in colors { byID[v.id] = v }
+        // Names: Figma's, with the collection where two collections share one.
+        var collectionsByName: [String: Set<String>] = [:]
+        for v in colors { collectionsByName[v.name, default: []].insert(v.collection) }
+        // A collection's label: its name, with its ID where two collections share the name.
+        var namesTaken: [String: Int] = [:]
+        for c in collections.values { namesTaken[c.name, default: 0] += 1 }
+        func label(_ id: String) -> String {
+            guard let c = collections[id] else { return id }
+            return namesTaken[c.name, default: 0] > 1 ? "\(c.name) [\(c.id)]" : c.name
+        }
+        func tokenName(_ v: Variable) -> String {
+            let base = v.name.split(separator: "/").map { String($0).trimmingSpaces }.joined(separator: ".")
+            guard (collectionsByName[v.name]?.count ?? 0) > 1 else { return base }
+            return label(v.collection) + "." + base
+        }
+        // The axes: local collections with colors and more than one mode.
+        let colored = Set(colors.map(\.collection))
+        let axes = collections.values.filter { !$0.remote && $0.modes.count > 1 && colored.contains($0.id) }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        var combinations: [[String: (id: String, name: String)]] = [[:]]
+        var count = 1
+        var overflow = false
+        for axis in axes {
+            let (product, over) = count.multipliedReportingOverflow(by: axis.modes.count)
+            if over || product > limits.maximumThemes { overflow = true; break }
+            count = product
+        }
+        if overflow {
+            // One axis at a time, the others at their defaults.
+            combinations = axes.flatMap { axis in axis.modes.map { [axis.id: $0] } }
+            problems.append(PaletteProblem(.limitExceeded, "the modes of \(axes.map { "\($0.name) (\($0.modes.count))" }.joined(separator: ", ")) would combine into more than \(limits.maximumThemes) themes; each collection's modes are read on their own, with the others at their default modes",
+                                           file: file, pointer: JSONPointer(["meta", "variableCollections"]), location: nil, severity: .warning))
+        } else {
+            for axis in axes {
+                combinations = combinations.flatMap { partial in axis.modes.map { mode in partial.merging([axis.id: mode]) { a, _ in a } } }
+            }
+        }
+        /// The value of `v` in a theme's modes.
+        func value(of v: Variable, in combination: [String: (id: String, name: String)]) -> ModeValue? {
+            guard let collection = collections[v.collection] else { return nil }
+            let mode = combination[v.collection]?.id ?? collection.defaultMode ?? collection.modes.first?.id
+            return v.values.first(where: { $0.mode == mode }) ?? v.values.first(where: { $0.mode == collection.defaultMode }) ?? v.values.first
+        }
+        /// The missing variable an alias chain from `v` ends at, if it ends at one.
+        func missingTarget(of v: Variable, in combination: [String: (id: String, name: String)]) -> String? {
+            var current = v
+            for _ in 0..<ReadBudget.maximumDepth {
+                guard let found = value(of: current, in: combination), case .alias(let target) = found.value else { return nil }
+                guard let next = byID[target] else { return target }
+                current = next
+            }
+            return nil  // a cycle or a chain too long: the theme's resolver reports it
+        }
+        var warned: Set<String> = []
+        var themes: [Theme] = []
+        for combination in combinations {
+            // Each theme copies every color variable: spent, so modes cannot multiply a small
+            // file into millions of tokens.
+            guard ReadBudget.spend(colors.count + 1, bytes: colors.count * 64, on: "the themes of the Figma modes", file: file, location: nil) else { return nil }
+            let name = combination.isEmpty ? "default"
+                : axes.compactMap { combination[$0.id]?.name }.joined(separator: "-")
+            var tokens: [Token] = []
+            for v in colors {
+                guard let found = value(of: v, in: combination) else {
+                    if warned.insert(v.id).inserted {
+                        let reason = collections[v.collection] == nil ? "its collection \(v.collection) is not in the response" : "it has no value for any mode"
+                        ledger.notRead(tokenName(v), reason: reason, file: v.file, location: v.location)
+                    }
+                    continue
+                }
+                var token = Token(name: tokenName(v), value: "", assumed: found.assumed, pointer: found.pointer, location: found.location, file: found.file)
+                token.declaration = found.declaration ?? v.id
+                token.type = "color"
+                switch found.value {
+                case .alias(let target):
+                    if let missing = missingTarget(of: v, in: combination) {
+                        // Not a token: a check that names it is unresolved, never measured.
+                        if warned.insert(v.id).inserted {
+                            let reason = "an alias\(missing == target ? "" : " (through a chain)") to \(missing), a variable \(unread) (a library's), so its color is unknown"
+                            problems.append(PaletteProblem(.unknownToken, "\(tokenName(v)) is not read: it is \(reason)", file: found.file, pointer: found.pointer, location: found.location, severity: .warning))
+                            ledger.notRead(tokenName(v), reason: reason, file: found.file, location: found.location)
+                        }
+                        continue
+                    }
+                    token.value = "{\(tokenName(byID[target]!))}"
+                case .color(let css):
+                    token.value = css
+                case .invalid(let reason, let message):
+                    if warned.insert(v.id).inserted {
+                        ledger.notRead(tokenName(v), reason: reason, file: found.file, location: found.location)
+                        problems.append(PaletteProblem(.invalidColor, message, file: found.file, pointer: found.pointer, location: found.location))
+                    }
+                    continue
+                }
+                tokens.append(token)
+            }
+            themes.append(Theme(name: name, tokens: tokens))
+        }
+        return (themes, axes)
+    }
+
+    /// How the themes were made, for the palette's format line.
+    static func describeThemes(_ axes: [Collection]) -> String {
+        axes.isEmpty ? "; one theme (every collection at its default mode)" : "; themes from the modes of \(axes.map(\.name).joined(separator: " × "))"
+    }
+}

@@ -94,6 +94,7 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
         public static let unknownFormat = Code("unknown-format")
         public static let unsupportedProperty = Code("unsupported-property")
         public static let hexMismatch = Code("hex-mismatch")
+        public static let staleValue = Code("stale-value")
         public static let deprecatedToken = Code("deprecated-token")
         public static let overriddenToken = Code("overridden-token")
         public static let emptyRule = Code("empty-rule")

@@ -1,0 +1,273 @@
+import ColorScience
+
+/// Figma variables as Figma exports them to files, one file per collection and mode:
+///
+/// - Figma's native export (`<Mode>.tokens.json`, DTCG): the root's `$extensions` names the
+///   mode (`com.figma.modeName`); nothing names the collection, so files whose variables share
+///   `com.figma.variableId`s are the modes of one collection. A color is
+///   `{"colorSpace", "components", "alpha", "hex"}`. An alias to another collection keeps the
+///   value resolved at export time and names its target in `com.figma.aliasData` (collection and
+///   variable by name); one within the collection is a DTCG `{group.token}` reference.
+/// - The files of Figma's sample GitHub Action (`<Collection>.<Mode>.json`): extensions under
+///   `$extensions["com.figma"]`, colors as hex strings, aliases as `{group.token}` naming a token
+///   of any collection.
+///
+/// The files of one folder are read together (a file of the export names the others, as a
+/// resolver names its sets), and their variables become themes as every Figma source's do
+/// (``FigmaVariables``). An alias whose target is in none of the files (a library variable)
+/// takes the value Figma exported, with an assumption that says so; an exported value that no
+/// longer matches its target in the files (files exported at different times) gives way to the
+/// target, with a warning.
+struct FigmaExportFormat: SourceFormat {
+    let id = "figma-export"
+    let displayName = "Figma variables export"
+    let summary = "Figma's variables export (one <Mode>.tokens.json per collection and mode)"
+    let suffixes = [".tokens.json", ".json"]
+    let role = SourceRole.set
+
+    func detect(_ document: SourceDocument) -> Detection? {
+        guard let json = document.json else { return nil }
+        if json["$extensions"]?["com.figma.modeName"]?.stringValue != nil { return .certain }
+        if Self.modeFromName(document.file) != nil, Self.hasFigmaExtension(json, budget: 256) { return .certain }
+        return nil
+    }
+
+    /// `<Collection>.<Mode>.json`, the sample Action's file names: (collection, mode).
+    static func modeFromName(_ file: String?) -> (collection: String, mode: String)? {
+        guard let file, file.hasSuffix(".json"), !file.hasSuffix(".tokens.json") else { return nil }
+        let base = String(file.split(separator: "/").last ?? "")
+        let stem = String(base.dropLast(".json".count))
+        guard let dot = stem.lastIndex(of: "."), dot != stem.startIndex, stem.index(after: dot) != stem.endIndex else { return nil }
+        return (String(stem[..<dot]), String(stem[stem.index(after: dot)...]))
+    }
+
+    /// Whether a token in the first `budget` nodes carries `$extensions["com.figma"]`.
+    static func hasFigmaExtension(_ value: JSONValue, budget: Int) -> Bool {
+        var stack = [value], seen = 0
+        while let node = stack.popLast(), seen < budget {
+            seen += 1
+            guard let members = node.members else { continue }
+            if node["$value"] != nil { if node["$extensions"]?["com.figma"]?.members != nil { return true } else { continue } }
+            stack.append(contentsOf: members.reversed().map(\.value))
+        }
+        return false
+    }
+
+    /// One file of the export: its collection (known by name in the Action's files), its mode,
+    /// and its tokens.
+    struct ExportFile {
+        var file: String?
+        var collectionName: String?
+        var mode: String
+        var tokens: [(path: [String], node: JSONValue, pointer: JSONPointer, type: String?)]
+        var variableIDs: Set<String>
+    }
+
+    func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
+        var problems: [PaletteProblem] = []
+        var ledger = ReadLedger()
+        // The export's other files, beside this one.
+        var documents: [(file: String?, json: JSONValue)] = []
+        if let json = document.json { documents.append((document.file, json)) }
+        if let file = document.file, let fileSystem = context.reader.fileSystem {
+            let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            for entry in fileSystem.list(directory.isEmpty ? "." : directory).entries where !entry.isDirectory && entry.name.hasSuffix(".json") {
+                let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
+                guard path != file, case .success(let bytes) = context.reader.read(path),
+                      let json = try? JSONParser.parse(bytes), detect(SourceDocument(file: path, bytes: [], json: json)) != nil else { continue }
+                documents.append((path, json))
+            }
+            documents.sort { ($0.file ?? "") < ($1.file ?? "") }
+        }
+        var files: [ExportFile] = []
+        for (file, json) in documents {
+            let named = Self.modeFromName(file)
+            let mode = json["$extensions"]?["com.figma.modeName"]?.stringValue ?? named?.mode ?? "default"
+            var export = ExportFile(file: file, collectionName: json["$extensions"]?["com.figma.modeName"] == nil ? named?.collection : nil,
+                                    mode: mode, tokens: [], variableIDs: [])
+            // The tokens, depth first in document order, with the group's $type inherited.
+            var stack: [(JSONValue, [String], JSONPointer, String?)] = [(json, [], JSONPointer(), nil)]
+            while let (node, path, pointer, inherited) = stack.popLast() {
+                guard path.count < ReadBudget.maximumDepth, ReadBudget.spend(on: "the Figma export's tokens", file: file, location: node.location) else {
+                    return (nil, problems + [PaletteProblem(.limitExceeded, "the groups nest deeper than \(ReadBudget.maximumDepth) levels", file: file, pointer: pointer, location: node.location)])
+                }
+                guard let members = node.members else { continue }
+                let type = node["$type"]?.stringValue ?? inherited
+                if node["$value"] != nil {
+                    export.tokens.append((path, node, pointer, type))
+                    if let id = node["$extensions"]?["com.figma.variableId"]?.stringValue { export.variableIDs.insert(id) }
+                    continue
+                }
+                for member in members.reversed() where !member.key.hasPrefix("$") {
+                    stack.append((member.value, path + [member.key], pointer.appending(member.key), type))
+                }
+            }
+            files.append(export)
+        }
+        // Collections: the Action's by name; the native export's by shared variable IDs.
+        var collectionOf: [Int] = Array(files.indices)
+        func find(_ i: Int) -> Int { var i = i; while collectionOf[i] != i { i = collectionOf[i] }; return i }
+        for i in files.indices {
+            for j in files.indices where j < i {
+                let same = files[i].collectionName != nil ? files[i].collectionName == files[j].collectionName
+                    : files[j].collectionName == nil && !files[i].variableIDs.isDisjoint(with: files[j].variableIDs)
+                if same { collectionOf[find(i)] = find(j) }
+            }
+        }
+        var members: [Int: [Int]] = [:]
+        for i in files.indices { members[find(i), default: []].append(i) }
+        let groups = members.keys.sorted().map { members[$0]! }
+        func stem(_ file: String?) -> String {
+            let base = file.map { String($0.split(separator: "/").last ?? "") } ?? "tokens"
+            return base.hasSuffix(".tokens.json") ? String(base.dropLast(".tokens.json".count)) : String(base.dropLast(".json".count))
+        }
+        var variables = FigmaVariables()
+        var collectionIndex: [Int: String] = [:]
+        for (n, group) in groups.enumerated() {
+            let first = files[group[0]]
+            let name = first.collectionName ?? group.map { stem(files[$0].file) }.joined(separator: " + ")
+            let id = "collection \(n + 1)"
+            var modes: [(String, String)] = []
+            for i in group where !modes.contains(where: { $0.0 == files[i].mode }) { modes.append((files[i].mode, files[i].mode)) }
+            variables.collections[id] = FigmaVariables.Collection(id: id, name: name, modes: modes, defaultMode: modes.first?.0, remote: false)
+            for i in group { collectionIndex[i] = id }
+        }
+        // Variables by collection and Figma name (`group/token`).
+        var byName: [String: [String: Int]] = [:]  // collection → name → index in variables.colors
+        func normalized(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init)) }
+        var pendingAliases: [(variable: Int, value: Int, file: Int, alias: Alias)] = []
+        for (i, export) in files.enumerated() {
+            let collection = collectionIndex[i]!
+            for (path, node, pointer, type) in export.tokens {
+                let name = path.joined(separator: "/")
+                let displayName = path.joined(separator: ".")
+                guard type == "color" else {
+                    ledger.notColor(displayName, type: type ?? "no $type", file: export.file, location: node.location)
+                    continue
+                }
+                let variableIndex: Int
+                if let known = byName[collection]?[name] {
+                    variableIndex = known
+                } else {
+                    variableIndex = variables.colors.count
+                    byName[collection, default: [:]][name] = variableIndex
+                    variables.colors.append(FigmaVariables.Variable(id: "\(collection)\u{0}\(name)", name: name, collection: collection, values: [],
+                                                                    file: export.file, location: node.location))
+                }
+                let valuePointer = pointer.appending("$value")
+                let raw = node["$value"]!
+                var value = FigmaVariables.ModeValue(mode: export.mode, value: .invalid(reason: "", message: ""), file: export.file, pointer: valuePointer,
+                                                     location: raw.location, declaration: "\(export.file ?? "")\u{0}\(valuePointer)")
+                let exported = Self.css(raw)
+                if let aliasData = node["$extensions"]?["com.figma.aliasData"], let target = aliasData["targetVariableName"]?.stringValue {
+                    pendingAliases.append((variableIndex, variables.colors[variableIndex].values.count, i,
+                                           Alias(target: target, collection: aliasData["targetVariableSetName"]?.stringValue, exported: exported, written: "\(aliasData["targetVariableSetName"]?.stringValue ?? "?")/\(target)")))
+                } else if let text = raw.stringValue, let reference = Token.aliasTarget(of: text) {
+                    let target = reference.split(separator: ".").joined(separator: "/")
+                    pendingAliases.append((variableIndex, variables.colors[variableIndex].values.count, i, Alias(target: target, collection: nil, exported: nil, written: text)))
+                } else if let css = exported {
+                    value.value = .color(css)
+                } else {
+                    value.value = .invalid(reason: "its value is not a color Figma exports ({colorSpace, components, alpha} or a hex string)",
+                                           message: "\(displayName): a Figma color value must be {\"colorSpace\", \"components\", \"alpha\"} or a hex string, found \(raw.typeName)")
+                }
+                variables.colors[variableIndex].values.append(value)
+            }
+        }
+        // Aliases, once every variable is known.
+        var stale: [String: Int] = [:]
+        for pending in pendingAliases {
+            let alias = pending.alias
+            let own = collectionIndex[pending.file]!
+            var candidates: [String] = []
+            if let set = alias.collection {
+                // aliasData names the target's collection, whose files do not name it: match it
+                // against the collections' file names, else any other collection with the name.
+                let wanted = normalized(set)
+                candidates = variables.collections.keys.sorted().filter { normalized(variables.collections[$0]!.name).contains(wanted) && byName[$0]?[alias.target] != nil }
+                if candidates.isEmpty { candidates = variables.collections.keys.sorted().filter { $0 != own && byName[$0]?[alias.target] != nil } }
+            } else if byName[own]?[alias.target] != nil {
+                candidates = [own]
+            } else {
+                candidates = variables.collections.keys.sorted().filter { byName[$0]?[alias.target] != nil }
+            }
+            var value = variables.colors[pending.variable].values[pending.value]
+            let name = variables.colors[pending.variable].name.split(separator: "/").joined(separator: ".")
+            if candidates.count == 1, let target = byName[candidates[0]]?[alias.target] {
+                value.value = .alias(variables.colors[target].id)
+                if let exported = alias.exported, let current = Self.resolvedLiteral(target, variables: variables), current != exported {
+                    stale[value.file ?? "", default: 0] += 1
+                }
+            } else if let exported = alias.exported, candidates.isEmpty {
+                value.value = .color(exported)
+                value.assumed = "\(name) is an alias to \(alias.written), which none of the exported files holds (a library's); the value Figma exported with it is used"
+            } else if candidates.count > 1 {
+                value.value = .invalid(reason: "an alias to \(alias.written), which \(candidates.count) collections hold (\(candidates.map { variables.collections[$0]!.name }.joined(separator: ", ")))",
+                                       message: "\(name): the alias \(alias.written) is ambiguous: \(candidates.count) collections of the export hold \(alias.target)")
+            } else {
+                value.value = .alias("\(alias.written) (not in the exported files)")
+            }
+            variables.colors[pending.variable].values[pending.value] = value
+        }
+        for (file, count) in stale.sorted(by: { $0.key < $1.key }) {
+            problems.append(PaletteProblem(.staleValue, "\(count) alias\(count == 1 ? "" : "es") in this file carr\(count == 1 ? "ies" : "y") a value exported earlier that no longer matches the target in the other files (the files were exported at different times); the targets' values are used",
+                                           file: file.isEmpty ? nil : file, severity: .warning))
+        }
+        guard let (themes, axes) = variables.themes(file: document.file, unread: "the exported files do not include", limits: context.limits,
+                                                     ledger: &ledger, problems: &problems) else { return (nil, problems) }
+        let directoryName = document.file.flatMap { $0.split(separator: "/").dropLast().last.map(String.init) }
+        var palette = Palette(name: documents.count > 1 ? directoryName ?? "figma" : document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "figma",
+                              file: document.file, themes: themes)
+        palette.ledger = ledger
+        palette.files = documents.compactMap(\.file)
+        palette.format = "\(displayName); \(variables.colors.count) color variables in \(variables.collections.count) collection\(variables.collections.count == 1 ? "" : "s")"
+            + FigmaVariables.describeThemes(axes)
+        return (palette, problems)
+    }
+
+    struct Alias {
+        /// The target's Figma name (`group/token`).
+        var target: String
+        /// The target's collection, when the export names it.
+        var collection: String?
+        /// The value Figma exported with the alias, as CSS.
+        var exported: String?
+        /// The alias as written, for messages.
+        var written: String
+    }
+
+    /// The color a variable's alias chain ends at in each collection's first mode, if it ends
+    /// at a color.
+    static func resolvedLiteral(_ start: Int, variables: FigmaVariables) -> String? {
+        var index = start
+        for _ in 0..<ReadBudget.maximumDepth {
+            let v = variables.colors[index]
+            guard let first = v.values.first else { return nil }
+            switch first.value {
+            case .color(let css): return css
+            case .alias(let id):
+                guard let next = variables.colors.firstIndex(where: { $0.id == id }) else { return nil }
+                index = next
+            case .invalid: return nil
+            }
+        }
+        return nil
+    }
+
+    /// A Figma color value as CSS: `{"colorSpace", "components", "alpha"}` exactly as stored, or
+    /// a hex string.
+    static func css(_ value: JSONValue) -> String? {
+        if let text = value.stringValue {
+            return text.hasPrefix("#") && (try? CSSColor.parse(text)) != nil ? text : nil
+        }
+        guard case .array(let items, _)? = value["components"], items.count == 3 else { return nil }
+        let channels = items.compactMap { item -> Double? in if case .number(let v, _) = item { return v } else { return nil } }
+        guard channels.count == 3 else { return nil }
+        let space = value["colorSpace"]?.stringValue ?? "srgb"
+        guard ["srgb", "display-p3"].contains(space) else { return nil }
+        var alpha = 1.0
+        if case .number(let a, _)? = value["alpha"] { alpha = a }
+        let parts = channels.map { CSSNumber.format($0) }.joined(separator: " ")
+        return alpha == 1 ? "color(\(space) \(parts))" : "color(\(space) \(parts) / \(CSSNumber.format(alpha)))"
+    }
+}

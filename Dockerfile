@@ -5,7 +5,8 @@
 #   docker run --rm -v "$PWD/palettes:/palettes:ro" contrast audit /palettes
 
 # Build: the official Swift image plus libmicrohttpd's headers; a static Swift runtime, so the
-# runtime image needs only libmicrohttpd.
+# runtime image needs only libmicrohttpd and libxml2 (Foundation's XML parser, for Android
+# resources, links it dynamically).
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
@@ -21,7 +22,7 @@ RUN swift build -c release --product contrast --static-swift-stdlib \
 # Run: slim Debian with only the runtime library, as a non-root user.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 ca-certificates curl \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libxml2 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /nonexistent --shell /usr/sbin/nologin contrast
 COPY --from=build /out/contrast /usr/local/bin/contrast

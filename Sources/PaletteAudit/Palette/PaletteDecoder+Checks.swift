@@ -6,7 +6,7 @@ extension PaletteDecoder {
     // MARK: Checks and badges
 
     static let checkFields = ["id", "description", "foreground", "background", "usage", "level", "apca", "fontSize",
-                              "fontWeight", "backdrop", "themes", "assumed", "claim", "minimumRatio", "except", "cvd"]
+                              "fontWeight", "backdrop", "themes", "assumed", "claim", "minimumRatio", "except", "cvd", "palettes"]
 
     mutating func decodeChecks(_ value: JSONValue, at pointer: JSONPointer) -> [Check] {
         guard case .array(let items, _) = value else {
@@ -79,6 +79,13 @@ extension PaletteDecoder {
                 }
             }
             check.themes = decodeThemeList(&fields, at: itemPointer)
+            if let palettes = fields.value("palettes") {
+                if case .array(let names, _) = palettes, names.allSatisfy({ $0.stringValue != nil }) {
+                    check.palettes = names.compactMap(\.stringValue)
+                } else {
+                    problem(.wrongType, "\"palettes\" must be an array of palette names", at: itemPointer.appending("palettes"), palettes)
+                }
+            }
             check.claim = decodeClaim(&fields, at: itemPointer)
             check.cvd = decodeCVDPolicy(&fields, at: itemPointer)
             let id = string(&fields, "id", what: "a check") ?? "\(check.foreground)-on-\(check.background)"

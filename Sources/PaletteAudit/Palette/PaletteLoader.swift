@@ -133,9 +133,18 @@ public struct PaletteLoader: Sendable {
                     result.palettes[i].palette?.ignoredProperties.formUnion(ignored)
                     result.palettes[i].problems += problems
                     result.palettes[i].problems += result.palettes[i].palette?.renameThemes(renames, file: checks) ?? []
-                    result.palettes[i].palette?.checks += decoded.checks
+                    let name = result.palettes[i].palette?.name ?? ""
+                    result.palettes[i].palette?.checks += decoded.checks.filter { $0.applies(toPalette: name) }
                     result.palettes[i].palette?.badges += decoded.badges
                     result.palettes[i].palette?.normalizeCheckNames()
+                }
+                // A check scoped to palettes none of which was read applies to nothing: say so.
+                let read = Set(result.palettes.compactMap { $0.palette?.name })
+                for check in decoded.checks {
+                    guard let named = check.palettes, !named.contains(where: read.contains) else { continue }
+                    let warning = PaletteProblem(.invalidValue, "check \"\(check.id)\" applies to \(named.map { "'\($0)'" }.joined(separator: ", ")), which no palette read is called (palettes: \(read.sorted().joined(separator: ", ")))",
+                                                 file: checks, pointer: check.pointer, location: check.location, severity: .warning)
+                    if !result.palettes.isEmpty { result.palettes[0].problems.append(warning) }
                 }
             }
         }
@@ -322,7 +331,7 @@ public struct PaletteLoader: Sendable {
         switch reader.read(sidecar) {
         case .success(let data):
             let (checks, renames, more, ignored) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)
-            palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks, badges: checks.badges))
+            palette.adoptChecks(from: Palette(name: palette.name, themes: [], checks: checks.checks.filter { $0.applies(toPalette: palette.name) }, badges: checks.badges))
             palette.ignoredProperties.formUnion(ignored)
             problems += more
             problems += palette.renameThemes(renames, file: sidecar)

@@ -1,0 +1,73 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package contrast-audit [PATH…]`: audits the package's palettes, token files,
+/// stylesheets and asset catalogs with the package's `contrast` tool, and prints every failing
+/// check as `FILE:LINE:COL: error: …` (`contrast audit --format xcode`), which Xcode and editors
+/// show at the token.
+///
+/// Without PATHs the package's directory is audited (hidden folders such as `.build`, and
+/// `node_modules`, are passed over). `contrast.checks.json` at the package's root is given as
+/// `--checks`, and `contrast-baseline.json` as `--baseline` (then only regressions fail), when
+/// they exist; `contrast init` writes both. Other `contrast audit` options may follow the paths
+/// (`--theme dark`, `--fail-on failures`). The command fails when the audit does (exit 1: a
+/// failing check or a regression; 2: input it cannot read).
+@main
+struct ContrastAuditPlugin: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        let tool = try context.tool(named: "contrast")
+        let root = context.package.directoryURL
+        var paths: [String] = []
+        var options: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument.hasPrefix("-") {
+                options.append(argument)
+                // An option's value follows it unless written as --option=value or a flag.
+                if !argument.contains("="), index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-"),
+                   !["--help", "-h"].contains(argument) {
+                    options.append(arguments[index + 1])
+                    index += 1
+                }
+            } else {
+                paths.append(argument.hasPrefix("/") ? argument : root.appending(path: argument).path)
+            }
+            index += 1
+        }
+        if paths.isEmpty { paths = [root.path] }
+        var command = ["audit"] + paths + ["--format", "xcode"]
+        let checks = root.appending(path: "contrast.checks.json")
+        if FileManager.default.fileExists(atPath: checks.path), !options.contains("--checks") {
+            command += ["--checks", checks.path]
+        }
+        let baseline = root.appending(path: "contrast-baseline.json")
+        if FileManager.default.fileExists(atPath: baseline.path), !options.contains("--baseline") {
+            command += ["--baseline", baseline.path]
+        }
+        command += options
+
+        let process = Process()
+        process.executableURL = tool.url
+        process.arguments = command
+        process.currentDirectoryURL = root
+        try process.run()
+        process.waitUntilExit()
+        switch process.terminationStatus {
+        case 0:
+            return
+        case 1:
+            Diagnostics.error("contrast audit: checks fail (see above)")
+            throw ExitStatus(code: 1)
+        default:
+            Diagnostics.error("contrast audit could not read its input (exit \(process.terminationStatus)): \(command.joined(separator: " "))")
+            throw ExitStatus(code: process.terminationStatus)
+        }
+    }
+}
+
+/// The audit's exit status, passed on.
+struct ExitStatus: Error, CustomStringConvertible {
+    var code: Int32
+    var description: String { "contrast audit exited with \(code)" }
+}

@@ -1,0 +1,363 @@
+public import ColorScience
+
+/// One check `contrast init` proposes, with the reason it was proposed.
+public struct ProposedCheck: Hashable, Sendable {
+    public var id: String
+    public var foreground: String
+    public var background: String
+    public var usage: ContrastUsage
+    /// Globs the rule leaves out (disabled tokens, foregrounds checked against a named partner).
+    public var except: [String] = []
+    /// The themes it applies to, when not every theme of its palette has its tokens.
+    public var themes: [String]?
+    /// The palette it applies to, when the read holds several.
+    public var palettes: [String]?
+    /// Why it was proposed, in words (written as the check's `description`).
+    public var description: String
+}
+
+/// What `contrast init` proposes for one palette, and what it saw.
+public struct PaletteProposal: Sendable {
+    public var palette: String
+    public var file: String
+    public var format: String?
+    public var themes: [String]
+    /// Checks the palette already has (its own, or a sidecar's).
+    public var ownChecks: Int
+    public var checks: [ProposedCheck]
+    /// How many token names read as each role, and as disabled.
+    public var counts: [String: Int]
+    /// What was guessed and why, and what was not.
+    public var notes: [String]
+    /// Themes no proposed check (and no check of the palette's own) measures.
+    public var uncoveredThemes: [String]
+}
+
+/// The checks `contrast init` proposes for the palettes of a project: rule checks from what the
+/// token names say (``TokenNameRole``), checks of named partners (`on-primary` on `primary`,
+/// `card-foreground` on `card`), and, for a palette of numbered scales only (`red-50` …
+/// `red-950`), each scale's last step on its first. Every proposed check matches at least one
+/// pair in each theme it applies to (themes where its tokens are missing are left out with
+/// `themes`), so an audit with them never reports an empty rule or an unknown token.
+public struct ChecksProposal: Sendable {
+    public var palettes: [PaletteProposal]
+
+    public init(palettes: [PaletteProposal]) {
+        self.palettes = palettes
+    }
+
+    /// Proposes checks for each readable palette of `loaded` (palettes that could not be read
+    /// are left out: the caller reports their problems).
+    public static func propose(for loaded: [LoadedPalette]) -> ChecksProposal {
+        let readable = loaded.compactMap(\.palette)
+        let scoped = readable.count > 1
+        var proposals = readable.map { palette in
+            PaletteProposer(palette: palette).propose(scoped: scoped)
+        }
+        // Ids are unique over the document.
+        var seen: [String: Int] = [:]
+        for p in proposals.indices {
+            for c in proposals[p].checks.indices {
+                let id = proposals[p].checks[c].id
+                seen[id, default: 0] += 1
+                if seen[id, default: 0] > 1 { proposals[p].checks[c].id = "\(id) #\(seen[id, default: 0])" }
+            }
+        }
+        return ChecksProposal(palettes: proposals)
+    }
+
+    public var checks: [ProposedCheck] { palettes.flatMap(\.checks) }
+}
+
+/// The proposal for one palette.
+struct PaletteProposer {
+    let palette: Palette
+    /// Each theme's token names, in theme order.
+    let themeNames: [(theme: String, names: [String])]
+    /// Every name of every theme, in first-seen order.
+    let allNames: [String]
+    let roles: [String: TokenNameRole]
+    /// Tokens that did not resolve to a color in some theme (left out there).
+    let unresolved: Set<String>
+
+    init(palette: Palette) {
+        self.palette = palette
+        // Only tokens whose color the audit can tell are paired: a check on a token it cannot
+        // resolve (a property it cannot apply, an overlay's attribute) would be a problem.
+        var unresolved: Set<String> = []
+        themeNames = palette.themes.map { theme in
+            var resolver = ThemeResolver(palette: palette, theme: theme)
+            let names = resolver.tokenNames.filter { name in
+                if case .success = resolver.resolve(name) { return true }
+                unresolved.insert(name)
+                return false
+            }
+            return (theme.name, names)
+        }
+        self.unresolved = unresolved
+        var seen: Set<String> = []
+        var all: [String] = []
+        for (_, names) in themeNames {
+            for name in names where seen.insert(name).inserted { all.append(name) }
+        }
+        allNames = all
+        roles = Dictionary(uniqueKeysWithValues: all.map { ($0, TokenNameRole(name: $0)) })
+    }
+
+    /// The largest number of explicit scale checks proposed for one palette.
+    static let maximumScaleChecks = 200
+
+    func propose(scoped: Bool) -> PaletteProposal {
+        var notes: [String] = []
+        var counts: [String: Int] = [:]
+        for role in roles.values {
+            if let r = role.role { counts[r.rawValue, default: 0] += 1 }
+            if role.disabled { counts["disabled", default: 0] += 1 }
+        }
+        if !unresolved.isEmpty {
+            notes.append("\(unresolved.count) tokens have no color the audit can tell in some theme (\(unresolved.sorted().prefix(3).joined(separator: ", "))\(unresolved.count > 3 ? ", …" : "")) and are paired only where they have one; `contrast audit` says why")
+        }
+        let disabledGlobs = Array(Set(roles.values.compactMap { $0.disabledWord.map { "*\($0)*" } })).sorted()
+        if !disabledGlobs.isEmpty {
+            notes.append("\(counts["disabled"] ?? 0) disabled tokens are left out of every rule (\(disabledGlobs.joined(separator: ", "))): WCAG exempts the text of inactive components (SC 1.4.3)")
+        }
+
+        var checks: [ProposedCheck] = []
+        // 1. Named partners.
+        var partnered: [String] = []
+        for name in allNames {
+            guard let role = roles[name], role.role == .foreground, !role.disabled, let partner = partner(of: name, role: role) else { continue }
+            let themes = themesHaving([name, partner])
+            guard !themes.isEmpty else { continue }
+            partnered.append(name)
+            var check = ProposedCheck(id: "\(name) on \(partner)", foreground: name, background: partner, usage: .text,
+                                      description: "proposed by contrast init: \"\(name)\" is named for use on \"\(partner)\" (its \"\(role.word ?? "")\" word), so it is its text")
+            check.themes = themes.count == themeNames.count ? nil : themes
+            checks.append(check)
+        }
+        if !partnered.isEmpty {
+            notes.append("\(partnered.count) foregrounds are named after the background they sit on (on-X, X-foreground): each is checked on that background only")
+        }
+
+        // 2. Rules from role words.
+        let foregrounds = patterns(for: .foreground, leavingOut: Set(partnered))
+        let backgrounds = patterns(for: .background)
+        let nonText = patterns(for: .nonText)
+        if backgrounds.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
+            notes.append("no token name says it is a background (background, bg, surface, canvas, page): no text rule could be proposed")
+        }
+        for (side, usage) in [(foregrounds, ContrastUsage.text), (nonText, ContrastUsage.nonText)] {
+            for fg in side {
+                let partners = backgroundsAtScope(of: fg, among: backgrounds)
+                if partners.isEmpty {
+                    if !backgrounds.isEmpty { notes.append("\(fg.glob): no background at its scope or above it (\(fg.scope.isEmpty ? "the top" : fg.scope)); not checked") }
+                    continue
+                }
+                for bg in partners {
+                    var except = disabledGlobs.filter { glob in allNames.contains { CheckRule.matches($0, glob) && (CheckRule.matches($0, fg.glob) || CheckRule.matches($0, bg.glob)) } }
+                    if usage == .text {
+                        except += partnered.filter { CheckRule.matches($0, fg.glob) }
+                    }
+                    if !CheckRule.isPattern(fg.glob) && !CheckRule.isPattern(bg.glob) { except = [] }  // a plain pair takes none
+                    let themes = themesMatching(fg.glob, bg.glob, except: except)
+                    guard !themes.isEmpty else { continue }
+                    let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
+                    let scopeWords = fg.scope == bg.scope ? (fg.scope.isEmpty ? "" : ", both under \"\(fg.scope)\"")
+                        : ", the nearest backgrounds above \"\(fg.scope)\""
+                    var check = ProposedCheck(id: "\(fg.glob) on \(bg.glob)", foreground: fg.glob, background: bg.glob, usage: usage, except: except,
+                                              description: "proposed by contrast init: names with \"\(fg.word)\" read as \(what), names with \"\(bg.word)\" as backgrounds\(scopeWords)")
+                    check.themes = themes.count == themeNames.count ? nil : themes
+                    checks.append(check)
+                }
+            }
+        }
+
+        // 3. Numbered scales, when no name says what it is for.
+        if checks.isEmpty {
+            let scales = scaleChecks()
+            if !scales.isEmpty {
+                notes.append("no token name says what it is for; \(scales.count) numbered scales found: each scale's last step is checked as text on its first (light tints and dark shades, as Tailwind, Radix and USWDS number them)")
+            }
+            checks = scales
+        }
+        if scoped {
+            for i in checks.indices { checks[i].palettes = [palette.name] }
+        }
+
+        let covered = Set(checks.flatMap { $0.themes ?? themeNames.map(\.theme) })
+        let ownChecks = palette.checks.count + palette.badges.count
+        let uncovered = ownChecks > 0 ? [] : themeNames.map(\.theme).filter { !covered.contains($0) }
+        if checks.isEmpty {
+            notes.append(ownChecks > 0 ? "no checks proposed: the palette's own \(ownChecks) checks stay" : "no checks proposed: no token name says what it is for, and there are no numbered scales. Write its checks by hand (docs/palette-format.md)")
+        } else if !uncovered.isEmpty {
+            notes.append("no proposed check measures theme\(uncovered.count == 1 ? "" : "s") \(uncovered.joined(separator: ", "))")
+        }
+        return PaletteProposal(palette: palette.name, file: palette.file ?? "", format: palette.format, themes: themeNames.map(\.theme),
+                               ownChecks: ownChecks, checks: checks, counts: counts, notes: notes, uncoveredThemes: uncovered)
+    }
+
+    // MARK: Named partners
+
+    /// The background `name` is named for: `on-primary` → `primary`, `colorOnPrimary` →
+    /// `colorPrimary`, `card-foreground` → `card`, when that token exists and is no foreground.
+    func partner(of name: String, role: TokenNameRole) -> String? {
+        guard let word = role.word, let range = role.wordRange else { return nil }
+        let bytes = Array(name.utf8)
+        let separators: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/")]
+        var candidates: [String] = []
+        switch word.lowercased() {
+        case "on":
+            // Drop the word and the separator after it.
+            var end = range.upperBound
+            if end < bytes.count, separators.contains(bytes[end]) { end += 1 }
+            let rest = Array(bytes[end...])
+            let head = Array(bytes[..<range.lowerBound])
+            candidates.append(String(decoding: head + rest, as: UTF8.self))
+            // `onPrimary` at the start: `primary`.
+            if head.isEmpty, let first = rest.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") {
+                candidates.append(String(decoding: [first + 32] + rest.dropFirst(), as: UTF8.self))
+            }
+        case "foreground", "fg":
+            guard range.upperBound == bytes.count || separators.contains(bytes[range.upperBound]) else { return nil }
+            var start = range.lowerBound
+            if start > 0, separators.contains(bytes[start - 1]) { start -= 1 }
+            guard start > 0 else { return nil }
+            candidates.append(String(decoding: bytes[..<start] + bytes[range.upperBound...], as: UTF8.self))
+        default:
+            return nil
+        }
+        return candidates.first { candidate in
+            candidate != name && roles[candidate].map { $0.role != .foreground && $0.role != .nonText && !$0.disabled } ?? false
+        }
+    }
+
+    // MARK: Rules
+
+    /// A glob over names of one role, the names it matches, and the scope it was found at.
+    struct Pattern {
+        var glob: String
+        var scope: String
+        var word: String
+        var matched: Set<String>
+    }
+
+    /// The globs that cover the (not disabled) names of `role`: each name's role segment with
+    /// what follows it (`button.primary.fgColor.*`), or the role word with a star where the
+    /// name varies (`*-foreground`), or the name itself; a glob that would also match a name of
+    /// another role is not used. Globs whose names another covers are dropped.
+    func patterns(for role: TokenNameRole.Role, leavingOut: Set<String> = []) -> [Pattern] {
+        var found: [Pattern] = []
+        var byGlob: [String: Int] = [:]
+        for name in allNames {
+            guard !leavingOut.contains(name), let r = roles[name], r.role == role, !r.disabled, let range = r.wordRange, let word = r.word else { continue }
+            let bytes = Array(name.utf8)
+            // Groups are separated by dots or slashes; a name with neither (a CSS custom
+            // property, `button-primary-fgColor-rest`) separates them with dashes and underscores.
+            let structured = bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "/"))
+            let isSegmentSeparator: (UInt8) -> Bool = structured
+                ? { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }
+                : { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+            var segmentStart = range.lowerBound
+            while segmentStart > 0 && !isSegmentSeparator(bytes[segmentStart - 1]) { segmentStart -= 1 }
+            var segmentEnd = range.upperBound
+            while segmentEnd < bytes.count && !isSegmentSeparator(bytes[segmentEnd]) { segmentEnd += 1 }
+            let scope = String(decoding: bytes[..<segmentStart], as: UTF8.self)
+            let segment = String(decoding: bytes[segmentStart..<segmentEnd], as: UTF8.self)
+            let hasRest = segmentEnd < bytes.count
+            var candidates: [String] = []
+            if hasRest { candidates.append(scope + segment + String(UnicodeScalar(bytes[segmentEnd])) + "*") }
+            let general = scope + (range.lowerBound > segmentStart ? "*" : "") + word + (range.upperBound < segmentEnd || hasRest ? "*" : "")
+            candidates.append(general)
+            candidates.append(name)
+            guard let glob = candidates.first(where: { accepts($0, role: role) }) else { continue }
+            if let index = byGlob[glob] {
+                found[index].matched.insert(name)
+            } else {
+                byGlob[glob] = found.count
+                let matched = Set(allNames.filter { CheckRule.matches($0, glob) && !(roles[$0]?.disabled ?? false) })
+                found.append(Pattern(glob: glob, scope: scope, word: word, matched: matched.union([name])))
+            }
+        }
+        // Drop a glob whose names another (broader) glob already covers.
+        return found.enumerated().filter { i, pattern in
+            !found.enumerated().contains { j, other in
+                j != i && pattern.matched.isSubset(of: other.matched) && (other.matched.count > pattern.matched.count || j < i)
+            }
+        }.map(\.element)
+    }
+
+    /// Whether every name `glob` matches reads as `role` (disabled names aside: rules leave
+    /// them out). A name is its own glob.
+    func accepts(_ glob: String, role: TokenNameRole.Role) -> Bool {
+        if !CheckRule.isPattern(glob) { return true }
+        return allNames.allSatisfy { name in
+            guard CheckRule.matches(name, glob), let r = roles[name] else { return true }
+            return r.role == role || r.disabled
+        }
+    }
+
+    /// The backgrounds at `pattern`'s scope, else at the nearest scope above it.
+    func backgroundsAtScope(of pattern: Pattern, among backgrounds: [Pattern]) -> [Pattern] {
+        var scope = pattern.scope
+        while true {
+            let here = backgrounds.filter { $0.scope == scope }
+            if !here.isEmpty { return here }
+            if scope.isEmpty { return [] }
+            // Up one segment: "button.primary." → "button.".
+            var trimmed = String(scope.dropLast())
+            if let cut = trimmed.lastIndex(where: { $0 == "." || $0 == "/" || $0 == "-" || $0 == "_" }) {
+                trimmed = String(trimmed[...cut])
+            } else {
+                trimmed = ""
+            }
+            scope = trimmed
+        }
+    }
+
+    /// The themes where the rule `foreground` on `background` (with `except`) pairs two tokens.
+    func themesMatching(_ foreground: String, _ background: String, except: [String]) -> [String] {
+        themeNames.filter { _, names in
+            // A side that is a name must be a token of the theme.
+            let fgs = CheckRule.side(foreground, tokens: names, except: except).filter(names.contains)
+            let bgs = CheckRule.side(background, tokens: names, except: except).filter(names.contains)
+            return fgs.contains { f in bgs.contains { $0 != f } }
+        }.map(\.theme)
+    }
+
+    /// The themes where every one of `names` is a token.
+    func themesHaving(_ names: [String]) -> [String] {
+        themeNames.filter { _, tokens in names.allSatisfy(tokens.contains) }.map(\.theme)
+    }
+
+    // MARK: Numbered scales
+
+    /// Names with a number in them, grouped by what is around the number (`red-#`,
+    /// `blue-cool-#v`, `gray.#`); a group of five or more steps is a scale, and its last step
+    /// on its first is proposed.
+    func scaleChecks() -> [ProposedCheck] {
+        var families: [String: [(step: Int, name: String)]] = [:]
+        var order: [String] = []
+        for name in allNames {
+            let bytes = Array(name.utf8)
+            guard let last = bytes.lastIndex(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
+            var first = last
+            while first > 0 && bytes[first - 1] >= UInt8(ascii: "0") && bytes[first - 1] <= UInt8(ascii: "9") { first -= 1 }
+            guard last - first < 6, let step = Int(String(decoding: bytes[first...last], as: UTF8.self)) else { continue }
+            let family = String(decoding: bytes[..<first], as: UTF8.self) + "#" + String(decoding: bytes[(last + 1)...], as: UTF8.self)
+            if families[family] == nil { order.append(family) }
+            families[family, default: []].append((step, name))
+        }
+        var checks: [ProposedCheck] = []
+        for family in order {
+            guard let steps = families[family]?.sorted(by: { $0.step < $1.step }), Set(steps.map(\.step)).count >= 5,
+                  let lightest = steps.first, let darkest = steps.last, checks.count < PaletteProposer.maximumScaleChecks else { continue }
+            let themes = themesHaving([darkest.name, lightest.name])
+            guard !themes.isEmpty else { continue }
+            var check = ProposedCheck(id: "\(darkest.name) on \(lightest.name)", foreground: darkest.name, background: lightest.name, usage: .text,
+                                      description: "proposed by contrast init: \(family.replacing("#", with: "N")) is a numbered scale of \(steps.count) steps; its last step (\(darkest.step)) as text on its first (\(lightest.step))")
+            check.themes = themes.count == themeNames.count ? nil : themes
+            checks.append(check)
+        }
+        return checks
+    }
+}

@@ -1,0 +1,137 @@
+import ColorScience
+@testable import PaletteAudit
+import Testing
+
+/// `contrast init`: what token names are read as, and the checks proposed from them.
+@Suite struct InitProposalTests {
+    @Test(arguments: [
+        ("fgColor.default", "foreground", "fg"),
+        ("text.body", "foreground", "text"),
+        ("color.text.primary", "foreground", "text"),
+        ("--primary-foreground", "foreground", "foreground"),
+        ("md.sys.color.on-surface", "foreground", "on"),
+        ("colorOnPrimaryContainer", "foreground", "On"),
+        ("labelColor", "foreground", "label"),
+        ("fgColor.onEmphasis", "foreground", "fg"),
+        ("surface.text", "foreground", "text"),
+        ("text-on-background", "foreground", "text"),
+        ("bgColor.accent.emphasis", "background", "bg"),
+        ("surface-1", "background", "surface"),
+        ("page.background", "background", "page"),
+        ("label.green.bgColor.rest", "background", "bg"),
+        ("md.sys.color.surface-container-high", "background", "surface"),
+        ("canvas", "background", "canvas"),
+        ("borderColor.default", "non-text", "border"),
+        ("focus-outlineColor", "non-text", "outline"),
+        ("color.icon.brand.on-brand", "non-text", "icon"),
+        ("button.primary.iconColor.rest", "non-text", "icon"),
+    ])
+    func role(name: String, role: String, word: String) {
+        let read = TokenNameRole(name: name.hasPrefix("--") ? String(name.dropFirst(2)) : name)
+        #expect(read.role?.rawValue == role)
+        #expect(read.word == word)
+    }
+
+    @Test(arguments: ["context.primary", "textarea", "brand.primary", "red-500", "on", "color.blueText", "onboarding"])
+    func noRole(name: String) {
+        // Words, not substrings: `context` holds no `text`; a trailing `on` sits on nothing.
+        // `blueText` is one more word than `blue` and `Text`: read as text (see below), so
+        // only the names above without a role word are listed here except that one.
+        let read = TokenNameRole(name: name)
+        if name == "color.blueText" {
+            #expect(read.role == .foreground)
+        } else {
+            #expect(read.role == nil, "\(name) read as \(String(describing: read.role))")
+        }
+    }
+
+    @Test func disabled() {
+        #expect(TokenNameRole(name: "fgColor.disabled").disabled)
+        #expect(TokenNameRole(name: "button.bgColor.Disabled").disabledWord == "Disabled")
+        #expect(!TokenNameRole(name: "fgColor.muted").disabled)
+    }
+
+    @Test func words() {
+        #expect(TokenNameRole.words(of: "button.primary.fgColor-rest").map(\.text) == ["button", "primary", "fg", "Color", "rest"])
+        #expect(TokenNameRole.words(of: "HTMLText2x").map(\.text) == ["HTML", "Text", "2", "x"])
+    }
+
+    static func palette(_ themes: [(String, [String: String])], name: String = "p") -> Palette {
+        Palette(name: name, themes: themes.map { theme in
+            Theme(name: theme.0, tokens: theme.1.sorted { $0.key < $1.key }.map { Token(name: $0.key, value: $0.value) })
+        })
+    }
+
+    static func propose(_ palette: Palette) -> PaletteProposal {
+        ChecksProposal.propose(for: [LoadedPalette(file: "p.json", palette: palette, problems: [])]).palettes[0]
+    }
+
+    @Test func rulesPairForegroundsWithBackgroundsAtTheirScope() throws {
+        let tokens = ["fgColor.default": "#111111", "fgColor.muted": "#555555", "fgColor.disabled": "#aaaaaa",
+                      "bgColor.default": "#ffffff", "bgColor.inset": "#f6f8fa", "borderColor.default": "#d0d7de",
+                      "button.primary.fgColor.rest": "#ffffff", "button.primary.bgColor.rest": "#1f883d"]
+        let proposal = Self.propose(Self.palette([("light", tokens)]))
+        let pairs = proposal.checks.map { "\($0.foreground) on \($0.background) \($0.usage.name)" }
+        // In token order (the tokens here are sorted by name).
+        #expect(pairs == ["button.primary.fgColor.* on button.primary.bgColor.* text", "fgColor.* on bgColor.* text",
+                          "borderColor.* on bgColor.* non-text"])
+        let text = try #require(proposal.checks.first { $0.foreground == "fgColor.*" })
+        #expect(text.except == ["*disabled*"])
+        #expect(text.description.contains("\"fg\" read as text"))
+        #expect(proposal.uncoveredThemes.isEmpty)
+    }
+
+    @Test func namedPartnersAreCheckedOnTheirBackground() {
+        let tokens = ["background": "#ffffff", "foreground": "#0a0a0a", "primary": "#171717", "primary-foreground": "#fafafa",
+                      "card": "#ffffff", "card-foreground": "#0a0a0a"]
+        let proposal = Self.propose(Self.palette([("light", tokens)]))
+        let pairs = Set(proposal.checks.map { "\($0.foreground) on \($0.background)" })
+        #expect(pairs.contains("primary-foreground on primary"))
+        #expect(pairs.contains("card-foreground on card"))
+        // The general rule leaves out the partnered foregrounds.
+        #expect(!proposal.checks.contains { $0.background == "background" && $0.foreground.contains("primary") })
+    }
+
+    @Test func checksAreLimitedToTheThemesWithTheirTokens() {
+        let light = ["text.body": "#111111", "surface.page": "#ffffff", "text.inverse": "#ffffff", "surface.inverse": "#000000"]
+        let dark = ["text.body": "#eeeeee", "surface.page": "#000000"]
+        let hc = ["brand.a": "#000000"]
+        let proposal = Self.propose(Self.palette([("light", light), ("dark", dark), ("hc", hc)]))
+        #expect(proposal.checks.count == 1)
+        #expect(proposal.checks[0].themes == ["light", "dark"])
+        #expect(proposal.uncoveredThemes == ["hc"])
+    }
+
+    @Test func numberedScalesWhenNamesSayNothing() {
+        var tokens: [String: String] = [:]
+        for (i, step) in [50, 100, 200, 300, 500, 900].enumerated() {
+            let v = Self.format2(255 - i * 40)
+            tokens["color-red-\(step)"] = "#\(v)0000"
+        }
+        let proposal = Self.propose(Self.palette([("light", tokens)]))
+        #expect(proposal.checks.map { "\($0.foreground) on \($0.background)" } == ["color-red-900 on color-red-50"])
+    }
+
+    static func format2(_ value: Int) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[value / 16], digits[value % 16]])
+    }
+
+    @Test func severalPalettesScopeTheirChecks() {
+        let a = Self.palette([("light", ["text.body": "#111111", "surface.page": "#ffffff"])], name: "a")
+        let b = Self.palette([("light", ["fg.main": "#111111", "bg.main": "#ffffff"])], name: "b")
+        let proposal = ChecksProposal.propose(for: [LoadedPalette(file: "a.json", palette: a, problems: []),
+                                                    LoadedPalette(file: "b.json", palette: b, problems: [])])
+        #expect(proposal.checks.map(\.palettes) == [["a"], ["b"]])
+    }
+
+    @Test func theDocumentIsAChecksDocument() throws {
+        let proposal = ChecksProposal.propose(for: [LoadedPalette(file: "p.json", palette: Self.palette([("light", ["text.body": "#111111", "surface.page": "#ffffff", "text.disabled": "#999999"])]), problems: [])])
+        let text = proposal.checksDocument(source: "tokens/", toolVersion: "0.1.0")
+        let decoded = PaletteDecoder.decodeChecksDocument(bytes: Array(text.utf8), file: "contrast.checks.json")
+        #expect(decoded.problems.isEmpty)
+        #expect(decoded.checks.checks.map(\.id) == ["text.* on surface.*"])
+        #expect(decoded.checks.checks.first?.except == ["*disabled*"])
+        #expect(decoded.checks.checks.first?.description?.hasPrefix("proposed by contrast init") == true)
+    }
+}

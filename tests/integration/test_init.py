@@ -56,8 +56,16 @@ def test_proposed_checks_cover_every_theme_and_audit_cleanly(run, tmp_path, syst
             # Nothing proposed for this one: init said why.
             assert re.search(re.escape(palette["name"]) + r" — .*\n(?:  .*\n)*?  note: no checks proposed", made.stderr), palette["name"]
             continue
+        # Themes where no two names resolve to colors a rule could pair (shadcn's theme-blue sets
+        # only var(--color-blue-600) and the like, Tailwind's colors, which the file does not
+        # define): init must say so, by name.
+        uncovered = set()
+        for note in re.findall(r"note: no proposed check measures themes? (.*)", made.stderr):
+            uncovered |= {name.strip() for name in note.split(",")}
         for theme in palette["themes"]:
             wanted = [c for c in proposed if theme["name"] in c.get("themes", [theme["name"]])]
+            if not wanted and theme["name"] in uncovered:
+                continue
             assert wanted, f"{palette['name']}/{theme['name']}: no proposed check applies"
             ids = {c["id"] for c in wanted}
             hits = [r for r in theme["results"] if r["id"] in ids or r["id"].split("[", 1)[0] in ids]

@@ -71,7 +71,7 @@ import Testing
         (##"{"name": "x", "themes": {"light": {"tokens": {"a": 5}}}}"##,
          ##"bad.json:1:52: /themes/light/tokens/a token "a" must be a color string, an alias like "{text.body}", a DTCG token object with "$value", or a group; found a number"##, .wrongType),
         (##"{"name": "x", "themes": {"light": {"tokens": {}}}, "checks": [{"forground": "a", "background": "b"}]}"##,
-         ##"bad.json:1:64: /checks/0/forground unknown field "forground" in a check (did you mean "foreground"?); expected one of: id, description, foreground, background, usage, level, apca, fontSize, fontWeight, backdrop, themes, assumed, claim, minimumRatio, except, cvd"##, .unknownField),
+         ##"bad.json:1:64: /checks/0/forground unknown field "forground" in a check (did you mean "foreground"?); expected one of: id, description, foreground, background, usage, level, apca, fontSize, fontWeight, backdrop, themes, assumed, claim, minimumRatio, except, cvd, palettes"##, .unknownField),
         (##"{"name": "x", "themes": {"a": {"extends": "b", "tokens": {}}, "b": {"extends": "a", "tokens": {}}}}"##,
          ##"bad.json: /themes/a/extends theme "a" extends itself through a → b → a"##, .extendsCycle),
         (##"{"name": "x", "themes": {"light": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "usage": "body"}]}"##,

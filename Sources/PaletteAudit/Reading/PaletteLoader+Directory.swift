@@ -1,0 +1,173 @@
+import Foundation
+
+/// A directory walk: which files make which palettes (folder formats first, then resolvers and
+/// their sets, stylesheets, palettes, and the token files merged), and the names they get.
+extension PaletteLoader {
+    /// Every file below `directory` (sorted, hidden entries and node_modules left out), and the
+    /// entries the walk refused.
+    func files(below directory: String) -> (files: [String], refused: [SkippedFile]) {
+        var fileSystem = self.fileSystem
+        fileSystem.maximumEntries = min(fileSystem.maximumEntries, PaletteDecoder.maximumFilesPerSet * 4)
+        return fileSystem.walk(directory) { $0 == "node_modules" }
+    }
+
+    func loadDirectory(_ directory: String, into result: inout LoadResult) {
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let (walked, refused) = files(below: base)
+        var all = walked
+        // What the walk refused inside a catalog is reported by the catalog's reader.
+        for entry in refused where !entry.file.contains(".xcassets/") {
+            result.skipped.append(entry)
+            result.refused.append(PaletteProblem(.unreadableFile, entry.reason, file: entry.file))
+        }
+        // Folders of a format of their own (asset catalogs, res/, Tokens Studio folders), in the
+        // registry's order: each takes the files it owns.
+        for format in SourceRegistry.folderFormats {
+            for root in format.roots(among: all, fileSystem: fileSystem) {
+                let owned = all.filter { format.owns($0, root: root) }
+                result.palettes.append(format.read(folder: root, files: owned, loader: self))
+                all.removeAll { format.owns($0, root: root) }
+            }
+        }
+        var candidates = all.filter { file in SourceRegistry.fileSuffixes.contains { file.hasSuffix($0) } }
+        for file in all where !candidates.contains(file) {
+            result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5, .tokens or CSS file"))
+        }
+        if candidates.count > PaletteDecoder.maximumFilesPerSet {
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.limitExceeded, "the directory holds \(candidates.count) token files; the limit is \(PaletteDecoder.maximumFilesPerSet)", file: base)]))
+            return
+        }
+        var consumed: Set<String> = []
+        // Resolvers, and the files they name.
+        var parsed: [String: Result<JSONValue, PaletteProblem>] = [:]
+        func parse(_ file: String) -> Result<JSONValue, PaletteProblem> {
+            if let known = parsed[file] { return known }
+            let value: Result<JSONValue, PaletteProblem> = reader.read(file).flatMap { bytes in
+                do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parse(bytes)) } catch {
+                    return .failure(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
+                }
+            }
+            parsed[file] = value
+            return value
+        }
+        func format(_ file: String, _ document: JSONValue) -> (any SourceFormat)? {
+            SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: document))
+        }
+        for file in candidates where !consumed.contains(file) {
+            guard case .success(let document) = parse(file), format(file, document)?.role == .set else { continue }
+            let loaded = loadFile(file)
+            consumed.insert(file)
+            for named in loaded.palette?.files ?? [] { consumed.insert(named) }
+            result.palettes.append(loaded)
+        }
+        candidates = candidates.filter { !consumed.contains($0) }
+        // Palettes, sidecar token files, and the token files to merge.
+        var merge: [String] = []
+        var stylesheets: [Int] = []
+        for file in candidates {
+            if SourceRegistry.textFormat(file: file) != nil {
+                // A stylesheet is a palette of its own; its @imports are followed inside the
+                // directory walked.
+                stylesheets.append(result.palettes.count)
+                result.palettes.append(loadFile(file, importRoot: base))
+                continue
+            }
+            if file.hasSuffix(".checks.json") {
+                let tokens = String(file.dropLast(".checks.json".count))
+                if !candidates.contains(where: { $0.hasPrefix(tokens + ".") && !$0.hasSuffix(".checks.json") }) {
+                    result.skipped.append(SkippedFile(file: file, reason: "a checks document with no token file beside it (give it with --checks)"))
+                }
+                continue
+            }
+            switch parse(file) {
+            case .failure:
+                result.palettes.append(loadFile(file))
+            case .success(let document):
+                guard let found = format(file, document) else {
+                    result.skipped.append(SkippedFile(file: file, reason: "not a palette or token file: \(SourceRegistry.describe(document))"))
+                    continue
+                }
+                switch found.role {
+                case .palette:
+                    result.palettes.append(loadFile(file))
+                case .tokens:
+                    if fileSystem.exists(Self.sidecar(of: file)) {
+                        result.palettes.append(loadFile(file))
+                    } else {
+                        merge.append(file)
+                    }
+                case .companion(let reason):
+                    result.skipped.append(SkippedFile(file: file, reason: reason))
+                case .set:
+                    result.skipped.append(SkippedFile(file: file, reason: "\(found.displayName) outside a token folder"))
+                }
+            }
+        }
+        PaletteLoader.dropImportedStylesheets(stylesheets, from: &result)
+        if merge.count == 1 {
+            result.palettes.append(loadFile(merge[0]))
+        } else if merge.count > 1 {
+            result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse))
+        }
+        if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))", file: base)]))
+        }
+    }
+
+    /// A stylesheet another stylesheet of the walk imports is part of that one's palette, as a
+    /// resolver's sets are part of the resolver's: it is passed over on its own, with the reason.
+    /// `indices` are the stylesheets' palettes in `result`, in path order. A stylesheet no other
+    /// imports keeps its palette; of stylesheets that only import each other (a cycle), the
+    /// first in path order does.
+    static func dropImportedStylesheets(_ indices: [Int], from result: inout LoadResult) {
+        var imports: [String: [String]] = [:]
+        var imported: Set<String> = []
+        for i in indices {
+            let file = result.palettes[i].file
+            let named = (result.palettes[i].palette?.files ?? []).filter { $0 != file }
+            imports[file] = named
+            imported.formUnion(named)
+        }
+        var importer: [String: String] = [:]
+        func keep(_ file: String) {
+            for named in imports[file] ?? [] where importer[named] == nil { importer[named] = file }
+        }
+        let files = indices.map { result.palettes[$0].file }
+        for file in files where !imported.contains(file) { keep(file) }
+        for file in files where importer[file] == nil && imported.contains(file) { keep(file) }
+        var dropped: [Int] = []
+        for i in indices {
+            let file = result.palettes[i].file
+            guard let by = importer[file], by != file else { continue }
+            dropped.append(i)
+            result.skipped.append(SkippedFile(file: file, reason: "imported by \(by), whose palette it is part of"))
+        }
+        for i in dropped.reversed() { result.palettes.remove(at: i) }
+    }
+
+    /// Palettes that would share a name (two `Assets.xcassets`, two `tokens.json`) are told
+    /// apart by the folders their files are in, `Assets (WidgetExtension)`, so that outputs,
+    /// baselines, history and the service never take one for the other.
+    static func giveDistinctNames(_ palettes: inout [LoadedPalette]) {
+        var byName: [String: [Int]] = [:]
+        for (i, loaded) in palettes.enumerated() {
+            if let name = loaded.palette?.name { byName[name, default: []].append(i) }
+        }
+        for (name, indices) in byName where indices.count > 1 {
+            let folders = indices.map { i in palettes[i].file.split(separator: "/").dropLast().map(String.init) }
+            // The fewest trailing folders that tell every file apart.
+            var depth = 1
+            while depth < 64 {
+                let labels = folders.map { $0.suffix(depth).joined(separator: "/") }
+                if Set(labels).count == labels.count { break }
+                depth += 1
+            }
+            for (k, i) in indices.enumerated() {
+                let label = folders[k].suffix(depth).joined(separator: "/")
+                let file = palettes[i].file
+                palettes[i].palette?.name = "\(name) (\(label.isEmpty ? file : label))"
+            }
+        }
+    }
+
+}

@@ -241,13 +241,7 @@ final class Acceptor: Sendable {
     /// Writes a small response, shuts the sending side and lets the socket linger (so the
     /// client reads the answer rather than a reset while it is still sending).
     private func answerAndClose(_ fd: Int32, _ response: Response, counted: Bool) {
-        let bytes = Server.wireBytes(of: response)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if sent <= 0 { break }
-            offset += sent
-        }
+        Server.writeDirectly(response, to: fd)
         shutdown(fd, Int32(SHUT_WR))
         if counted { server.connectionClosed(fd) }
         server.lingering.adopt(fd)

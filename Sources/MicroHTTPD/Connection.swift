@@ -275,13 +275,7 @@ extension Server {
         state.queuedAt = ContinuousClock.now
         let fd = cmhd_connection_fd(connection)
         guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
-        let bytes = Server.wireBytes(of: response)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if sent <= 0 { break }
-            offset += sent
-        }
+        Server.writeDirectly(response, to: fd)
         lingerOnClose(fd)
         return .NO
     }
@@ -293,6 +287,18 @@ extension Server {
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + response.body
+    }
+
+    /// Writes `response` (``wireBytes(of:)``) to the socket without blocking, as much of it as
+    /// the socket takes now: these are small answers on connections about to close.
+    static func writeDirectly(_ response: Response, to fd: Int32) {
+        let bytes = wireBytes(of: response)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent <= 0 { break }
+            offset += sent
+        }
     }
 
     /// Now as an HTTP-date (RFC 9110 §5.6.7), as libmicrohttpd writes it.

@@ -12,6 +12,23 @@ enum Terminal {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
+    /// Writes all of `bytes` to standard output; stops quietly when it is closed (a pipe's
+    /// reader left: nothing more to say).
+    @Sendable static func writeStandardOutput(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = write(1, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
     /// Writes `data` to `path` atomically, or to standard output when `path` is nil or "-".
     static func emit(_ data: Data, to path: String?) throws {
         guard let path, path != "-" else {

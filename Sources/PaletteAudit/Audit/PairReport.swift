@@ -63,7 +63,7 @@ public struct PairReport: Sendable, Codable {
 }
 
 extension PairReport {
-    /// The report as compact JSON with sorted keys, written directly: the same document
+    /// The report as compact JSON with sorted keys, written by ``JSONWriter``: the same document
     /// `JSONEncoder` (`.sortedKeys`) produces, several times faster. The one encoding of a pair
     /// for `check --batch`, `check --format json` and `/v1/contrast` (a test compares it with
     /// `JSONEncoder`'s).
@@ -76,80 +76,69 @@ extension PairReport {
 
     /// Appends the JSON of ``jsonBytes(id:)`` to a buffer (a batch writes many into one).
     public func appendJSON(to out: inout [UInt8], id: String? = nil) {
-        func raw(_ text: StaticString) {
-            text.withUTF8Buffer { out.append(contentsOf: $0) }
-        }
-        func string(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes in
-                if bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                    out.append(contentsOf: JSONValue.quoted(String(decoding: bytes, as: UTF8.self)).utf8)
-                } else {
-                    out.append(0x22)
-                    out.append(contentsOf: bytes)
-                    out.append(0x22)
+        JSONWriter.append(to: &out) { write(&$0, id: id) }
+    }
+
+    /// Writes the report as the next value of `w`.
+    public func write(_ w: inout JSONWriter, id: String? = nil) {
+        w.object { w in
+            w.key("achieved"); w.string(achieved)
+            w.key("apca"); w.number(apca)
+            if let backdrop { w.key("backdrop"); w.string(backdrop) }
+            w.key("background"); w.string(background)
+            if let composited {
+                w.key("composited")
+                w.object { w in
+                    w.key("background"); w.string(composited.background)
+                    w.key("foreground"); w.string(composited.foreground)
+                }
+            }
+            if let cvd {
+                w.key("cvd")
+                w.object { w in
+                    w.key("background"); w.string(cvd.background)
+                    w.key("deficiencies"); w.strings(cvd.deficiencies)
+                    w.key("deficiency"); w.string(cvd.deficiency)
+                    w.key("display"); w.string(cvd.display)
+                    w.key("foreground"); w.string(cvd.foreground)
+                    w.key("ratio"); w.number(cvd.ratio)
+                    if let verdict = cvd.verdict { w.key("verdict"); w.string(verdict) }
+                }
+            }
+            w.key("display"); w.string(display)
+            w.key("foreground"); w.string(foreground)
+            if let id { w.key("id"); w.string(id) }
+            w.key("level"); w.string(level)
+            if let outOfGamut { w.key("outOfGamut"); w.strings(outOfGamut) }
+            w.key("pass"); w.bool(pass)
+            if let range {
+                w.key("range")
+                w.object { w in
+                    w.key("best"); w.number(range.best)
+                    w.key("bestBackdrop"); w.string(range.bestBackdrop)
+                    w.key("worst"); w.number(range.worst)
+                    w.key("worstBackdrop"); w.string(range.worstBackdrop)
+                }
+            }
+            w.key("ratio"); w.number(ratio)
+            if let required { w.key("required"); w.number(required) }
+            w.key("usage"); w.string(usage)
+            w.key("verdicts")
+            w.object { w in
+                w.key("large-text")
+                w.object { w in
+                    w.key("AA"); w.bool(verdicts.largeTextAA)
+                    w.key("AAA"); w.bool(verdicts.largeTextAAA)
+                }
+                w.key("non-text")
+                w.object { w in w.key("AA"); w.bool(verdicts.nonTextAA) }
+                w.key("text")
+                w.object { w in
+                    w.key("AA"); w.bool(verdicts.textAA)
+                    w.key("AAA"); w.bool(verdicts.textAAA)
                 }
             }
         }
-        func number(_ value: Double) {
-            var stream = ByteStream()
-            swap(&stream.bytes, &out)
-            JSONNumber.write(value, to: &stream)
-            swap(&stream.bytes, &out)
-        }
-        func bool(_ value: Bool) { value ? raw("true") : raw("false") }
-        raw("{\"achieved\":"); string(achieved)
-        raw(",\"apca\":"); number(apca)
-        if let backdrop { raw(",\"backdrop\":"); string(backdrop) }
-        raw(",\"background\":"); string(background)
-        if let composited {
-            raw(",\"composited\":{\"background\":"); string(composited.background)
-            raw(",\"foreground\":"); string(composited.foreground)
-            raw("}")
-        }
-        if let cvd {
-            raw(",\"cvd\":{\"background\":"); string(cvd.background)
-            raw(",\"deficiencies\":[")
-            for (index, name) in cvd.deficiencies.enumerated() {
-                if index > 0 { raw(",") }
-                string(name)
-            }
-            raw("],\"deficiency\":"); string(cvd.deficiency)
-            raw(",\"display\":"); string(cvd.display)
-            raw(",\"foreground\":"); string(cvd.foreground)
-            raw(",\"ratio\":"); number(cvd.ratio)
-            if let verdict = cvd.verdict { raw(",\"verdict\":"); string(verdict) }
-            raw("}")
-        }
-        raw(",\"display\":"); string(display)
-        raw(",\"foreground\":"); string(foreground)
-        if let id { raw(",\"id\":"); string(id) }
-        raw(",\"level\":"); string(level)
-        if let outOfGamut {
-            raw(",\"outOfGamut\":[")
-            for (index, name) in outOfGamut.enumerated() {
-                if index > 0 { raw(",") }
-                string(name)
-            }
-            raw("]")
-        }
-        raw(",\"pass\":"); bool(pass)
-        if let range {
-            raw(",\"range\":{\"best\":"); number(range.best)
-            raw(",\"bestBackdrop\":"); string(range.bestBackdrop)
-            raw(",\"worst\":"); number(range.worst)
-            raw(",\"worstBackdrop\":"); string(range.worstBackdrop)
-            raw("}")
-        }
-        raw(",\"ratio\":"); number(ratio)
-        if let required { raw(",\"required\":"); number(required) }
-        raw(",\"usage\":"); string(usage)
-        raw(",\"verdicts\":{\"large-text\":{\"AA\":"); bool(verdicts.largeTextAA)
-        raw(",\"AAA\":"); bool(verdicts.largeTextAAA)
-        raw("},\"non-text\":{\"AA\":"); bool(verdicts.nonTextAA)
-        raw("},\"text\":{\"AA\":"); bool(verdicts.textAA)
-        raw(",\"AAA\":"); bool(verdicts.textAAA)
-        raw("}}}")
     }
 }
 

@@ -115,7 +115,7 @@ struct CheckCommand: ParsableCommand {
             input = 0
         } else {
             input = open(path, O_RDONLY)
-            guard input >= 0 else { throw InputError("\(path): cannot open the file for reading (\(String(cString: strerror(errno))))") }
+            guard input >= 0 else { throw InputError(.unreadableFile, "\(path): cannot open the file for reading (\(String(cString: strerror(errno))))") }
         }
         defer { if input > 0 { close(input) } }
         let engine = PairBatch(requirement: requirement, scheme: scheme, threads: ProcessInfo.processInfo.activeProcessorCount)
@@ -123,7 +123,7 @@ struct CheckCommand: ParsableCommand {
             while true {
                 let count = read(input, buffer.baseAddress, buffer.count)
                 if count >= 0 { return count }
-                if errno != EINTR { throw InputError("\(path == "-" ? "standard input" : path): cannot read (\(String(cString: strerror(errno))))") }
+                if errno != EINTR { throw InputError(.unreadableFile, "\(path == "-" ? "standard input" : path): cannot read (\(String(cString: strerror(errno))))") }
             }
         }, write: Terminal.writeStandardOutput)
         if outcome.anyError { throw ExitCode(2) }

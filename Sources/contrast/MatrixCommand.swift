@@ -76,7 +76,7 @@ final class OutputSink {
         if let path, path != "-" {
             let temp = path + ".partial"
             guard FileManager.default.createFile(atPath: temp, contents: nil), let h = FileHandle(forWritingAtPath: temp) else {
-                throw InputError("cannot write \(path)")
+                throw InputError(.unwritableFile, "cannot write \(path)")
             }
             handle = h
             temporary = temp

@@ -30,7 +30,7 @@ struct ReportCommand: ParsableCommand {
         if let path = self.history {
             switch ReportHistory.read(path: path) {
             case .success(let read): history = read
-            case .failure(let problem): throw InputError("\(problem)")
+            case .failure(let problem): throw InputError(.unreadableFile, "\(problem)")
             }
             for warning in history.warnings { Terminal.writeError("warning: \(warning)") }
         }
@@ -39,7 +39,7 @@ struct ReportCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
-            throw InputError("cannot create \(out): \(error.localizedDescription)")
+            throw InputError(.unwritableFile, "cannot create \(out): \(error.localizedDescription)")
         }
         let directory = URL(fileURLWithPath: out)
         let html = HTMLReport(title: title, generated: now, history: history.entries).render(report)

@@ -104,7 +104,7 @@ struct ServeCommand: ParsableCommand {
                 config.tlsCertificatePEM = try String(contentsOfFile: certPath, encoding: .utf8)
                 config.tlsKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
             } catch {
-                throw InputError("cannot read the TLS certificate or key: \(error.localizedDescription)")
+                throw InputError(.unreadableFile, "cannot read the TLS certificate or key: \(error.localizedDescription)")
             }
         }
         return config
@@ -134,7 +134,7 @@ struct ServeCommand: ParsableCommand {
         do {
             try Service.run(service)
         } catch {
-            throw InputError(error.description)
+            throw InputError(.serverStart, error.description)
         }
     }
 }

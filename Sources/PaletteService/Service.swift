@@ -10,7 +10,7 @@ public import PaletteAudit
 /// ``Configuration/grace`` seconds; then those still waiting or computing are answered 503 with
 /// Retry-After). SIGHUP reloads the palettes directory, one reload at a time, off the thread
 /// that waits for signals, so a slow file system cannot keep it from seeing SIGTERM.
-public enum Service {
+public enum Service: Sendable {
     public struct Configuration: Sendable {
         /// The HTTP server's settings (address, threads, limits, TLS).
         public var server = ServerConfiguration()

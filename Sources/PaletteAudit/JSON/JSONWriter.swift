@@ -100,6 +100,7 @@ public struct JSONWriter {
 
     /// The next value is a member named `name`, a literal the caller knows needs no escaping
     /// (the fixed keys of a model: the hot path of a batch).
+    @inline(__always)
     public mutating func key(_ name: StaticString) {
         separate()
         put(0x22)
@@ -108,9 +109,37 @@ public struct JSONWriter {
         afterKeyName()
     }
 
+    /// A member name made once, with its compact forms (`"name":` and `,"name":`), so a model
+    /// written millions of times (a batch's pair reports) appends one piece per key.
+    public struct Key: Sendable {
+        public let name: String
+        let compact: [UInt8]
+        let compactAfterComma: [UInt8]
+
+        /// `name` must need no escaping.
+        public init(_ name: String) {
+            self.name = name
+            compact = Array("\"\(name)\":".utf8)
+            compactAfterComma = [0x2C] + compact
+        }
+    }
+
+    /// The next value is a member named `key.name`.
+    @inline(__always)
+    public mutating func key(_ key: Key) {
+        guard layout == .compact, containers.depth > 0, containers.topStyle == .normal else { return self.key(key.name) }
+        let hadValue = containers.topHasValue
+        containers.topHasValue = true
+        stream.bytes.append(contentsOf: hadValue ? key.compactAfterComma : key.compact)
+        afterKey = true
+    }
+
+    @inline(__always)
     public mutating func string(_ s: String) { beginValue(); quoted(s) }
+    @inline(__always)
     public mutating func number(_ d: Double) { beginValue(); JSONNumber.write(d, to: &stream) }
     public mutating func int(_ i: Int) { beginValue(); stream.write(String(i)) }
+    @inline(__always)
     public mutating func bool(_ b: Bool) { beginValue(); if b { put("true") } else { put("false") } }
     public mutating func null() { beginValue(); put("null") }
 
@@ -198,12 +227,15 @@ public struct JSONWriter {
 
     // MARK: Layout
 
+    @inline(__always)
     private mutating func quoted(_ text: String) { JSONWriter.appendQuoted(text, to: &stream.bytes) }
 
+    @inline(__always)
     private mutating func put(_ text: StaticString) {
         text.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
     }
 
+    @inline(__always)
     private mutating func put(_ byte: UInt8) {
         stream.bytes.append(byte)
     }
@@ -222,10 +254,14 @@ public struct JSONWriter {
 
     /// Before a member or a value in a container: the comma after the previous one, and the
     /// line break the layout puts there.
-    private mutating func separate() {
+    @inline(__always) private mutating func separate() {
         guard containers.depth > 0 else { return }
         let hadValue = containers.topHasValue
         containers.topHasValue = true
+        if layout == .compact && containers.topStyle == .normal {
+            if hadValue { put(0x2C) }
+            return
+        }
         switch containers.topStyle {
         case .inline:
             if hadValue { put(", ") }
@@ -237,6 +273,7 @@ public struct JSONWriter {
         }
     }
 
+    @inline(__always)
     private mutating func afterKeyName() {
         switch layout {
         case .compact: put(0x3A)
@@ -246,6 +283,7 @@ public struct JSONWriter {
         afterKey = true
     }
 
+    @inline(__always)
     private mutating func beginValue() {
         if afterKey {
             afterKey = false
@@ -254,6 +292,7 @@ public struct JSONWriter {
         separate()
     }
 
+    @inline(__always)
     private mutating func open(_ bracket: UInt8, _ style: ContainerStyle) {
         beginValue()
         put(bracket)
@@ -261,6 +300,7 @@ public struct JSONWriter {
         containers.push(style)
     }
 
+    @inline(__always)
     private mutating func close(_ bracket: UInt8) {
         drainIfLarge()
         let hadValue = containers.topHasValue
@@ -283,12 +323,16 @@ public struct JSONWriter {
 }
 
 /// The open containers of a ``JSONWriter``: for each, whether a value was written in it and
-/// its style. The first 32 levels live in two words (no allocation for the usual document);
-/// deeper ones, which a palette written back may have, in an array.
+/// its style. The innermost one's are plain stored values (read for every value written); the
+/// outer ones' are saved, the first 32 levels in two words (no allocation for the usual
+/// document), deeper ones, which a palette written back may have, in an array.
 private struct ContainerStack {
     private(set) var depth = 0
-    private var hasValue: UInt64 = 0
-    private var styles: UInt64 = 0  // two bits a level
+    /// The innermost container's state.
+    var topHasValue = false
+    private(set) var topStyle: JSONWriter.ContainerStyle = .normal
+    private var savedHasValue: UInt64 = 0
+    private var savedStyles: UInt64 = 0  // two bits a level
     private var deeper: [(hasValue: Bool, style: JSONWriter.ContainerStyle)] = []
 
     private static func code(_ style: JSONWriter.ContainerStyle) -> UInt64 {
@@ -299,38 +343,41 @@ private struct ContainerStack {
         }
     }
 
-    mutating func push(_ style: JSONWriter.ContainerStyle) {
-        if depth < 32 {
-            hasValue &= ~(1 << UInt64(depth))
-            styles = styles & ~(3 << UInt64(2 * depth)) | ContainerStack.code(style) << UInt64(2 * depth)
-        } else {
-            deeper.append((false, style))
-        }
-        depth += 1
-    }
-
-    mutating func pop() {
-        depth -= 1
-        if depth >= 32 { deeper.removeLast() }
-    }
-
-    var topHasValue: Bool {
-        get { depth <= 32 ? hasValue & (1 << UInt64(depth - 1)) != 0 : deeper[deeper.count - 1].hasValue }
-        set {
-            if depth <= 32 {
-                if newValue { hasValue |= 1 << UInt64(depth - 1) } else { hasValue &= ~(1 << UInt64(depth - 1)) }
+    @inline(__always) mutating func push(_ style: JSONWriter.ContainerStyle) {
+        if depth > 0 {
+            let level = depth - 1
+            if level < 32 {
+                let bit = UInt64(1) << UInt64(level)
+                savedHasValue = topHasValue ? savedHasValue | bit : savedHasValue & ~bit
+                savedStyles = savedStyles & ~(3 << UInt64(2 * level)) | ContainerStack.code(topStyle) << UInt64(2 * level)
             } else {
-                deeper[deeper.count - 1].hasValue = newValue
+                deeper.append((topHasValue, topStyle))
             }
         }
+        depth += 1
+        topHasValue = false
+        topStyle = style
     }
 
-    var topStyle: JSONWriter.ContainerStyle {
-        if depth > 32 { return deeper[deeper.count - 1].style }
-        switch (styles >> UInt64(2 * (depth - 1))) & 3 {
-        case 1: return .inline
-        case 2: return .linePerValue
-        default: return .normal
+    @inline(__always) mutating func pop() {
+        depth -= 1
+        guard depth > 0 else { return }
+        let level = depth - 1
+        if level < 32 {
+            topHasValue = savedHasValue & (UInt64(1) << UInt64(level)) != 0
+            switch (savedStyles >> UInt64(2 * level)) & 3 {
+            case 1: topStyle = .inline
+            case 2: topStyle = .linePerValue
+            default: topStyle = .normal
+            }
+        } else {
+            let saved = deeper.removeLast()
+            topHasValue = saved.hasValue
+            topStyle = saved.style
         }
     }
 }
+
+/// A writer belongs to the one thread writing its document (its sink is any closure).
+@available(*, unavailable)
+extension JSONWriter: Sendable {}

@@ -85,26 +85,35 @@ public struct AccessLog: Sendable {
         let method = r.rawMethod.isEmpty ? Array(r.method.utf8) : r.rawMethod
         let shownTarget = target.count > 2048 ? Array(target.prefix(2048)) : target
         let truncated = target.count > 2048 ? "…(\(target.count) bytes)" : ""
-        var fields: [(String, String)] = [
-            ("time", JSONValue.quoted(time)),
-            ("remote", JSONValue.quoted(AccessLog.escape(Array((r.remoteAddress ?? "").utf8)))),
-            ("method", JSONValue.quoted(AccessLog.escape(method))),
-            ("target", JSONValue.quoted(AccessLog.escape(shownTarget) + truncated)),
-            ("status", String(r.status)),
-            ("requestBytes", String(r.requestBytes)),
-            ("responseBytes", String(r.responseBytes)),
-            ("durationMs", formatted(r.duration * 1000, decimals: 3)),
-            ("completed", r.completed ? "true" : "false"),
-        ]
-        if let route = r.route { fields.append(("route", JSONValue.quoted(AccessLog.escape(Array(route.utf8))))) }
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        let bytes = JSONWriter.compact { w in
+            w.object { w in
+                w.key("time"); w.string(time)
+                w.key("remote"); w.string(AccessLog.escape(Array((r.remoteAddress ?? "").utf8)))
+                w.key("method"); w.string(AccessLog.escape(method))
+                w.key("target"); w.string(AccessLog.escape(shownTarget) + truncated)
+                w.key("status"); w.int(r.status)
+                w.key("requestBytes"); w.int(r.requestBytes)
+                w.key("responseBytes"); w.int(r.responseBytes)
+                w.key("durationMs"); w.number(formatted: formatted(r.duration * 1000, decimals: 3))
+                w.key("completed"); w.bool(r.completed)
+                if let route = r.route { w.key("route"); w.string(AccessLog.escape(Array(route.utf8))) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A message line (a reload, a palette problem, shutting down).
     public func message(_ text: String, time: String, level: String = "info") -> String {
         switch format {
         case .text: "\(time) \(AccessLog.escape(Array(text.utf8)))"
-        case .json: "{\"time\":\(JSONValue.quoted(time)),\"level\":\(JSONValue.quoted(level)),\"message\":\(JSONValue.quoted(AccessLog.escape(Array(text.utf8))))}"
+        case .json:
+            String(decoding: JSONWriter.compact { w in
+                w.object { w in
+                    w.key("time"); w.string(time)
+                    w.key("level"); w.string(level)
+                    w.key("message"); w.string(AccessLog.escape(Array(text.utf8)))
+                }
+            }, as: UTF8.self)
         }
     }
 

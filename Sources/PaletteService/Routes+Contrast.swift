@@ -35,34 +35,7 @@ extension Routes {
             pairs = try items.enumerated().map { index, item throws(RequestError) in try PairRequest(json: item, at: "/pairs/\(index)") }
         }
         // A long list is measured in parts on every core; the parts' answers are joined in order.
-        let threads = Parallel.parts(items: pairs.count, minimum: 1_000, threads: limits.threads)
-        let parts = Parallel.map(threads) { k in
-            let range = (k * pairs.count / threads)..<((k + 1) * pairs.count / threads)
-            var out: [UInt8] = []
-            out.reserveCapacity(range.count * 400)
-            for index in range {
-                let pair = pairs[index]
-                if index > range.lowerBound { out.append(UInt8(ascii: ",")) }
-                do throws(RequestError) {
-                    try pair.evaluate().appendJSON(to: &out, id: pair.id)
-                } catch {
-                    // A pair that cannot be measured is an error entry in its place; the rest go on.
-                    var entry = "{\"error\":\(JSONValue.quoted(error.message))"
-                    if let id = pair.id { entry += ",\"id\":\(JSONValue.quoted(id))" }
-                    entry += ",\"pointer\":\(JSONValue.quoted("/pairs/\(index)/\(error.field)"))}"
-                    out.append(contentsOf: Array(entry.utf8))
-                }
-            }
-            return out
-        }
-        var out: [UInt8] = Array("{\"results\":[".utf8)
-        out.reserveCapacity(parts.reduce(16) { $0 + $1.count + 1 })
-        for (k, part) in parts.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: part)
-        }
-        out.append(contentsOf: Array("]}".utf8))
-        return Routes.jsonBytes(out)
+        return Routes.jsonBytes(PairBatch(threads: limits.threads).results(pairs))
     }
 
     private func checkPairCount(_ count: Int) throws(ServiceError) {

@@ -147,8 +147,10 @@ extension Routes {
         do {
             matrix = try ContrastMatrix(palette: entry.palette, theme: request.query("theme"))
         } catch {
-            if error.problems.isEmpty { throw ServiceError.badRequest(error.message, field: "theme") }
-            throw Routes.problems(error.message, error.problems)
+            if error.problems.isEmpty { throw ServiceError.badRequest(error.message, field: "theme", code: error.code.rawValue) }
+            var failure = Routes.problems(error.message, error.problems)
+            failure.problem.code = error.code.rawValue
+            throw failure
         }
         if let maximum = auditLimits.maximumChecks, matrix.pairCount > maximum {
             throw ServiceError.unprocessable("\(matrix.entries.count) tokens make \(matrix.pairCount) pairs; the limit is \(maximum) (--max-pairs)")
@@ -158,8 +160,11 @@ extension Routes {
         }
         var body: [UInt8] = []
         body.reserveCapacity(min(limits.maximumResponseBytes, matrix.pairCount * 96 + 128))
-        let append: (String) -> Void = { body.append(contentsOf: $0.utf8) }
-        if csv { matrix.writeCSV(append) } else { matrix.writeJSON(palette: entry.palette.name, append) }
+        if csv {
+            matrix.writeCSV { body.append(contentsOf: $0.utf8) }
+        } else {
+            matrix.writeJSON(palette: entry.palette.name) { body.append(contentsOf: $0) }
+        }
         return Response(status: 200, headers: [Header(name: "Content-Type", value: csv ? "text/csv; charset=utf-8" : "application/json")], body: body)
     }
 

@@ -12,7 +12,7 @@ extension Routes {
             switch value {
             case .string(let s, _): return s
             case .number(let n, _) where key == "target": return CSSNumber.format(n)
-            default: throw RequestError(field: key, "\"\(key)\" must be a string, found \(value.typeName)")
+            default: throw RequestError(.wrongType, field: key, "\"\(key)\" must be a string, found \(value.typeName)")
             }
         }
         return try SuggestionTarget.parse(target: try text("target"), usage: try text("usage"), level: try text("level"))
@@ -21,8 +21,8 @@ extension Routes {
     /// An opaque color from a field of the body: a translucent one is well-formed but cannot be
     /// suggested for (422); anything else wrong is a 400.
     static func opaqueColor(_ value: JSONValue?, field: String) throws -> SRGB {
-        guard let value else { throw RequestError(field: field, "missing \"\(field)\"") }
-        guard let text = value.stringValue else { throw RequestError(field: field, "\"\(field)\" must be a color string, found \(value.typeName)") }
+        guard let value else { throw RequestError(.missingField, field: field, "missing \"\(field)\"") }
+        guard let text = value.stringValue else { throw RequestError(.wrongType, field: field, "\"\(field)\" must be a color string, found \(value.typeName)") }
         let parsed = try PairRequest.color(text, field: field)
         guard parsed.color.isOpaque else {
             throw ServiceError.unprocessable("\"\(field)\" is translucent (\(parsed.color.hex)); suggestions need opaque colors", field: field)
@@ -61,7 +61,7 @@ extension Routes {
         }
         var texts: [String] = []
         for (index, item) in items.enumerated() {
-            guard let text = item.stringValue else { throw RequestError(field: "colors/\(index)", "\"colors/\(index)\" must be a color string, found \(item.typeName)") }
+            guard let text = item.stringValue else { throw RequestError(.wrongType, field: "colors/\(index)", "\"colors/\(index)\" must be a color string, found \(item.typeName)") }
             texts.append(text)
         }
         var names: [String]?

@@ -207,7 +207,7 @@ public struct Routes: Sendable {
         do throws(JSONParser.SyntaxError) {
             return try JSONParser.parse(request.body)
         } catch {
-            var failure = ServiceError.badRequest("the body is not valid JSON: \(error.message)")
+            var failure = ServiceError.badRequest("the body is not valid JSON: \(error.message)", code: error.code.rawValue)
             failure.problem.line = error.location.line
             failure.problem.column = error.location.column
             throw failure

@@ -10,13 +10,13 @@ public struct ServiceError: Error, Sendable {
     /// Extra response headers (`Allow` on a 405).
     public var headers: [Header] = []
 
-    public init(_ status: Int, _ detail: String, field: String? = nil) {
-        problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, field: field)
+    public init(_ status: Int, _ detail: String, field: String? = nil, code: String? = nil) {
+        problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, code: code, field: field)
     }
 
     public var status: Int { problem.status }
 
-    public static func badRequest(_ detail: String, field: String? = nil) -> ServiceError { ServiceError(400, detail, field: field) }
+    public static func badRequest(_ detail: String, field: String? = nil, code: String? = nil) -> ServiceError { ServiceError(400, detail, field: field, code: code) }
     public static func notFound(_ detail: String) -> ServiceError { ServiceError(404, detail) }
     public static func unprocessable(_ detail: String, field: String? = nil) -> ServiceError { ServiceError(422, detail, field: field) }
 
@@ -53,9 +53,10 @@ public struct ServiceError: Error, Sendable {
     static func from(_ error: any Error) -> ServiceError {
         switch error {
         case let e as ServiceError: return e
-        case let e as RequestError: return .badRequest(e.message, field: e.field.isEmpty ? nil : e.field)
+        case let e as RequestError: return .badRequest(e.message, field: e.field.isEmpty ? nil : e.field, code: e.code.rawValue)
         case let e as PaletteProblem:
             var service = ServiceError.unprocessable(e.message)
+            service.problem.code = e.code.rawValue
             service.problem.problems = [e]
             return service
         default: return ServiceError(500, "the request could not be answered; the server's log has the details")
@@ -69,6 +70,10 @@ public struct ProblemDetails: Codable, Sendable {
     public var title: String
     public var status: Int
     public var detail: String
+    /// What is wrong, for programs, when the error has a stable code: a request's
+    /// (`missing-field`, `invalid-color`…), a JSON syntax error's (`invalid-json`…), a palette
+    /// problem's, or the matrix's (`unknown-theme`, `unresolved-tokens`). See docs/errors.md.
+    public var code: String?
     public var field: String?
     public var line: Int?
     public var column: Int?

@@ -59,7 +59,7 @@ struct AuditCommand: ParsableCommand {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: baseline))
             } catch {
-                throw InputError("\(baseline): cannot read the baseline: \(error.localizedDescription)")
+                throw InputError(.unreadableFile, "\(baseline): cannot read the baseline: \(error.localizedDescription)")
             }
             do {
                 report.comparison = try Baseline.decode(data).compare(with: report)

@@ -50,48 +50,22 @@ struct DeriveCommand: ParsableCommand {
         }
         // Write the copy: the original document with the theme set, in its own key order.
         let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: palette))) ?? Data())
-        guard let document = try? JSONParser.parse(bytes), let themes = document["themes"] else {
+        guard let document = try? JSONParser.parse(bytes), let text = derivation.written(into: document) else {
             throw InputError("\(palette): the palette must have a \"themes\" object to add a theme to")
         }
-        let location = document.location
-        let tokens: [JSONMember] = derivation.tokens.map { t in
-            JSONMember(key: t.token, keyLocation: location, value: .object([
-                JSONMember(key: "$type", keyLocation: location, value: .string("color", location)),
-                JSONMember(key: "$value", keyLocation: location, value: .string(t.value, location)),
-                JSONMember(key: "$description", keyLocation: location, value: .string("derived from \(derivation.from) \(t.from): \(t.reason)", location)),
-            ], location))
-        }
-        let theme = JSONValue.object([
-            JSONMember(key: "description", keyLocation: location, value: .string(derivation.palette.theme(named: to)?.description ?? "", location)),
-            JSONMember(key: "tokens", keyLocation: location, value: .object(tokens, location)),
-        ], location)
-        let text = document.setting("themes", to: themes.setting(to, to: theme)).serialized()
         let destination = inPlace ? palette : output
         if destination == "-" {
             FileHandle.standardOutput.write(Data(text.utf8))
         } else {
             try Terminal.emit(text, to: destination)
         }
+        // The report goes to standard error when the palette took standard output.
         let reportToStdout = destination != "-"
         if format == .json {
-            struct Output: Encodable {
-                var from: String, to: String, surface: String
-                var tokens: [DerivedToken]
-                var summary: AuditSummary
-                var unresolved: [String]
-            }
-            let data = try Targets.json(Output(from: from, to: to, surface: derivation.surface, tokens: derivation.tokens,
-                                               summary: derivation.report.summary, unresolved: derivation.unresolved))
+            let data = try derivation.reportJSON()
             if reportToStdout { FileHandle.standardOutput.write(data) } else { FileHandle.standardError.write(data) }
         } else {
-            var out = "theme \(to) derived from \(from) for the surface \(derivation.surface)\(minimum.map { " at \($0.name) or better" } ?? ""):\n"
-            let width = max(5, derivation.tokens.map(\.token.count).max() ?? 5)
-            for t in derivation.tokens {
-                out += "  " + t.token.padding(toLength: width) + "  \(t.from) → \(t.value.padding(toLength: 9))  \(t.change.padding(toLength: 9))  ΔE-OK \(String(format: "%.3f", t.deltaEOK))  \(t.reason)\n"
-            }
-            out += "audit of \(to): \(derivation.report.summary.line)\n"
-            for line in derivation.unresolved { out += "  unresolved: \(line)\n" }
-            if destination != "-" { out += "wrote \(destination ?? palette)\n" }
+            let out = derivation.text(minimumLevel: minimum, wrote: destination == "-" ? nil : destination ?? palette)
             if reportToStdout { print(out, terminator: "") } else { Terminal.writeError(out) }
         }
         if !derivation.unresolved.isEmpty { throw ExitCode(1) }

@@ -57,45 +57,12 @@ struct MatrixCommand: ParsableCommand {
         case .json:
             matrix.writeJSON(palette: decoded.name, sink.write)
         case .summary:
-            sink.write(MatrixCommand.summaryText(matrix.summarize()))
+            sink.write(ContrastMatrix.summaryText(matrix.summarize()))
         case .text:
-            sink.write(MatrixCommand.grid(matrix))
+            sink.write(matrix.grid())
         }
         sink.close()
     }
-
-    static func summaryText(_ summaries: [ContrastMatrix.TokenSummary]) -> String {
-        let width = max(5, summaries.map(\.token.count).max() ?? 5)
-        var out = "token".padding(toLength: width) + "  hex       AAA    AA  AA-large  none  best partners\n"
-        for s in summaries {
-            let partners = s.bestPartners.map { "\($0.token) \(RatioFormat.display($0.ratio))" }.joined(separator: ", ")
-            out += s.token.padding(toLength: width) + "  " + s.hex.padding(toLength: 8)
-                + String(s.aaa).leftPadded(5) + String(s.aa).leftPadded(6) + String(s.aaLarge).leftPadded(10) + String(s.none).leftPadded(6)
-                + "  " + partners + "\n"
-        }
-        return out
-    }
-
-    static func grid(_ matrix: ContrastMatrix) -> String {
-        let names = matrix.entries.map(\.name)
-        let labels = names.enumerated().map { "\($0 + 1). \($1)" }
-        let width = max(24, labels.map(\.count).max() ?? 0)
-        let cell = 10
-        var out = "foreground \\ background".padding(toLength: width) + names.indices.map { String($0 + 1).leftPadded(cell) }.joined() + "\n"
-        var ratios = [[Double]](repeating: [Double](repeating: 1, count: names.count), count: names.count)
-        matrix.forEachPair { i, j, r in ratios[i][j] = r }
-        for (i, label) in labels.enumerated() {
-            out += label.padding(toLength: width)
-            for j in names.indices {
-                let level = AchievedLevel(ratio: ratios[i][j])
-                out += (i == j ? "—" : level == .none ? "·" : level.name).leftPadded(cell)
-            }
-            out += "\n"
-        }
-        out += "\nAAA ≥ 7:1, AA ≥ 4.5:1, AA-large ≥ 3:1 (also enough for non-text), · below 3:1\n"
-        return out
-    }
-
 }
 
 /// Buffered streaming output to a file or standard output.
@@ -109,7 +76,7 @@ final class OutputSink {
         if let path, path != "-" {
             let temp = path + ".partial"
             guard FileManager.default.createFile(atPath: temp, contents: nil), let h = FileHandle(forWritingAtPath: temp) else {
-                throw InputError("cannot write \(path)")
+                throw InputError(.unwritableFile, "cannot write \(path)")
             }
             handle = h
             temporary = temp
@@ -127,6 +94,11 @@ final class OutputSink {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         handle.write(buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -139,15 +111,5 @@ final class OutputSink {
             _ = try? FileManager.default.removeItem(atPath: destination)
             try? FileManager.default.moveItem(atPath: temporary, toPath: destination)
         }
-    }
-}
-
-extension String {
-    func padding(toLength length: Int) -> String {
-        count >= length ? self : self + String(repeating: " ", count: length - count)
-    }
-
-    func leftPadded(_ length: Int) -> String {
-        count >= length ? self : String(repeating: " ", count: length - count) + self
     }
 }

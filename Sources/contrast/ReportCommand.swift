@@ -26,38 +26,29 @@ struct ReportCommand: ParsableCommand {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
                                     ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy)
-        var earlier: [HistoryEntry] = []
-        if let history, FileManager.default.fileExists(atPath: history) {
-            let text = try String(contentsOfFile: history, encoding: .utf8)
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-                do {
-                    earlier.append(try JSONDecoder().decode(HistoryEntry.self, from: Data(line.utf8)))
-                } catch {
-                    Terminal.writeError("warning: \(history):\(index + 1): not a history entry, skipped (\(error.localizedDescription))")
-                }
+        var history = ReportHistory()
+        if let path = self.history {
+            switch ReportHistory.read(path: path) {
+            case .success(let read): history = read
+            case .failure(let problem): throw InputError(.unreadableFile, "\(problem)")
             }
+            for warning in history.warnings { Terminal.writeError("warning: \(warning)") }
         }
-        if let previous = earlier.last { report.comparison = Baseline(entries: previous.checks).compare(with: report) }
+        report.comparison = history.comparison(with: report)
         let now = ISO8601DateFormatter().string(from: Date())
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
-            throw InputError("cannot create \(out): \(error.localizedDescription)")
+            throw InputError(.unwritableFile, "cannot create \(out): \(error.localizedDescription)")
         }
         let directory = URL(fileURLWithPath: out)
-        let html = HTMLReport(title: title, generated: now, history: earlier).render(report)
+        let html = HTMLReport(title: title, generated: now, history: history.entries).render(report)
         try Terminal.emit(html, to: directory.appendingPathComponent("index.html").path)
         try Terminal.emitPieces(to: directory.appendingPathComponent("audit.json").path, report.writePrettyJSON)
         try Terminal.emit(MarkdownRenderer.render(report, title: title), to: directory.appendingPathComponent("summary.md").path)
-        if let history {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var data = (try? Data(contentsOf: URL(fileURLWithPath: history))) ?? Data()
-            if let last = data.last, last != 0x0A { data.append(0x0A) }
-            data.append(try encoder.encode(HistoryEntry(time: now, report: report)))
-            data.append(0x0A)
-            // Write the whole file beside the old one and rename it over: atomic.
-            try Terminal.emit(data, to: history)
+        if let path = self.history {
+            // The whole file is written beside the old one and renamed over it: atomic.
+            try Terminal.emit(Data(try history.appending(HistoryEntry(time: now, report: report))), to: path)
         }
         print("wrote \(out)/index.html, \(out)/audit.json, \(out)/summary.md: \(report.summary.line)")
         if let comparison = report.comparison {

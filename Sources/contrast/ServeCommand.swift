@@ -104,184 +104,42 @@ struct ServeCommand: ParsableCommand {
                 config.tlsCertificatePEM = try String(contentsOfFile: certPath, encoding: .utf8)
                 config.tlsKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
             } catch {
-                throw InputError("cannot read the TLS certificate or key: \(error.localizedDescription)")
+                throw InputError(.unreadableFile, "cannot read the TLS certificate or key: \(error.localizedDescription)")
             }
         }
         return config
     }
 
     func run() throws {
-        var config = try serverConfiguration()
-        let directory = palettes ?? Self.environment("CONTRAST_PALETTES") ?? "palettes"
+        var service = Service.Configuration()
+        service.server = try serverConfiguration()
+        service.palettes = palettes ?? Self.environment("CONTRAST_PALETTES") ?? "palettes"
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw InputError("\(directory): not a directory of palettes (--palettes)")
+        guard FileManager.default.fileExists(atPath: service.palettes, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw InputError("\(service.palettes): not a directory of palettes (--palettes)")
         }
-
-        // Block the signals before any thread starts, so libmicrohttpd's threads inherit the
-        // mask and only sigwait below receives them.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        signal(SIGPIPE, SIG_IGN)
-
-        let log = Log(logFormat)
-        // libmicrohttpd's own messages go through the same escaped log (JSON lines stay JSON).
-        config.messageLog = { message in log.line("libmicrohttpd: \(message)", level: "warning") }
-        let store = PaletteStore()
-        let checksFile = checks ?? Self.environment("CONTRAST_CHECKS")
-        if let checksFile, !FileManager.default.fileExists(atPath: checksFile) {
+        service.checks = checks ?? Self.environment("CONTRAST_CHECKS")
+        if let checksFile = service.checks, !FileManager.default.fileExists(atPath: checksFile) {
             throw InputError("\(checksFile): no such checks file (--checks)")
         }
-        for problem in store.load(directory: directory, checks: checksFile) { log.line("palette problem: \(problem)", level: "warning") }
-        let serverBox = ServerBox()
-        let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 }, pool: {
-            guard let stats = serverBox.server?.poolStatistics else { return Metrics.PoolGauges() }
-            return Metrics.PoolGauges(queued: stats.queued, running: stats.running, rejected: stats.rejected, cancelled: stats.cancelled)
-        })
-        var routes = Routes(store: store, metrics: metrics)
-        routes.auditLimits = Auditor.Limits(maximumChecks: max(1, maxPairs), maximumSuggestions: max(0, maxSuggestions))
+        service.auditLimits = Auditor.Limits(maximumChecks: max(1, maxPairs), maximumSuggestions: max(0, maxSuggestions))
         guard let responseBytes = Self.parseSize(maxResponse) else { throw InputError("--max-response must be a size like 32MiB or 1048576, not '\(maxResponse)'") }
-        routes.limits.maximumResponseBytes = responseBytes
+        service.limits.maximumResponseBytes = responseBytes
         guard let readBytes = Self.parseSize(maxRequestMemory), readBytes > 0 else { throw InputError("--max-request-memory must be a size like 256MiB or 268435456, not '\(maxRequestMemory)'") }
-        routes.limits.maximumReadBytes = readBytes
-        routes.isDraining = { serverBox.server?.isDraining ?? false }
-        let finalRoutes = routes
-        config.lane = { finalRoutes.lane(for: $0) }
-        let quiet = self.quiet
-        let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
-            metrics.record(completed)
-            if !quiet { log.access(completed) }
-        })
-        serverBox.server = server
+        service.limits.maximumReadBytes = readBytes
+        service.grace = grace
+        service.logFormat = logFormat == .json ? .json : .text
+        service.quiet = quiet
+        service.version = Contrast.version
         do {
-            try server.start()
+            try Service.run(service)
         } catch {
-            throw InputError(error.description)
-        }
-        let scheme = config.tlsCertificatePEM == nil ? "http" : "https"
-        let base = "\(scheme)://\(config.host.contains(":") ? "[\(config.host)]" : config.host):\(server.port)"
-        let names = store.status.names
-        let banner = """
-            contrast \(Contrast.version) serving \(names.count) palette\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) from \(directory)
-            listening on \(base) with \(config.threads) I/O thread\(config.threads == 1 ? "" : "s") and \(config.workers) worker\(config.workers == 1 ? "" : "s")
-            designers: open \(base)/ in a browser to edit a palette and see what it does to contrast
-            try:
-              curl '\(base)/v1/palettes'
-              curl '\(base)/v1/contrast?fg=%23777777&bg=white'
-              curl '\(base)/v1/palettes/\(names.first ?? "NAME")/audit'
-              curl -X POST -H 'Content-Type: application/json' --data @palettes/\(names.first ?? "NAME").json '\(base)/v1/palettes/\(names.first ?? "NAME")/proposals'
-              curl '\(base)/openapi.yaml'
-            stop with Ctrl-C (SIGINT) or SIGTERM; reload palettes with SIGHUP
-
-            """
-        FileHandle.standardOutput.write(Data(banner.utf8))
-
-        // Reloads run one at a time off this thread, so a slow file system cannot keep the
-        // signal loop from seeing SIGTERM.
-        let reloads = DispatchQueue(label: "contrast.reload")
-        while true {
-            var received: Int32 = 0
-            guard sigwait(&signals, &received) == 0 else { continue }
-            if received == SIGHUP {
-                reloads.async {
-                    let problems = store.reload()
-                    log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
-                    for problem in problems { log.line("palette problem: \(problem)", level: "warning") }
-                }
-                continue
-            }
-            log.line("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining \(server.inFlight) request(s) in flight")
-            server.beginDraining()
-            var drained = server.waitUntilIdle(seconds: grace)
-            if !drained {
-                // Past the grace period every request still gets a whole response: those
-                // waiting for a worker get 503 at once, running ones are stopped and get 503.
-                let stats = server.poolStatistics
-                log.line("grace period over: answering \(stats.queued) queued and stopping \(stats.running) running request(s) with 503")
-                server.cancelPending()
-                drained = server.waitUntilIdle(seconds: 5)
-            }
-            server.stop()
-            log.line(drained ? "stopped" : "stopped with connections still open after the grace period")
-            return
+            throw InputError(.serverStart, error.description)
         }
     }
-}
-
-/// Lets the handler closures reach the server created after them.
-final class ServerBox: @unchecked Sendable {
-    // Written once on the main thread before the server starts; read afterwards.
-    var server: Server?
 }
 
 /// `--log-format`.
 enum LogFormat: String, CaseIterable, ExpressibleByArgument {
     case text, json
-}
-
-/// Writes the service's log lines to standard error, escaped (``AccessLog``), through a
-/// buffer: access lines within 0.1 s, messages at once.
-struct Log: Sendable {
-    let format: AccessLog
-    let buffer = LogBuffer(descriptor: 2)
-
-    init(_ format: LogFormat) {
-        self.format = AccessLog(format: format == .json ? .json : .text)
-    }
-
-    func line(_ text: String, level: String = "info") {
-        buffer.writeNow(format.message(text, time: Log.timestamp(), level: level))
-    }
-
-    func access(_ r: CompletedRequest) {
-        var line: [UInt8] = []
-        format.append(r, time: Log.timestamp(), to: &line)
-        buffer.append(terminatedLine: line)
-    }
-
-    /// `2026-11-22T22:04:11.662Z`, without Foundation's formatter or `gmtime_r` (this runs per
-    /// request): the date from the day number by the proleptic-Gregorian civil-from-days
-    /// algorithm, written straight into the string's storage.
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return timestamp(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec) / 1_000_000)
-    }
-
-    static func timestamp(seconds: Int, milliseconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        // Days since 1970-01-01 to year, month, day (eras of 400 years, starting in March).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return String(unsafeUninitializedCapacity: 24) { out in
-            var at = 0
-            func digits(_ value: Int, _ count: Int, then separator: UInt8) {
-                var rest = value
-                for place in stride(from: count - 1, through: 0, by: -1) {
-                    out[at + place] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                out[at + count] = separator
-                at += count + 1
-            }
-            digits(min(9999, max(0, year)), 4, then: UInt8(ascii: "-"))
-            digits(month, 2, then: UInt8(ascii: "-"))
-            digits(day, 2, then: UInt8(ascii: "T"))
-            digits(secondOfDay / 3600, 2, then: UInt8(ascii: ":"))
-            digits(secondOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
-            digits(secondOfDay % 60, 2, then: UInt8(ascii: "."))
-            digits(milliseconds, 3, then: UInt8(ascii: "Z"))
-            return at
-        }
-    }
 }

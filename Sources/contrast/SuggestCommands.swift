@@ -36,30 +36,10 @@ struct SuggestCommand: ParsableCommand {
         let result = SuggestionResult(foreground: fg, background: bg, target: goal)
         if format == .json {
             try Terminal.emit(try Targets.json(result), to: nil)
-            if !result.passes { throw ExitCode(1) }
-            return
+        } else {
+            print(result.text(goal: goal, color: Terminal.stdoutWantsColor), terminator: "")
         }
-        if result.passes {
-            print("\(fg.hex) on \(bg.hex) is \(result.display) and already meets \(goal): nothing to change.")
-            return
-        }
-        let suggestions = result.suggestions ?? Suggestions(foreground: [], background: [], both: nil, notes: nil)
-        do {
-            let color = Terminal.stdoutWantsColor
-            print("\(fg.hex) on \(bg.hex) is \(result.display); \(goal) is needed.")
-            func line(_ label: String, _ c: SuggestedColor, _ swatchFg: String, _ swatchBg: String) -> String {
-                let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: swatchFg)) ?? fg, background: (try? SRGB(css: swatchBg)) ?? bg) + " " : ""
-                return "  \(label.padding(toLength: 11)) \(swatch)\(c.hex)  \(c.direction.padding(toLength: 7))  ΔE-OK \(String(format: "%.3f", c.deltaEOK))  \(c.display)  Lc \(Auditor.formatLc(c.apca))"
-            }
-            for c in suggestions.foreground { print(line("foreground", c, c.hex, bg.hex)) }
-            for c in suggestions.background { print(line("background", c, fg.hex, c.hex)) }
-            if let both = suggestions.both {
-                print(line("both: fg", both.foreground, both.foreground.hex, both.background.hex))
-                print(line("      bg", both.background, both.foreground.hex, both.background.hex))
-            }
-            for note in suggestions.notes ?? [] { print("  note: \(note)") }
-        }
-        throw ExitCode(1)
+        if !result.passes { throw ExitCode(1) }
     }
 }
 
@@ -95,20 +75,10 @@ struct VariantsCommand: ParsableCommand {
             throw InputError(error.message)
         }
         let result = VariantsResult(color: base, on: surfaces, target: goal)
-        let rows = result.variants
         if format == .json {
             try Terminal.emit(try Targets.json(result), to: nil)
         } else {
-            let color = Terminal.stdoutWantsColor
-            print("\(base.hex) for \(goal):")
-            for row in rows {
-                if let v = row.variant {
-                    let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: v.hex)) ?? base, background: (try? SRGB(css: row.background)) ?? base) + " " : ""
-                    print("  on \(row.background)  \(swatch)\(v.hex)  \(v.direction.padding(toLength: 9))  ΔE-OK \(String(format: "%.3f", v.deltaEOK))  \(v.display)")
-                } else {
-                    print("  on \(row.background)  no color of this hue reaches \(goal); the best reachable is \(RatioFormat.display(row.bestReachable ?? 1))")
-                }
-            }
+            print(result.text(goal: goal, color: Terminal.stdoutWantsColor), terminator: "")
         }
         if !result.allReached { throw ExitCode(1) }
     }
@@ -151,15 +121,6 @@ struct SimulateCommand: ParsableCommand {
             try Terminal.emit(try Targets.json(simulation), to: nil)
             return
         }
-        let color = Terminal.stdoutWantsColor
-        let width = max(14, simulation.visions.map(\.name.count).max() ?? 0)
-        func row(_ name: String, _ hexes: [String]) -> String {
-            name.padding(toLength: width) + "  " + hexes.map { hex in
-                let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: hex)) ?? .black, background: (try? SRGB(css: hex)) ?? .black, text: "  ") + " " : ""
-                return swatch + hex
-            }.joined(separator: "  ")
-        }
-        print(row("normal vision", simulation.colors))
-        for vision in simulation.visions { print(row(vision.name, vision.colors)) }
+        print(simulation.text(color: Terminal.stdoutWantsColor), terminator: "")
     }
 }

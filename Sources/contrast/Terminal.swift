@@ -12,6 +12,23 @@ enum Terminal {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
+    /// Writes all of `bytes` to standard output; stops quietly when it is closed (a pipe's
+    /// reader left: nothing more to say).
+    @Sendable static func writeStandardOutput(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = write(1, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
     /// Writes `data` to `path` atomically, or to standard output when `path` is nil or "-".
     static func emit(_ data: Data, to path: String?) throws {
         guard let path, path != "-" else {
@@ -21,7 +38,7 @@ enum Terminal {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw InputError("cannot write \(path): \(error.localizedDescription)")
+            throw InputError(.unwritableFile, "cannot write \(path): \(error.localizedDescription)")
         }
     }
 
@@ -33,7 +50,7 @@ enum Terminal {
         let target = toStandardOutput ? "standard output" : path!
         let temporary = toStandardOutput ? "" : target + ".partial-\(getpid())"
         let descriptor = toStandardOutput ? 1 : open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw InputError("cannot write \(target): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw InputError(.unwritableFile, "cannot write \(target): \(String(cString: strerror(errno)))") }
         var failure: Int32 = 0
         produce { piece in
             guard failure == 0 else { return }
@@ -51,14 +68,14 @@ enum Terminal {
             }
         }
         if toStandardOutput {
-            if failure != 0 && failure != EPIPE { throw InputError("cannot write standard output: \(String(cString: strerror(failure)))") }
+            if failure != 0 && failure != EPIPE { throw InputError(.unwritableFile, "cannot write standard output: \(String(cString: strerror(failure)))") }
             return
         }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temporary, target) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw InputError("cannot write \(target): \(String(cString: strerror(failure)))")
+            throw InputError(.unwritableFile, "cannot write \(target): \(String(cString: strerror(failure)))")
         }
     }
 
@@ -75,6 +92,30 @@ enum Terminal {
 
 /// Bad input or usage: printed on standard error, exit code 2.
 struct InputError: Error, CustomStringConvertible {
+    /// What is wrong, for programs (docs/errors.md).
+    var code: Code
     var description: String
-    init(_ description: String) { self.description = description }
+
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// A wrong option or argument (``Code/invalidArgument``).
+    init(_ description: String) {
+        self.init(.invalidArgument, description)
+    }
+
+    struct Code: Hashable, Sendable, CustomStringConvertible {
+        let rawValue: String
+        /// An option's or argument's value is wrong.
+        static let invalidArgument = Code(rawValue: "invalid-argument")
+        /// A file named on the command line cannot be read.
+        static let unreadableFile = Code(rawValue: "unreadable-file")
+        /// An output cannot be written.
+        static let unwritableFile = Code(rawValue: "unwritable-file")
+        /// The service could not start.
+        static let serverStart = Code(rawValue: "server-start")
+        var description: String { rawValue }
+    }
 }

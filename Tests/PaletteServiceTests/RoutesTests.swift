@@ -207,10 +207,11 @@ import Testing
     }
 
     @Test func everyErrorHasItsStatus() throws {
-        let (s1, p1) = try problem(RequestError(field: "fg", "fg: bad"))
+        let (s1, p1) = try problem(RequestError(.invalidColor, field: "fg", "fg: bad"))
         #expect(s1 == 400 && p1.field == "fg" && p1.detail == "fg: bad" && p1.title == "Bad Request" && p1.type == "about:blank")
+        #expect(p1.code == "invalid-color")
         let (s2, p2) = try problem(PaletteProblem(.invalidColor, "token \"a\" is not a color", file: "x.json"))
-        #expect(s2 == 422 && p2.problems?.first?.code == .invalidColor)
+        #expect(s2 == 422 && p2.problems?.first?.code == .invalidColor && p2.code == "invalid-color")
         let (s3, p3) = try problem(Unexpected())
         #expect(s3 == 500 && p3.detail == "the request could not be answered; the server's log has the details")
         var notAllowed = ServiceError(405, "PUT is not allowed on /v1/audit; use POST")

@@ -106,3 +106,80 @@ def test_color_vision_agrees_on_both_edges(run, server):
     status, _, api = server.json("GET", f"/v1/contrast?fg={quote('#ff2a2a')}&bg=black")
     assert status == 200 and cli["cvd"] == api["cvd"]
     assert api["cvd"]["deficiency"] == "protanopia" and api["cvd"]["verdict"] == "warn" and api["cvd"]["display"] == "3.44:1"
+
+
+def test_one_pair_agrees_on_both_edges(run, server):
+    """`contrast check --format json` and GET /v1/contrast: one report, and one per scheme."""
+    from urllib.parse import quote
+    for fg, bg, extra in [("#767676", "white", {}), ("rgb(0 0 0 / 50%)", "white", {}), ("white", "rgb(0 0 0 / 50%)", {"backdrop": "#2563eb"}),
+                          ("oklch(0.7 0.3 30)", "#000", {"usage": "non-text"}), ("light-dark(#1f2328, #f0f6fc)", "light-dark(#ffffff, #0d1117)", {"scheme": "dark"})]:
+        args = [arg for key, value in extra.items() for arg in (f"--{key}", value)]
+        cli = run("check", fg, bg, *args, "--format", "json")
+        assert cli.returncode in (0, 1), cli.stderr
+        query = "&".join(f"{k}={quote(v)}" for k, v in {"fg": fg, "bg": bg, **extra}.items())
+        status, _, api = server.json("GET", f"/v1/contrast?{query}")
+        assert status == 200 and json.loads(cli.stdout) == api, (fg, bg, extra)
+        assert (cli.returncode == 0) == api["pass"]
+
+
+def test_batch_error_entries_carry_the_same_code_on_both_edges(run, server):
+    """A pair that cannot be measured is an error entry with the same stable code, whether it
+    came on a line of `check --batch` or in the list of POST /v1/contrast."""
+    bad = [{"fg": "#12", "bg": "#fff"}, {"bg": "#fff"}, {"fg": "#000", "bg": "#fff", "level": "AAAA"},
+           {"fg": "#000", "bg": "#fff", "backdrop": "rgb(0 0 0 / 50%)"}, {"fg": "#000", "bg": "#fff", "scheme": "dusk"}]
+    r = run("check", "--batch", "-", input="\n".join(json.dumps(p) for p in bad) + "\n")
+    assert r.returncode == 2
+    cli = [json.loads(line) for line in r.stdout.splitlines()]
+    status, _, api = server.json("POST", "/v1/contrast", {"pairs": bad})
+    assert status == 200
+    codes = [c["code"] for c in cli]
+    assert codes == [a["code"] for a in api["results"]] == ["invalid-color", "missing-field", "invalid-value", "translucent-color", "invalid-value"]
+    assert [c["error"] for c in cli] == [a["error"] for a in api["results"]]
+    # One pair posted alone is a problem+json with the same code.
+    status, _, problem = server.json("POST", "/v1/contrast", bad[0])
+    assert status == 400 and problem["code"] == "invalid-color" and problem["field"] == "fg"
+
+
+def test_suggest_and_variants_agree_on_every_target(run, server):
+    for fg, bg, target in [("#777", "#eee", "AA"), ("#6b21a8", "#e9d5ff", "AAA"), ("#2563eb", "#0f172a", "Lc60"), ("#000", "#fff", "AA")]:
+        cli = run("suggest", fg, bg, "--target", target, "--format", "json")
+        status, _, api = server.json("POST", "/v1/suggest", {"fg": fg, "bg": bg, "target": target})
+        assert status == 200 and json.loads(cli.stdout) == api and (cli.returncode == 0) == api["passes"]
+    cli = run("variants", "#0f7a6b", "--on", "#f5f5f5", "--on", "#1a1a1a", "--target", "AAA", "--format", "json")
+    status, _, api = server.json("POST", "/v1/variants", {"color": "#0f7a6b", "on": ["#f5f5f5", "#1a1a1a"], "target": "AAA"})
+    assert status == 200 and json.loads(cli.stdout) == api
+
+
+def test_simulate_agrees_for_each_deficiency(run, server):
+    colors = ["#cf222e", "#2da44e", "color(display-p3 0 1 0)"]
+    for deficiency in ("protanopia", "tritanomaly", "achromatopsia"):
+        cli = run("simulate", *colors, "--deficiency", deficiency, "--format", "json")
+        status, _, api = server.json("POST", "/v1/simulate", {"colors": colors, "deficiencies": [deficiency]})
+        assert status == 200 and json.loads(cli.stdout) == api
+
+
+def test_the_matrix_agrees_for_every_theme_and_errors_share_a_code(run, server):
+    for palette, theme in [("peptide-fox", "light"), ("train", None)]:
+        args = ["--theme", theme] if theme else []
+        cli = run("matrix", f"palettes/{palette}.json", *args, "--format", "json")
+        assert cli.returncode == 0, cli.stderr
+        status, _, body = server.request("GET", f"/v1/palettes/{palette}/matrix?format=json" + (f"&theme={theme}" if theme else ""))
+        assert status == 200 and body.decode() == cli.stdout
+    status, _, problem = server.json("GET", "/v1/palettes/peptide-fox/matrix?theme=dusk")
+    cli = run("matrix", "palettes/peptide-fox.json", "--theme", "dusk")
+    assert status == 400 and problem["code"] == "unknown-theme" and cli.returncode == 2 and problem["detail"] in cli.stderr
+
+
+def test_the_audit_agrees_on_both_edges(run, server):
+    """`contrast audit --format json` of a served palette is the served audit (the same
+    palette report, read from the same file name)."""
+    for name in ("peptide-fox", "train"):
+        cli = run("audit", f"{name}.json", "--format", "json", cwd=ROOT / "palettes")
+        assert cli.returncode in (0, 1), cli.stderr
+        status, _, api = server.json("GET", f"/v1/palettes/{name}/audit")
+        assert status == 200
+        assert json.loads(cli.stdout) == api
+        # Posted, the same document gives the same palette report.
+        status, _, posted = server.json("POST", "/v1/audit", json.loads((ROOT / "palettes" / f"{name}.json").read_text()))
+        assert status == 200
+        assert posted["palettes"][0]["summary"] == api["palettes"][0]["summary"]

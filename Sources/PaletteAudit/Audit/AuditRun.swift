@@ -34,7 +34,7 @@ extension ContrastMatrix {
     /// resolved, over the theme's backdrop. Throws the problems that keep tokens from resolving.
     public init(palette: Palette, theme name: String?) throws(MatrixError) {
         guard let theme = name.map({ palette.theme(named: $0) }) ?? palette.themes.first else {
-            throw MatrixError(message: palette.unknownThemes([name ?? ""]) ?? "the palette has no theme", problems: [])
+            throw MatrixError(code: .unknownTheme, message: palette.unknownThemes([name ?? ""]) ?? "the palette has no theme", problems: [])
         }
         var resolver = ThemeResolver(palette: palette, theme: theme)
         var entries: [Entry] = []
@@ -45,7 +45,7 @@ extension ContrastMatrix {
             case .failure(let problem): problems.append(problem)
             }
         }
-        guard problems.isEmpty else { throw MatrixError(message: "\(problems.count) token(s) do not resolve", problems: problems) }
+        guard problems.isEmpty else { throw MatrixError(code: .unresolvedTokens, message: "\(problems.count) token(s) do not resolve", problems: problems) }
         var backdrop: SRGB?
         if let reference = theme.backdrop, case .success(let color) = resolver.resolve(reference) { backdrop = color.color }
         self.init(entries: entries, backdrop: backdrop)
@@ -53,7 +53,22 @@ extension ContrastMatrix {
     }
 
     public struct MatrixError: Error, Sendable {
+        /// What is wrong, for programs: stable across releases.
+        public var code: Code
         public var message: String
         public var problems: [PaletteProblem]
+
+        /// The kind of error, an extensible set written as a string.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(_ rawValue: String) { self.rawValue = rawValue }
+
+            /// The theme asked for is not in the palette (or the palette has none).
+            public static let unknownTheme = Code("unknown-theme")
+            /// Tokens of the theme do not resolve; `problems` says which and why.
+            public static let unresolvedTokens = Code("unresolved-tokens")
+
+            public var description: String { rawValue }
+        }
     }
 }

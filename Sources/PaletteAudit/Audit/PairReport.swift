@@ -63,7 +63,7 @@ public struct PairReport: Sendable, Codable {
 }
 
 extension PairReport {
-    /// The report as compact JSON with sorted keys, written directly: the same document
+    /// The report as compact JSON with sorted keys, written by ``JSONWriter``: the same document
     /// `JSONEncoder` (`.sortedKeys`) produces, several times faster. The one encoding of a pair
     /// for `check --batch`, `check --format json` and `/v1/contrast` (a test compares it with
     /// `JSONEncoder`'s).
@@ -76,80 +76,102 @@ extension PairReport {
 
     /// Appends the JSON of ``jsonBytes(id:)`` to a buffer (a batch writes many into one).
     public func appendJSON(to out: inout [UInt8], id: String? = nil) {
-        func raw(_ text: StaticString) {
-            text.withUTF8Buffer { out.append(contentsOf: $0) }
-        }
-        func string(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes in
-                if bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                    out.append(contentsOf: JSONValue.quoted(String(decoding: bytes, as: UTF8.self)).utf8)
-                } else {
-                    out.append(0x22)
-                    out.append(contentsOf: bytes)
-                    out.append(0x22)
+        JSONWriter.append(to: &out) { write(&$0, id: id) }
+    }
+
+    /// Writes the report as the next value of `w`.
+    public func write(_ w: inout JSONWriter, id: String? = nil) {
+        w.object { w in
+            w.key(Keys.achieved); w.string(achieved)
+            w.key(Keys.apca); w.number(apca)
+            if let backdrop { w.key(Keys.backdrop); w.string(backdrop) }
+            w.key(Keys.background); w.string(background)
+            if let composited {
+                w.key(Keys.composited)
+                w.object { w in
+                    w.key(Keys.background); w.string(composited.background)
+                    w.key(Keys.foreground); w.string(composited.foreground)
+                }
+            }
+            if let cvd {
+                w.key(Keys.cvd)
+                w.object { w in
+                    w.key(Keys.background); w.string(cvd.background)
+                    w.key(Keys.deficiencies); w.strings(cvd.deficiencies)
+                    w.key(Keys.deficiency); w.string(cvd.deficiency)
+                    w.key(Keys.display); w.string(cvd.display)
+                    w.key(Keys.foreground); w.string(cvd.foreground)
+                    w.key(Keys.ratio); w.number(cvd.ratio)
+                    if let verdict = cvd.verdict { w.key(Keys.verdict); w.string(verdict) }
+                }
+            }
+            w.key(Keys.display); w.string(display)
+            w.key(Keys.foreground); w.string(foreground)
+            if let id { w.key(Keys.id); w.string(id) }
+            w.key(Keys.level); w.string(level)
+            if let outOfGamut { w.key(Keys.outOfGamut); w.strings(outOfGamut) }
+            w.key(Keys.pass); w.bool(pass)
+            if let range {
+                w.key(Keys.range)
+                w.object { w in
+                    w.key(Keys.best); w.number(range.best)
+                    w.key(Keys.bestBackdrop); w.string(range.bestBackdrop)
+                    w.key(Keys.worst); w.number(range.worst)
+                    w.key(Keys.worstBackdrop); w.string(range.worstBackdrop)
+                }
+            }
+            w.key(Keys.ratio); w.number(ratio)
+            if let required { w.key(Keys.required); w.number(required) }
+            w.key(Keys.usage); w.string(usage)
+            w.key(Keys.verdicts)
+            w.object { w in
+                w.key(Keys.largeText)
+                w.object { w in
+                    w.key(Keys.AA); w.bool(verdicts.largeTextAA)
+                    w.key(Keys.AAA); w.bool(verdicts.largeTextAAA)
+                }
+                w.key(Keys.nonText)
+                w.object { w in w.key(Keys.AA); w.bool(verdicts.nonTextAA) }
+                w.key(Keys.text)
+                w.object { w in
+                    w.key(Keys.AA); w.bool(verdicts.textAA)
+                    w.key(Keys.AAA); w.bool(verdicts.textAAA)
                 }
             }
         }
-        func number(_ value: Double) {
-            var stream = ByteStream()
-            swap(&stream.bytes, &out)
-            JSONNumber.write(value, to: &stream)
-            swap(&stream.bytes, &out)
-        }
-        func bool(_ value: Bool) { value ? raw("true") : raw("false") }
-        raw("{\"achieved\":"); string(achieved)
-        raw(",\"apca\":"); number(apca)
-        if let backdrop { raw(",\"backdrop\":"); string(backdrop) }
-        raw(",\"background\":"); string(background)
-        if let composited {
-            raw(",\"composited\":{\"background\":"); string(composited.background)
-            raw(",\"foreground\":"); string(composited.foreground)
-            raw("}")
-        }
-        if let cvd {
-            raw(",\"cvd\":{\"background\":"); string(cvd.background)
-            raw(",\"deficiencies\":[")
-            for (index, name) in cvd.deficiencies.enumerated() {
-                if index > 0 { raw(",") }
-                string(name)
-            }
-            raw("],\"deficiency\":"); string(cvd.deficiency)
-            raw(",\"display\":"); string(cvd.display)
-            raw(",\"foreground\":"); string(cvd.foreground)
-            raw(",\"ratio\":"); number(cvd.ratio)
-            if let verdict = cvd.verdict { raw(",\"verdict\":"); string(verdict) }
-            raw("}")
-        }
-        raw(",\"display\":"); string(display)
-        raw(",\"foreground\":"); string(foreground)
-        if let id { raw(",\"id\":"); string(id) }
-        raw(",\"level\":"); string(level)
-        if let outOfGamut {
-            raw(",\"outOfGamut\":[")
-            for (index, name) in outOfGamut.enumerated() {
-                if index > 0 { raw(",") }
-                string(name)
-            }
-            raw("]")
-        }
-        raw(",\"pass\":"); bool(pass)
-        if let range {
-            raw(",\"range\":{\"best\":"); number(range.best)
-            raw(",\"bestBackdrop\":"); string(range.bestBackdrop)
-            raw(",\"worst\":"); number(range.worst)
-            raw(",\"worstBackdrop\":"); string(range.worstBackdrop)
-            raw("}")
-        }
-        raw(",\"ratio\":"); number(ratio)
-        if let required { raw(",\"required\":"); number(required) }
-        raw(",\"usage\":"); string(usage)
-        raw(",\"verdicts\":{\"large-text\":{\"AA\":"); bool(verdicts.largeTextAA)
-        raw(",\"AAA\":"); bool(verdicts.largeTextAAA)
-        raw("},\"non-text\":{\"AA\":"); bool(verdicts.nonTextAA)
-        raw("},\"text\":{\"AA\":"); bool(verdicts.textAA)
-        raw(",\"AAA\":"); bool(verdicts.textAAA)
-        raw("}}}")
+    }
+
+    /// The report's member names, made once (``JSONWriter/Key``): a batch writes millions.
+    private enum Keys {
+        static let AA = JSONWriter.Key("AA")
+        static let AAA = JSONWriter.Key("AAA")
+        static let achieved = JSONWriter.Key("achieved")
+        static let apca = JSONWriter.Key("apca")
+        static let backdrop = JSONWriter.Key("backdrop")
+        static let background = JSONWriter.Key("background")
+        static let best = JSONWriter.Key("best")
+        static let bestBackdrop = JSONWriter.Key("bestBackdrop")
+        static let composited = JSONWriter.Key("composited")
+        static let cvd = JSONWriter.Key("cvd")
+        static let deficiencies = JSONWriter.Key("deficiencies")
+        static let deficiency = JSONWriter.Key("deficiency")
+        static let display = JSONWriter.Key("display")
+        static let foreground = JSONWriter.Key("foreground")
+        static let id = JSONWriter.Key("id")
+        static let largeText = JSONWriter.Key("large-text")
+        static let level = JSONWriter.Key("level")
+        static let nonText = JSONWriter.Key("non-text")
+        static let outOfGamut = JSONWriter.Key("outOfGamut")
+        static let pass = JSONWriter.Key("pass")
+        static let range = JSONWriter.Key("range")
+        static let ratio = JSONWriter.Key("ratio")
+        static let required = JSONWriter.Key("required")
+        static let text = JSONWriter.Key("text")
+        static let usage = JSONWriter.Key("usage")
+        static let verdict = JSONWriter.Key("verdict")
+        static let verdicts = JSONWriter.Key("verdicts")
+        static let worst = JSONWriter.Key("worst")
+        static let worstBackdrop = JSONWriter.Key("worstBackdrop")
     }
 }
 

@@ -62,13 +62,13 @@ public struct Baseline: Sendable, Codable {
         do {
             return try JSONDecoder().decode(Baseline.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
-            throw BaselineError("not valid JSON: \(context.debugDescription)")
+            throw BaselineError(.invalidJSON, "not valid JSON: \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, context) {
-            throw BaselineError("missing \"\(key.stringValue)\" at \(path(context.codingPath)); is this a baseline written by `contrast audit --write-baseline`?")
+            throw BaselineError(.missingField, "missing \"\(key.stringValue)\" at \(path(context.codingPath)); is this a baseline written by `contrast audit --write-baseline`?")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw BaselineError("wrong type at \(path(context.codingPath)): \(context.debugDescription)")
+            throw BaselineError(.wrongType, "wrong type at \(path(context.codingPath)): \(context.debugDescription)")
         } catch let DecodingError.valueNotFound(_, context) {
-            throw BaselineError("missing value at \(path(context.codingPath))")
+            throw BaselineError(.missingField, "missing value at \(path(context.codingPath))")
         }
     }
 
@@ -113,8 +113,28 @@ public struct Baseline: Sendable, Codable {
 }
 
 public struct BaselineError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for programs: stable across releases.
+    public var code: Code
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The kind of error, an extensible set written as a string.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The file is not JSON.
+        public static let invalidJSON = Code("invalid-json")
+        /// A field a baseline has is absent: probably not a baseline.
+        public static let missingField = Code("missing-field")
+        /// A field has the wrong JSON type.
+        public static let wrongType = Code("wrong-type")
+
+        public var description: String { rawValue }
+    }
 }
 
 /// One check whose level changed against the baseline.

@@ -31,8 +31,32 @@ public struct Derivation: Sendable {
 }
 
 public struct DeriveError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for programs: stable across releases.
+    public var code: Code
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The kind of error, an extensible set written as a string.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The theme to derive from is not in the palette.
+        public static let unknownTheme = Code("unknown-theme")
+        /// The new surface is not opaque.
+        public static let translucentSurface = Code("translucent-surface")
+        /// A token of the source theme does not resolve.
+        public static let unresolvedTheme = Code("unresolved-theme")
+        /// A check of the palette cannot be applied (an empty rule, an unknown token).
+        public static let invalidCheck = Code("invalid-check")
+        /// No check has a token as its background: there is no surface to replace.
+        public static let noSurface = Code("no-surface")
+
+        public var description: String { rawValue }
+    }
 }
 
 /// Derives a theme in which every check passes at its level, each token as close (ΔE-OK) to its
@@ -47,9 +71,9 @@ public enum ThemeDeriver {
     public static func derive(_ palette: Palette, from source: String, to target: String, surface: SRGB,
                               minimumLevel: WCAGLevel? = nil) throws(DeriveError) -> Derivation {
         guard let sourceTheme = palette.theme(named: source) else {
-            throw DeriveError(palette.unknownThemes([source]) ?? "the palette has no theme \"\(source)\"")
+            throw DeriveError(.unknownTheme, palette.unknownThemes([source]) ?? "the palette has no theme \"\(source)\"")
         }
-        guard surface.isOpaque else { throw DeriveError("the surface must be opaque, not \(surface.hex)") }
+        guard surface.isOpaque else { throw DeriveError(.translucentSurface, "the surface must be opaque, not \(surface.hex)") }
         var resolver = ThemeResolver(palette: palette, theme: sourceTheme)
         var original: [String: SRGB] = [:]
         var gradients: Set<String> = []
@@ -57,7 +81,7 @@ public enum ThemeDeriver {
             switch resolver.resolveBackground(name) {
             case .success(let c) where c.gradient != nil: gradients.insert(name)  // kept as written: a gradient is not one color
             case .success(let c): original[name] = c.color
-            case .failure(let p): throw DeriveError("theme \"\(source)\" cannot be resolved: \(p)")
+            case .failure(let p): throw DeriveError(.unresolvedTheme, "theme \"\(source)\" cannot be resolved: \(p)")
             }
         }
         func tokenName(_ reference: String) -> String? {
@@ -67,7 +91,7 @@ public enum ThemeDeriver {
         var ruleProblems: [PaletteProblem] = []
         var ruleMatches: [String: Int] = [:]
         let items = Auditor.items(of: palette, theme: target, tokens: resolver.tokenNames, problems: &ruleProblems, ruleMatches: &ruleMatches)
-        if let problem = ruleProblems.first { throw DeriveError("\(problem)") }
+        if let problem = ruleProblems.first { throw DeriveError(.invalidCheck, "\(problem)") }
         func requirement(_ item: Auditor.Item) -> ContrastTarget? {
             // A distinct pair is kept apart below (not by contrast); an exempt relation asks nothing.
             if item.kind == .distinct || item.exempt { return nil }
@@ -83,7 +107,7 @@ public enum ThemeDeriver {
         for item in items where item.kind != .distinct { if let name = tokenName(item.background) { backgroundUses[name, default: 0] += 1 } }
         guard let surfaceToken = resolver.tokenNames.filter({ backgroundUses[$0] != nil }).max(by: { backgroundUses[$0, default: 0] < backgroundUses[$1, default: 0] }),
               let oldSurface = original[surfaceToken] else {
-            throw DeriveError("no check of theme \"\(source)\" has a token as its background, so there is no surface to replace")
+            throw DeriveError(.noSurface, "no check of theme \"\(source)\" has a token as its background, so there is no surface to replace")
         }
         let newSurface = surface.quantized
         var colors = original

@@ -26,9 +26,34 @@ public struct JSONParser {
 
     /// A syntax error: what was expected, and where.
     public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, for programs: stable across releases.
+        public var code: Code
         public var message: String
         public var location: SourceLocation
         public var description: String { "\(location): \(message)" }
+
+        public init(_ code: Code = .invalidJSON, message: String, location: SourceLocation) {
+            self.code = code
+            self.message = message
+            self.location = location
+        }
+
+        /// The kind of syntax error, an extensible set written as a string.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(_ rawValue: String) { self.rawValue = rawValue }
+
+            /// Not JSON (or JSON5, where that is read): a missing bracket, a stray character.
+            public static let invalidJSON = Code("invalid-json")
+            /// A key given twice in one object.
+            public static let duplicateKey = Code("duplicate-key")
+            /// Bytes that are not UTF-8.
+            public static let invalidUTF8 = Code("invalid-utf8")
+            /// Nesting deeper, or a string longer, than the reader's limits.
+            public static let limitExceeded = Code("limit-exceeded")
+
+            public var description: String { rawValue }
+        }
     }
 
     private let bytes: [UInt8]
@@ -155,7 +180,7 @@ public struct JSONParser {
             case UInt8(ascii: "{"):
                 position += 1
                 if stack.count >= limits.maximumDepth {
-                    throw SyntaxError(message: "nesting is deeper than \(limits.maximumDepth) levels", location: start)
+                    throw SyntaxError(.limitExceeded, message: "nesting is deeper than \(limits.maximumDepth) levels", location: start)
                 }
                 try skipWhitespace()
                 if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
@@ -168,7 +193,7 @@ public struct JSONParser {
             case UInt8(ascii: "["):
                 position += 1
                 if stack.count >= limits.maximumDepth {
-                    throw SyntaxError(message: "nesting is deeper than \(limits.maximumDepth) levels", location: start)
+                    throw SyntaxError(.limitExceeded, message: "nesting is deeper than \(limits.maximumDepth) levels", location: start)
                 }
                 try skipWhitespace()
                 if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
@@ -236,7 +261,7 @@ public struct JSONParser {
                             duplicate = !frame.keys.insert(key).inserted
                         }
                         if duplicate {
-                            throw SyntaxError(message: "duplicate key \"\(key.count > 60 ? String(key.prefix(60)) + "…" : key)\" in the object opened at \(frame.location); each key may appear once", location: keyLocation)
+                            throw SyntaxError(.duplicateKey, message: "duplicate key \"\(key.count > 60 ? String(key.prefix(60)) + "…" : key)\" in the object opened at \(frame.location); each key may appear once", location: keyLocation)
                         }
                         frame.members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
                         frame.pendingKey = nil
@@ -284,7 +309,7 @@ public struct JSONParser {
             let begin = position
             while position < bytes.count && JSONParser.isIdentifierByte(bytes[position], first: false) { position += 1 }
             guard let text = String(validating: bytes[begin..<position], as: UTF8.self) else {
-                throw SyntaxError(message: "the key contains invalid UTF-8", location: start)
+                throw SyntaxError(.invalidUTF8, message: "the key contains invalid UTF-8", location: start)
             }
             key = text
         } else {
@@ -435,7 +460,7 @@ public struct JSONParser {
             let slice = bytes[position..<end]
             let text = String(decoding: slice, as: UTF8.self)
             guard ascii || text.utf8.elementsEqual(slice) else {
-                throw SyntaxError(message: "the string contains invalid UTF-8", location: start)
+                throw SyntaxError(.invalidUTF8, message: "the string contains invalid UTF-8", location: start)
             }
             position = end + 1
             return text
@@ -447,13 +472,13 @@ public struct JSONParser {
             }
             let b = bytes[position]
             if utf8.count > limits.maximumStringBytes {
-                throw SyntaxError(message: "a string is longer than \(limits.maximumStringBytes) bytes", location: start)
+                throw SyntaxError(.limitExceeded, message: "a string is longer than \(limits.maximumStringBytes) bytes", location: start)
             }
             switch b {
             case quote:
                 position += 1
                 guard let text = String(validating: utf8, as: UTF8.self) else {
-                    throw SyntaxError(message: "the string contains invalid UTF-8", location: start)
+                    throw SyntaxError(.invalidUTF8, message: "the string contains invalid UTF-8", location: start)
                 }
                 return text
             case UInt8(ascii: "\\"):

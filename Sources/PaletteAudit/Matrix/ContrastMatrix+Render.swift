@@ -13,16 +13,30 @@ extension ContrastMatrix {
         }
     }
 
-    /// `{"palette", "theme", "pairs": [{"foreground", "background", "ratio", "level"}…]}`.
-    public func writeJSON(palette: String, _ write: (String) -> Void) {
-        write("{\"palette\":\(JSONValue.quoted(palette)),\"theme\":\(JSONValue.quoted(theme ?? "")),\"pairs\":[\n")
-        let names = entries.map { JSONValue.quoted($0.name) }
-        var first = true
-        forEachPair { i, j, ratio in
-            write((first ? "" : ",\n") + "{\"foreground\":\(names[i]),\"background\":\(names[j]),\"ratio\":\(ratio),\"level\":\"\(AchievedLevel(ratio: ratio).name)\"}")
-            first = false
+    /// `{"palette", "theme", "pairs": [{"foreground", "background", "ratio", "level"}…]}`, a
+    /// pair a line, handed to `write` in pieces of about a megabyte.
+    public func writeJSON(palette: String, _ write: ([UInt8]) -> Void) {
+        withoutActuallyEscaping(write) { write in
+            var w = JSONWriter(sink: write)
+            w.object { w in
+                w.key("palette"); w.string(palette)
+                w.key("theme"); w.string(theme ?? "")
+                w.key("pairs")
+                w.array(.linePerValue) { w in
+                    forEachPair { i, j, ratio in
+                        w.object { w in
+                            w.key("foreground"); w.string(entries[i].name)
+                            w.key("background"); w.string(entries[j].name)
+                            // Swift's own digits (`21.0`), as the CSV has them.
+                            w.key("ratio"); w.number(formatted: "\(ratio)")
+                            w.key("level"); w.string(AchievedLevel(ratio: ratio).name)
+                        }
+                    }
+                }
+            }
+            w.endLine()
+            w.finish()
         }
-        write("\n]}\n")
     }
 
     /// The bytes a rendering of every pair takes at least (for refusing one that would be too

@@ -2,61 +2,33 @@ extension JSONValue {
     /// The value as JSON text with two-space indents, members in their order, and a final
     /// newline at the top level: how palette files are written back.
     public func serialized() -> String {
-        var out = ""
-        write(to: &out, indent: 0)
-        return out + "\n"
+        var w = JSONWriter(layout: .document)
+        write(&w)
+        w.endLine()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent)
+    /// Writes the value as the next value of `w`; a list of at most eight strings and numbers
+    /// stays on one line.
+    public func write(_ w: inout JSONWriter) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b, _): out += b ? "true" : "false"
-        case .number(let n, _): out += CSSNumber.format(n)
-        case .string(let s, _): out += JSONValue.quoted(s)
+        case .null: w.null()
+        case .bool(let b, _): w.bool(b)
+        case .number(let n, _): w.number(n)
+        case .string(let s, _): w.string(s)
         case .array(let items, _):
-            if items.isEmpty { out += "[]"; return }
-            let simple = items.allSatisfy { if case .string = $0 { true } else if case .number = $0 { true } else { false } }
-            if simple && items.count <= 8 {
-                out += "[" + items.map { $0.serialized().dropLast() }.joined(separator: ", ") + "]"
-                return
+            let simple = items.count <= 8 && items.allSatisfy { if case .string = $0 { true } else if case .number = $0 { true } else { false } }
+            w.array(simple ? .inline : .normal) { w in
+                for item in items { item.write(&w) }
             }
-            out += "[\n"
-            for (index, item) in items.enumerated() {
-                out += pad + "  "
-                item.write(to: &out, indent: indent + 1)
-                out += index < items.count - 1 ? ",\n" : "\n"
-            }
-            out += pad + "]"
         case .object(let members, _):
-            if members.isEmpty { out += "{}"; return }
-            out += "{\n"
-            for (index, member) in members.enumerated() {
-                out += pad + "  " + JSONValue.quoted(member.key) + ": "
-                member.value.write(to: &out, indent: indent + 1)
-                out += index < members.count - 1 ? ",\n" : "\n"
-            }
-            out += pad + "}"
-        }
-    }
-
-    public static func quoted(_ text: String) -> String {
-        // Most strings need no escaping: check the bytes once and copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            return "\"" + text + "\""
-        }
-        let escaped = text.escaped { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            default:
-                scalar.value < 0x20 ? "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) : nil
+            w.object { w in
+                for member in members {
+                    w.key(member.key)
+                    member.value.write(&w)
+                }
             }
         }
-        return "\"" + escaped + "\""
     }
 
     /// This object with `key` set to `value` (replaced in place, or appended).

@@ -1,7 +1,7 @@
 import ColorScience
 
 extension AuditReport {
-    /// Compact JSON with sorted keys (see ``JSONText``).
+    /// Compact JSON with sorted keys (see ``JSONWriter``).
     public func compactJSON() -> [UInt8] {
         json(pretty: false)
     }
@@ -9,7 +9,7 @@ extension AuditReport {
     /// The same document pretty-printed, with a final newline: what `contrast audit --format
     /// json` prints and `contrast report` writes as `audit.json`.
     public func prettyJSON() -> String {
-        var w = JSONText(pretty: true)
+        var w = JSONWriter(layout: .pretty)
         document(&w)
         w.endLine()
         return String(decoding: w.bytes, as: UTF8.self)
@@ -19,7 +19,7 @@ extension AuditReport {
     /// audit never exists whole as text (the pieces joined are exactly ``prettyJSON()``).
     public func writePrettyJSON(_ write: ([UInt8]) -> Void) {
         withoutActuallyEscaping(write) { write in
-            var w = JSONText(pretty: true, sink: write)
+            var w = JSONWriter(layout: .pretty, sink: write)
             document(&w)
             w.endLine()
             w.finish()
@@ -27,12 +27,12 @@ extension AuditReport {
     }
 
     func json(pretty: Bool) -> [UInt8] {
-        var w = JSONText(pretty: pretty)
+        var w = JSONWriter(layout: pretty ? .pretty : .compact)
         document(&w)
         return w.bytes
     }
 
-    private func document(_ w: inout JSONText) {
+    private func document(_ w: inout JSONWriter) {
         w.object { w in
             if let comparison { w.key("comparison"); comparison.write(&w) }
             w.key("palettes"); w.array(palettes) { w, p in p.write(&w) }
@@ -55,7 +55,7 @@ extension AuditReport {
     /// `{"audit", "comparison", "current", "palette", "proposed"}`: the answer to a proposal.
     public static func proposalJSON(palette: String, current: AuditSummary, proposed: AuditSummary,
                                     comparison: BaselineComparison, audit: AuditReport) -> [UInt8] {
-        var w = JSONText()
+        var w = JSONWriter()
         w.object { w in
             w.key("audit"); w.raw(audit.compactJSON())
             w.key("comparison"); comparison.write(&w)
@@ -68,7 +68,7 @@ extension AuditReport {
 }
 
 extension AuditSummary {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("assumptions"); w.int(assumptions)
             w.key("checks"); w.int(checks)
@@ -83,7 +83,7 @@ extension AuditSummary {
 }
 
 extension PaletteReport {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("assumptions"); w.array(assumptions) { w, a in a.write(&w) }
             w.string("description", description)
@@ -102,7 +102,7 @@ extension PaletteReport {
 }
 
 extension ThemeReport {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("name"); w.string(name)
             w.key("results"); w.array(results) { w, r in r.write(&w) }
@@ -123,7 +123,7 @@ extension ThemeReport {
 }
 
 extension Assumption {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.string("check", check)
             w.key("pointer"); w.string(pointer.description)
@@ -136,7 +136,7 @@ extension Assumption {
 }
 
 extension PaletteProblem {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("code"); w.string(code.rawValue)
             w.string("file", file)
@@ -157,7 +157,7 @@ extension PaletteProblem {
 }
 
 extension ResolvedColor {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             if let aliases { w.key("aliases"); w.strings(aliases) }
             w.string("assumed", assumed)
@@ -176,7 +176,7 @@ extension ResolvedColor {
 }
 
 extension SuggestedColor {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("apca"); w.number(apca)
             w.key("deltaEOK"); w.number(deltaEOK)
@@ -189,7 +189,7 @@ extension SuggestedColor {
 }
 
 extension CheckResult {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("achieved"); w.string(achieved.name)
             w.key("apca"); w.number(apca)
@@ -263,7 +263,7 @@ extension CheckResult {
             w.int("fontWeight", fontWeight)
             w.key("foreground"); foreground.write(&w)
             if let gradient {
-                func point(_ w: inout JSONText, _ p: GradientPoint) {
+                func point(_ w: inout JSONWriter, _ p: GradientPoint) {
                     w.object { w in
                         w.key("color"); w.string(p.color)
                         w.key("display"); w.string(p.display)
@@ -321,7 +321,7 @@ extension CheckResult {
 }
 
 extension CompositedPair {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("background"); w.string(background)
             w.key("foreground"); w.string(foreground)
@@ -330,7 +330,7 @@ extension CompositedPair {
 }
 
 extension BaselineEntry {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("achieved"); w.string(achieved)
             w.key("check"); w.string(check)
@@ -346,8 +346,8 @@ extension BaselineEntry {
 }
 
 extension BaselineComparison {
-    func write(_ w: inout JSONText) {
-        func change(_ w: inout JSONText, _ c: BaselineChange) {
+    func write(_ w: inout JSONWriter) {
+        func change(_ w: inout JSONWriter, _ c: BaselineChange) {
             w.object { w in
                 w.key("after"); c.after.write(&w)
                 w.key("before"); c.before.write(&w)
@@ -365,7 +365,7 @@ extension BaselineComparison {
 }
 
 extension ReadLedger.Summary {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("colorDeclarations"); w.int(colorDeclarations)
             w.key("notColors"); w.int(notColors)
@@ -376,7 +376,7 @@ extension ReadLedger.Summary {
 }
 
 extension ReadLedger.Entry {
-    func write(_ w: inout JSONText) {
+    func write(_ w: inout JSONWriter) {
         w.object { w in
             w.int("column", column)
             w.key("disposition"); w.string(disposition.rawValue)

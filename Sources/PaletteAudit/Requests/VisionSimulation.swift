@@ -29,9 +29,9 @@ public struct VisionSimulation: Sendable, Codable, Hashable {
 
     /// Reads the request's colors (CSS strings) and deficiency names; errors name the field.
     public static func request(colors texts: [String], deficiencies names: [String]?) throws(RequestError) -> VisionSimulation {
-        guard !texts.isEmpty else { throw RequestError(field: "colors", "\"colors\" must be a non-empty array of CSS colors") }
+        guard !texts.isEmpty else { throw RequestError(.invalidValue, field: "colors", "\"colors\" must be a non-empty array of CSS colors") }
         guard texts.count <= maximumColors else {
-            throw RequestError(field: "colors", "\(texts.count) colors; the limit is \(maximumColors) per request")
+            throw RequestError(.limitExceeded, field: "colors", "\(texts.count) colors; the limit is \(maximumColors) per request")
         }
         var colors: [SRGB] = []
         colors.reserveCapacity(texts.count)
@@ -43,7 +43,7 @@ public struct VisionSimulation: Sendable, Codable, Hashable {
             deficiencies = []
             for (index, name) in names.enumerated() {
                 guard let deficiency = ColorVisionDeficiency(name: name) else {
-                    throw RequestError(field: "deficiencies/\(index)", "\"\(name)\" is not a color-vision deficiency; expected one of \(ColorVisionDeficiency.all.map(\.name).joined(separator: ", "))")
+                    throw RequestError(.invalidValue, field: "deficiencies/\(index)", "\"\(name)\" is not a color-vision deficiency; expected one of \(ColorVisionDeficiency.all.map(\.name).joined(separator: ", "))")
                 }
                 deficiencies.append(deficiency)
             }

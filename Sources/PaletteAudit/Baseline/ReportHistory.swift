@@ -1,0 +1,58 @@
+import Foundation
+
+/// The runs of `contrast report --history`: a JSON Lines file, one ``HistoryEntry`` a line,
+/// oldest first. Read it, compare an audit with the last run, and append the new run.
+public struct ReportHistory: Sendable {
+    /// The runs read, oldest first.
+    public var entries: [HistoryEntry] = []
+    /// Lines that are not entries, skipped: `history.jsonl:3: not a history entry, skipped (…)`.
+    public var warnings: [String] = []
+    /// The file as read (a new run is appended to these bytes).
+    public private(set) var bytes: [UInt8] = []
+
+    /// No earlier runs.
+    public init() {}
+
+    /// The runs in `bytes`, the text of `file` (named in warnings). Blank lines are skipped
+    /// silently; a line that is not an entry is skipped with a warning, so a hand-edited or
+    /// half-copied file still gives the runs it has.
+    public init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        let decoder = JSONDecoder()
+        var lineNumber = 0
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            do {
+                entries.append(try decoder.decode(HistoryEntry.self, from: Data(line)))
+            } catch {
+                warnings.append("\(file):\(lineNumber): not a history entry, skipped (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// The history in the file at `path`; no runs when there is no file yet.
+    public static func read(path: String) -> Result<ReportHistory, PaletteProblem> {
+        var files = FileSystem.unconfined
+        files.maximumFileSize = 1 << 30  // a year of nightly runs of a large design system
+        guard files.exists(path) else { return .success(ReportHistory()) }
+        return files.read(path).map { ReportHistory(bytes: $0, file: path) }
+    }
+
+    /// How `report` differs from the last run, or nil when there is none.
+    public func comparison(with report: AuditReport) -> BaselineComparison? {
+        entries.last.map { Baseline(entries: $0.checks).compare(with: report) }
+    }
+
+    /// The file with `entry` appended as its last line (compact JSON, sorted keys), after a
+    /// newline if the file did not end with one: what to write back (atomically).
+    public func appending(_ entry: HistoryEntry) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var out = bytes
+        if let last = out.last, last != 0x0A { out.append(0x0A) }
+        out.append(contentsOf: try encoder.encode(entry))
+        out.append(0x0A)
+        return out
+    }
+}

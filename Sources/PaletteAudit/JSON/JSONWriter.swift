@@ -1,0 +1,383 @@
+/// The one writer of hand-made JSON: every JSON document the tool writes without `JSONEncoder`
+/// (the audit model, a pair's report, a batch's answers and error lines, the contrast matrix,
+/// a palette file written back, the access log's JSON lines) goes through it, so escaping,
+/// numbers and layout are decided once.
+///
+/// Members are written in the order they are given; callers that promise sorted keys (the
+/// audit model, a pair's report) write them sorted, and tests compare them with
+/// `JSONEncoder(.sortedKeys)`. `JSONEncoder` stays where a `Codable` model is the point.
+///
+/// Layouts:
+/// - ``Layout/compact``: no white space (the service's bodies, `check --batch` lines).
+/// - ``Layout/pretty``: `JSONEncoder`'s `.prettyPrinted` (two spaces per level, `"key" : value`,
+///   an empty container as an opening line, an empty line and a closing line): the CLI's
+///   `--format json` and `contrast report`'s `audit.json`.
+/// - ``Layout/document``: how palette files are written back (two spaces per level,
+///   `"key": value`, `{}` and `[]` when empty, and short lists of scalars on one line).
+public struct JSONWriter {
+    public enum Layout: Sendable {
+        case compact, pretty, document
+    }
+
+    /// How a container lays out its values beyond what the ``Layout`` says.
+    public enum ContainerStyle: Sendable {
+        /// As the layout says.
+        case normal
+        /// Values on one line, separated by `", "` (``Layout/document``'s short lists).
+        case inline
+        /// Each value on a line of its own, without indentation, in any layout: the matrix's
+        /// pairs (`[\n{…},\n{…}\n]`), which a reader can take a line at a time.
+        case linePerValue
+    }
+
+    /// The bytes written so far (numbers are written into it as a text stream).
+    private var stream = ByteStream()
+    /// The open containers, innermost last.
+    private var containers = ContainerStack()
+    /// A key was just written: the next value belongs to it.
+    private var afterKey = false
+    private let layout: Layout
+    /// Where the bytes go in pieces of about ``chunkBytes`` as they are written, when set (a
+    /// large audit or matrix is written piece by piece instead of held whole).
+    private let sink: (([UInt8]) -> Void)?
+    private static let chunkBytes = 1 << 20
+
+    public init(layout: Layout = .compact, sink: (([UInt8]) -> Void)? = nil) {
+        self.layout = layout
+        self.sink = sink
+        if sink != nil { stream.bytes.reserveCapacity(JSONWriter.chunkBytes + (1 << 12)) }
+    }
+
+    /// Continues `bytes`: ``append(to:_:)`` uses it to write into a caller's buffer.
+    private init(continuing bytes: [UInt8]) {
+        layout = .compact
+        sink = nil
+        stream.bytes = bytes
+    }
+
+    /// The bytes written (all of them, when there is no sink; what is not yet handed over, when
+    /// there is).
+    public var bytes: [UInt8] { stream.bytes }
+
+    /// Writes one compact document at the end of `out` (a batch writes many into one buffer,
+    /// without a copy).
+    public static func append(to out: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(continuing: [])
+        swap(&writer.stream.bytes, &out)
+        body(&writer)
+        swap(&writer.stream.bytes, &out)
+    }
+
+    /// One compact document as bytes.
+    public static func compact(_ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var writer = JSONWriter()
+        body(&writer)
+        return writer.bytes
+    }
+
+    /// Hands the rest to the sink.
+    public mutating func finish() {
+        guard let sink, !stream.bytes.isEmpty else { return }
+        sink(stream.bytes)
+        stream.bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands what is written so far to the sink once it is large enough.
+    private mutating func drainIfLarge() {
+        guard let sink, stream.bytes.count >= JSONWriter.chunkBytes else { return }
+        sink(stream.bytes)
+        stream.bytes.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Values
+
+    /// The next value is a member named `name`.
+    public mutating func key(_ name: String) {
+        separate()
+        quoted(name)
+        afterKeyName()
+    }
+
+    /// The next value is a member named `name`, a literal the caller knows needs no escaping
+    /// (the fixed keys of a model: the hot path of a batch).
+    @inline(__always)
+    public mutating func key(_ name: StaticString) {
+        separate()
+        put(0x22)
+        name.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
+        put(0x22)
+        afterKeyName()
+    }
+
+    /// A member name made once, with its compact forms (`"name":` and `,"name":`), so a model
+    /// written millions of times (a batch's pair reports) appends one piece per key.
+    public struct Key: Sendable {
+        public let name: String
+        let compact: [UInt8]
+        let compactAfterComma: [UInt8]
+
+        /// `name` must need no escaping.
+        public init(_ name: String) {
+            self.name = name
+            compact = Array("\"\(name)\":".utf8)
+            compactAfterComma = [0x2C] + compact
+        }
+    }
+
+    /// The next value is a member named `key.name`.
+    @inline(__always)
+    public mutating func key(_ key: Key) {
+        guard layout == .compact, containers.depth > 0, containers.topStyle == .normal else { return self.key(key.name) }
+        let hadValue = containers.topHasValue
+        containers.topHasValue = true
+        stream.bytes.append(contentsOf: hadValue ? key.compactAfterComma : key.compact)
+        afterKey = true
+    }
+
+    @inline(__always)
+    public mutating func string(_ s: String) { beginValue(); quoted(s) }
+    @inline(__always)
+    public mutating func number(_ d: Double) { beginValue(); JSONNumber.write(d, to: &stream) }
+    public mutating func int(_ i: Int) { beginValue(); stream.write(String(i)) }
+    @inline(__always)
+    public mutating func bool(_ b: Bool) { beginValue(); if b { put("true") } else { put("false") } }
+    public mutating func null() { beginValue(); put("null") }
+
+    /// A number written as the caller formatted it (the matrix keeps Swift's `21.0`, as its
+    /// CSV does). `text` must be a JSON number.
+    public mutating func number(formatted text: String) { beginValue(); stream.write(text) }
+
+    /// Already-encoded JSON as the next value.
+    public mutating func raw(_ json: [UInt8]) { beginValue(); stream.bytes.append(contentsOf: json) }
+
+    public mutating func object(_ style: ContainerStyle = .normal, _ body: (inout JSONWriter) -> Void) {
+        open(0x7B, style)
+        body(&self)
+        close(0x7D)
+    }
+
+    /// An array whose values `body` writes.
+    public mutating func array(_ style: ContainerStyle = .normal, _ body: (inout JSONWriter) -> Void) {
+        open(0x5B, style)
+        body(&self)
+        close(0x5D)
+    }
+
+    /// The values of an array without its brackets, separated by commas: a part of an array
+    /// written on another thread, to be joined to the others with ``raw(_:)``.
+    public mutating func arrayContents(_ body: (inout JSONWriter) -> Void) {
+        containers.push(.normal)
+        body(&self)
+        containers.pop()
+    }
+
+    public mutating func array<T>(_ items: [T], _ each: (inout JSONWriter, T) -> Void) {
+        open(0x5B, .normal)
+        for item in items { each(&self, item) }
+        close(0x5D)
+    }
+
+    public mutating func strings(_ items: [String]) { array(items) { $0.string($1) } }
+
+    /// A final newline (the pretty documents end with one).
+    public mutating func endLine() { put(0x0A) }
+
+    // Optional members: written only when present, as JSONEncoder does.
+    public mutating func string(_ name: String, _ value: String?) { if let value { key(name); string(value) } }
+    public mutating func number(_ name: String, _ value: Double?) { if let value { key(name); number(value) } }
+    public mutating func int(_ name: String, _ value: Int?) { if let value { key(name); int(value) } }
+
+    // MARK: Escaping
+
+    /// `text` as a JSON string: `"`, `\` and control characters escaped (`\n`, `\r`, `\t`, else
+    /// `\u00XX`); everything else, non-ASCII included, as it is.
+    public static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            out.append(0x22)
+            // Most strings need no escaping: check the bytes once and copy them whole.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                out.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 {
+                    switch byte {
+                    case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                    case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                    case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                    case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                    case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                    case ..<0x20:
+                        let digits = Array("0123456789abcdef".utf8)
+                        out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+                    default: out.append(byte)
+                    }
+                }
+            }
+            out.append(0x22)
+        }
+    }
+
+    // MARK: Layout
+
+    @inline(__always)
+    private mutating func quoted(_ text: String) { JSONWriter.appendQuoted(text, to: &stream.bytes) }
+
+    @inline(__always)
+    private mutating func put(_ text: StaticString) {
+        text.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        stream.bytes.append(byte)
+    }
+
+    /// A line break and the indentation of each depth, made once.
+    private static let lineStarts: [[UInt8]] = (0..<64).map { Array(("\n" + String(repeating: " ", count: 2 * $0)).utf8) }
+
+    private mutating func newline(depth: Int) {
+        if depth < JSONWriter.lineStarts.count {
+            stream.bytes.append(contentsOf: JSONWriter.lineStarts[depth])
+        } else {
+            put(0x0A)
+            stream.bytes.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        }
+    }
+
+    /// Before a member or a value in a container: the comma after the previous one, and the
+    /// line break the layout puts there.
+    @inline(__always) private mutating func separate() {
+        guard containers.depth > 0 else { return }
+        let hadValue = containers.topHasValue
+        containers.topHasValue = true
+        if layout == .compact && containers.topStyle == .normal {
+            if hadValue { put(0x2C) }
+            return
+        }
+        switch containers.topStyle {
+        case .inline:
+            if hadValue { put(", ") }
+        case .linePerValue:
+            if hadValue { put(",\n") }
+        case .normal:
+            if hadValue { put(0x2C) }
+            if layout != .compact { newline(depth: containers.depth) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func afterKeyName() {
+        switch layout {
+        case .compact: put(0x3A)
+        case .pretty: put(" : ")
+        case .document: put(": ")
+        }
+        afterKey = true
+    }
+
+    @inline(__always)
+    private mutating func beginValue() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        separate()
+    }
+
+    @inline(__always)
+    private mutating func open(_ bracket: UInt8, _ style: ContainerStyle) {
+        beginValue()
+        put(bracket)
+        if style == .linePerValue { put(0x0A) }
+        containers.push(style)
+    }
+
+    @inline(__always)
+    private mutating func close(_ bracket: UInt8) {
+        drainIfLarge()
+        let hadValue = containers.topHasValue
+        switch containers.topStyle {
+        case .inline: break
+        case .linePerValue: put(0x0A)
+        case .normal:
+            switch layout {
+            case .compact: break
+            case .pretty:
+                if !hadValue { put(0x0A) }
+                newline(depth: containers.depth - 1)
+            case .document:
+                if hadValue { newline(depth: containers.depth - 1) }
+            }
+        }
+        put(bracket)
+        containers.pop()
+    }
+}
+
+/// The open containers of a ``JSONWriter``: for each, whether a value was written in it and
+/// its style. The innermost one's are plain stored values (read for every value written); the
+/// outer ones' are saved, the first 32 levels in two words (no allocation for the usual
+/// document), deeper ones, which a palette written back may have, in an array.
+private struct ContainerStack {
+    private(set) var depth = 0
+    /// The innermost container's state.
+    var topHasValue = false
+    private(set) var topStyle: JSONWriter.ContainerStyle = .normal
+    private var savedHasValue: UInt64 = 0
+    private var savedStyles: UInt64 = 0  // two bits a level
+    private var deeper: [(hasValue: Bool, style: JSONWriter.ContainerStyle)] = []
+
+    private static func code(_ style: JSONWriter.ContainerStyle) -> UInt64 {
+        switch style {
+        case .normal: 0
+        case .inline: 1
+        case .linePerValue: 2
+        }
+    }
+
+    @inline(__always) mutating func push(_ style: JSONWriter.ContainerStyle) {
+        if depth > 0 {
+            let level = depth - 1
+            if level < 32 {
+                let bit = UInt64(1) << UInt64(level)
+                savedHasValue = topHasValue ? savedHasValue | bit : savedHasValue & ~bit
+                savedStyles = savedStyles & ~(3 << UInt64(2 * level)) | ContainerStack.code(topStyle) << UInt64(2 * level)
+            } else {
+                deeper.append((topHasValue, topStyle))
+            }
+        }
+        depth += 1
+        topHasValue = false
+        topStyle = style
+    }
+
+    @inline(__always) mutating func pop() {
+        depth -= 1
+        guard depth > 0 else { return }
+        let level = depth - 1
+        if level < 32 {
+            topHasValue = savedHasValue & (UInt64(1) << UInt64(level)) != 0
+            switch (savedStyles >> UInt64(2 * level)) & 3 {
+            case 1: topStyle = .inline
+            case 2: topStyle = .linePerValue
+            default: topStyle = .normal
+            }
+        } else {
+            let saved = deeper.removeLast()
+            topHasValue = saved.hasValue
+            topStyle = saved.style
+        }
+    }
+}
+
+/// A writer belongs to the one thread writing its document (its sink is any closure).
+@available(*, unavailable)
+extension JSONWriter: Sendable {}

@@ -1,0 +1,106 @@
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// ``JSONWriter``: the layouts, escaping and numbers every hand-written JSON output shares.
+@Suite struct JSONWriterTests {
+    func sample(_ w: inout JSONWriter) {
+        w.object { w in
+            w.key("a"); w.string("q\"\\\n\t\u{01}é")
+            w.key("b"); w.array { w in w.number(1); w.number(0.5); w.bool(true); w.null() }
+            w.key("c"); w.object { _ in }
+            w.key("d"); w.array { _ in }
+            w.key("e"); w.int(-3)
+        }
+    }
+
+    @Test func compactAndPrettyAreWhatJSONEncoderWrites() throws {
+        var compact = JSONWriter()
+        sample(&compact)
+        #expect(String(decoding: compact.bytes, as: UTF8.self) == #"{"a":"q\"\\\n\t\u0001é","b":[1,0.5,true,null],"c":{},"d":[],"e":-3}"#)
+        var pretty = JSONWriter(layout: .pretty)
+        sample(&pretty)
+        // JSONEncoder's .prettyPrinted layout of the same document.
+        struct Empty: Encodable {}
+        struct Sample: Encodable {
+            var a = "q\"\\\n\t\u{01}é"
+            var c = Empty()
+            var d: [Int] = []
+            var e = -3
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let expected = String(decoding: try encoder.encode(Sample()), as: UTF8.self)
+        var written = JSONWriter(layout: .pretty)
+        written.object { w in
+            w.key("a"); w.string("q\"\\\n\t\u{01}é")
+            w.key("c"); w.object { _ in }
+            w.key("d"); w.array { _ in }
+            w.key("e"); w.int(-3)
+        }
+        #expect(String(decoding: written.bytes, as: UTF8.self) == expected)
+    }
+
+    @Test func theDocumentLayoutKeepsShortListsOnOneLine() {
+        var w = JSONWriter(layout: .document)
+        w.object { w in
+            w.key("short"); w.array(.inline) { w in w.string("x"); w.number(2) }
+            w.key("nested"); w.object { w in w.key("k"); w.array { w in w.object { w in w.key("v"); w.bool(false) } } }
+            w.key("empty"); w.object { _ in }
+        }
+        w.endLine()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == """
+            {
+              "short": ["x", 2],
+              "nested": {
+                "k": [
+                  {
+                    "v": false
+                  }
+                ]
+              },
+              "empty": {}
+            }
+
+            """)
+    }
+
+    @Test func linePerValueAndPartsJoinedInOrder() {
+        var w = JSONWriter()
+        w.object { w in
+            w.key("pairs")
+            w.array(.linePerValue) { w in w.int(1); w.int(2) }
+        }
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "{\"pairs\":[\n1,\n2\n]}")
+        var part = JSONWriter()
+        part.arrayContents { w in w.int(3); w.int(4) }
+        let joined = JSONWriter.compact { w in w.array { w in w.raw(Array("1,2".utf8)); w.raw(part.bytes) } }
+        #expect(String(decoding: joined, as: UTF8.self) == "[1,2,3,4]")
+    }
+
+    /// Deeper than the stack kept in two words: the rest is kept in an array.
+    @Test func deepNestingClosesEveryContainer() throws {
+        var w = JSONWriter()
+        func nest(_ w: inout JSONWriter, _ depth: Int) {
+            if depth == 0 { w.int(0); return }
+            w.array { w in w.int(depth); nest(&w, depth - 1) }
+        }
+        nest(&w, 80)
+        let parsed = try JSONParser.parse(w.bytes)
+        var value = parsed, depth = 0
+        while case .array(let items, _) = value { depth += 1; value = items[1] }
+        #expect(depth == 80)
+    }
+
+    @Test func aSinkGetsEveryPieceInOrder() {
+        var pieces: [[UInt8]] = []
+        withoutActuallyEscaping({ (piece: [UInt8]) in pieces.append(piece) }) { sink in
+            var w = JSONWriter(sink: sink)
+            w.array { w in for i in 0..<200_000 { w.string("item \(i)") } }
+            w.finish()
+        }
+        #expect(pieces.count > 1)
+        let whole = JSONWriter.compact { w in w.array { w in for i in 0..<200_000 { w.string("item \(i)") } } }
+        #expect(Array(pieces.joined()) == whole)
+    }
+}

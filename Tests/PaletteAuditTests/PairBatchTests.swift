@@ -1,0 +1,128 @@
+import ColorScience
+import Foundation
+@testable import PaletteAudit
+import Synchronization
+import Testing
+import TestSupport
+
+/// ``PairBatch``: the one batch engine of `check --batch` and `POST /v1/contrast`.
+@Suite struct PairBatchTests {
+    /// Feeds `input` to ``PairBatch/runLines(read:write:)`` in reads of at most `chunk` bytes
+    /// and returns what it wrote, in order.
+    func run(_ input: [UInt8], chunk: Int = 1 << 20, batch: PairBatch = PairBatch()) -> (String, PairBatch.Outcome) {
+        let written = Mutex<[UInt8]>([])
+        var offset = 0
+        let outcome = batch.runLines(read: { buffer in
+            let count = min(chunk, buffer.count, input.count - offset)
+            for i in 0..<count { buffer[i] = input[offset + i] }
+            offset += count
+            return count
+        }, write: { bytes in written.withLock { $0 += bytes } })
+        return (String(decoding: written.withLock { $0 }, as: UTF8.self), outcome)
+    }
+
+    func objects(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test func answersEveryLineInOrderWithErrorsInPlace() throws {
+        let input = """
+            {"fg":"#777","bg":"#fff"}
+
+            not json
+            {"fg":"#12","bg":"#fff","id":"x"}
+            {"bg":"#fff"}
+            {"fg":"#000","bg":"#fff","colour":"x"}
+            {"fg":"#000","bg":"#fff","id":7}
+            """
+        let (text, outcome) = run(Array(input.utf8))
+        let lines = try objects(text)
+        #expect(lines.count == 6)  // the blank line has no answer
+        #expect(lines[0]["display"] as? String == "4.47:1" && lines[0]["pass"] as? Bool == false)
+        #expect(lines[1]["code"] as? String == "invalid-json" && lines[1]["line"] as? Int == 3)
+        #expect(lines[2]["code"] as? String == "invalid-color" && lines[2]["line"] as? Int == 4)
+        #expect(lines[3]["code"] as? String == "missing-field" && lines[3]["error"] as? String == "missing \"fg\" (the foreground color)")
+        #expect(lines[4]["code"] as? String == "unknown-field" && lines[4]["line"] as? Int == 6)
+        #expect(lines[5]["id"] as? String == "7" && lines[5]["pass"] as? Bool == true)
+        #expect(outcome.anyError && outcome.anyFail && outcome.lines == 7)
+    }
+
+    /// The parts measured on other threads join into the answers one thread gives, whatever
+    /// the reads' sizes (a line split between two reads included).
+    @Test func partsOnManyThreadsGiveWhatOneThreadGives() throws {
+        var generator = SeededGenerator(seed: 41)
+        var input: [UInt8] = []
+        for index in 0..<12_000 {
+            let fg = String(UInt32.random(in: 0...0xFFFFFF, using: &generator), radix: 16)
+            input += Array((index % 997 == 0 ? "{\"fg\":\"#zz\",\"bg\":\"#fff\"}\n" : "{\"fg\":\"#\(fg)\",\"bg\":\"#fff\"}\n").utf8)
+        }
+        let (one, oneOutcome) = run(input, batch: PairBatch(threads: 1))
+        for (threads, chunk) in [(4, 1 << 20), (3, 4093), (8, 65_537)] {
+            let (many, outcome) = run(input, chunk: chunk, batch: PairBatch(threads: threads))
+            #expect(many == one, "\(threads) threads, reads of \(chunk) bytes (\(generator.replay))")
+            #expect(outcome == oneOutcome)
+        }
+        #expect(one.split(separator: "\n").count == 12_000)
+    }
+
+    @Test func aLineLongerThanTheBufferIsReportedOnceAndSkipped() throws {
+        var input = Array("{\"fg\":\"#000\",\"bg\":\"#fff\"}\n".utf8)
+        input += [UInt8](repeating: UInt8(ascii: "x"), count: PairBatch.maximumLineBytes + 10) + [0x0A]
+        input += Array("{\"fg\":\"#fff\",\"bg\":\"#000\"}".utf8)  // the last line has no newline
+        let (text, outcome) = run(input, chunk: 1 << 16)
+        let lines = try objects(text)
+        #expect(lines.count == 3)
+        #expect(lines[1]["code"] as? String == PairBatch.lineTooLong && lines[1]["line"] as? Int == 2)
+        #expect(lines[2]["ratio"] as? Double == 21 && outcome.lines == 3)
+    }
+
+    @Test func theSchemeAndRequirementApplyToLinesThatNameNone() throws {
+        let input = Array("{\"fg\":\"light-dark(#000, #fff)\",\"bg\":\"#777\"}\n{\"fg\":\"light-dark(#000, #fff)\",\"bg\":\"#777\",\"scheme\":\"light\"}\n".utf8)
+        let (text, _) = run(input, batch: PairBatch(requirement: ContrastRequirement(usage: .largeText, level: .AAA), scheme: .dark))
+        let lines = try objects(text)
+        #expect(lines[0]["foreground"] as? String == "#ffffff" && lines[0]["usage"] as? String == "large-text" && lines[0]["level"] as? String == "AAA")
+        #expect(lines[1]["foreground"] as? String == "#000000")
+    }
+
+    @Test func aListKeepsItsOrderAcrossPartsWithErrorEntriesInPlace() throws {
+        var pairs: [PairRequest] = []
+        for index in 0..<5_000 {
+            pairs.append(PairRequest(foreground: index % 1_001 == 0 ? "#12" : "#\(String(format: "%06x", index * 3301 % 0xFFFFFF))", background: "#fff", id: String(index)))
+        }
+        let one = PairBatch(threads: 1).results(pairs, minimumPart: 100)
+        let many = PairBatch(threads: 4).results(pairs, minimumPart: 100)
+        #expect(one == many)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(many)) as? [String: Any])
+        let results = try #require(document["results"] as? [[String: Any]])
+        #expect(results.count == 5_000)
+        #expect(results.enumerated().allSatisfy { $1["id"] as? String == String($0) })
+        #expect(results[1_001]["code"] as? String == "invalid-color" && results[1_001]["pointer"] as? String == "/pairs/1001/fg")
+        #expect(PairBatch().results([]) == Array("{\"results\":[]}".utf8))
+    }
+}
+
+/// ``Parallel``: the parallel map keeps the order of its parts, however they are scheduled.
+@Suite struct ParallelTests {
+    @Test func resultsComeInTheOrderOfTheParts() {
+        for count in [0, 1, 2, 7, 64] {
+            let results = Parallel.map(count) { k in
+                // Uneven work, so later parts often finish first.
+                var x = 0
+                for i in 0..<((count - k) * 2_000) { x &+= i }
+                return (k, x)
+            }
+            #expect(results.map(\.0) == Array(0..<count))
+        }
+    }
+
+    @Test func everyPartRunsOnce() {
+        let runs = Mutex<[Int: Int]>([:])
+        _ = Parallel.map(100) { k in runs.withLock { $0[k, default: 0] += 1 } }
+        #expect(runs.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<100).map { ($0, 1) }))
+    }
+
+    @Test(arguments: [(0, 1000, 4, 1), (999, 1000, 4, 1), (2000, 1000, 4, 2), (100_000, 1000, 4, 4), (5000, 0, 2, 2), (10, 1, 1, 1)])
+    func partsAreOneACoreEachAtLeastTheMinimum(items: Int, minimum: Int, threads: Int, expected: Int) {
+        #expect(Parallel.parts(items: items, minimum: minimum, threads: threads) == expected)
+    }
+}

@@ -23,7 +23,7 @@ extension ChecksProposal {
         out += "  ]"
         if !ignoredProperties.isEmpty {
             out += ",\n  // Declared harmless with --ignore-property when this was written.\n"
-            out += "  \"ignoreProperties\": [" + ignoredProperties.map(JSONValue.quoted).joined(separator: ", ") + "]"
+            out += "  \"ignoreProperties\": [" + ignoredProperties.map(JSONWriter.quoted).joined(separator: ", ") + "]"
         }
         out += "\n}\n"
         return out
@@ -31,12 +31,12 @@ extension ChecksProposal {
 
     /// One check as a JSON object on one line, its fields in the order docs/palette-format.md lists them.
     static func json(_ check: ProposedCheck) -> String {
-        var fields = [("id", JSONValue.quoted(check.id)), ("description", JSONValue.quoted(check.description)),
-                      ("foreground", JSONValue.quoted(check.foreground)), ("background", JSONValue.quoted(check.background))]
-        if check.usage != .text { fields.append(("usage", JSONValue.quoted(check.usage.name))) }
-        if !check.except.isEmpty { fields.append(("except", "[" + check.except.map(JSONValue.quoted).joined(separator: ", ") + "]")) }
-        if let themes = check.themes { fields.append(("themes", "[" + themes.map(JSONValue.quoted).joined(separator: ", ") + "]")) }
-        if let palettes = check.palettes { fields.append(("palettes", "[" + palettes.map(JSONValue.quoted).joined(separator: ", ") + "]")) }
+        var fields = [("id", JSONWriter.quoted(check.id)), ("description", JSONWriter.quoted(check.description)),
+                      ("foreground", JSONWriter.quoted(check.foreground)), ("background", JSONWriter.quoted(check.background))]
+        if check.usage != .text { fields.append(("usage", JSONWriter.quoted(check.usage.name))) }
+        if !check.except.isEmpty { fields.append(("except", "[" + check.except.map(JSONWriter.quoted).joined(separator: ", ") + "]")) }
+        if let themes = check.themes { fields.append(("themes", "[" + themes.map(JSONWriter.quoted).joined(separator: ", ") + "]")) }
+        if let palettes = check.palettes { fields.append(("palettes", "[" + palettes.map(JSONWriter.quoted).joined(separator: ", ") + "]")) }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
 

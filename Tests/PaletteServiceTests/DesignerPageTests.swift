@@ -36,7 +36,7 @@ import TestSupport
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains(##"<a class="name open-palette" href="/v1/palettes/demo/audit" data-palette="demo">demo</a>"##))
         #expect(html.contains("light: <span class=\"verdict-pass\">all 2 checks pass</span>"))
-        #expect(html.contains(##"<script src="/app.js" defer></script>"##) && !html.contains("<script>"))
+        #expect(html.contains(##"<script type="module" src="/app.js"></script>"##) && !html.contains("<script>"))
         #expect(routes.respond(to: Request(method: "HEAD", path: "/")).body.isEmpty)
         #expect(routes.respond(to: Request(method: "POST", path: "/")).status == 405)
     }
@@ -44,10 +44,23 @@ import TestSupport
     @Test func assetsAreTheFilesInWeb() throws {
         let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("web")
-        let js = routes.respond(to: Request(method: "GET", path: "/app.js"))
-        #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
-        #expect(String(decoding: js.body, as: UTF8.self) == (try String(contentsOf: web.appendingPathComponent("app.js"), encoding: .utf8)),
-                "the served script is web/app.js as built")
+        // Every module in web/ is embedded and served as JavaScript (a module left out of
+        // Package.swift would fail to import in the browser).
+        let modules = try FileManager.default.contentsOfDirectory(atPath: web.path).filter { $0.hasSuffix(".js") }.sorted()
+        #expect(modules.contains("app.js") && modules.count > 1)
+        #expect(Set(WebAssets.scripts.keys) == Set(modules), "embedded: \(WebAssets.scripts.keys.sorted()), in web/: \(modules)")
+        for module in modules {
+            let js = routes.respond(to: Request(method: "GET", path: "/" + module))
+            #expect(js.status == 200 && js.header("Content-Type") == "text/javascript; charset=utf-8", "\(module)")
+            #expect(String(decoding: js.body, as: UTF8.self) == (try String(contentsOf: web.appendingPathComponent(module), encoding: .utf8)),
+                    "the served \(module) is web/\(module) as built")
+            // Each import names a module that is served.
+            let source = String(decoding: js.body, as: UTF8.self)
+            for line in source.split(separator: "\n") where line.hasPrefix("import ") {
+                let target = try #require(line.split(separator: "'").dropFirst().first).dropFirst(2)
+                #expect(WebAssets.scripts[String(target)] != nil, "\(module) imports \(target)")
+            }
+        }
         let css = String(decoding: routes.respond(to: Request(method: "GET", path: "/app.css")).body, as: UTF8.self)
         #expect(css.hasPrefix(HTMLReport.style), "the report's style first: the audit view is the report's markup")
         #expect(css.hasSuffix(try String(contentsOf: web.appendingPathComponent("app.css"), encoding: .utf8)),

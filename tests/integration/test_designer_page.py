@@ -392,6 +392,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     wait_for(lambda: d.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)", "dark mode")
     shot(d, "09-train-dark")
+    accessible(d, "the page in dark mode")
     console_is_clean(d, "the tokens file and the address")
 
 
@@ -632,6 +633,7 @@ def test_the_workbench_can_be_viewed_as_each_deficiency_sees_it(server, browser)
     # The group table shows the same: as a deuteranope sees them, red and emerald are one color.
     assert "Group badges of peptide-fox in light, as each vision sees it" in d.find_element(By.ID, "audit-view").text
     shot(d, "21-deuteranopia")
+    accessible(d, "viewing as deuteranopia")
     console_is_clean(d, "viewing as deuteranopia")
     # Back to normal vision: every style as it was.
     Select(d.find_element(By.ID, "vision")).select_by_value("")

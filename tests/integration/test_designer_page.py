@@ -517,45 +517,52 @@ def test_a_brought_stylesheet_is_edited_in_place(server, browser, tmp_path):
     console_is_clean(d, "editing a brought stylesheet")
 
 
-def test_a_served_stylesheet_is_edited_and_its_proposal_audited(binary, browser, tmp_path):
-    """A stylesheet the service holds, with its sidecar checks, opened from the list and edited:
-    the proposal's audit shows the regression the edit makes."""
-    from selenium.webdriver.common.by import By
+@pytest.fixture
+def site(binary, tmp_path):
+    """A service holding one stylesheet with its sidecar checks. Requested before `browser`,
+    so the browser quits (closing its connections) before the server is stopped."""
     palettes = tmp_path / "served"
     palettes.mkdir()
     (palettes / "site.css").write_text(":root { --fg: #595959; --bg: #ffffff; }\n.dark { --fg: #8b949e; --bg: #0d1117; }\n")
     (palettes / "site.checks.json").write_text(json.dumps({"checks": [{"id": "body", "foreground": "--fg", "background": "--bg"}]}))
     s = Server(binary, str(palettes), "--threads", "2")
-    try:
-        d = browser
-        d.get(s.base + "/#palette=site")
-        wait_for(lambda: "0 still failing, against the served palette site" in d.find_element(By.ID, "status").text, "the served stylesheet's audit")
-        assert [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] == ["light", "dark"]
-        assert d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="site"]').get_attribute("data-file") == "site.css"
-        field = d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="fg"] input[type=text]')
-        assert field.get_attribute("readonly") is None and field.get_attribute("value") == "#595959"
-        d.execute_script(COUNT_REQUESTS)
-        edit_once(d, field, "#aaaaaa")
-        wait_for(lambda: "1 regression" in d.find_element(By.ID, "status").text, "the regression of body in light")
-        requests = d.execute_script("return window.contrastRequests")
-        assert requests == ["POST /v1/tokens", "POST /v1/palettes/site/proposals"], requests
-        row = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body"]')
-        assert row.get_attribute("data-verdict") == "fail" and row.get_attribute("data-regressed") == "true"
-        accessible(d, "a regression in a served stylesheet")
-        # Its fix goes to the declaration, as a fix to a token file goes to the token.
-        fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body"] .fix[role=button]'), "a fix")
-        change = changes_of(fix)[0]
-        assert change["pointer"] == "/:root/--fg", change
-        fix.click()
-        wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-theme="light"][data-check="body"]').get_attribute("data-verdict") == "pass",
-                 "the fix audited")
-        assert field.get_attribute("value") == change["value"]
-        d.find_element(By.ID, "download-palette").click()
-        saved = downloaded(d, "site.css").read_text()
-        assert saved == f":root {{ --fg: {change['value']}; --bg: #ffffff; }}\n.dark {{ --fg: #8b949e; --bg: #0d1117; }}\n"
-        console_is_clean(d, "editing a served stylesheet")
-    finally:
-        assert s.stop() == 0, s.logs()
+    yield s
+    logs = s.logs()
+    assert s.stop() == 0, logs
+
+
+def test_a_served_stylesheet_is_edited_and_its_proposal_audited(site, browser):
+    """A stylesheet the service holds, with its sidecar checks, opened from the list and edited:
+    the proposal's audit shows the regression the edit makes."""
+    from selenium.webdriver.common.by import By
+    s = site
+    d = browser
+    d.get(s.base + "/#palette=site")
+    wait_for(lambda: "0 still failing, against the served palette site" in d.find_element(By.ID, "status").text, "the served stylesheet's audit")
+    assert [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] == ["light", "dark"]
+    assert d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="site"]').get_attribute("data-file") == "site.css"
+    field = d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="fg"] input[type=text]')
+    assert field.get_attribute("readonly") is None and field.get_attribute("value") == "#595959"
+    d.execute_script(COUNT_REQUESTS)
+    edit_once(d, field, "#aaaaaa")
+    wait_for(lambda: "1 regression" in d.find_element(By.ID, "status").text, "the regression of body in light")
+    requests = d.execute_script("return window.contrastRequests")
+    assert requests == ["POST /v1/tokens", "POST /v1/palettes/site/proposals"], requests
+    row = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body"]')
+    assert row.get_attribute("data-verdict") == "fail" and row.get_attribute("data-regressed") == "true"
+    accessible(d, "a regression in a served stylesheet")
+    # Its fix goes to the declaration, as a fix to a token file goes to the token.
+    fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body"] .fix[role=button]'), "a fix")
+    change = changes_of(fix)[0]
+    assert change["pointer"] == "/:root/--fg", change
+    fix.click()
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-theme="light"][data-check="body"]').get_attribute("data-verdict") == "pass",
+             "the fix audited")
+    assert field.get_attribute("value") == change["value"]
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "site.css").read_text()
+    assert saved == f":root {{ --fg: {change['value']}; --bg: #ffffff; }}\n.dark {{ --fg: #8b949e; --bg: #0d1117; }}\n"
+    console_is_clean(d, "editing a served stylesheet")
 
 
 def test_a_json5_tokens_file_is_edited_in_place(server, browser, tmp_path):

@@ -274,9 +274,18 @@ def test_the_page_is_safe_and_its_colors_pass(server, run, tmp_path):
     for asset, kind in (("/app.js", "text/javascript"), ("/app.css", "text/css")):
         status, headers, _ = server.request("GET", asset)
         assert status == 200 and headers["Content-Type"].startswith(kind) and headers["X-Content-Type-Options"] == "nosniff"
-    # Nothing from anywhere else.
+    # The page loads its entry module; every module it imports is served as JavaScript.
+    assert '<script type="module" src="/app.js"></script>' in page
     _, _, script = server.request("GET", "/app.js")
-    for text in (page, script.decode()):
+    modules = re.findall(r"^import .* from '\./([a-z]+\.js)';$", script.decode(), re.M)
+    assert len(modules) >= 4, modules
+    texts = [page, script.decode()]
+    for module in modules:
+        status, headers, body = server.request("GET", "/" + module)
+        assert status == 200 and headers["Content-Type"].startswith("text/javascript"), module
+        texts.append(body.decode())
+    # Nothing from anywhere else.
+    for text in texts:
         assert "http://" not in text and "https://" not in text
     # The page's colors are docs/page-palette.json, and that palette passes the tool's own audit.
     assert run("audit", "docs/page-palette.json").returncode == 0

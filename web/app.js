@@ -109,7 +109,7 @@ async function valuesOf(text, css) {
   const listing = parseJSON(answer.text);
   if (!answer.ok || !listing) return null;
   const doc = new EditableDocument(text, css);
-  doc.locate(listing);
+  doc.useSpans(listing);
   return writtenValues(doc);
 }
 
@@ -198,7 +198,7 @@ async function refreshNow() {
     return;
   }
   state.listing = listing;
-  doc.locate(listing);
+  doc.useSpans(listing);
   if (state.before === null && body === state.original) state.before = writtenValues(doc);
   const pointers = listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer));
   if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(state, listing, edit);

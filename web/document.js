@@ -54,7 +54,7 @@ export class EditableDocument {
   }
 
   // Takes the spans of a listing of this very text (the caller drops listings of older text).
-  locate(listing) {
+  useSpans(listing) {
     this.values = new Map();
     this.parents = new Map();
     for (const theme of listing.themes) {

@@ -58,6 +58,11 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/app.js"),
+                .embedInCode("Resources/api.js"),
+                .embedInCode("Resources/dom.js"),
+                .embedInCode("Resources/document.js"),
+                .embedInCode("Resources/editor.js"),
+                .embedInCode("Resources/audit.js"),
                 .embedInCode("Resources/app.css"),
             ],
             swiftSettings: strictSettings

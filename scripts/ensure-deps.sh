@@ -46,6 +46,8 @@ if [ "$mode" = test ]; then
   command -v check-jsonschema >/dev/null 2>&1 || py_missing+=(check-jsonschema)
   command -v pre-commit >/dev/null 2>&1 || py_missing+=(pre-commit)
   command -v kubernetes-validate >/dev/null 2>&1 || py_missing+=(kubernetes-validate)
+  # axe-core (bundled by axe-selenium-python) checks the designers' page for accessibility.
+  python3 -c 'import axe_selenium_python' >/dev/null 2>&1 || py_missing+=(axe-selenium-python)
   if [ "${#py_missing[@]}" -gt 0 ]; then
     echo "ensure-deps: installing ${py_missing[*]}" >&2
     python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" \

@@ -1,46 +1,65 @@
-// contrast: the designers' page. Plain JavaScript with no framework and no build step. Every
-// request goes to this service's public API (described at /openapi.yaml); nothing else is
-// fetched, so the page works offline and behind a firewall.
-'use strict';
+// contrast: the designers' page. Native ES modules with no framework and no build step; this
+// one opens palettes, keeps the edits and wires the page, and imports the rest:
+//   api.js       the service's API (every request goes to this origin; see /openapi.yaml)
+//   document.js  editing a document in place, at the spans the service reports
+//   editor.js    the token editor
+//   audit.js     the audit view, what the edits changed, fixes and "View as"
+//   dom.js       small DOM helpers
 
-const byId = (id) => document.getElementById(id);
+import { api, baseName, isStylesheet, loadFormats, parseJSON, segment } from './api.js';
+import { applyVision, fixChanges, renderAudit, renderChanges, renderProblems } from './audit.js';
+import { EditableDocument, pointerOf } from './document.js';
+import { byId, download, el, plural, report, setStatus } from './dom.js';
+import { buildEditor, updateEditor, writtenValues } from './editor.js';
 
+// Everything the page remembers, each field declared here.
 const state = {
   name: null,          // the palette's name
   served: false,       // the service holds a palette of that name: edits are proposals against it
-  text: null,          // the document being edited, as text (edits splice values in place)
-  original: null,      // the document as opened, for "Undo all edits"
+  brought: false,      // the text was pasted or dropped rather than opened from the list
+  css: false,          // the document is a stylesheet (sent as text/css)
+  file: null,          // the name a download gets (the served file's, or the brought one's)
+  fallbackName: null,  // the name a document without one is audited under (its file's)
+  doc: null,           // the document being edited (an EditableDocument: its text and spans)
+  original: null,      // the text as opened, for "Undo all edits"
+  saved: null,         // the text last downloaded
+  before: null,        // pointer -> value as written in the original, to mark edited tokens
+  listing: null,       // the last token listing (POST /v1/tokens) of the current text
   rows: new Map(),     // JSON pointer of a token's value -> its editor row
-  objects: new Set(),  // pointers of values written as DTCG color objects: typed hex stays an object
   problems: 0,         // problems of the current text, from the last token listing
   proposal: null,      // the audit answer (JSON) for the current text; null while one is pending
   pending: null,       // the refresh in flight, if any
   generation: 0,       // bumped by every edit; answers to older generations are dropped
   opening: 0,          // bumped by every palette opened; older openings are dropped
-  timer: null,
-  brought: false,      // the text was pasted or dropped rather than opened from the list
-  saved: null,         // the text last downloaded
+  timer: null,         // the refresh waiting for a pause in typing
   drafts: new Map(),   // served palette name -> {text, saved}: its edits, kept while others are open
+  broughtText: null,   // the brought document's text with its edits, as the text box holds it
+  broughtFile: null,   // the brought file's name
+  broughtUnsaved: false, // the brought document has edits not downloaded
 };
+
+const currentText = () => (state.doc ? state.doc.text : null);
 
 // Remembers the current edits, so reopening a palette resumes them instead of losing them.
 function keepDraft() {
   if (!state.served || state.brought) return;
-  if (state.text === state.original) state.drafts.delete(state.name);
-  else state.drafts.set(state.name, { text: state.text, saved: state.text === state.saved });
+  const text = currentText();
+  if (text === state.original) state.drafts.delete(state.name);
+  else state.drafts.set(state.name, { text, saved: text === state.saved });
 }
 
 function hasUnsavedEdits() {
-  return state.text !== null && state.text !== state.original && state.text !== state.saved;
+  const text = currentText();
+  return text !== null && text !== state.original && text !== state.saved;
 }
 
 // A brought document's edits are mirrored into the "Bring your own" text box, so opening a
 // served palette does not lose them (auditing the box again resumes them).
 function mirrorBrought() {
   if (!state.brought) return;
-  byId('byo-text').value = state.text;
-  state.broughtText = state.text;
-  state.broughtUnsaved = state.text !== state.original && state.text !== state.saved;
+  byId('byo-text').value = currentText();
+  state.broughtText = currentText();
+  state.broughtUnsaved = hasUnsavedEdits();
 }
 
 // A text box reads CRLF line ends as LF; the document itself keeps them.
@@ -50,247 +69,7 @@ const boxHoldsBrought = () => typeof state.broughtText === 'string' && byId('byo
 // Edits of a brought document not downloaded, still only in the text box.
 const broughtEditsAtRisk = () => state.broughtUnsaved && boxHoldsBrought();
 
-// ---------------------------------------------------------------------------------------------
-// The API
-
-async function api(method, path, { body, accept = 'application/json', type = 'application/json' } = {}) {
-  const init = { method, headers: { Accept: accept } };
-  if (body !== undefined) {
-    init.body = body;
-    init.headers['Content-Type'] = type;
-  }
-  const response = await fetch(path, init);
-  return { status: response.status, ok: response.ok, text: await response.text() };
-}
-
-// The formats the service reads (GET /v1/formats, from its one registry): which file names
-// are sent as text (a stylesheet) rather than JSON. Filled in by wire() before anything is read.
-let formats = [];
-
-function textFormatOf(filename) {
-  const name = filename.toLowerCase();
-  return formats.find((f) => f.postable && f.mediaTypes.length && !f.mediaTypes.includes('application/json')
-    && f.suffixes.some((suffix) => name.endsWith(suffix)));
-}
-
-// A brought stylesheet (by its file name, or pasted text that is not JSON) is sent as CSS and
-// audited as it is: its values are edited in the stylesheet, not here.
-function isStylesheet(text, filename) {
-  if (filename) return Boolean(textFormatOf(filename));
-  return !/^\s*[[{]/.test(text) && /(:root|@theme|--[\w-]+\s*:)/.test(text);
-}
-
-// A file's name without the suffix its format names it by (tokens.json → tokens), as the CLI
-// names a palette after its file.
-function baseName(filename) {
-  const name = filename.toLowerCase();
-  const suffixes = formats.flatMap((f) => f.suffixes).concat(['.tokens.json']).sort((a, b) => b.length - a.length);
-  const suffix = suffixes.find((s) => name.endsWith(s) && name.length > s.length);
-  return suffix ? filename.slice(0, filename.length - suffix.length) : filename;
-}
-
-function bodyType() {
-  return state.css ? 'text/css' : 'application/json';
-}
-
-function parseJSON(text) {
-  try { return JSON.parse(text); } catch (error) { return null; }
-}
-
-const segment = (name) => encodeURIComponent(name);
-
-// The value a JSON pointer names in a parsed document (undefined when there is none).
-function valueAt(document, pointer) {
-  let value = document;
-  for (const key of pointerSegments(pointer)) {
-    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-    value = value[key];
-  }
-  return value;
-}
-
-const isColorObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && 'colorSpace' in v;
-
-// ---------------------------------------------------------------------------------------------
-// Editing a JSON document in place: find the text of the value a JSON pointer names and
-// replace only that, so the downloaded file differs from the original by the edited values
-// alone (key order, spacing and comments-free formatting all kept).
-
-function pointerSegments(pointer) {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function locate(text, pointer) {
-  const path = pointerSegments(pointer);
-  let i = 0;
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const fail = (what) => { throw new Error(`${pointer} not found in the document (${what} at character ${i})`); };
-  function skipString() {
-    const start = i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    if (i >= text.length) fail('unterminated string');
-    i++;
-    return JSON.parse(text.slice(start, i));
-  }
-  function skipValue() {
-    ws();
-    const c = text[i];
-    if (c === '"') { skipString(); return; }
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      i++; ws();
-      if (text[i] === close) { i++; return; }
-      for (;;) {
-        if (c === '{') { ws(); skipString(); ws(); if (text[i] !== ':') fail('expected :'); i++; }
-        skipValue(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === close) { i++; return; }
-        fail(`expected , or ${close}`);
-      }
-    }
-    const start = i;
-    while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
-    if (i === start) fail('expected a value');
-  }
-  for (const key of path) {
-    ws();
-    const c = text[i];
-    if (c !== '{' && c !== '[') fail(`expected an object or array for "${key}"`);
-    const close = c === '{' ? '}' : ']';
-    i++; ws();
-    let found = false;
-    for (let index = 0; text[i] !== close; index++) {
-      let name = String(index);
-      if (c === '{') { ws(); name = skipString(); ws(); if (text[i] !== ':') fail('expected :'); i++; }
-      if (name === key) { found = true; break; }
-      skipValue(); ws();
-      if (text[i] === ',') { i++; ws(); } else if (text[i] !== close) fail(`expected , or ${close}`);
-    }
-    if (!found) fail(`no member "${key}"`);
-  }
-  ws();
-  const start = i;
-  skipValue();
-  return [start, i];
-}
-
-function replaceAt(text, pointer, value) {
-  const [start, end] = locate(text, pointer);
-  // A color object stays one even while a hex is typed into it character by character (the
-  // partial text is written as a string until it is a whole hex color again).
-  const object = state.objects.has(pointer) || isColorObject(parseJSON(text.slice(start, end)));
-  if (object) state.objects.add(pointer);
-  return text.slice(0, start) + JSON.stringify(designTokenValue(object, value)) + text.slice(end);
-}
-
-function pointerOf(segments) {
-  return segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-// Adds the value at `pointer`, creating the members on the way that do not exist yet: an
-// override of an inherited token in the theme being fixed. The new member goes after the last
-// one of its object, in that object's indentation; a DTCG-shaped path gets a color token.
-function insertAt(text, pointer, value) {
-  const segments = pointerSegments(pointer);
-  for (let depth = segments.length - 1; depth >= 0; depth--) {
-    let range;
-    try { range = locate(text, pointerOf(segments.slice(0, depth))); } catch (error) { continue; }
-    const [start, end] = range;
-    if (text[start] !== '{') throw new Error(`${pointerOf(segments.slice(0, depth))} is not an object`);
-    const rest = segments.slice(depth);
-    let inner = value;
-    if (rest.length > 1 && rest[rest.length - 1] === '$value') { inner = { $type: 'color', $value: value }; rest.pop(); }
-    for (let i = rest.length - 1; i >= 1; i--) inner = { [rest[i]]: inner };
-    const inline = (v) => {
-      if (Array.isArray(v)) return `[${v.map(inline).join(', ')}]`;
-      if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')}}`;
-      return JSON.stringify(v);
-    };
-    const member = `${JSON.stringify(rest[0])}: ${inline(inner)}`;
-    const close = end - 1;
-    let last = close - 1;
-    while (last > start && ' \t\r\n'.includes(text[last])) last--;
-    if (last === start) return text.slice(0, start + 1) + member + text.slice(close);
-    const gap = /^\{([ \t\r\n]*)/.exec(text.slice(start))[1];
-    const newline = gap.includes('\r\n') ? '\r\n' : '\n';
-    const separator = gap.includes('\n') ? `${newline}${gap.split('\n').pop()}` : ' ';
-    return `${text.slice(0, last + 1)},${separator}${member}${text.slice(last + 1)}`;
-  }
-  throw new Error(`${pointer} cannot be added to the document`);
-}
-
-// Sets one change of a fix: in place, or as a new override of an inherited token (written as
-// a DTCG color object when the token it overrides is one).
-function applyChange(text, change) {
-  try {
-    return replaceAt(text, change.pointer, change.value);
-  } catch (error) {
-    if (!change.override) throw error;
-    const object = isColorObject(valueAt(parseJSON(text), inheritedPointer(change)));
-    if (object) state.objects.add(change.pointer);
-    return insertAt(text, change.pointer, designTokenValue(object, change.value));
-  }
-}
-
-// Where the token an override replaces is written: in the theme it is inherited from.
-function inheritedPointer(change) {
-  const themes = state.listing ? state.listing.themes : [];
-  const theme = themes.find((t) => change.pointer.startsWith(`${pointerOf(['themes', t.name])}/`));
-  const inherited = theme && theme.inherited.find((t) => t.name === change.token);
-  const base = inherited && themes.find((t) => t.name === inherited.from);
-  const token = base && base.tokens.find((t) => t.name === change.token);
-  return token ? token.pointer : '/nothing';
-}
-
-// A W3C Design Tokens color is an object ({colorSpace, components, alpha, hex}): a hex color
-// written over one stays one, so the file remains a valid tokens file. Other CSS text is
-// written as text, which contrast reads too.
-function designTokenValue(object, value) {
-  const hex = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(value);
-  if (!object || !hex) return value;
-  const channel = (i) => parseInt(hex[1].slice(i, i + 2), 16) / 255;
-  const color = { colorSpace: 'srgb', components: [channel(0), channel(2), channel(4)] };
-  if (hex[2]) color.alpha = Math.round(parseInt(hex[2], 16) / 255 * 1000) / 1000;
-  color.hex = `#${hex[1].toLowerCase()}`;
-  return color;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Small DOM helpers
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'class') node.className = value;
-    else if (key === 'text') node.textContent = value;
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-// Messages go to the workbench's status line, or to the page's when no palette is open.
-function setStatus(message) {
-  const target = byId('workbench').hidden ? byId('page-status') : byId('status');
-  target.textContent = message;
-}
-
-function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
-
-function download(filename, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = el('a', { href: url, download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-function report(error) {
-  setStatus(`Something went wrong: ${error.message}. Is the service still running?`);
-}
+const bodyType = () => (state.css ? 'text/css' : 'application/json');
 
 // ---------------------------------------------------------------------------------------------
 // Opening a palette
@@ -323,14 +102,25 @@ async function openServed(name) {
   }
 }
 
-// Opens a document in the workbench. `file` is the name a download gets (the served file's, or
-// the brought one's); `draft` is earlier edits of a served palette, resumed.
+// The values of `text` as written, by pointer (for a draft, whose first listing is not of the
+// original).
+async function valuesOf(text, css) {
+  const answer = await api('POST', `/v1/tokens?name=${segment(state.fallbackName || state.name || 'pasted')}`, { body: text, type: css ? 'text/css' : 'application/json' });
+  const listing = parseJSON(answer.text);
+  if (!answer.ok || !listing) return null;
+  const doc = new EditableDocument(text, css);
+  doc.useSpans(listing);
+  return writtenValues(doc);
+}
+
+// Opens a document in the workbench; `draft` is earlier edits of a served palette, resumed.
 async function start(name, text, { served, opening = ++state.opening, brought = false, draft, saved = null, file } = {}) {
   if (opening !== state.opening) return;
   clearTimeout(state.timer);
-  Object.assign(state, { name, served, brought, css: isStylesheet(text, file), text: draft === undefined ? text : draft, original: text, saved,
-    file: file || `${name}.json`, proposal: null, problems: 0, rows: new Map(), objects: new Set(), listing: null });
-  if (brought) Object.assign(state, { broughtUnsaved: false, broughtText: text, broughtFile: file });
+  const css = isStylesheet(text, file);
+  Object.assign(state, { name, served, brought, css, doc: new EditableDocument(draft === undefined ? text : draft, css), original: text, saved,
+    file: file || `${name}${css ? '.css' : '.json'}`, proposal: null, problems: 0, rows: new Map(), listing: null, before: null, timer: null });
+  if (brought) Object.assign(state, { broughtUnsaved: false, broughtText: text, broughtFile: file || null });
   state.generation++;
   byId('editor').replaceChildren();
   byId('changes').replaceChildren();
@@ -343,6 +133,11 @@ async function start(name, text, { served, opening = ++state.opening, brought = 
   document.title = `${name} · contrast`;
   title.setAttribute('tabindex', '-1');
   title.focus();
+  if (state.doc.text !== text) {
+    const before = await valuesOf(text, css);
+    if (opening !== state.opening) return;
+    state.before = before;
+  }
   await refresh();
 }
 
@@ -379,19 +174,22 @@ function refresh() {
 }
 
 // Where the current text is audited: as a proposal against the served palette of its name, or
-// on its own.
-function auditPath() {
-  return state.served ? `/v1/palettes/${segment(state.name)}/proposals` : `/v1/audit?name=${segment(state.fallbackName || 'pasted')}`;
+// on its own. `include=html` asks for the rendered report in the same answer as its data.
+function auditPath({ html = false } = {}) {
+  const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : `/v1/audit?name=${segment(state.fallbackName || 'pasted')}`;
+  if (!html) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}include=html`;
 }
 
+// One edit costs two requests: the token listing (every problem with its pointer, the colors
+// for the pickers, and where each value is written) and, when it has no problems, one audit
+// whose answer carries both the data and the rendered report.
 async function refreshNow() {
   state.timer = null;
   const generation = ++state.generation;
-  const body = state.text;
+  const doc = state.doc;
+  const body = doc.text;
   const opening = state.opening;
-  // First resolve the tokens: the answer carries every problem (a bad color, an unknown alias)
-  // with its JSON pointer, and the colors for the pickers. Only a palette without problems is
-  // audited, so no request is made that must fail.
   const tokens = await api('POST', state.served ? '/v1/tokens' : `/v1/tokens?name=${segment(state.fallbackName || 'pasted')}`, { body, type: bodyType() });
   if (generation !== state.generation || opening !== state.opening) return;
   const listing = parseJSON(tokens.text);
@@ -400,9 +198,11 @@ async function refreshNow() {
     return;
   }
   state.listing = listing;
+  doc.useSpans(listing);
+  if (state.before === null && body === state.original) state.before = writtenValues(doc);
   const pointers = listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer));
-  if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(listing);
-  updateEditor(listing);
+  if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(state, listing, edit);
+  updateEditor(state, listing);
   state.problems = listing.problems.length;
   if (listing.problems.length > 0) {
     state.proposal = null;
@@ -412,283 +212,49 @@ async function refreshNow() {
     renderProblems(byId('changes'), listing.problems);
     return;
   }
-  const path = auditPath();
-  const [json, html] = await Promise.all([api('POST', path, { body, type: bodyType() }), api('POST', path, { body, accept: 'text/html', type: bodyType() })]);
+  const audited = await api('POST', auditPath({ html: true }), { body, type: bodyType() });
   if (generation !== state.generation || opening !== state.opening) return;
-  const answer = parseJSON(json.text);
-  if (!json.ok || !answer || !html.ok) {
-    setStatus(answer && answer.detail ? answer.detail : `The service answered ${json.status}.`);
+  const answer = parseJSON(audited.text);
+  if (!audited.ok || !answer || typeof answer.html !== 'string') {
+    setStatus(answer && answer.detail ? answer.detail : `The service answered ${audited.status}.`);
     return;
   }
+  const { html } = answer;
+  delete answer.html;
   state.proposal = answer;
-  renderChanges(answer);
-  renderAudit(html.text);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The token editor
-
-function buildEditor(listing) {
-  const editor = byId('editor');
-  // A rebuild (a fix added an override) keeps the field being typed in focused, caret and all.
-  const active = editor.contains(document.activeElement) ? document.activeElement : null;
-  const keep = active && active.closest('.token')
-    ? { pointer: active.closest('.token').dataset.pointer, picker: active.type === 'color',
-      start: active.type === 'text' ? active.selectionStart : null, end: active.type === 'text' ? active.selectionEnd : null }
-    : null;
-  editor.replaceChildren();
-  state.rows = new Map();
-  const current = parseJSON(state.text);
-  const original = parseJSON(state.original);
-  let counter = 0;
-  for (const theme of listing.themes) {
-    const fieldset = el('fieldset', { 'data-theme': theme.name },
-      el('legend', { text: theme.extends ? `${theme.name} (extends ${theme.extends})` : theme.name }));
-    for (const token of theme.tokens) {
-      const id = `token-${counter++}`;
-      const hint = token.assumed ? el('span', { class: 'hint muted', id: `${id}-hint`, text: `Assumed: ${token.assumed}` }) : null;
-      // A DTCG color object is shown as its hex, which is also how an edit writes it back.
-      const written = valueAt(current, token.pointer);
-      if (isColorObject(written) || isColorObject(valueAt(original, token.pointer))) state.objects.add(token.pointer);
-      const shown = isColorObject(written) && token.hex ? token.hex : token.value;
-      const text = el('input', { type: 'text', id, value: shown, spellcheck: 'false', autocomplete: 'off',
-        'aria-describedby': hint ? `${id}-message ${id}-hint` : `${id}-message`, 'data-pointer': token.pointer });
-      const picker = el('input', { type: 'color', id: `${id}-picker`, 'aria-label': `${token.name} in ${theme.name}: pick a color` });
-      if (state.css) {
-        text.readOnly = true;
-        picker.disabled = true;
-      }
-      const row = el('div', { class: 'token', 'data-token': token.name, 'data-theme': theme.name, 'data-pointer': token.pointer },
-        el('label', { for: id, text: token.name }), picker, text,
-        el('span', { class: 'message', id: `${id}-message`, role: 'status' }), hint);
-      text.addEventListener('input', () => edit(row, text.value));
-      picker.addEventListener('input', () => {
-        const current = row.dataset.hex || '';
-        // A translucent token keeps its alpha when its color is picked.
-        const alpha = current.length === 9 ? current.slice(7) : '';
-        text.value = picker.value + alpha;
-        edit(row, text.value);
-      });
-      state.rows.set(token.pointer, row);
-      fieldset.append(row);
-    }
-    if (theme.inherited.length > 0) {
-      const from = new Map();
-      for (const t of theme.inherited) from.set(t.from, [...(from.get(t.from) || []), t.name]);
-      const parts = Array.from(from, ([base, names]) => `${names.join(', ')} from ${base || 'another theme'}`);
-      fieldset.append(el('p', { class: 'inherited muted', text: `Inherited: ${parts.join('; ')}. Edit them in the theme that defines them, or apply a fix swatch to override one in this theme only.` }));
-    }
-    editor.append(fieldset);
-  }
-  if (state.css) {
-    editor.prepend(el('p', { class: 'muted', id: 'css-note', text: 'A stylesheet is audited as it is: change its values in the stylesheet and bring it again.' }));
-  }
-  const again = keep && state.rows.get(keep.pointer);
-  if (again) {
-    const field = again.querySelector(keep.picker ? 'input[type=color]' : 'input[type=text]');
-    field.focus();
-    if (keep.start !== null) field.setSelectionRange(keep.start, keep.end);
-  }
-}
-
-function updateEditor(listing) {
-  // "Edited" compares with the palette as opened (served, or as brought), so a reopened draft
-  // marks exactly the tokens it changed; an override added by a fix is new, so it is edited.
-  const current = parseJSON(state.text);
-  const original = parseJSON(state.original);
-  for (const theme of listing.themes) {
-    for (const token of theme.tokens) {
-      const row = state.rows.get(token.pointer);
-      if (!row) continue;
-      const picker = row.querySelector('input[type=color]');
-      const text = row.querySelector('input[type=text]');
-      if (token.hex) {
-        row.dataset.hex = token.hex;
-        picker.value = token.hex.slice(0, 7);
-      }
-      row.querySelector('.message').textContent = token.problem || '';
-      if (token.problem) text.setAttribute('aria-invalid', 'true'); else text.removeAttribute('aria-invalid');
-      const before = valueAt(original, token.pointer);
-      row.classList.toggle('changed', before === undefined || JSON.stringify(before) !== JSON.stringify(valueAt(current, token.pointer)));
-    }
-  }
+  renderChanges(state, answer);
+  renderAudit(state, html);
 }
 
 function edit(row, value) {
-  state.text = replaceAt(state.text, row.dataset.pointer, value);
+  try {
+    state.doc.set(row.dataset.pointer, value);
+  } catch (error) {
+    setStatus(`${row.dataset.token} cannot be changed here: ${error.message}.`);
+    return;
+  }
   keepDraft();
   mirrorBrought();
   row.classList.add('changed');
   scheduleRefresh();
 }
 
-// ---------------------------------------------------------------------------------------------
-// What the change did: per theme, what regressed, what improved, what still fails
-
-function renderChanges(answer) {
-  const changes = byId('changes');
-  const audit = state.served ? answer.audit : answer;
-  const comparison = state.served ? answer.comparison : null;
-  const palette = audit.palettes[0];
-  const regressedKeys = new Set(comparison ? comparison.regressions.map((c) => c.key) : []);
-  const sections = [];
-  let regressions = 0, improvements = 0, failing = 0;
-  for (const theme of palette.themes) {
-    const inTheme = (c) => c.after.theme === theme.name;
-    const regressed = comparison ? comparison.regressions.filter(inTheme) : [];
-    const improved = comparison ? comparison.improvements.filter(inTheme) : [];
-    const still = theme.results.filter((r) => r.verdict === 'fail' && !regressedKeys.has(`${palette.name}/${theme.name}/${r.id}`));
-    regressions += regressed.length; improvements += improved.length; failing += still.length;
-    // A distinct pair is judged by whether it is told apart, not by its contrast.
-    const told = (verdict) => (verdict === 'pass' ? 'told apart' : 'confusable');
-    const change = (c) => (c.after.kind === 'distinct'
-      ? `${c.after.check}: ${told(c.before.verdict)} → ${told(c.after.verdict)}`
-      : `${c.after.check}: ${c.before.ratio.toFixed(2)}:1 → ${c.after.ratio.toFixed(2)}:1 (${c.before.achieved} → ${c.after.achieved}${c.before.verdict !== c.after.verdict ? `, ${c.before.verdict} → ${c.after.verdict}` : ''})`);
-    const failure = (r) => {
-      const d = r.distinction;
-      if (!d) return `${r.id}: ${r.display}${r.required ? `, needs ${r.required}:1` : ''}`;
-      const seen = d.deficiency ? `; ${d.simulatedDifference.toFixed(1)} as ${d.deficiency} sees them` : '';
-      return `${r.id}: ${d.metric} ${d.difference.toFixed(1)}${seen}, needs ${d.threshold} apart`;
-    };
-    const section = el('section', { 'data-theme': theme.name, 'aria-label': `Theme ${theme.name}` }, el('h3', { text: `Theme ${theme.name}` }));
-    const list = (title, cls, items) => {
-      section.append(el('p', { text: `${title}: ${items.length}` }));
-      if (items.length > 0) section.append(el('ul', { class: cls }, ...items.map((text) => el('li', { text }))));
-    };
-    if (comparison) {
-      list('Regressed', 'regressed', regressed.map(change));
-      list('Improved', 'improved', improved.map(change));
-    }
-    list(comparison ? 'Still failing' : 'Failing', 'failing', still.map(failure));
-    sections.push(section);
-  }
-  changes.replaceChildren(...sections);
-  let summary = comparison
-    ? `${plural(regressions, 'regression')}, ${plural(improvements, 'improvement')}, ${failing} still failing, against the served palette ${palette.name}.`
-    : `${palette.name}: ${audit.summary.fail} of ${audit.summary.checks} checks fail.`;
-  if (audit.summary.checks === 0) summary += ' The document has no checks: add "checks" naming pairs of tokens (see docs/palette-format.md) to audit them.';
-  setStatus(summary);
-}
-
-function renderProblems(container, problems) {
-  const items = problems.map((p) => {
-    const where = p.location ? ` (line ${p.location.line}, column ${p.location.column})` : '';
-    return el('li', {}, el('code', { text: p.pointer || '/' }), `${where}: ${p.message}`);
-  });
-  container.replaceChildren(el('ul', { class: 'problems' }, ...items));
-}
-
-// ---------------------------------------------------------------------------------------------
-// The audit itself, rendered by the service (the same renderer as the nightly report)
-
-// The report's headings start at h2; under this page's "Audit" (h3) they move down two levels.
-function demoteHeadings(root) {
-  for (const heading of root.querySelectorAll('h2, h3, h4')) {
-    const lower = el(`h${Math.min(Number(heading.tagName[1]) + 2, 6)}`);
-    for (const attribute of heading.attributes) lower.setAttribute(attribute.name, attribute.value);
-    lower.append(...heading.childNodes);
-    heading.replaceWith(lower);
-  }
-}
-
-// The changes a fix swatch makes, from the audit JSON (each failing result lists its `fixes`:
-// where each suggested color goes in the document); the HTML only names the fix.
-function fixChanges(fix) {
-  const row = fix.closest('tr');
-  const report = state.proposal && (state.proposal.audit || state.proposal);
-  if (!row || !report || !report.palettes || !report.palettes[0]) return [];
-  const theme = report.palettes[0].themes.find((t) => t.name === row.dataset.theme);
-  const result = theme && theme.results.find((r) => r.id === row.dataset.check);
-  const found = result && (result.fixes || []).find((f) => f.kind === fix.dataset.fix);
-  return found ? found.changes : [];
-}
-
-function renderAudit(html) {
-  // The report's own style sheet is already part of /app.css; parsing its inline copy would
-  // break this page's Content-Security-Policy (style-src 'self'), so it is left out.
-  const page = new DOMParser().parseFromString(html.replace(/<style>[\s\S]*?<\/style>/, ''), 'text/html');
-  const main = page.querySelector('main');
-  const view = byId('audit-view');
-  const fragment = document.createDocumentFragment();
-  fragment.append(...Array.from(main ? main.childNodes : []).map((node) => document.importNode(node, true)));
-  demoteHeadings(fragment);
-  view.replaceChildren(fragment);
-  view.classList.remove('stale');
-  applyVision().catch(report);
-  for (const fix of view.querySelectorAll('.fix[data-fix]')) {
-    const changes = fixChanges(fix);
-    if (changes.length === 0) continue;
-    const row = fix.closest('tr');
-    const theme = row ? row.dataset.theme : '';
-    const check = row ? row.dataset.check : '';
-    try {
-      changes.reduce(applyChange, state.text);
-    } catch (error) {
-      // Written outside this document (a checks file beside a tokens file), or in a stylesheet:
-      // not applicable here.
-      fix.title = state.css ? 'Change this value in the stylesheet.' : 'This color is written in another file; change it there.';
-      fix.setAttribute('aria-label', `${fix.textContent.trim()}: ${fix.title}`);
-      fix.setAttribute('aria-disabled', 'true');
-      continue;
-    }
-    const targets = changes.map((c) => {
-      const where = pointerSegments(c.pointer);
-      const name = c.token ? `token ${c.token}` : `${check}'s ${where[where.length - 1]} color`;
-      if (c.override) return `${name} in theme ${theme} only (an override there; the theme it inherits from keeps its value)`;
-      const definedIn = where[0] === 'themes' ? where[1] : null;
-      return definedIn && definedIn !== theme ? `${name} (written in theme ${definedIn}, which changes too)` : name;
-    });
-    const label = `Apply ${changes.map((c) => c.value).join(' and ')} to ${targets.join(' and ')}`;
-    fix.setAttribute('role', 'button');
-    fix.setAttribute('tabindex', '0');
-    fix.setAttribute('aria-label', label);
-    fix.title = label;
-  }
-}
-
-// "View as": every color of the workbench as the chosen color-vision deficiency sees it. The
-// service simulates them (POST /v1/simulate); the page keeps each element's own style in
-// data-normal-style and swaps it back for normal vision.
-const hexColor = /#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?\b/g;
-let visionRound = 0;
-async function applyVision() {
-  const select = byId('vision');
-  const vision = select ? select.value : '';
-  const round = ++visionRound;
-  const root = byId('workbench');
-  const styled = Array.from(root.querySelectorAll('[style]'));
-  for (const node of styled) {
-    if (node.dataset.normalStyle === undefined) node.dataset.normalStyle = node.getAttribute('style');
-  }
-  if (!vision) {
-    for (const node of styled) node.setAttribute('style', node.dataset.normalStyle);
-    root.removeAttribute('data-vision');
-    return;
-  }
-  const colors = new Set();
-  for (const node of styled) for (const match of node.dataset.normalStyle.match(hexColor) || []) colors.add(match.toLowerCase());
-  if (colors.size === 0) return;
-  const list = Array.from(colors);
-  const answer = await api('POST', '/v1/simulate', { body: JSON.stringify({ colors: list, deficiencies: [vision] }) });
-  if (round !== visionRound) return;
-  const result = parseJSON(answer.text);
-  if (!answer.ok || !result || !result.visions || !result.visions[0]) {
-    setStatus(`The service could not simulate ${vision}: ${(result && result.detail) || answer.status}`);
-    return;
-  }
-  const seen = new Map(list.map((color, index) => [color, result.visions[0].colors[index]]));
-  for (const node of styled) {
-    node.setAttribute('style', node.dataset.normalStyle.replace(hexColor, (color) => seen.get(color.toLowerCase()) || color));
-  }
-  root.dataset.vision = vision;
-  setStatus(`Showing the workbench as ${select.options[select.selectedIndex].text} sees it (simulated by the service).`);
+// Whether the token an override replaces is written as a DTCG color object (in the theme it
+// is inherited from): the override is written as one too.
+function overridesAnObject(change) {
+  const themes = state.listing ? state.listing.themes : [];
+  const theme = themes.find((t) => change.pointer.startsWith(`${pointerOf(['themes', t.name])}/`));
+  const inherited = theme && theme.inherited.find((t) => t.name === change.token);
+  const base = inherited && themes.find((t) => t.name === inherited.from);
+  const token = base && base.tokens.find((t) => t.name === change.token);
+  return Boolean(token && state.doc.objects.has(token.pointer));
 }
 
 async function applyFix(fix) {
-  const changes = fixChanges(fix);
+  const changes = fixChanges(state, fix);
   const row = fix.closest('tr');
   const where = row ? { theme: row.dataset.theme, check: row.dataset.check } : null;
-  state.text = changes.reduce(applyChange, state.text);
+  state.doc.applyAll(changes, (change) => Boolean(change.override) && overridesAnObject(change));
   keepDraft();
   mirrorBrought();
   for (const change of changes) {
@@ -700,6 +266,7 @@ async function applyFix(fix) {
   }
   setStatus(`Applied ${changes.map((c) => `${c.value} to ${c.token || c.pointer}`).join(' and ')}; auditing…`);
   clearTimeout(state.timer);
+  state.timer = null;
   state.proposal = null;
   const run = refresh();
   const generation = state.generation;
@@ -788,8 +355,7 @@ function openFromHash() {
 }
 
 async function wire() {
-  const answer = await api('GET', '/v1/formats');
-  formats = (parseJSON(answer.text) || {}).formats || [];
+  await loadFormats();
   for (const link of document.querySelectorAll('a.open-palette')) {
     link.addEventListener('click', (event) => {
       // A modified click opens the report in a new tab or window, as links do.
@@ -816,9 +382,9 @@ async function wire() {
     ? `There is no audit to download while the palette has ${plural(state.problems, 'problem')}.`
     : 'There is no audit to download: the service did not audit the palette (see the message above). Edit a value to try again.');
   byId('download-palette').addEventListener('click', () => {
-    const filename = state.file || `${state.name}.json`;
-    download(filename, state.text, 'application/json');
-    state.saved = state.text;
+    const filename = state.file;
+    download(filename, currentText(), bodyType());
+    state.saved = currentText();
     keepDraft();
     mirrorBrought();
     if (state.problems > 0) setStatus(`Downloaded ${filename}; it still has ${plural(state.problems, 'problem')}.`);
@@ -837,7 +403,7 @@ async function wire() {
     try {
       await settled();
       if (!state.proposal) { unavailable(); return; }
-      const answer = await api('POST', auditPath(), { body: state.text, accept: 'text/markdown', type: bodyType() });
+      const answer = await api('POST', auditPath(), { body: currentText(), accept: 'text/markdown', type: bodyType() });
       if (!answer.ok) { unavailable(); return; }
       download(`${state.name}-audit.md`, answer.text, 'text/markdown');
     } catch (error) {
@@ -845,14 +411,15 @@ async function wire() {
     }
   });
   byId('revert').addEventListener('click', () => {
-    if (state.text === state.original) { setStatus('There are no edits to undo.'); return; }
+    if (currentText() === state.original) { setStatus('There are no edits to undo.'); return; }
     if (hasUnsavedEdits() && !window.confirm(`Undo every edit of ${state.name}? They were not downloaded.`)) return;
-    state.text = state.original;
+    state.doc = new EditableDocument(state.original, state.css);
     keepDraft();
     mirrorBrought();
     state.rows = new Map();
     state.proposal = null;
     clearTimeout(state.timer);
+    state.timer = null;
     setStatus('All edits undone.');
     refresh().catch(report);
   });
@@ -892,4 +459,5 @@ async function wire() {
   openFromHash();
 }
 
-document.addEventListener('DOMContentLoaded', () => { wire().catch(report); });
+// A module runs after the document is parsed, like a deferred script.
+wire().catch(report);

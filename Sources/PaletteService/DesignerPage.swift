@@ -2,14 +2,16 @@ import ColorScience
 import PaletteAudit
 
 /// The page `contrast serve` shows at `/`: the palettes it holds with a verdict each, and a
-/// workbench (web/app.js) where a designer edits a palette and sees what the change does.
+/// workbench (web/app.js and the modules it imports) where a designer edits a palette, a token
+/// file or a stylesheet and sees what the change does.
 ///
 /// The list is rendered here, so it reads without JavaScript (each palette links to its HTML
 /// report); the script turns the links into the workbench. Everything the script does goes
 /// through the public API.
 enum DesignerPage {
-    /// Scripts and styles from this origin only; style attributes are allowed because the
-    /// report's swatches are colored with them. Requests only to this origin.
+    /// Scripts and styles from this origin only (`script-src 'self'` covers the module scripts
+    /// and their imports); style attributes are allowed because the report's swatches are
+    /// colored with them. Requests only to this origin.
     static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The deficiencies the workbench can be viewed as; the service simulates them
@@ -44,7 +46,7 @@ enum DesignerPage {
             <title>contrast · palettes</title>
             <link rel="icon" href="data:,">
             <link rel="stylesheet" href="/app.css">
-            <script src="/app.js" defer></script>
+            <script type="module" src="/app.js"></script>
             </head>
             <body>
             <a class="skip" href="#main">Skip to the palettes</a>
@@ -86,7 +88,7 @@ enum DesignerPage {
             <section id="workbench" aria-labelledby="workbench-title" hidden>
             <div class="workbench-head"><h2 id="workbench-title">Workbench</h2>
             <div class="toolbar" role="toolbar" aria-label="Palette actions">
-            <button type="button" id="download-palette">Download palette JSON</button>
+            <button type="button" id="download-palette">Download palette</button>
             <button type="button" id="download-audit-json" class="secondary">Download audit JSON</button>
             <button type="button" id="download-audit-md" class="secondary">Download audit Markdown</button>
             <button type="button" id="revert" class="secondary">Undo all edits</button>

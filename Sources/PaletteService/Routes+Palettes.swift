@@ -62,7 +62,7 @@ extension Routes {
     func requestLimits(_ request: Request) throws(ServiceError) -> Auditor.Limits {
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumOutputBytes = self.limits.maximumResponseBytes
-        limits.rendering = Routes.wantsHTML(request) || request.path == "/v1/report" ? .html : Routes.wantsMarkdown(request) ? .markdown : .json
+        limits.rendering = Routes.wantsHTML(request) || request.path == "/v1/report" || request.query("include") == "html" ? .html : Routes.wantsMarkdown(request) ? .markdown : .json
         switch request.query("suggestions") {
         case nil, "all": break
         case "none": limits.maximumSuggestions = 0
@@ -87,8 +87,37 @@ extension Routes {
     }
 
     func auditPost(_ request: Request) throws -> Response {
+        let html = try Routes.includesHTML(request)
         let report = try audit(request)
-        return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)")
+        let title = "Contrast audit of \(report.name)"
+        let response = Routes.negotiated(request, AuditReport(palettes: [report]), title: title)
+        guard html, !Routes.wantsHTML(request), !Routes.wantsMarkdown(request) else { return response }
+        return try Routes.including(Routes.html(AuditReport(palettes: [report]), title: title), in: response)
+    }
+
+    /// `?include=html`: the JSON answer also carries, as `html`, the page the same request
+    /// gets with `Accept: text/html` (rendered from the same audit), so an editor that shows
+    /// the report and works with its data makes one request for both.
+    static func includesHTML(_ request: Request) throws(ServiceError) -> Bool {
+        switch request.query("include") {
+        case nil: return false
+        case "html": return true
+        case let other?: throw .badRequest("include must be html, not \"\(other.prefix(40))\"", field: "include")
+        }
+    }
+
+    /// `json` (an object) with the body of `html` added as its member `html`.
+    static func including(_ html: Response, in json: Response) throws -> Response {
+        guard let close = json.body.lastIndex(of: UInt8(ascii: "}")) else { return json }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var body = Array(json.body[..<close])
+        body += Array(",\"html\":".utf8)
+        body += try encoder.encode(String(decoding: html.body, as: UTF8.self))
+        body += json.body[close...]
+        var response = json
+        response.body = body
+        return response
     }
 
     func paletteList() throws -> Response {
@@ -186,6 +215,7 @@ extension Routes {
         // A served tokens file or stylesheet takes its checks from its sidecar: a proposal is the
         // tokens file (or stylesheet) alone, audited with the served palette's checks.
         let hasSidecar = entry.file.hasSuffix(".tokens.json") || entry.file.lowercased().hasSuffix(".css")
+        let html = try Routes.includesHTML(request)
         let proposed = try audit(request, name: name, sidecar: hasSidecar ? entry.palette : nil)
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
@@ -194,9 +224,11 @@ extension Routes {
         let title = "Proposed change to \(name)"
         if Routes.wantsHTML(request) { return Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")) }
         if Routes.wantsMarkdown(request) { return Routes.markdown(report, title: title, comparedWith: "the served palette") }
-        return Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
-                                                         comparison: comparison,
-                                                         audit: AuditReport(palettes: [proposed], comparison: comparison)))
+        let json = Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
+                                                             comparison: comparison,
+                                                             audit: AuditReport(palettes: [proposed], comparison: comparison)))
+        guard html else { return json }
+        return try Routes.including(Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")), in: json)
     }
 
     func designerPage() -> Response {
@@ -206,7 +238,8 @@ extension Routes {
                  body: Array(DesignerPage.render(store.entries).utf8))
     }
 
-    /// Every theme's tokens, resolved, with the JSON pointer of each value; the palette's
+    /// Every theme's tokens, resolved, with the JSON pointer and the span of each value (where
+    /// it is written in the body, for an editor to replace); the palette's
     /// problems (syntax errors included) come back as data, not as an error status, so an
     /// editor can check a document and show what is wrong without failing requests.
     func tokensPost(_ request: Request) throws -> Response {
@@ -215,6 +248,8 @@ extension Routes {
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
         let audited = Auditor(limits: limits).audit(palette, problems: problems)
-        return try Routes.json(200, TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger))
+        var listing = TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger)
+        listing.locate(in: request.body, palette: palette, stylesheet: Routes.isStylesheet(request))
+        return try Routes.json(200, listing)
     }
 }

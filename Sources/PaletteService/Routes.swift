@@ -101,8 +101,8 @@ public struct Routes: Sendable {
         switch segments {
         case [""]:
             return only(["GET"], route: "/") { designerPage() }
-        case ["app.js"]:
-            return only(["GET"], route: "/app.js") { Response(status: 200, contentType: "text/javascript; charset=utf-8", body: WebAssets.appJS) }
+        case let s where s.count == 1 && WebAssets.scripts[s[0]] != nil:
+            return only(["GET"], route: "/\(s[0])") { Response(status: 200, contentType: "text/javascript; charset=utf-8", body: WebAssets.scripts[s[0]] ?? "") }
         case ["app.css"]:
             return only(["GET"], route: "/app.css") { Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS) }
         case ["healthz"]:

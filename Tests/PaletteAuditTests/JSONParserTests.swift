@@ -11,6 +11,25 @@ import Testing
         #expect(value["b"]?["c"]?.location.line == 3)
     }
 
+    /// The end of a value is found by reading that value alone from where it starts, in
+    /// either dialect: what an editor needs to replace exactly its bytes.
+    @Test func findsWhereAValueEnds() throws {
+        let text = "{\n  a: 'x\\'y', // c\n  \"b\": {\"c\": [1, 2,], d: +.5},\n  e: \"é\"\n}"
+        let bytes = Array(text.utf8)
+        let value = try JSONParser.parse(bytes)
+        func written(_ v: JSONValue?) throws -> String {
+            let v = try #require(v)
+            let end = try JSONParser.endOfValue(startingAt: v.location, in: bytes)
+            return String(decoding: bytes[v.location.offset..<end.offset], as: UTF8.self)
+        }
+        #expect(try written(value["a"]) == "'x\\'y'")
+        #expect(try written(value["b"]) == "{\"c\": [1, 2,], d: +.5}")
+        #expect(try written(value["e"]) == "\"é\"")
+        let e = try #require(value["e"])
+        #expect(try JSONParser.endOfValue(startingAt: e.location, in: bytes) == SourceLocation(offset: e.location.offset + 4, line: 4, column: 10), "columns count bytes, as the parser's do")
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.endOfValue(startingAt: SourceLocation(offset: 999, line: 1, column: 1), in: bytes) }
+    }
+
     @Test(arguments: [
         ("", "1:1: the document is empty; expected a JSON value"),
         ("{\"a\": 1, \"a\": 2}", "1:10: duplicate key \"a\" in the object opened at 1:1; each key may appear once"),

@@ -16,6 +16,12 @@ import TestSupport
         return Request(method: "POST", path: path, headers: headers, body: Array(body.utf8))
     }
 
+    func post(_ path: String, _ body: String, query: [String: String]) -> Request {
+        var request = post(path, body)
+        request.query = query.sorted { $0.key < $1.key }.map { QueryItem(name: $0.key, value: $0.value) }
+        return request
+    }
+
     func json(_ response: Response) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
@@ -30,7 +36,7 @@ import TestSupport
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains(##"<a class="name open-palette" href="/v1/palettes/demo/audit" data-palette="demo">demo</a>"##))
         #expect(html.contains("light: <span class=\"verdict-pass\">all 2 checks pass</span>"))
-        #expect(html.contains(##"<script src="/app.js" defer></script>"##) && !html.contains("<script>"))
+        #expect(html.contains(##"<script type="module" src="/app.js"></script>"##) && !html.contains("<script>"))
         #expect(routes.respond(to: Request(method: "HEAD", path: "/")).body.isEmpty)
         #expect(routes.respond(to: Request(method: "POST", path: "/")).status == 405)
     }
@@ -38,10 +44,23 @@ import TestSupport
     @Test func assetsAreTheFilesInWeb() throws {
         let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("web")
-        let js = routes.respond(to: Request(method: "GET", path: "/app.js"))
-        #expect(js.header("Content-Type") == "text/javascript; charset=utf-8")
-        #expect(String(decoding: js.body, as: UTF8.self) == (try String(contentsOf: web.appendingPathComponent("app.js"), encoding: .utf8)),
-                "the served script is web/app.js as built")
+        // Every module in web/ is embedded and served as JavaScript (a module left out of
+        // Package.swift would fail to import in the browser).
+        let modules = try FileManager.default.contentsOfDirectory(atPath: web.path).filter { $0.hasSuffix(".js") }.sorted()
+        #expect(modules.contains("app.js") && modules.count > 1)
+        #expect(Set(WebAssets.scripts.keys) == Set(modules), "embedded: \(WebAssets.scripts.keys.sorted()), in web/: \(modules)")
+        for module in modules {
+            let js = routes.respond(to: Request(method: "GET", path: "/" + module))
+            #expect(js.status == 200 && js.header("Content-Type") == "text/javascript; charset=utf-8", "\(module)")
+            #expect(String(decoding: js.body, as: UTF8.self) == (try String(contentsOf: web.appendingPathComponent(module), encoding: .utf8)),
+                    "the served \(module) is web/\(module) as built")
+            // Each import names a module that is served.
+            let source = String(decoding: js.body, as: UTF8.self)
+            for line in source.split(separator: "\n") where line.hasPrefix("import ") {
+                let target = try #require(line.split(separator: "'").dropFirst().first).dropFirst(2)
+                #expect(WebAssets.scripts[String(target)] != nil, "\(module) imports \(target)")
+            }
+        }
         let css = String(decoding: routes.respond(to: Request(method: "GET", path: "/app.css")).body, as: UTF8.self)
         #expect(css.hasPrefix(HTMLReport.style), "the report's style first: the audit view is the report's markup")
         #expect(css.hasSuffix(try String(contentsOf: web.appendingPathComponent("app.css"), encoding: .utf8)),
@@ -74,6 +93,87 @@ import TestSupport
         let inherited = try #require(dark["inherited"] as? [[String: Any]])
         #expect(inherited.count == 1 && inherited[0]["name"] as? String == "muted" && inherited[0]["from"] as? String == "light"
                 && inherited[0]["hex"] as? String == "#64748b")
+    }
+
+    /// Every value's span is exactly its bytes in the posted text, for JSON5 as for JSON, so the
+    /// page replaces them without reading the document itself.
+    @Test func tokenValuesComeWithTheirSpans() throws {
+        let doc = """
+            // brand tokens, in JSON5
+            {
+              tokens: {
+                ink: { $type: 'color', $value: '#777777', }, // gray
+                paper: {$type: "color", $value: {colorSpace: 'srgb', components: [1, 1, 1], hex: '#ffffff'}},
+                "é": { $type: 'color', $value: "#000" },
+              },
+              checks: [{foreground: 'ink', background: "#fff"}],
+            }
+            """
+        let bytes = Array(doc.utf8)
+        let body = try json(routes.respond(to: post("/v1/tokens", doc, query: ["name": "t"])))
+        let tokens = try #require((body["themes"] as? [[String: Any]])?.first?["tokens"] as? [[String: Any]])
+        func written(_ span: Any?) throws -> String {
+            let span = try #require(span as? [String: Int])
+            return String(decoding: bytes[try #require(span["start"])..<(try #require(span["end"]))], as: UTF8.self)
+        }
+        #expect(try tokens.map { try written($0["span"]) } == ["'#777777'", "{colorSpace: 'srgb', components: [1, 1, 1], hex: '#ffffff'}", "\"#000\""])
+        let third = try #require(tokens[2]["span"] as? [String: Int])
+        #expect(third["line"] == 6 && third["column"] == 36, "line and column (in characters) of the value: \(third)")
+        let checks = try #require(body["checkColors"] as? [[String: Any]])
+        #expect(try checks.map { "\($0["pointer"] ?? "")=\(try written($0["span"]))" } == ["/checks/0/background=\"#fff\"", "/checks/0/foreground='ink'"])
+    }
+
+    /// A stylesheet's values are spans too: the value of the declaration, without
+    /// `!important`, so replacing it edits the custom property and nothing else.
+    @Test func stylesheetValuesComeWithTheirSpans() throws {
+        let css = ":root { --fg: #767676 !important; --bg: /* white */ #ffffff ; --gap: 1rem; --link: var(--fg); }\n/* é */ .dark { --bg: #0d1117 }\n"
+        let bytes = Array(css.utf8)
+        let request = Request(method: "POST", path: "/v1/tokens", headers: [Header(name: "Content-Type", value: "text/css")], body: bytes)
+        let body = try json(routes.respond(to: request))
+        var seen: [String] = []
+        for theme in try #require(body["themes"] as? [[String: Any]]) {
+            for token in try #require(theme["tokens"] as? [[String: Any]]) {
+                let span = try #require(token["span"] as? [String: Int])
+                let text = String(decoding: bytes[try #require(span["start"])..<(try #require(span["end"]))], as: UTF8.self)
+                seen.append("\(theme["name"] ?? "") \(token["name"] ?? "")=\(text)@\(span["line"] ?? 0):\(span["column"] ?? 0)")
+            }
+        }
+        #expect(seen == ["light fg=#767676@1:15", "light bg=#ffffff@1:53", "light link=var(--fg)@1:84",
+                         "dark fg=#767676@1:15", "dark link=var(--fg)@1:84", "dark bg=#0d1117@2:23"], "\(seen)")
+    }
+
+    /// The objects overrides of inherited tokens go in are listed once each, with the byte
+    /// after their last member.
+    @Test func overridesHaveAPlaceToGo() throws {
+        let doc = """
+            {"name": "p", "themes": {
+              "light": {"tokens": {"ink": "#555555", "paper": "#ffffff"}},
+              "dark": {"extends": "light", "tokens": {"paper": "#333333",}},
+              "dim": {"extends": "light"}},
+             "checks": [{"foreground": "ink", "background": "paper"}]}
+            """
+        let bytes = Array(doc.utf8)
+        let body = try json(routes.respond(to: post("/v1/tokens", doc)))
+        var parents: [String] = []
+        for parent in try #require(body["overrideParents"] as? [[String: Any]]) {
+            let span = try #require(parent["span"] as? [String: Int])
+            let written = String(decoding: bytes[try #require(span["start"])..<(try #require(span["end"]))], as: UTF8.self)
+            let end = try #require(parent["membersEnd"] as? Int)
+            parents.append("\(parent["pointer"] ?? "") \(written) after \(String(decoding: bytes[(end - 3)..<end], as: UTF8.self))")
+        }
+        #expect(parents == [##"/themes/dark/tokens {"paper": "#333333",} after 33""##,
+                            ##"/themes/dim {"extends": "light"} after ht""##], "\(parents)")
+    }
+
+    /// `?include=html`: one request answers the audit's data and its rendered report.
+    @Test func anAuditCanCarryItsHTML() throws {
+        let audit = try json(routes.respond(to: post("/v1/audit", RoutesTests.paletteText, query: ["include": "html"])))
+        let html = try #require(audit["html"] as? String)
+        #expect(html.hasPrefix("<!doctype html>") && audit["palettes"] != nil)
+        let proposal = try json(routes.respond(to: post("/v1/palettes/demo/proposals", RoutesTests.paletteText, query: ["include": "html"])))
+        #expect((proposal["html"] as? String)?.contains("Against the served palette") == true && proposal["comparison"] != nil)
+        #expect(try json(routes.respond(to: post("/v1/audit", RoutesTests.paletteText)))["html"] == nil)
+        #expect(routes.respond(to: post("/v1/audit", RoutesTests.paletteText, query: ["include": "pdf"])).status == 400)
     }
 
     @Test func aliasesAndDesignTokenValuesPointAtTheirValue() throws {

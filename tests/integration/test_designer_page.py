@@ -3,7 +3,8 @@
 It walks the path a designer takes: open a palette, make body text pale, see the regression
 with its measured ratio, apply the suggested color, see the check pass, download the palette
 and the audit, and bring a broken palette of their own. The browser console must stay clean
-at every step. Screenshots go to $CONTRAST_ARTIFACTS (default test-artifacts/) for the run.
+at every step, and axe-core (from axe-selenium-python) finds no accessibility violation on the
+page in its states. Screenshots go to $CONTRAST_ARTIFACTS (default test-artifacts/) for the run.
 """
 import json
 import os
@@ -32,6 +33,9 @@ def server(binary, tmp_path):
 
 @pytest.fixture
 def browser(tmp_path):
+    if not shutil.which("chromium") or not os.path.exists("/usr/bin/chromedriver"):
+        pytest.skip("chromium and /usr/bin/chromedriver are not installed (make deps-test installs them)")
+    pytest.importorskip("selenium")
     # Offline: never let Selenium Manager download drivers or send statistics.
     os.environ["SE_OFFLINE"] = "true"
     os.environ["SE_AVOID_STATS"] = "true"
@@ -75,6 +79,37 @@ def console_is_clean(driver, step):
     assert not errors, f"console errors after {step}: {errors}"
 
 
+def accessible(driver, step):
+    """axe-core, run in the page as it is now: no violation of any rule it checks."""
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    violations = axe.run()["violations"]
+    found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5]) for v in violations]
+    assert not found, f"axe-core found {len(found)} violations after {step}: {found}"
+
+
+def edit_once(driver, field, value):
+    """One edit, as one input event (typing sends one per key)."""
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", field, value)
+
+
+COUNT_REQUESTS = """
+  window.contrastRequests = [];
+  if (!window.contrastFetch) {
+    window.contrastFetch = window.fetch;
+    window.fetch = (path, init) => {
+      window.contrastRequests.push(`${(init && init.method) || 'GET'} ${String(path).split('?')[0]}`);
+      return window.contrastFetch(path, init);
+    };
+  }"""
+
+
+def changes_of(fix):
+    """The changes a fix swatch makes, as the page read them from the audit JSON."""
+    return json.loads(fix.get_attribute("data-changes"))
+
+
 def shot(driver, name):
     """The whole page, not just the window, as a PNG artifact."""
     import base64
@@ -113,6 +148,7 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     assert "0 regressions" in d.find_element(By.ID, "status").text
     shot(d, "02-peptide-fox")
     console_is_clean(d, "opening peptide-fox")
+    accessible(d, "opening peptide-fox")
     assert d.switch_to.active_element.get_attribute("id") == "workbench-title", "focus moves to the opened palette"
     # Every control has a name a screen reader can say.
     unnamed = d.execute_script("""
@@ -155,7 +191,7 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
 
     # Take the suggested text color, with the keyboard.
     fix = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body-text-on-page"] .fix')
-    change = d.execute_script("return fixChanges(arguments[0])", fix)  # from the audit JSON, as a click applies it
+    change = changes_of(fix)  # from the audit JSON, as a click applies it
     assert fix.get_attribute("data-fix") == "foreground" and not fix.get_attribute("data-apply")
     assert change[0]["pointer"] == "/themes/light/tokens/text.body/$value" and change[0]["token"] == "text.body"
     suggested = change[0]["value"]
@@ -174,6 +210,7 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     assert all("→ fail" not in text and "AAA → AA" in text for text in still), still
     shot(d, "05-fixed")
     console_is_clean(d, "applying the fix")
+    accessible(d, "applying the fix")
 
     # Download the palette: the original file with that one value changed, ready to commit.
     d.find_element(By.ID, "download-palette").click()
@@ -209,6 +246,7 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     selected = d.execute_script("const a = arguments[0]; return a.value.slice(a.selectionStart, a.selectionEnd)", area)
     assert selected.strip() == '"ink": "#12",', selected
     shot(d, "06-broken-palette")
+    accessible(d, "bringing a broken palette")
     d.execute_script("arguments[0].value = arguments[1]", area, '{"name": "brought", "themes": {')
     d.find_element(By.ID, "byo-audit").click()
     wait_for(lambda: "line 1, column" in d.find_element(By.ID, "byo-result").text, "the syntax error's position")
@@ -236,9 +274,18 @@ def test_the_page_is_safe_and_its_colors_pass(server, run, tmp_path):
     for asset, kind in (("/app.js", "text/javascript"), ("/app.css", "text/css")):
         status, headers, _ = server.request("GET", asset)
         assert status == 200 and headers["Content-Type"].startswith(kind) and headers["X-Content-Type-Options"] == "nosniff"
-    # Nothing from anywhere else.
+    # The page loads its entry module; every module it imports is served as JavaScript.
+    assert '<script type="module" src="/app.js"></script>' in page
     _, _, script = server.request("GET", "/app.js")
-    for text in (page, script.decode()):
+    modules = re.findall(r"^import .* from '\./([a-z]+\.js)';$", script.decode(), re.M)
+    assert len(modules) >= 4, modules
+    texts = [page, script.decode()]
+    for module in modules:
+        status, headers, body = server.request("GET", "/" + module)
+        assert status == 200 and headers["Content-Type"].startswith("text/javascript"), module
+        texts.append(body.decode())
+    # Nothing from anywhere else.
+    for text in texts:
         assert "http://" not in text and "https://" not in text
     # The page's colors are docs/page-palette.json, and that palette passes the tool's own audit.
     assert run("audit", "docs/page-palette.json").returncode == 0
@@ -313,7 +360,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     ink_field = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
     assert ink_field.get_attribute("value") == "#999999", "a color object is shown as its hex"
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[role=button]'), "a fix")
-    value = d.execute_script("return fixChanges(arguments[0])", fix)[0]["value"]
+    value = changes_of(fix)[0]["value"]
     fix.click()
     wait_for(lambda: "dtcg: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the fixed audit")
     d.find_element(By.ID, "download-palette").click()
@@ -354,6 +401,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     wait_for(lambda: d.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)", "dark mode")
     shot(d, "09-train-dark")
+    accessible(d, "the page in dark mode")
     console_is_clean(d, "the tokens file and the address")
 
 
@@ -424,7 +472,7 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
     wait_for(lambda: "inherits: 1 of 2 checks fail" in d.find_element(By.ID, "status").text, "dark failing")
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="dark"][data-check="body"] .fix[role=button]'), "dark's fix")
     assert "in theme dark only" in fix.get_attribute("aria-label")
-    fix_value = d.execute_script("return fixChanges(arguments[0])", fix)[0]["value"]
+    fix_value = changes_of(fix)[0]["value"]
     fix.click()
     wait_for(lambda: "inherits: 0 of 2 checks fail" in d.find_element(By.ID, "status").text, "both themes passing")
     # The override shows in dark's editor, marked as an edit.
@@ -445,43 +493,134 @@ def test_fixing_a_theme_overrides_what_it_inherits(server, browser, shape, tmp_p
     console_is_clean(d, f"overriding an inherited token ({shape})")
 
 
-def test_a_brought_stylesheet_is_listed_by_theme_and_audited_as_it_is(server, browser, tmp_path):
-    """A .css file chosen in "Bring your own": its custom properties by theme, shown read-only
-    (the stylesheet is where they are changed), and audited."""
+def test_a_brought_stylesheet_is_edited_in_place(server, browser, tmp_path):
+    """A .css file chosen in "Bring your own": its custom properties by theme, each editable; an
+    edit replaces exactly that declaration's value (the span the service reports), and the
+    downloaded stylesheet differs from the original by that value alone."""
     from selenium.webdriver.common.by import By
     d = browser
     d.get(server.base + "/")
     chosen = tmp_path / "globals.css"
-    chosen.write_text(":root { --fg: #767676; --bg: #ffffff; --gap: 1rem; }\n"
-                      "@media (prefers-color-scheme: dark) { :root { --fg: light-dark(#000, #8b949e); --bg: #0d1117; } }\n")
+    original = (":root { --fg: #767676 !important; /* é */ --bg: #ffffff; --gap: 1rem; }\r\n"
+                "@media (prefers-color-scheme: dark) { :root { --fg: light-dark(#000, #8b949e); --bg: #0d1117; } }\r\n")
+    chosen.write_bytes(original.encode())
     d.find_element(By.ID, "byo-file").send_keys(str(chosen))
     wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: globals (brought by you)", "the brought stylesheet")
     legends = wait_for(lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] or None, "the themes")
     assert legends == ["light", "dark"]
-    fields = d.find_elements(By.CSS_SELECTOR, '#editor .token[data-token="fg"] input[type=text]')
-    assert [f.get_attribute("value") for f in fields] == ["#767676", "light-dark(#000, #8b949e)"]
-    assert all(f.get_attribute("readonly") is not None for f in fields)
-    assert "change its values in the stylesheet" in d.find_element(By.ID, "css-note").text
     wait_for(lambda: "globals" in d.find_element(By.ID, "status").text, "the audit of the stylesheet")
+    # The light --fg is !important, so dark takes it too: both rows show the value as written.
+    fields = d.find_elements(By.CSS_SELECTOR, '#editor .token[data-token="bg"] input[type=text]')
+    assert [f.get_attribute("value") for f in fields] == ["#ffffff", "#0d1117"]
+    assert all(f.get_attribute("readonly") is None for f in d.find_elements(By.CSS_SELECTOR, "#editor input[type=text]"))
+    accessible(d, "opening a brought stylesheet")
+    d.execute_script(COUNT_REQUESTS)
+    edit_once(d, fields[1], "#161b22")
+    wait_for(lambda: d.execute_script("return window.contrastRequests.length") == 2
+             and d.find_elements(By.CSS_SELECTOR, "#audit-view:not(.stale) table"), "the edit audited")
+    assert d.execute_script("return window.contrastRequests") == ["POST /v1/tokens", "POST /v1/audit"], "one listing and one audit per edit"
+    assert "changed" in d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="dark"] .token[data-token="bg"]').get_attribute("class")
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "globals.css").read_bytes()
+    assert saved == original.replace("--bg: #0d1117;", "--bg: #161b22;").encode(), saved
+    console_is_clean(d, "editing a brought stylesheet")
 
 
-def test_a_served_stylesheet_opens_read_only_and_is_audited(binary, browser, tmp_path):
-    """A stylesheet the service holds, with its sidecar checks, opened from the list."""
-    from selenium.webdriver.common.by import By
+@pytest.fixture
+def site(binary, tmp_path):
+    """A service holding one stylesheet with its sidecar checks. Requested before `browser`,
+    so the browser quits (closing its connections) before the server is stopped."""
     palettes = tmp_path / "served"
     palettes.mkdir()
     (palettes / "site.css").write_text(":root { --fg: #595959; --bg: #ffffff; }\n.dark { --fg: #8b949e; --bg: #0d1117; }\n")
     (palettes / "site.checks.json").write_text(json.dumps({"checks": [{"id": "body", "foreground": "--fg", "background": "--bg"}]}))
     s = Server(binary, str(palettes), "--threads", "2")
-    try:
-        d = browser
-        d.get(s.base + "/#palette=site")
-        wait_for(lambda: "0 still failing, against the served palette site" in d.find_element(By.ID, "status").text, "the served stylesheet's audit")
-        assert [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] == ["light", "dark"]
-        assert all(f.get_attribute("readonly") is not None for f in d.find_elements(By.CSS_SELECTOR, "#editor input[type=text]"))
-        assert d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="site"]').get_attribute("data-file") == "site.css"
-    finally:
-        assert s.stop() == 0, s.logs()
+    yield s
+    logs = s.logs()
+    assert s.stop() == 0, logs
+
+
+def test_a_served_stylesheet_is_edited_and_its_proposal_audited(site, browser):
+    """A stylesheet the service holds, with its sidecar checks, opened from the list and edited:
+    the proposal's audit shows the regression the edit makes."""
+    from selenium.webdriver.common.by import By
+    s = site
+    d = browser
+    d.get(s.base + "/#palette=site")
+    wait_for(lambda: "0 still failing, against the served palette site" in d.find_element(By.ID, "status").text, "the served stylesheet's audit")
+    assert [e.text for e in d.find_elements(By.CSS_SELECTOR, "#editor legend")] == ["light", "dark"]
+    assert d.find_element(By.CSS_SELECTOR, '.palette-list > li[data-palette="site"]').get_attribute("data-file") == "site.css"
+    field = d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="fg"] input[type=text]')
+    assert field.get_attribute("readonly") is None and field.get_attribute("value") == "#595959"
+    d.execute_script(COUNT_REQUESTS)
+    edit_once(d, field, "#aaaaaa")
+    wait_for(lambda: "1 regression" in d.find_element(By.ID, "status").text, "the regression of body in light")
+    requests = d.execute_script("return window.contrastRequests")
+    assert requests == ["POST /v1/tokens", "POST /v1/palettes/site/proposals"], requests
+    row = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body"]')
+    assert row.get_attribute("data-verdict") == "fail" and row.get_attribute("data-regressed") == "true"
+    accessible(d, "a regression in a served stylesheet")
+    # Its fix goes to the declaration, as a fix to a token file goes to the token.
+    fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="body"] .fix[role=button]'), "a fix")
+    change = changes_of(fix)[0]
+    assert change["pointer"] == "/:root/--fg", change
+    fix.click()
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-theme="light"][data-check="body"]').get_attribute("data-verdict") == "pass",
+             "the fix audited")
+    assert field.get_attribute("value") == change["value"]
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "site.css").read_text()
+    assert saved == f":root {{ --fg: {change['value']}; --bg: #ffffff; }}\n.dark {{ --fg: #8b949e; --bg: #0d1117; }}\n"
+    console_is_clean(d, "editing a served stylesheet")
+
+
+def test_a_json5_tokens_file_is_edited_in_place(server, browser, tmp_path):
+    """A JSON5 tokens file (comments, unquoted keys, single quotes, trailing commas) is edited
+    at the spans the service reports: exactly the edited value changes, and the audit is of the
+    edited file."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    original = """// brand tokens
+{
+  tokens: {
+    ink: { $type: 'color', $value: '#999999', }, // gray, too pale
+    paper: {$type: "color", $value: {colorSpace: 'srgb', components: [1, 1, 1], hex: '#ffffff'}},
+    'café': { $type: 'color', $value: "#000" },
+  },
+  checks: [{id: 'body', foreground: 'ink', background: "paper"},],
+}
+"""
+    chosen = tmp_path / "brand.json5"
+    chosen.write_text(original)
+    d.find_element(By.ID, "byo-file").send_keys(str(chosen))
+    wait_for(lambda: "brand: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the JSON5 file")
+    ink = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
+    assert ink.get_attribute("value") == "#999999"
+    d.execute_script(COUNT_REQUESTS)
+    edit_once(d, ink, "#333333")
+    wait_for(lambda: "brand: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the edit audited")
+    assert d.execute_script("return window.contrastRequests") == ["POST /v1/tokens", "POST /v1/audit"], "one listing and one audit per edit"
+    row = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"]')
+    assert row.get_attribute("data-verdict") == "pass" and "#333333" in row.get_attribute("innerHTML")
+    # The color object is edited as one too, and the file keeps everything else.
+    paper = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="paper"] input[type=text]')
+    assert paper.get_attribute("value") == "#ffffff"
+    edit_once(d, paper, "#fafafa")
+    wait_for(lambda: "brand: 0 of 1 checks fail" in d.find_element(By.ID, "status").text
+             and not d.find_elements(By.CSS_SELECTOR, "#audit-view.stale"), "the second edit audited")
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "brand.json5").read_text()
+    expected = original.replace("$value: '#999999'", '$value: "#333333"').replace(
+        "{colorSpace: 'srgb', components: [1, 1, 1], hex: '#ffffff'}",
+        '{"colorSpace":"srgb","components":[0.9803921568627451,0.9803921568627451,0.9803921568627451],"hex":"#fafafa"}')
+    assert saved == expected, saved
+    d.find_element(By.ID, "download-audit-json").click()
+    audit = json.loads(downloaded(d, "brand-audit.json").read_text())
+    result = audit["palettes"][0]["themes"][0]["results"][0]
+    assert result["foreground"]["hex"] == "#333333" and result["background"]["hex"] == "#fafafa", result
+    accessible(d, "editing a JSON5 file")
+    console_is_clean(d, "editing a JSON5 file")
 
 
 def test_the_workbench_can_be_viewed_as_each_deficiency_sees_it(server, browser):
@@ -510,6 +649,7 @@ def test_the_workbench_can_be_viewed_as_each_deficiency_sees_it(server, browser)
     # The group table shows the same: as a deuteranope sees them, red and emerald are one color.
     assert "Group badges of peptide-fox in light, as each vision sees it" in d.find_element(By.ID, "audit-view").text
     shot(d, "21-deuteranopia")
+    accessible(d, "viewing as deuteranopia")
     console_is_clean(d, "viewing as deuteranopia")
     # Back to normal vision: every style as it was.
     Select(d.find_element(By.ID, "vision")).select_by_value("")

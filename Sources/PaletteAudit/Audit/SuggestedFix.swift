@@ -20,16 +20,24 @@ public struct SuggestedFix: Hashable, Sendable, Codable {
         public var value: String
     }
 
+    /// Where an override of the token whose value is at `pointer` goes in `theme`, when the
+    /// value is written in another theme of a palette (`/themes/light/tokens/ink` overridden in
+    /// dark is `/themes/dark/tokens/ink`); nil when `theme` writes it itself.
+    public static func overridePointer(of pointer: JSONPointer, in theme: String) -> JSONPointer? {
+        var segments = pointer.segments
+        guard segments.count > 2, segments[0] == "themes", segments[1] != theme else { return nil }
+        segments[1] = theme
+        return JSONPointer(segments)
+    }
+
     /// The fixes of a failing result in `theme`: one per suggestion kind that has a color.
     static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor,
                       kind: CheckKind, pointer: JSONPointer, theme: String) -> [SuggestedFix] {
         func change(_ color: ResolvedColor, literal: JSONPointer, value: String) -> Change {
             let token = color.aliases?.last ?? color.token
             guard let pointer = color.pointer else { return Change(pointer: literal, token: token, override: nil, value: value) }
-            var segments = pointer.segments
-            if segments.count > 2, segments[0] == "themes", segments[1] != theme {
-                segments[1] = theme
-                return Change(pointer: JSONPointer(segments), token: token, override: true, value: value)
+            if let override = overridePointer(of: pointer, in: theme) {
+                return Change(pointer: override, token: token, override: true, value: value)
             }
             return Change(pointer: pointer, token: token, override: nil, value: value)
         }

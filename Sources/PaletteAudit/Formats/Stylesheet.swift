@@ -894,6 +894,22 @@ struct StylesheetReader {
     /// `;` or the block's `}` at depth 0 (custom properties may hold their own {} blocks), trimmed,
     /// and whether it is `!important`.
     mutating func readValue(from offset: Int) -> (value: String, important: Bool) {
+        let (start, end) = readValueTokens(from: offset)
+        var value = start.map { text($0..<max($0, end)) } ?? ""
+        var important = false
+        if let bang = value.lastIndex(of: "!") {
+            let tail = value[value.index(after: bang)...].cssTrimmed.lowercased()
+            if tail == "important" {
+                important = true
+                value = String(value[..<bang])
+            }
+        }
+        return (value.cssTrimmed, important)
+    }
+
+    /// Reads the tokens of a declaration's value (see ``readValue(from:)``): the offset of its
+    /// first token that is not white space, if any, and the end of its last one.
+    private mutating func readValueTokens(from offset: Int) -> (start: Int?, end: Int) {
         var start: Int?
         var end = offset
         while let t = current, t.kind != .semicolon, t.kind != .closeBrace {
@@ -907,16 +923,45 @@ struct StylesheetReader {
             }
             if tokens[index - 1].kind != .whitespace { end = tokens[index - 1].end }
         }
-        var value = start.map { text($0..<max($0, end)) } ?? ""
-        var important = false
-        if let bang = value.lastIndex(of: "!") {
-            let tail = value[value.index(after: bang)...].cssTrimmed.lowercased()
-            if tail == "important" {
-                important = true
-                value = String(value[..<bang])
+        return (start, end)
+    }
+
+    /// Where the values of the declarations whose names start at `offsets` are written in
+    /// `bytes`: the bytes ``readValue(from:)`` reads, without `!important` and the white space
+    /// around it, so replacing exactly that range changes the value and nothing else. Offsets
+    /// that start no declaration (`name:`) are left out.
+    static func valueRanges(in bytes: [UInt8], declarationsAt offsets: Set<Int>) -> [Int: Range<Int>] {
+        var reader = StylesheetReader(bytes: bytes, file: nil)
+        reader.tokens = reader.tokenize()
+        var ranges: [Int: Range<Int>] = [:]
+        for offset in offsets.sorted() {
+            // The token that starts at `offset` (tokens are in document order).
+            var low = 0, high = reader.tokens.count
+            while low < high {
+                let mid = (low + high) / 2
+                if reader.tokens[mid].start < offset { low = mid + 1 } else { high = mid }
             }
+            guard low < reader.tokens.count, reader.tokens[low].start == offset, reader.tokens[low].kind == .ident else { continue }
+            var look = low + 1
+            while look < reader.tokens.count, reader.tokens[look].kind == .whitespace { look += 1 }
+            guard look < reader.tokens.count, reader.tokens[look].kind == .colon else { continue }
+            reader.index = look + 1
+            let (first, last) = reader.readValueTokens(from: offset)
+            guard let first, last > first else { continue }
+            var end = last
+            // `!important` is not part of the value.
+            if let bang = bytes[first..<end].lastIndex(of: UInt8(ascii: "!")),
+               reader.text(bang + 1..<end).cssTrimmed.lowercased() == "important" {
+                end = bang
+            }
+            let kept = reader.text(first..<end)
+            var trimmed = Substring(kept), leading = 0, trailing = 0
+            while let c = trimmed.first, c.isWhitespace { leading += c.utf8.count; trimmed.removeFirst() }
+            while let c = trimmed.last, c.isWhitespace { trailing += c.utf8.count; trimmed.removeLast() }
+            guard first + leading <= end - trailing else { continue }
+            ranges[offset] = first + leading..<end - trailing
         }
-        return (value.cssTrimmed, important)
+        return ranges
     }
 
     mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {

@@ -90,6 +90,24 @@ public struct JSONParser {
         try parse(Array(text.utf8), limits: limits, dialect: dialect)
     }
 
+    /// Where the value that starts at `start` ends in `bytes`: the location just past its last
+    /// byte (a string's closing quote, an object's `}`).
+    ///
+    /// `start` is a value's ``JSONValue/location`` from parsing the same bytes. Only that value is
+    /// read again, so finding the ends of a document's values costs their sizes, not the
+    /// document's for each.
+    public static func endOfValue(startingAt start: SourceLocation, in bytes: [UInt8], limits: Limits = Limits(), dialect: Dialect = .json5) throws(SyntaxError) -> SourceLocation {
+        var parser = JSONParser(bytes, limits: limits, dialect: dialect)
+        guard start.offset >= 0, start.offset < bytes.count, start.column >= 1, start.column - 1 <= start.offset else {
+            throw SyntaxError(message: "no value starts at \(start) (byte \(start.offset)) of a \(bytes.count)-byte document", location: start)
+        }
+        parser.position = start.offset
+        parser.line = start.line
+        parser.lineStart = start.offset - (start.column - 1)
+        _ = try parser.parseDocument()
+        return parser.location
+    }
+
     private var location: SourceLocation {
         SourceLocation(offset: position, line: line, column: position - lineStart + 1)
     }

@@ -14,6 +14,13 @@ public struct TokenListing: Sendable, Codable {
     /// How many color declarations the document held and how many were read, with the ones not
     /// read and why.
     public var ledger: ReadLedger.Summary?
+    /// The color fields of the document's checks (`/checks/0/foreground`…), where a fix to a
+    /// check's own color goes; set by ``locate(in:palette:stylesheet:)``.
+    public var checkColors: [Place]?
+    /// The objects overrides of inherited tokens go in, once each (an override of a token a
+    /// theme inherits goes where the fix's change points: `SuggestedFix.overridePointer`); set
+    /// by ``locate(in:palette:stylesheet:)`` for JSON palettes.
+    public var overrideParents: [OverrideParent]?
 
     public struct ThemeTokens: Sendable, Codable {
         public var name: String
@@ -42,12 +49,49 @@ public struct TokenListing: Sendable, Codable {
         public var outOfGamut: Bool?
         /// Why the value does not resolve.
         public var problem: String?
+        /// Where the value is written in the document (replace those bytes to change the token);
+        /// absent when it is written in another file. Set by ``locate(in:palette:stylesheet:)``.
+        public var span: Span?
     }
 
     public struct Inherited: Sendable, Codable {
         public var name: String
         public var from: String
         public var hex: String?
+    }
+
+    /// Where a value is written in the document the listing was made from: UTF-8 byte offsets
+    /// `start..<end` (replacing exactly those bytes changes the value and nothing else), and
+    /// the line and column of `start`, both from 1, the column in characters.
+    public struct Span: Hashable, Sendable, Codable {
+        public var start: Int
+        public var end: Int
+        public var line: Int
+        public var column: Int
+
+        public init(start: Int, end: Int, line: Int, column: Int) {
+            self.start = start
+            self.end = end
+            self.line = line
+            self.column = column
+        }
+    }
+
+    /// A value of the document and where it is written.
+    public struct Place: Sendable, Codable {
+        public var pointer: JSONPointer
+        public var span: Span
+    }
+
+    /// An object an override of an inherited token goes in: the deepest object on the way to
+    /// the override's pointer that the document already has (`span` is the object's, from its
+    /// `{` to its `}`); the members between it and the override's pointer are new.
+    public struct OverrideParent: Sendable, Codable {
+        public var pointer: JSONPointer
+        public var span: Span
+        /// Where a new member goes: the byte just past the last member's value, or just past
+        /// the `{` of an empty object.
+        public var membersEnd: Int
     }
 
     /// `ledger`: the audit's, when the palette was audited (else it is counted here).

@@ -126,3 +126,32 @@ import TestSupport
         #expect(Parallel.parts(items: items, minimum: minimum, threads: threads) == expected)
     }
 }
+
+/// A pair's report is written two ways: laid out from literal fragments in the compact layout (a
+/// batch writes millions) and through the writer's ordinary calls in the others. They must give
+/// the same bytes, for every optional part of the report.
+@Suite struct PairReportLayoutTests {
+    @Test func theLaidOutReportIsTheOrdinaryOneByteForByte() throws {
+        let pairs: [PairRequest] = [
+            PairRequest(foreground: "#777", background: "#fff", id: "plain"),
+            PairRequest(foreground: "rgb(0 0 0 / 0.5)", background: "#fff", backdrop: "#000", usage: "large-text", level: "AAA"),
+            PairRequest(foreground: "#fff", background: "rgb(0 0 255 / 0.4)"),
+            PairRequest(foreground: "color(display-p3 1 0 0)", background: "oklch(0.9 0.3 140)", usage: "non-text", id: "gamut \"quoted\"\n"),
+            PairRequest(foreground: "#d32f2f", background: "#388e3c", level: "AA"),
+            PairRequest(foreground: "light-dark(#000, #fff)", background: "#777", scheme: "dark"),
+        ]
+        var seen: Set<String> = []
+        for pair in pairs {
+            let report = try pair.evaluate()
+            let laidOut = JSONWriter.compact { report.writeLaidOut(&$0, id: pair.id) }
+            let ordinary = JSONWriter.compact { report.writeMembers(&$0, id: pair.id) }
+            #expect(String(decoding: laidOut, as: UTF8.self) == String(decoding: ordinary, as: UTF8.self))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(laidOut)) as? [String: Any])
+            seen.formUnion(object.keys)
+            // Inside an array, the separator comes before each report, as for any value.
+            let twice = JSONWriter.compact { w in w.array { w in report.write(&w, id: pair.id); report.write(&w, id: pair.id) } }
+            #expect(twice == Array("[".utf8) + laidOut + Array(",".utf8) + laidOut + Array("]".utf8))
+        }
+        for key in ["backdrop", "composited", "range", "outOfGamut", "id", "required"] { #expect(seen.contains(key), "no report had \(key)") }
+    }
+}

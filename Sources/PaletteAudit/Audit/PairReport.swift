@@ -79,99 +79,118 @@ extension PairReport {
         JSONWriter.append(to: &out) { write(&$0, id: id) }
     }
 
-    /// Writes the report as the next value of `w`.
+    /// Writes the report as the next value of `w`. In the compact layout (a batch's lines, the
+    /// service's bodies) its keys are laid out as literal fragments, one append each, as a
+    /// batch of millions needs; ``writeMembers(_:id:)`` is the same report through the writer's
+    /// ordinary calls, and a test holds the two to the same bytes.
     public func write(_ w: inout JSONWriter, id: String? = nil) {
-        w.object { w in
-            w.key(Keys.achieved); w.string(achieved)
-            w.key(Keys.apca); w.number(apca)
-            if let backdrop { w.key(Keys.backdrop); w.string(backdrop) }
-            w.key(Keys.background); w.string(background)
-            if let composited {
-                w.key(Keys.composited)
-                w.object { w in
-                    w.key(Keys.background); w.string(composited.background)
-                    w.key(Keys.foreground); w.string(composited.foreground)
-                }
-            }
-            if let cvd {
-                w.key(Keys.cvd)
-                w.object { w in
-                    w.key(Keys.background); w.string(cvd.background)
-                    w.key(Keys.deficiencies); w.strings(cvd.deficiencies)
-                    w.key(Keys.deficiency); w.string(cvd.deficiency)
-                    w.key(Keys.display); w.string(cvd.display)
-                    w.key(Keys.foreground); w.string(cvd.foreground)
-                    w.key(Keys.ratio); w.number(cvd.ratio)
-                    if let verdict = cvd.verdict { w.key(Keys.verdict); w.string(verdict) }
-                }
-            }
-            w.key(Keys.display); w.string(display)
-            w.key(Keys.foreground); w.string(foreground)
-            if let id { w.key(Keys.id); w.string(id) }
-            w.key(Keys.level); w.string(level)
-            if let outOfGamut { w.key(Keys.outOfGamut); w.strings(outOfGamut) }
-            w.key(Keys.pass); w.bool(pass)
-            if let range {
-                w.key(Keys.range)
-                w.object { w in
-                    w.key(Keys.best); w.number(range.best)
-                    w.key(Keys.bestBackdrop); w.string(range.bestBackdrop)
-                    w.key(Keys.worst); w.number(range.worst)
-                    w.key(Keys.worstBackdrop); w.string(range.worstBackdrop)
-                }
-            }
-            w.key(Keys.ratio); w.number(ratio)
-            if let required { w.key(Keys.required); w.number(required) }
-            w.key(Keys.usage); w.string(usage)
-            w.key(Keys.verdicts)
-            w.object { w in
-                w.key(Keys.largeText)
-                w.object { w in
-                    w.key(Keys.AA); w.bool(verdicts.largeTextAA)
-                    w.key(Keys.AAA); w.bool(verdicts.largeTextAAA)
-                }
-                w.key(Keys.nonText)
-                w.object { w in w.key(Keys.AA); w.bool(verdicts.nonTextAA) }
-                w.key(Keys.text)
-                w.object { w in
-                    w.key(Keys.AA); w.bool(verdicts.textAA)
-                    w.key(Keys.AAA); w.bool(verdicts.textAAA)
-                }
-            }
-        }
+        if w.isCompact { writeLaidOut(&w, id: id) } else { writeMembers(&w, id: id) }
     }
 
-    /// The report's member names, made once (``JSONWriter/Key``): a batch writes millions.
-    private enum Keys {
-        static let AA = JSONWriter.Key("AA")
-        static let AAA = JSONWriter.Key("AAA")
-        static let achieved = JSONWriter.Key("achieved")
-        static let apca = JSONWriter.Key("apca")
-        static let backdrop = JSONWriter.Key("backdrop")
-        static let background = JSONWriter.Key("background")
-        static let best = JSONWriter.Key("best")
-        static let bestBackdrop = JSONWriter.Key("bestBackdrop")
-        static let composited = JSONWriter.Key("composited")
-        static let cvd = JSONWriter.Key("cvd")
-        static let deficiencies = JSONWriter.Key("deficiencies")
-        static let deficiency = JSONWriter.Key("deficiency")
-        static let display = JSONWriter.Key("display")
-        static let foreground = JSONWriter.Key("foreground")
-        static let id = JSONWriter.Key("id")
-        static let largeText = JSONWriter.Key("large-text")
-        static let level = JSONWriter.Key("level")
-        static let nonText = JSONWriter.Key("non-text")
-        static let outOfGamut = JSONWriter.Key("outOfGamut")
-        static let pass = JSONWriter.Key("pass")
-        static let range = JSONWriter.Key("range")
-        static let ratio = JSONWriter.Key("ratio")
-        static let required = JSONWriter.Key("required")
-        static let text = JSONWriter.Key("text")
-        static let usage = JSONWriter.Key("usage")
-        static let verdict = JSONWriter.Key("verdict")
-        static let verdicts = JSONWriter.Key("verdicts")
-        static let worst = JSONWriter.Key("worst")
-        static let worstBackdrop = JSONWriter.Key("worstBackdrop")
+    func writeLaidOut(_ w: inout JSONWriter, id: String?) {
+        w.beginLaidOutValue()
+        w.fragment("{\"achieved\":"); w.laidOutString(achieved)
+        w.fragment(",\"apca\":"); w.laidOutNumber(apca)
+        if let backdrop { w.fragment(",\"backdrop\":"); w.laidOutString(backdrop) }
+        w.fragment(",\"background\":"); w.laidOutString(background)
+        if let composited {
+            w.fragment(",\"composited\":{\"background\":"); w.laidOutString(composited.background)
+            w.fragment(",\"foreground\":"); w.laidOutString(composited.foreground)
+            w.fragment("}")
+        }
+        if let cvd {
+            w.fragment(",\"cvd\":{\"background\":"); w.laidOutString(cvd.background)
+            w.fragment(",\"deficiencies\":["); w.laidOutStrings(cvd.deficiencies)
+            w.fragment("],\"deficiency\":"); w.laidOutString(cvd.deficiency)
+            w.fragment(",\"display\":"); w.laidOutString(cvd.display)
+            w.fragment(",\"foreground\":"); w.laidOutString(cvd.foreground)
+            w.fragment(",\"ratio\":"); w.laidOutNumber(cvd.ratio)
+            if let verdict = cvd.verdict { w.fragment(",\"verdict\":"); w.laidOutString(verdict) }
+            w.fragment("}")
+        }
+        w.fragment(",\"display\":"); w.laidOutString(display)
+        w.fragment(",\"foreground\":"); w.laidOutString(foreground)
+        if let id { w.fragment(",\"id\":"); w.laidOutString(id) }
+        w.fragment(",\"level\":"); w.laidOutString(level)
+        if let outOfGamut { w.fragment(",\"outOfGamut\":["); w.laidOutStrings(outOfGamut); w.fragment("]") }
+        w.fragment(pass ? ",\"pass\":true" : ",\"pass\":false")
+        if let range {
+            w.fragment(",\"range\":{\"best\":"); w.laidOutNumber(range.best)
+            w.fragment(",\"bestBackdrop\":"); w.laidOutString(range.bestBackdrop)
+            w.fragment(",\"worst\":"); w.laidOutNumber(range.worst)
+            w.fragment(",\"worstBackdrop\":"); w.laidOutString(range.worstBackdrop)
+            w.fragment("}")
+        }
+        w.fragment(",\"ratio\":"); w.laidOutNumber(ratio)
+        if let required { w.fragment(",\"required\":"); w.laidOutNumber(required) }
+        w.fragment(",\"usage\":"); w.laidOutString(usage)
+        w.fragment(verdicts.largeTextAA ? ",\"verdicts\":{\"large-text\":{\"AA\":true" : ",\"verdicts\":{\"large-text\":{\"AA\":false")
+        w.fragment(verdicts.largeTextAAA ? ",\"AAA\":true},\"non-text\":{\"AA\":" : ",\"AAA\":false},\"non-text\":{\"AA\":")
+        w.fragment(verdicts.nonTextAA ? "true},\"text\":{\"AA\":" : "false},\"text\":{\"AA\":")
+        w.fragment(verdicts.textAA ? "true,\"AAA\":" : "false,\"AAA\":")
+        w.fragment(verdicts.textAAA ? "true}}}" : "false}}}")
+    }
+
+    /// ``write(_:id:)`` through the writer's ordinary calls, in any layout.
+    func writeMembers(_ w: inout JSONWriter, id: String?) {
+        w.beginObject()
+            w.key("achieved"); w.string(achieved)
+            w.key("apca"); w.number(apca)
+            if let backdrop { w.key("backdrop"); w.string(backdrop) }
+            w.key("background"); w.string(background)
+            if let composited {
+                w.key("composited")
+                w.beginObject()
+                    w.key("background"); w.string(composited.background)
+                    w.key("foreground"); w.string(composited.foreground)
+                w.endObject()
+            }
+            if let cvd {
+                w.key("cvd")
+                w.beginObject()
+                    w.key("background"); w.string(cvd.background)
+                    w.key("deficiencies"); w.strings(cvd.deficiencies)
+                    w.key("deficiency"); w.string(cvd.deficiency)
+                    w.key("display"); w.string(cvd.display)
+                    w.key("foreground"); w.string(cvd.foreground)
+                    w.key("ratio"); w.number(cvd.ratio)
+                    if let verdict = cvd.verdict { w.key("verdict"); w.string(verdict) }
+                w.endObject()
+            }
+            w.key("display"); w.string(display)
+            w.key("foreground"); w.string(foreground)
+            if let id { w.key("id"); w.string(id) }
+            w.key("level"); w.string(level)
+            if let outOfGamut { w.key("outOfGamut"); w.strings(outOfGamut) }
+            w.key("pass"); w.bool(pass)
+            if let range {
+                w.key("range")
+                w.beginObject()
+                    w.key("best"); w.number(range.best)
+                    w.key("bestBackdrop"); w.string(range.bestBackdrop)
+                    w.key("worst"); w.number(range.worst)
+                    w.key("worstBackdrop"); w.string(range.worstBackdrop)
+                w.endObject()
+            }
+            w.key("ratio"); w.number(ratio)
+            if let required { w.key("required"); w.number(required) }
+            w.key("usage"); w.string(usage)
+            w.key("verdicts")
+            w.beginObject()
+                w.key("large-text")
+                w.beginObject()
+                    w.key("AA"); w.bool(verdicts.largeTextAA)
+                    w.key("AAA"); w.bool(verdicts.largeTextAAA)
+                w.endObject()
+                w.key("non-text")
+                w.beginObject(); w.key("AA"); w.bool(verdicts.nonTextAA); w.endObject()
+                w.key("text")
+                w.beginObject()
+                    w.key("AA"); w.bool(verdicts.textAA)
+                    w.key("AAA"); w.bool(verdicts.textAAA)
+                w.endObject()
+            w.endObject()
+        w.endObject()
     }
 }
 

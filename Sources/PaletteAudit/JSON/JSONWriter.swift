@@ -91,7 +91,9 @@ public struct JSONWriter {
 
     // MARK: Values
 
-    /// The next value is a member named `name`.
+    /// The next value is a member named `name`. (A literal name takes the `StaticString`
+    /// overload below, which copies it without looking for characters to escape.)
+    @_disfavoredOverload
     public mutating func key(_ name: String) {
         separate()
         quoted(name)
@@ -102,36 +104,22 @@ public struct JSONWriter {
     /// (the fixed keys of a model: the hot path of a batch).
     @inline(__always)
     public mutating func key(_ name: StaticString) {
+        if layout == .compact, containers.depth > 0, containers.topStyle == .normal {
+            // Three appends instead of five (each append checks the buffer's uniqueness and
+            // capacity): `,"` or `"`, the name, then `":`.
+            let hadValue = containers.topHasValue
+            containers.topHasValue = true
+            put(hadValue ? ",\"" : "\"")
+            name.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
+            put("\":")
+            afterKey = true
+            return
+        }
         separate()
         put(0x22)
         name.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
         put(0x22)
         afterKeyName()
-    }
-
-    /// A member name made once, with its compact forms (`"name":` and `,"name":`), so a model
-    /// written millions of times (a batch's pair reports) appends one piece per key.
-    public struct Key: Sendable {
-        public let name: String
-        let compact: [UInt8]
-        let compactAfterComma: [UInt8]
-
-        /// `name` must need no escaping.
-        public init(_ name: String) {
-            self.name = name
-            compact = Array("\"\(name)\":".utf8)
-            compactAfterComma = [0x2C] + compact
-        }
-    }
-
-    /// The next value is a member named `key.name`.
-    @inline(__always)
-    public mutating func key(_ key: Key) {
-        guard layout == .compact, containers.depth > 0, containers.topStyle == .normal else { return self.key(key.name) }
-        let hadValue = containers.topHasValue
-        containers.topHasValue = true
-        stream.bytes.append(contentsOf: hadValue ? key.compactAfterComma : key.compact)
-        afterKey = true
     }
 
     @inline(__always)
@@ -155,6 +143,49 @@ public struct JSONWriter {
         body(&self)
         close(0x7D)
     }
+
+    // MARK: Laid out by the caller
+
+    /// Whether the layout is ``Layout/compact``: then a model written millions of times (a
+    /// batch's pair reports) may lay out its fixed keys and punctuation itself, as literal
+    /// fragments, between ``beginLaidOutValue()`` and its last fragment, with its strings and
+    /// numbers still escaped and formatted here. Such a model also writes itself through the
+    /// ordinary calls, and a test holds the two to the same bytes.
+    public var isCompact: Bool { layout == .compact }
+
+    /// The next value is laid out by the caller: the separator before it is written now.
+    @inline(__always)
+    public mutating func beginLaidOutValue() { beginValue() }
+
+    /// Literal compact JSON (`,"ratio":`), written as it is.
+    @inline(__always)
+    public mutating func fragment(_ text: StaticString) { put(text) }
+
+    /// A string value inside a laid-out value, quoted and escaped.
+    @inline(__always)
+    public mutating func laidOutString(_ s: String) { quoted(s) }
+
+    /// A number inside a laid-out value.
+    @inline(__always)
+    public mutating func laidOutNumber(_ d: Double) { JSONNumber.write(d, to: &stream) }
+
+    /// Strings as the values of a laid-out array, separated by commas.
+    @inline(__always)
+    public mutating func laidOutStrings(_ items: [String]) {
+        for (index, item) in items.enumerated() {
+            if index > 0 { put(0x2C) }
+            quoted(item)
+        }
+    }
+
+    /// Opens an object that ``endObject()`` closes: for a model written millions of times (a
+    /// batch's pair reports), where the closure of ``object(_:_:)`` would copy the model it
+    /// captures, retaining each of its strings and arrays, at every level.
+    @inline(__always)
+    public mutating func beginObject() { open(0x7B, .normal) }
+
+    @inline(__always)
+    public mutating func endObject() { close(0x7D) }
 
     /// An array whose values `body` writes.
     public mutating func array(_ style: ContainerStyle = .normal, _ body: (inout JSONWriter) -> Void) {

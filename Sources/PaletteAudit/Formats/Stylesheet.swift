@@ -105,149 +105,14 @@ struct StylesheetReader {
 
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
-    // MARK: Tokens (CSS Syntax Level 3, §4)
+    // MARK: Tokens
 
-    enum Kind: Equatable {
-        case whitespace, ident, function, atKeyword, hash, string, url, number, delim
-        case colon, semicolon, comma, openBracket, closeBracket, openParen, closeParen, openBrace, closeBrace
-        case cdo, cdc
-    }
-
-    struct CSSToken {
-        var kind: Kind
-        var start: Int
-        var end: Int
-    }
-
-    static func isNameStart(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b == 0x5F || b >= 0x80 }
-    static func isName(_ b: UInt8) -> Bool { isNameStart(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D }
-    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
-
-    func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
-
-    func isEscape(_ i: Int) -> Bool { byte(i) == 0x5C && i + 1 < bytes.count && byte(i + 1) != 0x0A }
-
-    func startsIdentifier(_ i: Int) -> Bool {
-        let b = byte(i)
-        if b == 0x2D { return Self.isNameStart(byte(i + 1)) || byte(i + 1) == 0x2D || isEscape(i + 1) }
-        return (i < bytes.count && Self.isNameStart(b)) || isEscape(i)
-    }
-
-    func startsNumber(_ i: Int) -> Bool {
-        let b = byte(i)
-        if b == 0x2B || b == 0x2D { return Self.isDigit(byte(i + 1)) || (byte(i + 1) == 0x2E && Self.isDigit(byte(i + 2))) }
-        if b == 0x2E { return Self.isDigit(byte(i + 1)) }
-        return Self.isDigit(b)
-    }
-
-    /// Past a name (identifier characters and escapes).
-    func skipName(_ start: Int) -> Int {
-        var i = start
-        while i < bytes.count {
-            if Self.isName(bytes[i]) {
-                i += 1
-            } else if isEscape(i) {
-                i += 2
-                // A hex escape takes up to six digits and one whitespace after them.
-                var digits = 0
-                while digits < 5, i < bytes.count, (bytes[i] >= 0x30 && bytes[i] <= 0x39) || ((bytes[i] | 0x20) >= 0x61 && (bytes[i] | 0x20) <= 0x66) {
-                    i += 1
-                    digits += 1
-                }
-                if digits > 0, i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
-            } else {
-                break
-            }
-        }
-        return i
-    }
+    /// The stylesheet is tokenized by ColorScience's CSS Syntax tokenizer, the one color values
+    /// go through, with comments dropped (`html/**/.dark` is one compound selector).
+    typealias Kind = CSSToken.Kind
 
     func tokenize() -> [CSSToken] {
-        var tokens: [CSSToken] = []
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let start = i
-            let b = bytes[i]
-            var kind: Kind
-            if Self.isSpace(b) {
-                while i < n, Self.isSpace(bytes[i]) { i += 1 }
-                kind = .whitespace
-            } else if b == 0x2F && byte(i + 1) == 0x2A {  // comment: dropped
-                i += 2
-                while i < n, !(bytes[i] == 0x2A && byte(i + 1) == 0x2F) { i += 1 }
-                i = min(n, i + 2)
-                continue
-            } else if b == 0x22 || b == 0x27 {  // string
-                i += 1
-                while i < n, bytes[i] != b, bytes[i] != 0x0A {
-                    i += bytes[i] == 0x5C ? 2 : 1
-                }
-                if i < n && bytes[i] == b { i += 1 }
-                i = min(i, n)
-                kind = .string
-            } else if b == 0x23 && (Self.isName(byte(i + 1)) || isEscape(i + 1)) {
-                i = skipName(i + 1)
-                kind = .hash
-            } else if startsNumber(i) {
-                i += 1
-                while i < n, Self.isDigit(bytes[i]) || bytes[i] == 0x2E { i += 1 }
-                if (byte(i) | 0x20) == 0x65, Self.isDigit(byte(i + 1)) || ((byte(i + 1) == 0x2B || byte(i + 1) == 0x2D) && Self.isDigit(byte(i + 2))) {
-                    i += 2
-                    while i < n, Self.isDigit(bytes[i]) { i += 1 }
-                }
-                if byte(i) == 0x25 { i += 1 } else if startsIdentifier(i) { i = skipName(i) }
-                kind = .number
-            } else if b == 0x3C && byte(i + 1) == 0x21 && byte(i + 2) == 0x2D && byte(i + 3) == 0x2D {
-                i += 4
-                kind = .cdo
-            } else if b == 0x2D && byte(i + 1) == 0x2D && byte(i + 2) == 0x3E {
-                i += 3
-                kind = .cdc
-            } else if startsIdentifier(i) {
-                i = skipName(i)
-                if byte(i) == 0x28 {
-                    let name = text(start..<i).lowercased()
-                    i += 1
-                    kind = .function
-                    if name == "url" {
-                        var j = i
-                        while j < n, Self.isSpace(bytes[j]) { j += 1 }
-                        if byte(j) != 0x22 && byte(j) != 0x27 {
-                            // An unquoted url(…) is one token up to its ")".
-                            while j < n, bytes[j] != 0x29 { j += bytes[j] == 0x5C ? 2 : 1 }
-                            i = min(n, j + 1)
-                            kind = .url
-                        }
-                    }
-                } else {
-                    kind = .ident
-                }
-            } else if b == 0x40 && startsIdentifier(i + 1) {
-                i = skipName(i + 1)
-                kind = .atKeyword
-            } else {
-                i += 1
-                switch b {
-                case 0x3A: kind = .colon
-                case 0x3B: kind = .semicolon
-                case 0x2C: kind = .comma
-                case 0x5B: kind = .openBracket
-                case 0x5D: kind = .closeBracket
-                case 0x28: kind = .openParen
-                case 0x29: kind = .closeParen
-                case 0x7B: kind = .openBrace
-                case 0x7D: kind = .closeBrace
-                default:
-                    if b == 0x5C { i = min(n, i + 1) }
-                    while i < n, bytes[i] & 0xC0 == 0x80 { i += 1 }
-                    kind = .delim
-                }
-            }
-            tokens.append(CSSToken(kind: kind, start: start, end: i))
-        }
-        return tokens
+        CSSTokenizer.tokenize(bytes, comments: .dropped)
     }
 
     // MARK: Rules
@@ -478,10 +343,10 @@ struct StylesheetReader {
         while let t = current, !stack.isEmpty {
             index += 1
             switch t.kind {
-            case .openBrace: stack.append(.closeBrace)
-            case .openBracket: stack.append(.closeBracket)
-            case .openParen, .function: stack.append(.closeParen)
-            case .closeBrace, .closeBracket, .closeParen:
+            case .leftBrace: stack.append(.rightBrace)
+            case .leftBracket: stack.append(.rightBracket)
+            case .leftParen, .function: stack.append(.rightParen)
+            case .rightBrace, .rightBracket, .rightParen:
                 if t.kind == stack.last { stack.removeLast() }
             default: break
             }
@@ -491,11 +356,11 @@ struct StylesheetReader {
 
     /// The tokens up to (not including) a `{` or `;` at depth 0: an at-rule's or a rule's prelude.
     mutating func prelude() -> Range<Int> {
-        let start = current?.start ?? bytes.count
+        let start = current?.offset ?? bytes.count
         var end = start
-        while let t = current, t.kind != .openBrace, t.kind != .semicolon, t.kind != .closeBrace {
+        while let t = current, t.kind != .leftBrace, t.kind != .semicolon, t.kind != .rightBrace {
             index += 1
-            if t.kind == .openParen || t.kind == .function { skipBalanced(closing: .closeParen) } else if t.kind == .openBracket { skipBalanced(closing: .closeBracket) }
+            if t.kind == .leftParen || t.kind == .function { skipBalanced(closing: .rightParen) } else if t.kind == .leftBracket { skipBalanced(closing: .rightBracket) }
             end = tokens[index - 1].end
         }
         return start..<end
@@ -524,7 +389,7 @@ struct StylesheetReader {
             readRules(context, topLevel: true)
             warnUnclosed()
             unclosed = nil
-            flushSteps(on: "the stylesheet's rules", at: current?.start ?? bytes.count)
+            flushSteps(on: "the stylesheet's rules", at: current?.offset ?? bytes.count)
         }
         enter(main)
         // The palette's own stylesheet first, then the imported ones in cascade order.
@@ -538,9 +403,9 @@ struct StylesheetReader {
                 if !topLevel { noteUnclosed() }
                 return
             }
-            guard spend(on: "a rule", at: t.start) else { return }
+            guard spend(on: "a rule", at: t.offset) else { return }
             switch t.kind {
-            case .closeBrace:
+            case .rightBrace:
                 index += 1
                 if !topLevel { return }
             case .atKeyword:
@@ -555,15 +420,15 @@ struct StylesheetReader {
 
     mutating func readAtRule(_ context: Context) {
         guard let keyword = current else { return }
-        let name = text(keyword.start + 1..<keyword.end).lowercased()
+        let name = text(keyword.offset + 1..<keyword.end).lowercased()
         index += 1
         let preludeText = text(prelude()).cssTrimmed
-        guard let t = current, t.kind == .openBrace else {
+        guard let t = current, t.kind == .leftBrace else {
             if current?.kind == .semicolon { index += 1 }
             return
         }
         let atName = name
-        guard enterBlock(at: t.start, "@\(atName)", prelude: keyword.start..<t.start) else { return }
+        guard enterBlock(at: t.offset, "@\(atName)", prelude: keyword.offset..<t.offset) else { return }
         defer { leaveBlock() }
         index += 1
         var inner = context
@@ -571,8 +436,8 @@ struct StylesheetReader {
         switch name {
         case "media":
             // The queries around a block are kept as text: what they cost is spent.
-            guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.start) else { return }
-            inner.media.append(mediaQuery(preludeText, at: t.start))
+            guard spend(preludeText.utf8.count, bytes: preludeText.utf8.count, on: "@media \(preludeText.prefix(40))", at: t.offset) else { return }
+            inner.media.append(mediaQuery(preludeText, at: t.offset))
             guard !stopped else { return }
             readGroup(inner)
         case "container":
@@ -598,16 +463,16 @@ struct StylesheetReader {
             // @font-face, @keyframes, @property, @page, other variants…: no custom properties of a
             // theme. Any custom property inside is listed as not read, with its line.
             let from = index
-            if !skipBalanced(closing: .closeBrace) { noteUnclosed() }
+            if !skipBalanced(closing: .rightBrace) { noteUnclosed() }
             var i = from
             while i < index {
                 let token = tokens[i]
-                if token.kind == .ident, text(token.start..<token.end).hasPrefix("--") {
+                if token.kind == .ident, text(token.offset..<token.end).hasPrefix("--") {
                     var look = i + 1
                     while look < index, tokens[look].kind == .whitespace { look += 1 }
                     if look < index, tokens[look].kind == .colon {
-                        ledger.notRead(String(text(token.start..<token.end).dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
-                                       file: file, location: location(token.start))
+                        ledger.notRead(String(text(token.offset..<token.end).dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
+                                       file: file, location: location(token.offset))
                     }
                 }
                 i += 1
@@ -642,22 +507,22 @@ struct StylesheetReader {
         while i < tokens.count, !stopped {
             let t = tokens[i]
             switch t.kind {
-            case .openBrace: depth += 1
-            case .closeBrace: depth = max(0, depth - 1)
-            case .atKeyword where depth == 0 && text(t.start + 1..<t.end).lowercased() == "custom-media":
+            case .leftBrace: depth += 1
+            case .rightBrace: depth = max(0, depth - 1)
+            case .atKeyword where depth == 0 && text(t.offset + 1..<t.end).lowercased() == "custom-media":
                 index = i + 1
                 skipWhitespace()
-                let name = current.flatMap { $0.kind == .ident ? text($0.start..<$0.end) : nil }
-                let at = current?.start ?? t.start
+                let name = current.flatMap { $0.kind == .ident ? text($0.offset..<$0.end) : nil }
+                let at = current?.offset ?? t.offset
                 let range = prelude()
                 let all = text(range).cssTrimmed
-                guard spend(all.utf8.count, bytes: all.utf8.count, on: "@custom-media \(all.prefix(40))", at: t.start) else { return }
+                guard spend(all.utf8.count, bytes: all.utf8.count, on: "@custom-media \(all.prefix(40))", at: t.offset) else { return }
                 if let name, name.hasPrefix("--"), name.count > 2, current?.kind == .semicolon {
                     let query = Self.collapse(String(all.dropFirst(name.count)))
                     customMedia[name] = CustomMedia(query: query, file: file, location: location(at))
                 } else {
                     problems.append(PaletteProblem(.unsupportedProperty, "@custom-media \(all.prefix(60)) is not a definition like @custom-media --name (query); not read",
-                                                   file: file, location: location(t.start), severity: .warning))
+                                                   file: file, location: location(t.offset), severity: .warning))
                 }
                 i = max(index, i + 1)
                 continue
@@ -769,9 +634,9 @@ struct StylesheetReader {
                 noteUnclosed()
                 break
             }
-            guard spend(on: "an @property descriptor", at: t.start) else { return }
+            guard spend(on: "an @property descriptor", at: t.offset) else { return }
             switch t.kind {
-            case .closeBrace:
+            case .rightBrace:
                 index += 1
                 break descriptors
             case .semicolon:
@@ -780,13 +645,13 @@ struct StylesheetReader {
                 var look = index + 1
                 while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
                 guard look < tokens.count, tokens[look].kind == .colon else {
-                    _ = readValue(from: t.start)  // not a descriptor: passed over to its end
+                    _ = readValue(from: t.offset)  // not a descriptor: passed over to its end
                     continue
                 }
                 index = look + 1
-                descriptors[text(t.start..<t.end).lowercased()] = (readValue(from: t.start).value, t.start)
+                descriptors[text(t.offset..<t.end).lowercased()] = (readValue(from: t.offset).value, t.offset)
             default:
-                _ = readValue(from: t.start)
+                _ = readValue(from: t.offset)
             }
         }
         let name = Self.collapse(prelude)
@@ -828,19 +693,19 @@ struct StylesheetReader {
     mutating func readQualifiedRule(_ context: Context) {
         let first = index
         let range = prelude()
-        guard let t = current, t.kind == .openBrace else {
+        guard let t = current, t.kind == .leftBrace else {
             if current?.kind == .semicolon { index += 1 }
             return
         }
         let shown = text(range.lowerBound..<min(range.upperBound, range.lowerBound + 40))
-        guard enterBlock(at: t.start, "the rule '\(shown)'", prelude: range) else { return }
+        guard enterBlock(at: t.offset, "the rule '\(shown)'", prelude: range) else { return }
         defer { leaveBlock() }
         index += 1
         var inner = context
         inner.theme = BlockTheme()
         // The selector as its tokens say it: comments (`:root /* small */`) are not part of it.
         var written = ""
-        for token in tokens[first..<(index - 1)] { written += token.kind == .whitespace ? " " : text(token.start..<token.end) }
+        for token in tokens[first..<(index - 1)] { written += token.kind == .whitespace ? " " : text(token.offset..<token.end) }
         let selector = Self.collapse(written)
         if let parent = context.selector {
             // CSS nesting: `&` stands for the parent; without one the rule is a descendant.
@@ -853,7 +718,7 @@ struct StylesheetReader {
         // A nested selector list repeats its parent for each of its selectors: what it builds
         // is spent, so nesting lists cannot multiply beyond the budget.
         let built = inner.selector?.utf8.count ?? 0
-        guard spend(built, bytes: built, on: "the nested rule '\(selector.prefix(40))'", at: t.start) else { return }
+        guard spend(built, bytes: built, on: "the nested rule '\(selector.prefix(40))'", at: t.offset) else { return }
         readDeclarations(inner)
     }
 
@@ -865,9 +730,9 @@ struct StylesheetReader {
                 noteUnclosed()
                 return
             }
-            guard spend(on: "a declaration", at: t.start) else { return }
+            guard spend(on: "a declaration", at: t.offset) else { return }
             switch t.kind {
-            case .closeBrace:
+            case .rightBrace:
                 index += 1
                 return
             case .semicolon:
@@ -880,7 +745,7 @@ struct StylesheetReader {
                 while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
                 if look < tokens.count, tokens[look].kind == .colon {
                     index = look + 1
-                    readDeclaration(name: text(t.start..<t.end), at: t.start, context)
+                    readDeclaration(name: text(t.offset..<t.end), at: t.offset, context)
                 } else {
                     readQualifiedRule(context)
                 }
@@ -896,13 +761,13 @@ struct StylesheetReader {
     mutating func readValue(from offset: Int) -> (value: String, important: Bool) {
         var start: Int?
         var end = offset
-        while let t = current, t.kind != .semicolon, t.kind != .closeBrace {
+        while let t = current, t.kind != .semicolon, t.kind != .rightBrace {
             index += 1
-            if start == nil && t.kind != .whitespace { start = t.start }
+            if start == nil && t.kind != .whitespace { start = t.offset }
             switch t.kind {
-            case .openParen, .function: skipBalanced(closing: .closeParen)
-            case .openBracket: skipBalanced(closing: .closeBracket)
-            case .openBrace: skipBalanced(closing: .closeBrace)
+            case .leftParen, .function: skipBalanced(closing: .rightParen)
+            case .leftBracket: skipBalanced(closing: .rightBracket)
+            case .leftBrace: skipBalanced(closing: .rightBrace)
             default: break
             }
             if tokens[index - 1].kind != .whitespace { end = tokens[index - 1].end }
@@ -1577,7 +1442,7 @@ extension StylesheetReader {
         while i + 6 <= bytes.count {
             if (bytes[i] | 0x20) == 0x76, (bytes[i + 1] | 0x20) == 0x61, (bytes[i + 2] | 0x20) == 0x72, bytes[i + 3] == 0x28, bytes[i + 4] == 0x2D, bytes[i + 5] == 0x2D {
                 var j = i + 6
-                while j < bytes.count, isName(bytes[j]) || bytes[j] == 0x5C { j += 1 }
+                while j < bytes.count, CSSTokenizer.isNameByte(bytes[j]) || bytes[j] == 0x5C { j += 1 }
                 if j > i + 6 { names.append(String(decoding: bytes[(i + 6)..<j], as: UTF8.self)) }
                 i = j
             } else {
@@ -1768,7 +1633,7 @@ extension StylesheetReader {
         var changed = false
         while i < bytes.count {
             let isVar = i + 4 <= bytes.count && (bytes[i] | 0x20) == 0x76 && (bytes[i + 1] | 0x20) == 0x61 && (bytes[i + 2] | 0x20) == 0x72 && bytes[i + 3] == 0x28
-                && (i == 0 || !StylesheetReader.isName(bytes[i - 1]))
+                && (i == 0 || !CSSTokenizer.isNameByte(bytes[i - 1]))
             guard isVar else {
                 out.append(bytes[i])
                 i += 1

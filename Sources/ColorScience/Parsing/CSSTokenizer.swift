@@ -158,6 +158,7 @@ package struct CSSTokenizer {
 
     /// Past an escape whose `\` is at ``position``: the escaped character, or up to six hex
     /// digits and one whitespace after them.
+    @inline(never)
     private mutating func skipEscape() {
         position += 2
         guard CSSTokenizer.isHexDigit(bytes[position - 1]) else {
@@ -318,20 +319,15 @@ package struct CSSTokenizer {
     ]
 
     package mutating func next() -> CSSToken {
-        var start = position
-        guard var first = byte(at: position) else { return CSSToken(kind: .end, offset: start, length: 0) }
-        if first == 0x2F, dropsComments, byte(at: position + 1) == 0x2A {
-            // Comments that no whitespace comes before leave nothing behind.
-            repeat { skipComment() } while byte(at: position) == 0x2F && byte(at: position + 1) == 0x2A
-            start = position
-            guard let b = byte(at: position) else { return CSSToken(kind: .end, offset: start, length: 0) }
-            first = b
-        }
+        let start = position
+        guard let first = byte(at: position) else { return CSSToken(kind: .end, offset: start, length: 0) }
         // The tokens that color values are made of are checked first; the rest of CSS Syntax
-        // (strings, at-keywords, blocks) is sorted out among the single bytes at the end.
+        // (strings, at-keywords, blocks) is sorted out among the single bytes at the end, and
+        // what is rare in a color value is kept out of line, so this stays small.
 
         // Whitespace and comments collapse into one whitespace token.
         if CSSTokenizer.isWhitespace(first) || (first == 0x2F && byte(at: position + 1) == 0x2A) {
+            if first == 0x2F && dropsComments { return nextAfterComments() }
             while let b = byte(at: position) {
                 if CSSTokenizer.isWhitespace(b) {
                     position += 1
@@ -403,8 +399,17 @@ package struct CSSTokenizer {
         return CSSToken(kind: kind, offset: start, length: position - start)
     }
 
+    /// The token after the comments at ``position``, which no whitespace comes before: they
+    /// leave nothing behind (comments after them, once whitespace comes, are that whitespace).
+    @inline(never)
+    private mutating func nextAfterComments() -> CSSToken {
+        repeat { skipComment() } while byte(at: position) == 0x2F && byte(at: position + 1) == 0x2A
+        return next()
+    }
+
     /// Past a string's text and its closing quote. A newline the string does not escape ends it
     /// (a bad string, §4.3.5) and is left for the next token; so is the end of the text.
+    @inline(never)
     private mutating func skipString(closedBy quote: UInt8) {
         while let b = byte(at: position) {
             if b == quote {
@@ -424,6 +429,7 @@ package struct CSSTokenizer {
 
     /// A `url(` just read (its "(" included): a function token when a quoted string follows (the
     /// URL is that string), otherwise one url token up to its ")" (§4.3.6), escapes included.
+    @inline(never)
     private mutating func urlToken(from start: Int) -> CSSToken {
         var look = position
         while let b = byte(at: look), CSSTokenizer.isWhitespace(b) { look += 1 }

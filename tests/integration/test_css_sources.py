@@ -261,3 +261,40 @@ def test_shadcn_globals_imports_are_said(run):
         (3, f'@import "shadcn/tailwind.css" is not read: no such file or directory ({folder}/shadcn/tailwind.css); if it names a package, a build tool resolves that, not this tool'),
         (4, f'@import "./legacy-themes.css" is not read: no such file or directory ({folder}/legacy-themes.css)'),
     ]
+
+
+def test_a_posted_stylesheet_that_imports(binary, tmp_path):
+    """A served stylesheet that imports its tokens from a file beside it. A proposal replaces the
+    served file: its imports resolve as the served file's do, inside the palettes directory (and
+    never outside it). A stylesheet posted to /v1/audit has no directory: its imports are listed
+    as not read, each at its line, and its own declarations are read."""
+    palettes = tmp_path / "palettes"
+    palettes.mkdir()
+    (palettes / "tokens.css").write_text(":root { --gray-7: #595959; --white: #ffffff; --gray-5: #959595; }\n")
+    (tmp_path / "secret.css").write_text(":root { --gray-7: #000000; }\n")
+    (palettes / "site.css").write_text('@import "tokens.css";\n:root { --fg: var(--gray-7); --bg: var(--white); }\n')
+    (palettes / "site.checks.json").write_text(json.dumps({"checks": [{"id": "body", "foreground": "--fg", "background": "--bg"}]}))
+    s = Server(binary, str(palettes), "--max-connections-per-ip", "0")
+    try:
+        status, _, audit = s.json("GET", "/v1/palettes/site/audit")
+        assert status == 200 and audit["summary"]["pass"] == 1, audit
+        worse = b'@import "tokens.css";\n:root { --fg: var(--gray-5); --bg: var(--white); }\n'
+        status, _, proposal = s.json("POST", "/v1/palettes/site/proposals", worse, headers={"Content-Type": "text/css"})
+        assert status == 200, proposal
+        assert proposal["proposed"]["fail"] == 1 and proposal["comparison"]["regressions"][0]["key"] == "site/light/body"
+        # An import that leads out of the palettes directory is not followed, and says so.
+        outside = b'@import "../secret.css";\n:root { --fg: #595959; --bg: #ffffff; }\n'
+        status, _, proposal = s.json("POST", "/v1/palettes/site/proposals", outside, headers={"Content-Type": "text/css"})
+        assert status == 200, proposal
+        warnings = [(w["location"]["line"], w["message"]) for w in proposal["audit"]["palettes"][0]["warnings"] if w["message"].startswith("@import")]
+        assert warnings == [(1, f'@import "../secret.css" is not read: it leads outside {palettes}, the directory the stylesheet was read from')], warnings
+        # Posted on its own, the body has no directory: the import is not read, the rest is.
+        body = b'@import "tokens.css";\n:root { --fg: #595959; --bg: #ffffff; }\n'
+        status, _, report = s.json("POST", "/v1/audit?name=mine", body, headers={"Content-Type": "text/css"})
+        assert status == 200, report
+        palette = report["palettes"][0]
+        assert [(w["location"]["line"], w["message"]) for w in palette["warnings"] if w["message"].startswith("@import")] == [
+            (1, '@import "tokens.css" is not read: a stylesheet sent on its own cannot import other files; audit the folder with the CLI, or put the imported rules in the stylesheet')]
+        assert palette["ledger"]["read"] == 2, palette["ledger"]
+    finally:
+        assert s.stop() == 0, s.logs()

@@ -147,6 +147,7 @@ extension StylesheetReader {
                     var look = i + 1
                     while look < index, tokens[look].kind == .whitespace { look += 1 }
                     if look < index, tokens[look].kind == .colon {
+                        declaredAnywhere.insert(String(text(token.offset..<token.end).dropFirst(2)))
                         ledger.notRead(String(text(token.offset..<token.end).dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
                                        file: file, location: location(token.offset))
                     }
@@ -193,6 +194,7 @@ extension StylesheetReader {
         // Without a custom property's name or an initial value, the rule declares no value.
         guard name.hasPrefix("--"), name.count > 2, !name.contains(" "), let initial = descriptors["initial-value"] else { return }
         let property = String(name.dropFirst(2))
+        declaredAnywhere.insert(property)
         let at = location(initial.offset)
         func unread(_ reason: String) {
             if Self.looksLikeColor(initial.value) || initial.value.lowercased().contains("var(") {
@@ -321,6 +323,7 @@ extension StylesheetReader {
 
     mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
         let isCustom = name.hasPrefix("--")
+        if isCustom { declaredAnywhere.insert(String(name.dropFirst(2))) }
         let (value, important) = readValue(from: offset)
         let lowered = name.lowercased()
         guard isCustom || lowered == "color-scheme" else { return }

@@ -40,13 +40,18 @@ extension StylesheetReader {
     /// ``ReadBudget/maximumDepth`` stops the read too, at its line and column.
     mutating func colorTokens(_ effective: [String: Declaration], theme: String, scheme: ColorScheme) -> [Token] {
         var resolved: [String: Result<String, SubstitutionFailure>] = [:]
+        let declaredAnywhere = self.declaredAnywhere
         var stop: PaletteProblem?
         let budget = ReadBudget.current
         func substitute(_ name: String, stack: [String], depth: Int) -> Result<String, SubstitutionFailure> {
             if let known = resolved[name] { return known }
             guard stop == nil else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             guard let declaration = effective[name] else {
-                return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'", undefined: name))
+                // A property no stylesheet of the read declares anywhere (Designsystemet's
+                // `*.tailwind.css` maps Tailwind's names onto `--ds-*` of the theme stylesheet a
+                // page loads beside it) says so: no theme of this read can give it a value.
+                let nowhere = declaredAnywhere.contains(name) ? "" : " nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it)"
+                return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'\(nowhere)", undefined: name))
             }
             let file = declaration.file
             if stack.contains(name) {

@@ -217,6 +217,9 @@ struct StylesheetReader {
     var reportedScopes: Set<String> = []
     /// Why each block that is not a theme was not read (its description → the reason).
     var unreadBlocks: [String: String] = [:]
+    /// Every custom property declared anywhere in the stylesheets read (without `--`), in a
+    /// theme or not: a `var()` naming one outside this set names another stylesheet's.
+    var declaredAnywhere: Set<String> = []
     /// What the reader met that did not become a color token.
     var ledger = ReadLedger()
     /// Custom properties read as bare HSL channels (`0 0% 100%`), said in one warning.

@@ -367,15 +367,24 @@ package struct CSSTokenizer {
             return CSSToken(kind: .ident, offset: start, length: position - start)
         }
         position += 1
-        let kind: CSSToken.Kind
         switch first {
         case 0x23:  // #
             skipName()
-            kind = .hash
-        case 0x2C: kind = .comma
-        case 0x2F: kind = .slash
-        case 0x28: kind = .leftParen
-        case 0x29: kind = .rightParen
+            return CSSToken(kind: .hash, offset: start, length: position - start)
+        case 0x2C: return CSSToken(kind: .comma, offset: start, length: 1)
+        case 0x2F: return CSSToken(kind: .slash, offset: start, length: 1)
+        case 0x28: return CSSToken(kind: .leftParen, offset: start, length: 1)
+        case 0x29: return CSSToken(kind: .rightParen, offset: start, length: 1)
+        default: return nextSingle(first, from: start)
+        }
+    }
+
+    /// The tokens a color value does not use, whose first byte `first` (at `start`) was just
+    /// read: a stylesheet's structure, strings and at-keywords, and delims.
+    @inline(never)
+    private mutating func nextSingle(_ first: UInt8, from start: Int) -> CSSToken {
+        let kind: CSSToken.Kind
+        switch first {
         case 0x3A: kind = .colon
         case 0x3B: kind = .semicolon
         case 0x5B: kind = .leftBracket

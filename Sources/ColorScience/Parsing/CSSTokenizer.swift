@@ -61,24 +61,22 @@ package struct CSSTokenizer {
     package let bytes: UnsafeBufferPointer<UInt8>
     /// The byte the next token starts at; a parser that looks ahead saves and restores it.
     package var position = 0
-    /// Whether a comment that no whitespace comes before is dropped (else it is whitespace).
-    /// A comment after whitespace is part of that whitespace token in both cases.
-    let dropsComments: Bool
-
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, comments: Comments = .whitespace) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.dropsComments = comments == .dropped
     }
 
     /// Reads all tokens up to the end of the bytes (the array ends where the text does: no
     /// ``CSSToken/Kind/end`` token).
     package static func tokenize(_ bytes: [UInt8], comments: Comments = .whitespace) -> [CSSToken] {
         bytes.withUnsafeBufferPointer { buffer in
-            var tokenizer = CSSTokenizer(buffer, comments: comments)
+            var tokenizer = CSSTokenizer(buffer)
             var tokens: [CSSToken] = []
             while true {
                 let token = tokenizer.next()
                 if token.kind == .end { return tokens }
+                // Dropped, a comment with no whitespace around it leaves nothing; with some, the
+                // whitespace token stays. (Decided here, not in next(), which color values use.)
+                if comments == .dropped, token.kind == .whitespace, !tokenizer.hasWhitespaceOutsideComments(token) { continue }
                 tokens.append(token)
             }
         }
@@ -327,7 +325,6 @@ package struct CSSTokenizer {
 
         // Whitespace and comments collapse into one whitespace token.
         if CSSTokenizer.isWhitespace(first) || (first == 0x2F && byte(at: position + 1) == 0x2A) {
-            if first == 0x2F && dropsComments { return nextAfterComments() }
             while let b = byte(at: position) {
                 if CSSTokenizer.isWhitespace(b) {
                     position += 1
@@ -408,12 +405,21 @@ package struct CSSTokenizer {
         return CSSToken(kind: kind, offset: start, length: position - start)
     }
 
-    /// The token after the comments at ``position``, which no whitespace comes before: they
-    /// leave nothing behind (comments after them, once whitespace comes, are that whitespace).
-    @inline(never)
-    private mutating func nextAfterComments() -> CSSToken {
-        repeat { skipComment() } while byte(at: position) == 0x2F && byte(at: position + 1) == 0x2A
-        return next()
+    /// Whether a whitespace token holds whitespace besides its comments.
+    func hasWhitespaceOutsideComments(_ token: CSSToken) -> Bool {
+        var i = token.offset
+        while i < token.end {
+            if bytes[i] == 0x2F && i + 1 < token.end && bytes[i + 1] == 0x2A {
+                i += 2
+                while i < token.end && !(bytes[i] == 0x2A && i + 1 < token.end && bytes[i + 1] == 0x2F) { i += 1 }
+                i += 2
+            } else if CSSTokenizer.isWhitespace(bytes[i]) {
+                return true
+            } else {
+                i += 1
+            }
+        }
+        return false
     }
 
     /// Past a string's text and its closing quote. A newline the string does not escape ends it

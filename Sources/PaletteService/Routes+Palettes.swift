@@ -7,11 +7,14 @@ extension Routes {
     /// Decodes a posted palette (or any token document) and audits it.
     /// `sidecar`: the served palette, when its checks live in a `NAME.checks.json` beside its
     /// tokens file; a proposal that is the tokens file alone is audited with those checks.
-    func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil) throws(ServiceError) -> PaletteReport {
+    /// `replacing`: the served stylesheet a proposal replaces, and the palettes directory, so the
+    /// proposal's `@import`s resolve as the served file's do.
+    func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil,
+               replacing: (file: String, directory: String)? = nil) throws(ServiceError) -> PaletteReport {
         let isStylesheet = Routes.isStylesheet(request)
         let defaultName: String
         if let name { defaultName = name } else { defaultName = try Routes.documentName(request) }
-        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName, maximumBytes: limits.maximumReadBytes)
+        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName, maximumBytes: limits.maximumReadBytes, replacing: replacing)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
             var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)")
             failure.problem.line = syntax.location?.line ?? 0
@@ -36,7 +39,8 @@ extension Routes {
     /// The read is bounded by a ``ReadBudget`` for the body's size and stops at the request's
     /// deadline: a document that expands beyond its budget is refused with 422 naming the
     /// construct and its line.
-    static func decodePosted(_ request: Request, name: String, maximumBytes: Int = ReadBudget.defaultMaximumBytes) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
+    static func decodePosted(_ request: Request, name: String, maximumBytes: Int = ReadBudget.defaultMaximumBytes,
+                             replacing: (file: String, directory: String)? = nil) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
         let stylesheet = isStylesheet(request)
         if stylesheet {
             if request.body.isEmpty { throw .badRequest("the request has no body; send a stylesheet") }
@@ -48,7 +52,12 @@ extension Routes {
         let budget = ReadBudget(inputBytes: request.body.count, maximumBytes: maximumBytes, shouldStop: shouldStop)
         let body = request.body
         let media = stylesheet ? Routes.mediaType(request) : nil
-        let decoded = ReadBudget.withBudget(budget) { PaletteDecoder.decode(bytes: body, mediaType: media, defaultName: name) }
+        let decoded = ReadBudget.withBudget(budget) {
+            if stylesheet, let replacing {
+                return PaletteDecoder.decodeStylesheet(bytes: body, replacing: replacing.file, in: replacing.directory, name: name)
+            }
+            return PaletteDecoder.decode(bytes: body, mediaType: media, defaultName: name)
+        }
         if let stop = budget.problem {
             // A cancelled read is answered 503 by the server (the cancellation recorded that the
             // work stopped); a budget that ran out is the document's problem.
@@ -216,7 +225,10 @@ extension Routes {
         // tokens file (or stylesheet) alone, audited with the served palette's checks.
         let hasSidecar = entry.file.hasSuffix(".tokens.json") || entry.file.lowercased().hasSuffix(".css")
         let html = try Routes.includesHTML(request)
-        let proposed = try audit(request, name: name, sidecar: hasSidecar ? entry.palette : nil)
+        // A proposed stylesheet stands where the served one does: its imports resolve there.
+        let replacing = entry.file.lowercased().hasSuffix(".css") ? store.status.directory.map { (file: entry.file, directory: $0) } : nil
+        var proposed = try audit(request, name: name, sidecar: hasSidecar ? entry.palette : nil, replacing: replacing)
+        if let directory = replacing?.directory { proposed = PaletteStore.relative(proposed, to: directory) }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
         let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))

@@ -25,6 +25,29 @@ import Testing
 
     static let scopedReason = "are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)"
 
+    // MARK: Tokens
+
+    /// The stylesheet goes through ColorScience's CSS tokenizer: a `}` or `;` inside a string,
+    /// an unquoted `url()` or an escape is text, never structure; a comment is nothing
+    /// (`html/**/.dark` is the compound selector `html.dark`, as browsers read it).
+    @Test func tokensInsideValuesAreNotStructure() throws {
+        let css = """
+        :root {
+          --font: "a}b;c";
+          --icon: url(x;y}.svg);
+          --bg: #ffffff;
+        }
+        html/**/.dark { --bg: #000000; }
+        .md\\:dark { --bg: #111111; }
+        """
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "dark"])
+        #expect(resolvedColors(p) == ["light": ["bg": "#ffffff"], "dark": ["bg": "#000000"]])
+        #expect(Self.located(problems) == ["7:13 custom properties of '.md\\:dark' \(Self.scopedReason)"])
+        #expect(Self.unread(p).count == 3)
+    }
+
     // MARK: :where() and :is()
 
     /// Open Props writes `:where(html) { --surface-1: … }`: the root, read exactly as `html`; a

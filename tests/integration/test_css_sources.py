@@ -5,8 +5,10 @@ data/css_sources_expected.json).
 
 The stylesheets are read from ../shared/realworld (never copied here); those tests skip,
 saying so, when the folder is absent."""
+import glob
 import hashlib
 import json
+import re
 import shutil
 
 import pytest
@@ -217,7 +219,7 @@ def test_open_props_dark_theme_file_is_a_dark_theme(run):
     palette = json.loads(run("audit", str(path), "--format", "json").stdout)["palettes"][0]
     assert [t["name"] for t in palette["themes"]] == ["dark"]
     not_read = {(e["name"], e["line"]): e["reason"] for e in palette["ledger"]["notRead"]}
-    assert not_read[("link", 4)] == "--indigo-3 is not defined in theme 'dark', and var(--indigo-3) has no fallback"
+    assert not_read[("link", 4)] == "--indigo-3 is not defined in theme 'dark' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--indigo-3) has no fallback"
     assert not_read[("_bg", 23)].startswith("custom properties of ':where(html) :where(button,.btn)' are scoped to those elements")
 
 
@@ -235,8 +237,8 @@ def test_open_props_theme_imports_its_light_theme_and_custom_media(run):
     assert palette["files"] == [str(theme), str(OPEN_PROPS / "props.media.css"), str(OPEN_PROPS / "extra" / "theme.light.css")]
     not_read = {(e["file"].split("/")[-1], e["line"], e["name"]): e["reason"] for e in palette["ledger"]["notRead"]}
     # The dark block of theme.css (line 6: @media (--OSdark) { :where(html) { … } }) is the dark theme.
-    assert not_read[("theme.css", 8, "link")] == "--indigo-3 is not defined in theme 'dark', and var(--indigo-3) has no fallback"
-    assert not_read[("theme.light.css", 6, "link")] == "--indigo-7 is not defined in theme 'light', and var(--indigo-7) has no fallback"
+    assert not_read[("theme.css", 8, "link")] == "--indigo-3 is not defined in theme 'dark' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--indigo-3) has no fallback"
+    assert not_read[("theme.light.css", 6, "link")] == "--indigo-7 is not defined in theme 'light' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--indigo-7) has no fallback"
     # --HDcolor is defined in props.media.css: what it stands for is said.
     assert not_read[("theme.light.css", 21, "link")] == ("custom properties under @media (--HDcolor), that is @media (dynamic-range: high) "
                                                         "or (color-gamut: p3), apply to some devices only; not read as a theme")
@@ -261,3 +263,63 @@ def test_shadcn_globals_imports_are_said(run):
         (3, f'@import "shadcn/tailwind.css" is not read: no such file or directory ({folder}/shadcn/tailwind.css); if it names a package, a build tool resolves that, not this tool'),
         (4, f'@import "./legacy-themes.css" is not read: no such file or directory ({folder}/legacy-themes.css)'),
     ]
+
+
+def test_a_posted_stylesheet_that_imports(binary, tmp_path):
+    """A served stylesheet that imports its tokens from a file beside it. A proposal replaces the
+    served file: its imports resolve as the served file's do, inside the palettes directory (and
+    never outside it). A stylesheet posted to /v1/audit has no directory: its imports are listed
+    as not read, each at its line, and its own declarations are read."""
+    palettes = tmp_path / "palettes"
+    palettes.mkdir()
+    (palettes / "tokens.css").write_text(":root { --gray-7: #595959; --white: #ffffff; --gray-5: #959595; }\n")
+    (tmp_path / "secret.css").write_text(":root { --gray-7: #000000; }\n")
+    (palettes / "site.css").write_text('@import "tokens.css";\n:root { --fg: var(--gray-7); --bg: var(--white); }\n')
+    (palettes / "site.checks.json").write_text(json.dumps({"checks": [{"id": "body", "foreground": "--fg", "background": "--bg"}]}))
+    s = Server(binary, str(palettes), "--max-connections-per-ip", "0")
+    try:
+        status, _, audit = s.json("GET", "/v1/palettes/site/audit")
+        assert status == 200 and audit["summary"]["pass"] == 1, audit
+        worse = b'@import "tokens.css";\n:root { --fg: var(--gray-5); --bg: var(--white); }\n'
+        status, _, proposal = s.json("POST", "/v1/palettes/site/proposals", worse, headers={"Content-Type": "text/css"})
+        assert status == 200, proposal
+        assert proposal["proposed"]["fail"] == 1 and proposal["comparison"]["regressions"][0]["key"] == "site/light/body"
+        # An import that leads out of the palettes directory is not followed, and says so.
+        outside = b'@import "../secret.css";\n:root { --fg: #595959; --bg: #ffffff; }\n'
+        status, _, proposal = s.json("POST", "/v1/palettes/site/proposals", outside, headers={"Content-Type": "text/css"})
+        assert status == 200, proposal
+        warnings = [(w["location"]["line"], w["message"]) for w in proposal["audit"]["palettes"][0]["warnings"] if w["message"].startswith("@import")]
+        assert warnings == [(1, f'@import "../secret.css" is not read: it leads outside {palettes}, the directory the stylesheet was read from')], warnings
+        # Posted on its own, the body has no directory: the import is not read, the rest is.
+        body = b'@import "tokens.css";\n:root { --fg: #595959; --bg: #ffffff; }\n'
+        status, _, report = s.json("POST", "/v1/audit?name=mine", body, headers={"Content-Type": "text/css"})
+        assert status == 200, report
+        palette = report["palettes"][0]
+        assert [(w["location"]["line"], w["message"]) for w in palette["warnings"] if w["message"].startswith("@import")] == [
+            (1, '@import "tokens.css" is not read: a stylesheet sent on its own cannot import other files; audit the folder with the CLI, or put the imported rules in the stylesheet')]
+        assert palette["ledger"]["read"] == 2, palette["ledger"]
+    finally:
+        assert s.stop() == 0, s.logs()
+
+
+NOWHERE = " nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it)"
+DESIGNSYSTEMET_TAILWIND = sorted(glob.glob(str(ROOT.parent / "shared" / "realworld2" / "digdir" / "packages" / "theme" / "**" / "*.tailwind.css"), recursive=True))
+
+
+@pytest.mark.parametrize("path", DESIGNSYSTEMET_TAILWIND, ids=lambda p: p.split("/")[-1])
+def test_designsystemet_tailwind_maps_onto_another_stylesheet(run, path):
+    """Designsystemet's `*.tailwind.css` is a Tailwind v4 `@theme` that maps Tailwind's names onto
+    the `--ds-*` properties of the theme stylesheet a page loads beside it (`digdir.css`), plus a
+    `[data-color]` block for elements. Read alone, as a Tailwind build would emit it, no value
+    resolves: every declaration is listed as not read, at its own line, with that reason."""
+    r = run("audit", path, "--format", "json")
+    palette = json.loads(r.stdout)["palettes"][0]
+    ledger = palette["ledger"]
+    lines = open(path).read().split("\n")
+    declared = {(m.group(1), i + 1) for i, line in enumerate(lines) for m in re.finditer(r"(?<![\w-])--([\w-]+)\s*:", line)}
+    not_read = {(e["name"], e["line"]): e["reason"] for e in ledger["notRead"]}
+    assert ledger["read"] == 0 and ledger["notColors"] == 0 and set(not_read) == declared, ledger | {"declared": len(declared)}
+    scoped = "custom properties of '[data-color]' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)"
+    for (name, line), reason in not_read.items():
+        target = re.search(r"var\((--[\w-]+)\)", lines[line - 1]).group(1)
+        assert reason == scoped or reason == f"{target} is not defined in theme 'light'{NOWHERE}, and var({target}) has no fallback", (name, line, reason)

@@ -299,3 +299,24 @@ def test_an_untyped_alias_between_values_that_are_not_colors_is_valid(run, tmp_p
     assert r.returncode == 0, r.stdout + r.stderr
     palette = json.loads(r.stdout)["palettes"][0]
     assert palette["problems"] == [] and palette["ledger"]["notColors"] == 2 and palette["ledger"]["read"] == 3
+
+
+ALL_STYLESHEETS = sorted(glob.glob(str(SHARED / "realworld*" / "**" / "*.css"), recursive=True))
+
+
+@pytest.mark.parametrize("path", ALL_STYLESHEETS, ids=lambda p: os.path.relpath(p, SHARED))
+def test_every_real_stylesheet_keeps_a_complete_ledger(run, path):
+    """Every stylesheet under ../shared/realworld*/, each audited on its own: its ledger holds
+    each custom-property declaration of its file and of the files it imports, once. One with
+    none (Open Props' props.media.css holds only @custom-media) is refused, saying so."""
+    ledgers, report = ledger_of(run, path)
+    palette = next(p for p in report["palettes"] if p["file"] == path)
+    files = palette.get("files") or [path]
+    expected = sum(custom_properties(open(f).read()) for f in files)
+    if expected == 0:
+        assert palette.get("ledger") is None and palette["problems"][0]["code"] == "unknown-format", palette
+        return
+    ledger = ledgers[path]
+    assert ledger["colorDeclarations"] + ledger["notColors"] == expected, ledger
+    entries = [(e.get("file") or path, e["line"], e["column"]) for e in ledger["notRead"]]
+    assert len(entries) == len(set(entries)), "a declaration is listed twice"

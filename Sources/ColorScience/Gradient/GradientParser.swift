@@ -139,6 +139,8 @@ extension ColorParser {
         switch token.kind {
         case .end:
             return error(.empty, "expected a gradient like linear-gradient(red, blue), found nothing", at: token.offset)
+        case .url:  // an unquoted url(…) is one token
+            return error(.image, "url() is an image whose colors are not in the text; expected \(GradientReader.expectedFunctions)", at: token.offset)
         case .function:
             let name = tokenizer.functionName(token)
             if GradientReader.imageFunctions.contains(name) {
@@ -371,8 +373,10 @@ extension ColorParser {
                 }
                 items.append(.hint(hint, offset: start.offset))
             } else {
-                if start.kind == .function, GradientReader.imageFunctions.contains(tokenizer.functionName(start)) {
-                    throw error(.image, "\(tokenizer.functionName(start))() is an image, but the stops of \(name) are colors; expected a color like #1a2b3c or rebeccapurple",
+                // An unquoted url(…) is one token, of its own kind.
+                let image = start.kind == .url ? "url" : start.kind == .function ? tokenizer.functionName(start) : ""
+                if GradientReader.imageFunctions.contains(image) {
+                    throw error(.image, "\(image)() is an image, but the stops of \(name) are colors; expected a color like #1a2b3c or rebeccapurple",
                                 at: start.offset)
                 }
                 let isRelative = startsRelativeColor()

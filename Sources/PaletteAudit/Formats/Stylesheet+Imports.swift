@@ -1,3 +1,5 @@
+import ColorScience
+
 /// Where a stylesheet's `@import`s are read from: the reader every file of the read goes through,
 /// and the directory imports may not lead out of.
 struct ImportSource: Sendable {
@@ -100,21 +102,21 @@ extension StylesheetReader {
         while i < tokens.count, !stopped {
             let t = tokens[i]
             switch t.kind {
-            case .openBrace:
+            case .leftBrace:
                 // A style rule or an at-rule with a block: imports after it are ignored.
                 if depth == 0 { afterRules = true }
                 depth += 1
-            case .closeBrace:
+            case .rightBrace:
                 depth = max(0, depth - 1)
-            case .atKeyword where depth == 0 && text(t.start + 1..<t.end).lowercased() == "import":
+            case .atKeyword where depth == 0 && text(t.offset + 1..<t.end).lowercased() == "import":
                 index = i + 1
                 let range = prelude()
-                guard spend(1 + range.count, on: "an @import", at: t.start) else { return statements }
+                guard spend(1 + range.count, on: "an @import", at: t.offset) else { return statements }
                 if let (url, media) = Self.importPrelude(text(range)) {
-                    statements.append(ImportStatement(url: url, media: media, offset: t.start, afterRules: afterRules))
+                    statements.append(ImportStatement(url: url, media: media, offset: t.offset, afterRules: afterRules))
                 } else {
                     problems.append(PaletteProblem(.unreadableFile, "@import \(Self.collapse(text(range)).prefix(60)) names no stylesheet (a string or url()); not read",
-                                                   file: file, location: location(t.start), severity: .warning))
+                                                   file: file, location: location(t.offset), severity: .warning))
                 }
                 i = max(index, i + 1)
                 continue

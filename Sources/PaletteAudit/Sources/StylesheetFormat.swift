@@ -23,3 +23,19 @@ struct StylesheetFormat: SourceFormat {
         }
     }
 }
+
+extension PaletteDecoder {
+    /// Decodes a posted stylesheet that is to replace `file`, a stylesheet the service reads from
+    /// `directory` (a proposal): read as that file, so its `@import`s resolve beside it as the
+    /// served file's do, through a file system confined to `directory` (an import that leads
+    /// out of it is not read, and says so). A stylesheet posted on its own has no directory:
+    /// ``decode(bytes:mediaType:defaultName:limits:)`` lists its imports as not read.
+    public static func decodeStylesheet(bytes: [UInt8], replacing file: String, in directory: String, name: String,
+                                        limits: Limits = Limits()) -> (palette: Palette?, problems: [PaletteProblem]) {
+        let root = FileSystem.trimmed(directory)
+        let imports = ImportSource(reader: PaletteLoader.confined(to: root), root: root)
+        return budgeted(inputBytes: bytes.count) {
+            decodeStylesheetWithinBudget(bytes: bytes, file: file, name: name, limits: limits, imports: imports)
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import ColorScience
+
+/// Themes as the product of independent axes (Designsystemet's `[data-color-scheme]` ×
+/// `[data-color]`): see ``StylesheetReader/axisThemes(baseScheme:)``.
+extension StylesheetReader {
+    enum AxisOutcome {
+        /// Fewer than two independent axes: themes are read one class or attribute value each.
+        case notAxes
+        case stopped
+        /// The themes, and what the palette's format says of its axes.
+        case themes([Theme], String)
+    }
+
+    /// The most themes the product of a stylesheet's axes may make.
+    static let maximumAxisThemes = 1_000
+
+    /// Themes as the product of independent axes: attributes of different names (and classes,
+    /// one axis "class") on the root. An axis is independent when some selector pins it alone
+    /// (`[data-color="brand1"]`); a stylesheet with fewer than two such axes is read one value a
+    /// theme, as before (`.dark`, Primer's `[data-color-mode][data-dark-theme]`).
+    ///
+    /// Axes whose blocks hold no colors are fixed to their default (the base). A value whose
+    /// blocks stand under color-scheme or contrast queries (`[data-color-scheme="auto"]` in
+    /// `@media (prefers-color-scheme: light)` and `(… dark)`) is one theme per preference
+    /// (`auto-light`, `auto-dark`). An axis whose value shares a block with `:root`
+    /// (`:root, [data-color-scheme="light"]`) has that value as its default; any other axis has
+    /// the base (no value) as one of its values. Each theme's declarations are, in source order,
+    /// those of every block whose selector has an alternative whose constraints all hold.
+    mutating func axisThemes(baseScheme: ColorScheme) -> AxisOutcome {
+        var axisOrder: [String] = []
+        var values: [String: [String]] = [:]
+        var independent: Set<String> = []
+        var defaults: [String: String] = [:]
+        var seenAxes: Set<String> = [], seenValues: Set<String> = []
+        for spec in specs {
+            let hasRoot = spec.alternatives.contains { $0.isEmpty }
+            for alternative in spec.alternatives {
+                for (axis, value) in alternative {
+                    if seenAxes.insert(axis).inserted { axisOrder.append(axis) }
+                    if value != "*", seenValues.insert(axis + "\u{0}" + value).inserted { values[axis, default: []].append(value) }
+                }
+                if alternative.count == 1, let only = alternative.first, only.value != "*" {
+                    independent.insert(only.axis)
+                    if hasRoot, defaults[only.axis] == nil { defaults[only.axis] = only.value }
+                }
+            }
+        }
+        guard independent.count >= 2 else { return .notAxes }
+        let all = declarations.values.flatMap { $0 }.sorted { $0.order < $1.order }
+        // The properties that hold colors: written as one, or naming one through var().
+        var referrers: [String: [String]] = [:]
+        var colorNames: Set<String> = []
+        var queue: [String] = []
+        for declaration in initialValues + all {
+            if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || (try? CSSColor.parse(declaration.value, scheme: .light)) != nil {
+                if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
+            }
+            for name in Self.varNames(declaration.value) { referrers[name, default: []].append(declaration.name) }
+        }
+        guard spend(all.count, on: "the stylesheet's axes", at: 0) else { return .stopped }
+        while let name = queue.popLast() {
+            for referrer in referrers[name] ?? [] where colorNames.insert(referrer).inserted { queue.append(referrer) }
+        }
+        var holdsColors: Set<String> = []
+        for declaration in all where declaration.spec >= 0 && colorNames.contains(declaration.name) {
+            for alternative in specs[declaration.spec].alternatives {
+                for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
+            }
+        }
+        let axes = axisOrder.filter { holdsColors.contains($0) && values[$0] != nil }
+        let fixed = axisOrder.filter { !holdsColors.contains($0) && values[$0] != nil }
+        // Each axis's values: a value under preference queries splits into one per preference.
+        var preferencesOf: [String: [String]] = [:]
+        var constraints = specs.count
+        for spec in specs {
+            for alternative in spec.alternatives {
+                constraints += alternative.count
+                guard let preference = spec.preference else { continue }
+                for (axis, value) in alternative where value != "*" && !(preferencesOf[axis + "\u{0}" + value] ?? []).contains(preference) {
+                    preferencesOf[axis + "\u{0}" + value, default: []].append(preference)
+                }
+            }
+        }
+        guard spend(constraints, on: "the stylesheet's axes", at: 0) else { return .stopped }
+        var entries: [[(value: String, preference: String?)]] = []
+        for axis in axes {
+            var list: [(value: String, preference: String?)] = defaults[axis] == nil ? [("", nil)] : []
+            for value in values[axis] ?? [] {
+                let preferences = preferencesOf[axis + "\u{0}" + value] ?? []
+                if preferences.isEmpty { list.append((value, nil)) } else { list += preferences.map { (value, $0) } }
+            }
+            entries.append(list)
+        }
+        // The combinations are counted (with overflow checks) before any theme is built.
+        var count = 1, overflow = false, pastAt: String?
+        for (axis, list) in zip(axes, entries) {
+            let (product, overflowed) = count.multipliedReportingOverflow(by: list.count)
+            overflow = overflow || overflowed
+            count = overflowed ? Int.max : product
+            if pastAt == nil, overflow || count > Self.maximumAxisThemes { pastAt = axis }
+        }
+        if let pastAt {
+            let shown = zip(axes, entries).map { "\($0.0) (\($0.1.count))" }.joined(separator: " × ")
+            // Located at the first block that pins the axis which took the count past the limit.
+            let at = specs.first { $0.alternatives.contains { $0.contains { $0.axis == pastAt } } }
+            halt(PaletteProblem(.limitExceeded, "the stylesheet's axes \(shown) make \(overflow ? "more than \(Int.max)" : String(count)) themes, more than \(Self.maximumAxisThemes); a stylesheet this varied is not read",
+                                file: at?.file ?? file, location: at?.location ?? location(0)))
+            return .stopped
+        }
+        var bySpec: [Int: [Declaration]] = [:]
+        for declaration in all { bySpec[declaration.spec, default: []].append(declaration) }
+        var applied: Set<Int> = []
+        var themes: [Theme] = []
+        var digits = Array(repeating: 0, count: entries.count)
+        for _ in 0..<count {
+            var chosen: [String: String] = [:]
+            var preferences: [String] = []
+            var nameParts: [String] = []
+            for (i, axis) in axes.enumerated() {
+                let entry = entries[i][digits[i]]
+                if !entry.value.isEmpty {
+                    chosen[axis] = entry.value
+                    nameParts.append(entry.preference.map { entry.value + "-" + $0 } ?? entry.value)
+                }
+                if let preference = entry.preference, !preferences.contains(preference) { preferences.append(preference) }
+            }
+            // The next combination (the last axis turns fastest).
+            var i = entries.count - 1
+            while i >= 0 {
+                digits[i] += 1
+                if digits[i] < entries[i].count { break }
+                digits[i] = 0
+                i -= 1
+            }
+            let preference = preferences.isEmpty ? nil : preferences.joined(separator: "-")
+            let themeName = nameParts.isEmpty ? baseScheme.rawValue : nameParts.joined(separator: "-")
+            // Matching every block's constraints against the theme is spent, once per theme.
+            guard spend(constraints, on: "the theme '\(themeName)'", at: 0) else { return .stopped }
+            var layers: [Int] = []
+            for (index, spec) in specs.enumerated() {
+                guard spec.preference == nil || spec.preference == preference else { continue }
+                let holds = spec.alternatives.contains { alternative in
+                    alternative.allSatisfy { constraint in
+                        guard let value = chosen[constraint.axis] else { return false }
+                        return constraint.value == "*" || constraint.value == value
+                    }
+                }
+                if holds { layers.append(index) }
+            }
+            applied.formUnion(layers)
+            let layered = initialValues + layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
+            let first = specs[layers.first ?? 0]
+            guard spend(layered.count, on: "the theme '\(themeName)'", file: first.file, location: first.location) else { return .stopped }
+            var effective: [String: Declaration] = [:]
+            for declaration in layered {
+                if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
+                effective[declaration.name] = declaration
+            }
+            let scheme: ColorScheme = {
+                if let declared = layers.compactMap({ specColorSchemes[$0] }).max(by: { $0.order < $1.order })?.value.split(separator: " "), !declared.isEmpty {
+                    return declared.contains("dark") && !declared.contains("light") ? .dark : .light
+                }
+                return themeName.lowercased().contains("dark") ? .dark : baseScheme
+            }()
+            let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
+            guard !stopped else { return .stopped }
+            var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
+            theme.colorScheme = scheme
+            themes.append(theme)
+        }
+        let fixedAxes = Set(fixed)
+        // Blocks no theme takes: those of fixed axes, and any other block whose constraints no
+        // theme meets.
+        for declaration in all where !applied.contains(declaration.spec) {
+            let pinned = declaration.spec >= 0 ? specs[declaration.spec].alternatives.flatMap { $0.map(\.axis) } : []
+            let reason = pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
+                ?? "its block (\(declaration.block.prefix(60))) applies to no theme of the stylesheet's axes"
+            if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
+                ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
+            } else {
+                ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
+            }
+        }
+        var note = "; themes are the axes " + axes.joined(separator: " × ")
+        for axis in fixed { note += "; \(axis) fixed to its default (no colors)" }
+        return .themes(themes, note)
+    }
+}

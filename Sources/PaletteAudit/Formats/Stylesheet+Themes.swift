@@ -1,0 +1,332 @@
+import ColorScience
+
+/// Theme classification: which theme a block's custom properties belong to, from its selector
+/// (`:root`, `.dark`, `[data-theme="dark"]`, `:where()`/`:is()` opened) and its media queries, and
+/// what it constrains when the stylesheet's themes are axes (`Stylesheet+Axes.swift`).
+extension StylesheetReader {
+    static func collapse(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+    }
+
+    /// A selector list split at its top-level commas.
+    static func splitList(_ selector: String) -> [String] {
+        var parts: [String] = [], depth = 0, currentPart = ""
+        for c in selector {
+            if c == "(" || c == "[" { depth += 1 } else if c == ")" || c == "]" { depth -= 1 }
+            if c == "," && depth == 0 {
+                parts.append(currentPart.cssTrimmed)
+                currentPart = ""
+            } else {
+                currentPart.append(c)
+            }
+        }
+        parts.append(currentPart.cssTrimmed)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    /// The most alternatives one selector of a list opens into (`:is(a, b):is(c, d)` is four).
+    static let maximumSelectorAlternatives = 256
+
+    /// A selector list's alternatives, each `:is(…)` and `:where(…)` in them opened: the
+    /// selector with the pseudo-class replaced by each selector of its argument list, so
+    /// `:where(html)` is `html` and `html:is(.dark, [data-theme=dark])` is `html.dark` and
+    /// `html[data-theme=dark]`. Neither changes which element a selector matches, only its
+    /// specificity, which does not order custom properties on one element: the cascade keeps
+    /// document order. What opening builds is spent; a selector that would open into more than
+    /// ``maximumSelectorAlternatives`` is kept as written (and read as today: scoped).
+    mutating func selectorAlternatives(_ selector: String, at offset: Int) -> [String] {
+        var result: [String] = []
+        for part in Self.splitList(selector) {
+            var pending = [part], opened: [String] = []
+            var steps = 0, tooMany = false
+            while let next = pending.popLast() {
+                steps += 1
+                if opened.count + pending.count >= Self.maximumSelectorAlternatives || steps > 4 * Self.maximumSelectorAlternatives {
+                    tooMany = true
+                    break
+                }
+                guard let (before, argument, after) = Self.firstMatchesPseudoClass(next) else {
+                    opened.append(next)
+                    continue
+                }
+                let inner = Self.splitList(argument)
+                let built = inner.count * (before.utf8.count + after.utf8.count) + argument.utf8.count
+                guard spend(1 + built, bytes: built, on: "the selector '\(selector.prefix(40))'", at: offset) else { return [] }
+                // Pushed in reverse, so the alternatives come out in the order written.
+                for alternative in inner.reversed() { pending.append(before + alternative + after) }
+            }
+            if tooMany { result.append(part) } else { result += opened }
+        }
+        return result
+    }
+
+    /// The first `:is(…)` or `:where(…)` of a selector outside brackets, strings and other
+    /// pseudo-classes' arguments: the text before it, its argument, and the text after it.
+    static func firstMatchesPseudoClass(_ selector: String) -> (String, String, String)? {
+        let characters = Array(selector)
+        var i = 0, parens = 0, brackets = 0
+        var quote: Character?
+        while i < characters.count {
+            let c = characters[i]
+            if let q = quote {
+                if c == "\\" { i += 1 } else if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "[" {
+                brackets += 1
+            } else if c == "]" {
+                brackets -= 1
+            } else if c == "(" {
+                parens += 1
+            } else if c == ")" {
+                parens -= 1
+            } else if c == ":", parens == 0, brackets == 0, i + 1 < characters.count, characters[i + 1] != ":" {
+                var j = i + 1
+                while j < characters.count, characters[j].isLetter || characters[j] == "-" { j += 1 }
+                let name = String(characters[(i + 1)..<j]).lowercased()
+                if (name == "is" || name == "where"), j < characters.count, characters[j] == "(" {
+                    var depth = 0, k = j
+                    while k < characters.count {
+                        if characters[k] == "(" { depth += 1 } else if characters[k] == ")" { depth -= 1; if depth == 0 { break } }
+                        k += 1
+                    }
+                    guard k < characters.count else { return nil }
+                    return (String(characters[..<i]), String(characters[(j + 1)..<k]), String(characters[(k + 1)...]))
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The theme a block's custom properties belong to ("" for the base), or nil when they are
+    /// scoped to elements or devices (reported once per block).
+    mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> String? {
+        if let container = context.containers.first {
+            report(context, at: offset, "custom properties under @container \(container) apply to some elements only (those in a matching container); not read as a theme")
+            return nil
+        }
+        var mediaNames: [String] = []
+        for query in context.media {
+            guard let expanded = query.expanded else {
+                report(context, at: offset, (query.failure ?? "@media \(query.written) is not read") + "; not read as a theme")
+                return nil
+            }
+            guard let name = Self.mediaTheme(expanded) else {
+                let shown = expanded == query.written ? query.written : "\(query.written), that is @media \(expanded),"
+                report(context, at: offset, "custom properties under @media \(shown) apply to some devices only; not read as a theme")
+                return nil
+            }
+            if !name.isEmpty { mediaNames.append(name) }
+        }
+        var selectorName: String?
+        if !context.tailwindTheme, let selector = context.selector {
+            var found: String?
+            for part in alternatives {
+                guard let name = Self.selectorTheme(part) else { continue }
+                found = found.map { $0.isEmpty ? name : $0 } ?? name
+            }
+            guard let found else {
+                report(context, at: offset, "custom properties of '\(selector)' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)")
+                return nil
+            }
+            if !found.isEmpty { selectorName = found }
+        }
+        // A selector's name that already says the scheme (`dark_dimmed` under a dark query) is
+        // the name; otherwise the parts join (`dark-high-contrast`, `dark-dim`).
+        // A selector that names a theme names it outright: under a color-scheme query it is the
+        // theme chosen for that scheme (Primer's `auto` mode), not a new one; a contrast query
+        // still adds `high-contrast`. Without one, the queries name the theme.
+        var parts: [String] = []
+        if let selectorName {
+            parts = [selectorName]
+            if mediaNames.contains("high-contrast") && !selectorName.contains("contrast") { parts.append("high-contrast") }
+        } else {
+            for name in mediaNames where !parts.contains(name) { parts.append(name) }
+        }
+        for variant in context.variants where !parts.contains(variant) { parts.append(variant) }
+        return parts.joined(separator: "-")
+    }
+
+    /// What a theme block constrains, as axes (see ``BlockSpec``).
+    static func spec(of context: Context, alternatives selectorAlternatives: [String], file: String?, location: SourceLocation) -> BlockSpec {
+        var preferences: [String] = []
+        for media in context.media {
+            guard let query = media.expanded, let name = mediaTheme(query) else { continue }
+            if !name.isEmpty {
+                preferences.append(name)
+            } else if collapse(query.lowercased()).replacing(" ", with: "").contains("prefers-color-scheme:light") {
+                preferences.append("light")
+            }
+        }
+        preferences += context.variants
+        var alternatives: [[(axis: String, value: String)]] = []
+        if !context.tailwindTheme, context.selector != nil {
+            for part in selectorAlternatives where selectorTheme(part) != nil {
+                alternatives.append(selectorConstraints(part))
+            }
+        } else {
+            alternatives = [[]]
+        }
+        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), file: file, location: location)
+    }
+
+    /// The axes one compound selector on the root pins: each attribute by its name (to its value,
+    /// or "*" when it has none), classes as the axis "class"; `:root` alone pins none.
+    static func selectorConstraints(_ selector: String) -> [(axis: String, value: String)] {
+        var rest = Substring(selector.cssTrimmed)
+        for root in [":root", "html", ":host", "body"] where rest.lowercased().hasPrefix(root) {
+            rest = rest.dropFirst(root.count)
+            break
+        }
+        var pinned: [(axis: String, value: String)] = []
+        func pin(_ axis: String, _ value: String) {
+            if let i = pinned.firstIndex(where: { $0.axis == axis }) {
+                if value != "*" { pinned[i].value = value }
+            } else {
+                pinned.append((axis, value))
+            }
+        }
+        while !rest.isEmpty {
+            if rest.hasPrefix(".") {
+                let word = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                pin("class", String(word))
+                rest = rest.dropFirst(1 + word.count)
+            } else if rest.hasPrefix("[") {
+                guard let close = rest.firstIndex(of: "]") else { break }
+                let inside = rest[rest.index(after: rest.startIndex)..<close]
+                if let equals = inside.firstIndex(of: "=") {
+                    let axis = inside[..<equals].filter { !"~|^$*".contains($0) }.cssTrimmed.lowercased()
+                    var value = inside[inside.index(after: equals)...].cssTrimmed
+                    if value.hasSuffix(" i") || value.hasSuffix(" s") { value = String(value.dropLast(2)).cssTrimmed }
+                    value = value.trimmingCharacters(in: ["\"", "'"])
+                    pin(axis, value.isEmpty ? "*" : value)
+                } else {
+                    pin(inside.cssTrimmed.lowercased(), "*")
+                }
+                rest = rest[rest.index(after: close)...]
+            } else if rest.hasPrefix(":") {
+                let i = Self.endOfPseudoClass(rest, from: rest.index(after: rest.startIndex))
+                if i == rest.startIndex { break }
+                rest = rest[i...]
+            } else {
+                break
+            }
+        }
+        return pinned
+    }
+
+    /// A block of the stylesheet being read, as a key: blocks written alike in two stylesheets
+    /// of a read are two blocks.
+    func blockKey(_ description: String) -> String { (file ?? "") + "\u{0}" + description }
+
+    mutating func report(_ context: Context, at offset: Int, _ message: String) {
+        let key = blockKey(context.description)
+        unreadBlocks[key] = message
+        guard !reportedScopes.contains(key) else { return }
+        reportedScopes.insert(key)
+        problems.append(PaletteProblem(.unsupportedProperty, message, file: file, location: location(offset), severity: .warning))
+    }
+
+    /// "" for a query every screen matches, a theme name for a color-scheme or contrast
+    /// preference, nil for any other condition.
+    static func mediaTheme(_ query: String) -> String? {
+        let q = collapse(query.lowercased())
+        if q.isEmpty || q == "screen" || q == "all" { return "" }
+        var names: [String] = []
+        var rest = q.replacing("only screen and", with: "").replacing("screen and", with: "")
+        for (feature, name) in [("prefers-color-scheme: dark", "dark"), ("prefers-color-scheme:dark", "dark"),
+                                ("prefers-color-scheme: light", ""), ("prefers-color-scheme:light", ""),
+                                ("prefers-contrast: more", "high-contrast"), ("prefers-contrast:more", "high-contrast"),
+                                ("prefers-contrast: high", "high-contrast"), ("prefers-contrast:high", "high-contrast")]
+        where rest.contains("(" + feature + ")") {
+            rest = rest.replacing("(" + feature + ")", with: "")
+            if !name.isEmpty { names.append(name) }
+        }
+        rest = rest.replacing("and", with: "").cssTrimmed
+        guard rest.isEmpty else { return nil }
+        return names.joined(separator: "-")
+    }
+
+    static let themeWords = ["dark", "light", "theme", "contrast", "dim", "mode", "scheme"]
+
+    /// The theme a selector names: "" for `:root`/`html`/`:host`/`body` alone, the last class or
+    /// attribute value on one of them (or alone) for a theme, nil for any other element.
+    static func selectorTheme(_ selector: String) -> String? {
+        let s = selector.cssTrimmed
+        // One compound selector: no combinators.
+        guard !s.contains(" "), !s.contains(">"), !s.contains("+"), !s.contains("~") else { return nil }
+        var rest = Substring(s)
+        var name = ""
+        var sawRoot = false
+        for root in [":root", "html", ":host", "body"] where rest.lowercased().hasPrefix(root) {
+            rest = rest.dropFirst(root.count)
+            sawRoot = true
+            break
+        }
+        while !rest.isEmpty {
+            if rest.hasPrefix(".") {
+                let word = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                guard !word.isEmpty else { return nil }
+                name = String(word)
+                rest = rest.dropFirst(1 + word.count)
+            } else if rest.hasPrefix("[") {
+                guard let close = rest.firstIndex(of: "]") else { return nil }
+                let inside = rest[rest.index(after: rest.startIndex)..<close]
+                if let equals = inside.firstIndex(of: "=") {
+                    var value = inside[inside.index(after: equals)...].cssTrimmed
+                    if value.hasSuffix(" i") || value.hasSuffix(" s") { value = String(value.dropLast(2)).cssTrimmed }
+                    value = value.trimmingCharacters(in: ["\"", "'"])
+                    if !value.isEmpty { name = value }
+                }
+                rest = rest[rest.index(after: close)...]
+            } else if rest.hasPrefix(":") {
+                // A pseudo-class (:not(…), :where(…), :hover…) does not name a theme.
+                let start = rest.index(after: rest.startIndex)
+                if start < rest.endIndex, rest[start] == ":" { return nil }  // a pseudo-element
+                let i = Self.endOfPseudoClass(rest, from: start)
+                rest = rest[i...]
+            } else {
+                return nil  // an element other than the root
+            }
+        }
+        guard sawRoot || !name.isEmpty else { return nil }
+        // A class alone names a theme when it says so (`.dark`, `.light-theme`, `.high-contrast`);
+        // `.btn` alone is a component whose properties are scoped to it.
+        if !sawRoot && !s.contains("["), !themeWords.contains(where: { name.lowercased().contains($0) }) { return nil }
+        return name
+    }
+
+    /// Where a pseudo-class that starts at `start` (after its `:`) ends: past its name and its
+    /// balanced `(…)` argument, if it has one.
+    static func endOfPseudoClass(_ rest: Substring, from start: Substring.Index) -> Substring.Index {
+        var i = start
+        while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }
+        guard i < rest.endIndex, rest[i] == "(" else { return i }
+        var depth = 0
+        while i < rest.endIndex {
+            if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1; if depth == 0 { return rest.index(after: i) } }
+            i = rest.index(after: i)
+        }
+        return i
+    }
+}
+
+extension StringProtocol {
+    /// Without surrounding whitespace, as a String.
+    var cssTrimmed: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -38,12 +38,11 @@ public enum Service: Sendable {
         public var code: Code
         public var description: String
 
-        public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public struct Code: ErrorCode {
             public let rawValue: String
             public init(_ rawValue: String) { self.rawValue = rawValue }
             /// libmicrohttpd refused to start: the message says why.
             public static let serverStart = Code("server-start")
-            public var description: String { rawValue }
         }
     }
 

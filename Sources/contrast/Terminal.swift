@@ -1,3 +1,4 @@
+import PaletteAudit
 import Foundation
 
 /// Where output goes, and whether it may be colored.
@@ -106,16 +107,16 @@ struct InputError: Error, CustomStringConvertible {
         self.init(.invalidArgument, description)
     }
 
-    struct Code: Hashable, Sendable, CustomStringConvertible {
+    struct Code: ErrorCode {
         let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
         /// An option's or argument's value is wrong.
-        static let invalidArgument = Code(rawValue: "invalid-argument")
+        static let invalidArgument = Code("invalid-argument")
         /// A file named on the command line cannot be read.
-        static let unreadableFile = Code(rawValue: "unreadable-file")
+        static let unreadableFile = Code("unreadable-file")
         /// An output cannot be written.
-        static let unwritableFile = Code(rawValue: "unwritable-file")
+        static let unwritableFile = Code("unwritable-file")
         /// The service could not start.
-        static let serverStart = Code(rawValue: "server-start")
-        var description: String { rawValue }
+        static let serverStart = Code("server-start")
     }
 }

@@ -59,7 +59,7 @@ extension ContrastMatrix {
         public var problems: [PaletteProblem]
 
         /// The kind of error, an extensible set written as a string.
-        public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public struct Code: ErrorCode {
             public let rawValue: String
             public init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -67,8 +67,6 @@ extension ContrastMatrix {
             public static let unknownTheme = Code("unknown-theme")
             /// Tokens of the theme do not resolve; `problems` says which and why.
             public static let unresolvedTokens = Code("unresolved-tokens")
-
-            public var description: String { rawValue }
         }
     }
 }

@@ -122,7 +122,7 @@ public struct BaselineError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind of error, an extensible set written as a string.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -132,8 +132,6 @@ public struct BaselineError: Error, Sendable, CustomStringConvertible {
         public static let missingField = Code("missing-field")
         /// A field has the wrong JSON type.
         public static let wrongType = Code("wrong-type")
-
-        public var description: String { rawValue }
     }
 }
 

@@ -40,7 +40,7 @@ public struct DeriveError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind of error, an extensible set written as a string.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -54,8 +54,6 @@ public struct DeriveError: Error, Sendable, CustomStringConvertible {
         public static let invalidCheck = Code("invalid-check")
         /// No check has a token as its background: there is no surface to replace.
         public static let noSurface = Code("no-surface")
-
-        public var description: String { rawValue }
     }
 }
 

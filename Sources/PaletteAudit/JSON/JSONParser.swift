@@ -39,7 +39,7 @@ public struct JSONParser {
         }
 
         /// The kind of syntax error, an extensible set written as a string.
-        public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public struct Code: ErrorCode {
             public let rawValue: String
             public init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -51,8 +51,6 @@ public struct JSONParser {
             public static let invalidUTF8 = Code("invalid-utf8")
             /// Nesting deeper, or a string longer, than the reader's limits.
             public static let limitExceeded = Code("limit-exceeded")
-
-            public var description: String { rawValue }
         }
     }
 

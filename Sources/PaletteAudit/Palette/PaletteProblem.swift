@@ -73,7 +73,7 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
     }
 
     /// The kind of problem, an extensible set encoded as a string.
-    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -99,16 +99,5 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
         public static let overriddenToken = Code("overridden-token")
         public static let emptyRule = Code("empty-rule")
         public static let notAColor = Code("not-a-color")
-
-        public var description: String { rawValue }
-
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 }

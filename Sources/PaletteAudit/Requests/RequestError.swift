@@ -16,7 +16,7 @@ public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// The kind of error, an extensible set written as a string (`"missing-field"`).
-    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -34,16 +34,5 @@ public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidValue = Code("invalid-value")
         /// More than one request may hold (colors to simulate).
         public static let limitExceeded = Code("limit-exceeded")
-
-        public var description: String { rawValue }
-
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 }

@@ -55,6 +55,22 @@ import Testing
         return (report, directory.path)
     }
 
+    /// A token that is an alias: the annotation points at the token the check names, in its
+    /// own file, not at the value its chain ends at in another file.
+    @Test func anAliasIsAnnotatedWhereTheTokenIsDeclared() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("annotations-alias-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try ##"{"gray": {"light": {"$type": "color", "$value": "#eeeeee"}, "white": {"$type": "color", "$value": "#ffffff"}}}"##
+            .write(to: directory.appendingPathComponent("base.tokens.json"), atomically: true, encoding: .utf8)
+        try "{\n  \"text\": {\"$type\": \"color\", \"$value\": \"{gray.light}\"},\n  \"surface\": {\"$type\": \"color\", \"$value\": \"{gray.white}\"}\n}\n"
+            .write(to: directory.appendingPathComponent("semantic.tokens.json"), atomically: true, encoding: .utf8)
+        let checks = directory.appendingPathComponent("checks.json")
+        try #"{"checks": [{"foreground": "text", "background": "surface"}]}"#.write(to: checks, atomically: true, encoding: .utf8)
+        let report = AuditRun.audit(paths: [directory.path], checks: checks.path)
+        let line = try #require(GitHubRenderer.render(report, workingDirectory: directory.path).split(separator: "\n").first { $0.hasPrefix("::error") })
+        #expect(line.hasPrefix("::error file=semantic.tokens.json,line=2,"), "\(line)")
+    }
+
     @Test func gitHubCommandsPointAtTheTokens() throws {
         let (report, directory) = try Self.report()
         let lines = GitHubRenderer.render(report, workingDirectory: directory).split(separator: "\n").map(String.init)

@@ -23,6 +23,10 @@ public struct ResolvedColor: Hashable, Sendable, Codable {
     /// The file that holds the parsed value (the end of the alias chain), when the palette
     /// spans several files.
     public var file: String?
+    /// Where the token the reference names is declared (the start of the alias chain, where
+    /// ``file`` and ``line`` are its end): what an annotation points at. Not part of the JSON.
+    public var declaredFile: String?
+    public var declaredLine: Int?
     /// Present when the token is `$deprecated`: the reason given, or "deprecated".
     public var deprecated: String?
     /// What the source format did to the value after resolving it (a Tokens Studio

@@ -214,6 +214,8 @@ public struct ThemeResolver: Sendable {
                                      css: css, color: parsed.color, outOfGamut: parsed.wasOutOfGamut,
                                      assumed: token.assumed, pointer: token.pointer, line: token.location?.line)
         resolved.file = token.file
+        resolved.declaredFile = first?.file
+        resolved.declaredLine = first?.location?.line
         let ignored = ([firstName] + followed).compactMap { tokens[$0] }.flatMap { link in link.unappliedProperties.map { "\"\(link.name)\"'s \"\($0.name)\"" } }
         if !ignored.isEmpty {
             let note = "\(ignored.joined(separator: ", ")) not applied: declared harmless (ignoreProperties)"

@@ -110,9 +110,13 @@ extension AuditReport {
 }
 
 extension CheckResult {
-    /// Where a result points: the foreground's value (what a fix usually changes), else the
+    /// Where a result points: the foreground token's own declaration (what the check names),
+    /// else the background's, else the value the foreground's alias chain ends at, else the
     /// background's, else the check itself, each with the file that holds that line.
     func place(in palette: PaletteReport) -> (file: String?, line: Int?) {
+        // The token's own declaration, then the value its alias chain ends at.
+        if let line = foreground.declaredLine { return (foreground.declaredFile ?? palette.file, line) }
+        if let line = background.declaredLine { return (background.declaredFile ?? palette.file, line) }
         if let line = foreground.line { return (foreground.file ?? palette.file, line) }
         if let line = background.line { return (background.file ?? palette.file, line) }
         return (palette.file, line)

@@ -76,6 +76,23 @@ struct FigmaExportTests {
         #expect(palette.ledger.completed(with: palette).summary.notColors == 2)
     }
 
+    /// Many modes of one collection over a base: collections are found by shared IDs in one
+    /// pass and aliases through an index, so the work grows with the files, not their pairs.
+    @Test func manyModesOfOneCollectionAreReadInOnePass() throws {
+        var files: [String: String] = [:]
+        let base = (0..<200).map { #""c\#($0)": \#(Self.token("VariableID:1:\($0)", Self.color(Double($0) / 200, 0.5, 0.5)))"# }.joined(separator: ", ")
+        files["Base.tokens.json"] = #"{"Palette": {\#(base)}, "$extensions": {"com.figma.modeName": "Mode 1"}}"#
+        for mode in 0..<300 {
+            let tokens = (0..<200).map { #""t\#($0)": \#(Self.token("VariableID:2:\($0)", Self.color(0, 0, 0), alias: ("Base", "Palette/c\(($0 + mode) % 200)")))"# }.joined(separator: ", ")
+            files["M\(mode).tokens.json"] = #"{"Semantic": {\#(tokens)}, "$extensions": {"com.figma.modeName": "M\#(mode)"}}"#
+        }
+        let root = try folder(files)
+        let loaded = PaletteLoader.loadSources(paths: [root])
+        let palette = try #require(loaded.palettes.first?.palette)
+        #expect(palette.themes.count == 300)
+        #expect(try colors(palette, theme: "M7")["Semantic.t0"] == colors(palette, theme: "M7")["Palette.c7"])
+    }
+
     @Test func theRealExportsReadWithTheirModesAsThemes() throws {
         let base = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/realworld3/figma").standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: base) else {

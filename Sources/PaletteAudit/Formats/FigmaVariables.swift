@@ -64,6 +64,9 @@ struct FigmaVariables {
                 problems: inout [PaletteProblem]) -> (themes: [Theme], axes: [Collection])? {
         var byID: [String: Variable] = [:]
         for v in colors { byID[v.id] = v }
+        // Each variable's values by mode, for a lookup per theme instead of a scan.
+        var valuesByMode: [String: [String: ModeValue]] = [:]
+        for v in colors { valuesByMode[v.id] = Dictionary(v.values.map { ($0.mode, $0) }, uniquingKeysWith: { first, _ in first }) }
         // Names: Figma's, with the collection where two collections share one.
         var collectionsByName: [String: Set<String>] = [:]
         for v in colors { collectionsByName[v.name, default: []].insert(v.collection) }
@@ -104,7 +107,8 @@ struct FigmaVariables {
         func value(of v: Variable, in combination: [String: (id: String, name: String)]) -> ModeValue? {
             guard let collection = collections[v.collection] else { return nil }
             let mode = combination[v.collection]?.id ?? collection.defaultMode ?? collection.modes.first?.id
-            return v.values.first(where: { $0.mode == mode }) ?? v.values.first(where: { $0.mode == collection.defaultMode }) ?? v.values.first
+            let byMode = valuesByMode[v.id]
+            return mode.flatMap { byMode?[$0] } ?? collection.defaultMode.flatMap { byMode?[$0] } ?? v.values.first
         }
         /// The missing variable an alias chain from `v` ends at, if it ends at one.
         func missingTarget(of v: Variable, in combination: [String: (id: String, name: String)]) -> String? {

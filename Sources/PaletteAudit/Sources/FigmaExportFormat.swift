@@ -24,12 +24,19 @@ struct FigmaExportFormat: SourceFormat {
     let summary = "Figma's variables export (one <Mode>.tokens.json per collection and mode)"
     let suffixes = [".tokens.json", ".json"]
     let role = SourceRole.set
+    /// The most files one export is read from (each is a collection in one mode).
+    static let maximumFiles = 1_000
 
     func detect(_ document: SourceDocument) -> Detection? {
-        guard let json = document.json else { return nil }
-        if json["$extensions"]?["com.figma.modeName"]?.stringValue != nil { return .certain }
-        if Self.modeFromName(document.file) != nil, Self.hasFigmaExtension(json, budget: 256) { return .certain }
-        return nil
+        guard let json = document.json, Self.isExport(json, file: document.file) else { return nil }
+        return .certain
+    }
+
+    /// Whether a parsed file is one of an export: its root names its mode, or its name is
+    /// `<Collection>.<Mode>.json` and a token carries `$extensions["com.figma"]`.
+    static func isExport(_ json: JSONValue, file: String?) -> Bool {
+        json["$extensions"]?["com.figma.modeName"]?.stringValue != nil
+            || (modeFromName(file) != nil && hasFigmaExtension(json, budget: 256))
     }
 
     /// `<Collection>.<Mode>.json`, the sample Action's file names: (collection, mode).
@@ -74,10 +81,14 @@ struct FigmaExportFormat: SourceFormat {
             for entry in fileSystem.list(directory.isEmpty ? "." : directory).entries where !entry.isDirectory && entry.name.hasSuffix(".json") {
                 let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
                 guard path != file, case .success(let bytes) = context.reader.read(path),
-                      let json = try? JSONParser.parse(bytes), detect(SourceDocument(file: path, bytes: [], json: json)) != nil else { continue }
+                      let json = try? JSONParser.parse(bytes), Self.isExport(json, file: path) else { continue }
                 documents.append((path, json))
             }
             documents.sort { ($0.file ?? "") < ($1.file ?? "") }
+        }
+        // Collections are found by comparing files pairwise: bounded by the files of one set.
+        guard documents.count <= Self.maximumFiles else {
+            return (nil, [PaletteProblem(.limitExceeded, "the folder holds \(documents.count) files of a Figma export; the limit is \(Self.maximumFiles)", file: document.file)])
         }
         var files: [ExportFile] = []
         for (file, json) in documents {
@@ -107,11 +118,17 @@ struct FigmaExportFormat: SourceFormat {
         // Collections: the Action's by name; the native export's by shared variable IDs.
         var collectionOf: [Int] = Array(files.indices)
         func find(_ i: Int) -> Int { var i = i; while collectionOf[i] != i { i = collectionOf[i] }; return i }
+        // Each file joins the first file that shares a variable ID with it (or, for the Action's
+        // files, its collection's name): linear in the IDs, not pairwise.
+        var ownerOfID: [String: Int] = [:], ownerOfName: [String: Int] = [:]
+        func join(_ i: Int, _ j: Int) { let a = find(i), b = find(j); if a != b { collectionOf[max(a, b)] = min(a, b) } }
         for i in files.indices {
-            for j in files.indices where j < i {
-                let same = files[i].collectionName != nil ? files[i].collectionName == files[j].collectionName
-                    : files[j].collectionName == nil && !files[i].variableIDs.isDisjoint(with: files[j].variableIDs)
-                if same { collectionOf[find(i)] = find(j) }
+            if let name = files[i].collectionName {
+                if let j = ownerOfName[name] { join(i, j) } else { ownerOfName[name] = i }
+                continue
+            }
+            for id in files[i].variableIDs.sorted() {
+                if let j = ownerOfID[id] { join(i, j) } else { ownerOfID[id] = i }
             }
         }
         var members: [Int: [Int]] = [:]
@@ -176,6 +193,14 @@ struct FigmaExportFormat: SourceFormat {
         }
         // Aliases, once every variable is known.
         var stale: [String: Int] = [:]
+        let collectionIDs = variables.collections.keys.sorted()
+        var normalizedName: [String: String] = [:]
+        for id in collectionIDs { normalizedName[id] = normalized(variables.collections[id]!.name) }
+        var indexOfID: [String: Int] = [:]
+        for (index, v) in variables.colors.enumerated() { indexOfID[v.id] = index }
+        // The collections that hold each name, in collection order.
+        var holders: [String: [String]] = [:]
+        for id in collectionIDs { for name in (byName[id] ?? [:]).keys { holders[name, default: []].append(id) } }
         for pending in pendingAliases {
             let alias = pending.alias
             let own = collectionIndex[pending.file]!
@@ -184,18 +209,19 @@ struct FigmaExportFormat: SourceFormat {
                 // aliasData names the target's collection, whose files do not name it: match it
                 // against the collections' file names, else any other collection with the name.
                 let wanted = normalized(set)
-                candidates = variables.collections.keys.sorted().filter { normalized(variables.collections[$0]!.name).contains(wanted) && byName[$0]?[alias.target] != nil }
-                if candidates.isEmpty { candidates = variables.collections.keys.sorted().filter { $0 != own && byName[$0]?[alias.target] != nil } }
+                let holding = holders[alias.target] ?? []
+                candidates = holding.filter { normalizedName[$0]!.contains(wanted) }
+                if candidates.isEmpty { candidates = holding.filter { $0 != own } }
             } else if byName[own]?[alias.target] != nil {
                 candidates = [own]
             } else {
-                candidates = variables.collections.keys.sorted().filter { byName[$0]?[alias.target] != nil }
+                candidates = holders[alias.target] ?? []
             }
             var value = variables.colors[pending.variable].values[pending.value]
             let name = variables.colors[pending.variable].name.split(separator: "/").joined(separator: ".")
             if candidates.count == 1, let target = byName[candidates[0]]?[alias.target] {
                 value.value = .alias(variables.colors[target].id)
-                if let exported = alias.exported, let current = Self.resolvedLiteral(target, variables: variables), current != exported {
+                if let exported = alias.exported, let current = Self.resolvedLiteral(target, variables: variables, indexOfID: indexOfID), current != exported {
                     stale[value.file ?? "", default: 0] += 1
                 }
             } else if let exported = alias.exported, candidates.isEmpty {
@@ -238,7 +264,7 @@ struct FigmaExportFormat: SourceFormat {
 
     /// The color a variable's alias chain ends at in each collection's first mode, if it ends
     /// at a color.
-    static func resolvedLiteral(_ start: Int, variables: FigmaVariables) -> String? {
+    static func resolvedLiteral(_ start: Int, variables: FigmaVariables, indexOfID: [String: Int]) -> String? {
         var index = start
         for _ in 0..<ReadBudget.maximumDepth {
             let v = variables.colors[index]
@@ -246,7 +272,7 @@ struct FigmaExportFormat: SourceFormat {
             switch first.value {
             case .color(let css): return css
             case .alias(let id):
-                guard let next = variables.colors.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let next = indexOfID[id] else { return nil }
                 index = next
             case .invalid: return nil
             }

@@ -22,15 +22,15 @@ extension Routes {
             try checkPairCount(pairs.count)
         } else {
             let body = try Routes.parseBody(request)
-            guard body.members != nil else { throw ServiceError.badRequest("expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}") }
+            guard body.members != nil else { throw ServiceError.badRequest("expected an object: {\"fg\": …, \"bg\": …} or {\"pairs\": [...]}", code: "wrong-type") }
             guard let list = body["pairs"] else {
                 let pair = try PairRequest(json: body)
                 return Routes.jsonBytes(PairRequest.jsonBytes(try pair.evaluateInEveryScheme(), id: pair.id))
             }
             if let other = body.members?.first(where: { $0.key != "pairs" }) {
-                throw ServiceError.badRequest("unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}")
+                throw ServiceError.badRequest("unknown field \"\(other.key)\" beside \"pairs\"; send either one pair or {\"pairs\": [...]}", code: "unknown-field")
             }
-            guard case .array(let items, _) = list else { throw ServiceError.badRequest("\"pairs\" must be an array of {\"fg\", \"bg\"} objects") }
+            guard case .array(let items, _) = list else { throw ServiceError.badRequest("\"pairs\" must be an array of {\"fg\", \"bg\"} objects", code: "wrong-type") }
             try checkPairCount(items.count)
             pairs = try items.enumerated().map { index, item throws(RequestError) in try PairRequest(json: item, at: "/pairs/\(index)") }
         }
@@ -40,7 +40,7 @@ extension Routes {
 
     private func checkPairCount(_ count: Int) throws(ServiceError) {
         if count > limits.maximumPairs {
-            throw ServiceError.unprocessable("\(count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)")
+            throw ServiceError.unprocessable("\(count) pairs; the limit is \(limits.maximumPairs) per request (split the batch)", code: "limit-exceeded")
         }
     }
 }

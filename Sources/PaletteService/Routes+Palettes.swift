@@ -16,7 +16,7 @@ extension Routes {
         if let name { defaultName = name } else { defaultName = try Routes.documentName(request) }
         let (decoded, problems) = try Routes.decodePosted(request, name: defaultName, maximumBytes: limits.maximumReadBytes, replacing: replacing)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
-            var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)")
+            var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)", code: syntax.code.rawValue)
             failure.problem.line = syntax.location?.line ?? 0
             failure.problem.column = syntax.location?.column ?? 0
             throw failure
@@ -30,7 +30,7 @@ extension Routes {
         if !report.problems.isEmpty {
             throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its \(isStylesheet ? "line and column" : "JSON pointer")", report.problems)
         }
-        if let unknown = palette.unknownThemes(themes) { throw .badRequest(unknown) }
+        if let unknown = palette.unknownThemes(themes) { throw .badRequest(unknown, code: "unknown-theme") }
         return report
     }
 
@@ -43,7 +43,7 @@ extension Routes {
                              replacing: (file: String, directory: String)? = nil) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
         let stylesheet = isStylesheet(request)
         if stylesheet {
-            if request.body.isEmpty { throw .badRequest("the request has no body; send a stylesheet") }
+            if request.body.isEmpty { throw .badRequest("the request has no body; send a stylesheet", code: "missing-body") }
         } else {
             try requireJSONBody(request, what: "a palette document")
         }
@@ -75,7 +75,7 @@ extension Routes {
         switch request.query("suggestions") {
         case nil, "all": break
         case "none": limits.maximumSuggestions = 0
-        case let other?: throw .badRequest("suggestions must be all or none, not \"\(other.prefix(40))\"", field: "suggestions")
+        case let other?: throw .badRequest("suggestions must be all or none, not \"\(other.prefix(40))\"", field: "suggestions", code: "invalid-value")
         }
         return limits
     }
@@ -84,7 +84,7 @@ extension Routes {
     /// color-vision deficiency does to a check that does not say.
     static func cvdPolicy(_ request: Request) throws(ServiceError) -> CVDPolicy {
         guard let text = request.query("cvd") else { return .warn }
-        guard let policy = CVDPolicy(name: text) else { throw .badRequest("cvd must be warn or fail, not \"\(text.prefix(40))\"", field: "cvd") }
+        guard let policy = CVDPolicy(name: text) else { throw .badRequest("cvd must be warn or fail, not \"\(text.prefix(40))\"", field: "cvd", code: "invalid-value") }
         return policy
     }
 
@@ -111,7 +111,7 @@ extension Routes {
         switch request.query("include") {
         case nil: return false
         case "html": return true
-        case let other?: throw .badRequest("include must be html, not \"\(other.prefix(40))\"", field: "include")
+        case let other?: throw .badRequest("include must be html, not \"\(other.prefix(40))\"", field: "include", code: "invalid-value")
         }
     }
 
@@ -179,7 +179,7 @@ extension Routes {
         case nil: csv = request.header("accept")?.lowercased().contains("text/csv") == true
         case "json": csv = false
         case "csv": csv = true
-        case let other?: throw ServiceError.badRequest("format must be json or csv, not \"\(other.prefix(40))\"", field: "format")
+        case let other?: throw ServiceError.badRequest("format must be json or csv, not \"\(other.prefix(40))\"", field: "format", code: "invalid-value")
         }
         let matrix: ContrastMatrix
         do {
@@ -191,10 +191,10 @@ extension Routes {
             throw failure
         }
         if let maximum = auditLimits.maximumChecks, matrix.pairCount > maximum {
-            throw ServiceError.unprocessable("\(matrix.entries.count) tokens make \(matrix.pairCount) pairs; the limit is \(maximum) (--max-pairs)")
+            throw ServiceError.unprocessable("\(matrix.entries.count) tokens make \(matrix.pairCount) pairs; the limit is \(maximum) (--max-pairs)", code: "limit-exceeded")
         }
         if matrix.minimumRenderedBytes > limits.maximumResponseBytes {
-            throw ServiceError.unprocessable("the matrix would be at least \(Auditor.megabytes(matrix.minimumRenderedBytes)) (\(matrix.pairCount) pairs); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response)")
+            throw ServiceError.unprocessable("the matrix would be at least \(Auditor.megabytes(matrix.minimumRenderedBytes)) (\(matrix.pairCount) pairs); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response)", code: "limit-exceeded")
         }
         var body: [UInt8] = []
         body.reserveCapacity(min(limits.maximumResponseBytes, matrix.pairCount * 96 + 128))
@@ -213,7 +213,7 @@ extension Routes {
         let policy = try Routes.cvdPolicy(request)
         var report = entry.report
         if !themes.isEmpty || policy != .warn {
-            if let unknown = entry.palette.unknownThemes(themes) { throw ServiceError.badRequest(unknown) }
+            if let unknown = entry.palette.unknownThemes(themes) { throw ServiceError.badRequest(unknown, code: "unknown-theme") }
             report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: Routes.stoppable(.unlimited, request), cvdPolicy: policy).audit(entry.palette)
         }
         return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(name)")

@@ -25,7 +25,7 @@ extension Routes {
         guard let text = value.stringValue else { throw RequestError(.wrongType, field: field, "\"\(field)\" must be a color string, found \(value.typeName)") }
         let parsed = try PairRequest.color(text, field: field)
         guard parsed.color.isOpaque else {
-            throw ServiceError.unprocessable("\"\(field)\" is translucent (\(parsed.color.hex)); suggestions need opaque colors", field: field)
+            throw ServiceError.unprocessable("\"\(field)\" is translucent (\(parsed.color.hex)); suggestions need opaque colors", field: field, code: "translucent-color")
         }
         return parsed.color
     }
@@ -41,10 +41,10 @@ extension Routes {
         let base = try Routes.opaqueColor(body["color"], field: "color")
         let target = try Routes.target(body)
         guard case .array(let items, _)? = body["on"], !items.isEmpty else {
-            throw ServiceError.badRequest("\"on\" must be a non-empty array of background colors", field: "on")
+            throw ServiceError.badRequest("\"on\" must be a non-empty array of background colors", field: "on", code: "wrong-type")
         }
         if items.count > limits.maximumBackgrounds {
-            throw ServiceError.unprocessable("\(items.count) backgrounds; the limit is \(limits.maximumBackgrounds)")
+            throw ServiceError.unprocessable("\(items.count) backgrounds; the limit is \(limits.maximumBackgrounds)", code: "limit-exceeded")
         }
         let backgrounds = try items.enumerated().map { index, item in try Routes.opaqueColor(item, field: "on/\(index)") }
         return try Routes.json(200, VariantsResult(color: base, on: backgrounds, target: target))
@@ -57,7 +57,7 @@ extension Routes {
     func simulatePost(_ request: Request) throws -> Response {
         let body = try Routes.parseBody(request)
         guard case .array(let items, _)? = body["colors"] else {
-            throw ServiceError.badRequest("\"colors\" must be a non-empty array of CSS colors", field: "colors")
+            throw ServiceError.badRequest("\"colors\" must be a non-empty array of CSS colors", field: "colors", code: "wrong-type")
         }
         var texts: [String] = []
         for (index, item) in items.enumerated() {
@@ -67,7 +67,7 @@ extension Routes {
         var names: [String]?
         if let list = body["deficiencies"] {
             guard case .array(let entries, _) = list, entries.allSatisfy({ $0.stringValue != nil }) else {
-                throw ServiceError.badRequest("\"deficiencies\" must be an array of names like [\"deuteranopia\"]", field: "deficiencies")
+                throw ServiceError.badRequest("\"deficiencies\" must be an array of names like [\"deuteranopia\"]", field: "deficiencies", code: "wrong-type")
             }
             names = entries.compactMap(\.stringValue)
         }

@@ -46,7 +46,7 @@ public struct Routes: Sendable {
         var response = route(request)
         if response.body.count > limits.maximumResponseBytes {
             let route = response.route
-            response = ServiceError.unprocessable("the response is \(Auditor.megabytes(response.body.count)); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs").response
+            response = ServiceError.unprocessable("the response is \(Auditor.megabytes(response.body.count)); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs", code: "limit-exceeded").response
             response.route = route
         }
         response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
@@ -198,7 +198,7 @@ public struct Routes: Sendable {
                 throw ServiceError(415, "the body must be JSON (application/json or application/design-tokens+json), not \(media)")
             }
         }
-        if request.body.isEmpty { throw .badRequest("the request has no body; send \(what)") }
+        if request.body.isEmpty { throw .badRequest("the request has no body; send \(what)", code: "missing-body") }
     }
 
     /// Parses a JSON body, or throws 400 with the line and column of the syntax error.
@@ -219,7 +219,7 @@ public struct Routes: Sendable {
     static func documentName(_ request: Request) throws(ServiceError) -> String {
         guard let name = request.query("name") else { return "posted" }
         guard !name.isEmpty, name.unicodeScalars.count <= 200 else {
-            throw .badRequest("the name parameter must be 1 to 200 characters long, not \(name.unicodeScalars.count)", field: "name")
+            throw .badRequest("the name parameter must be 1 to 200 characters long, not \(name.unicodeScalars.count)", field: "name", code: "invalid-value")
         }
         return name
     }
@@ -234,7 +234,7 @@ public struct Routes: Sendable {
     /// Refuses query parameters other than `known`.
     static func onlyQuery(_ request: Request, _ known: Set<String>, expected: String) throws(ServiceError) {
         if let unknown = request.query.first(where: { !known.contains($0.name) }) {
-            throw .badRequest("unknown query parameter \"\(unknown.name)\"; expected \(expected)")
+            throw .badRequest("unknown query parameter \"\(unknown.name)\"; expected \(expected)", field: unknown.name, code: "unknown-field")
         }
     }
 

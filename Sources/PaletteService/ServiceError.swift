@@ -11,14 +11,14 @@ public struct ServiceError: Error, Sendable {
     public var headers: [Header] = []
 
     public init(_ status: Int, _ detail: String, field: String? = nil, code: String? = nil) {
-        problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, code: code, field: field)
+        problem = ProblemDetails(title: ServiceError.title(status), status: status, detail: detail, code: code ?? ServiceError.code(status), field: field)
     }
 
     public var status: Int { problem.status }
 
     public static func badRequest(_ detail: String, field: String? = nil, code: String? = nil) -> ServiceError { ServiceError(400, detail, field: field, code: code) }
     public static func notFound(_ detail: String) -> ServiceError { ServiceError(404, detail) }
-    public static func unprocessable(_ detail: String, field: String? = nil) -> ServiceError { ServiceError(422, detail, field: field) }
+    public static func unprocessable(_ detail: String, field: String? = nil, code: String? = nil) -> ServiceError { ServiceError(422, detail, field: field, code: code) }
 
     /// The body and headers of this error.
     public var response: Response {
@@ -26,6 +26,22 @@ public struct ServiceError: Error, Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(problem)).map { [UInt8]($0) } ?? Array("{\"status\":\(status)}".utf8)
         return Response(status: status, headers: [Header(name: "Content-Type", value: "application/problem+json")] + headers, body: body)
+    }
+
+    /// The code of an error whose thrower gives none: what its status means (docs/errors.md).
+    static func code(_ status: Int) -> String {
+        switch status {
+        case 400: "bad-request"
+        case 404: "not-found"
+        case 405: "method-not-allowed"
+        case 408: "request-timeout"
+        case 413: "content-too-large"
+        case 414: "uri-too-long"
+        case 415: "unsupported-media-type"
+        case 422: "invalid-palette"
+        case 503: "unavailable"
+        default: status >= 500 ? "internal-error" : "bad-request"
+        }
     }
 
     /// The reason phrase of each status the service uses (RFC 9110).

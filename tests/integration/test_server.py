@@ -90,6 +90,27 @@ def test_errors_are_problem_json(server):
     assert status == 413
 
 
+def test_every_problem_json_carries_a_code(server):
+    """A program branches on `code`, never on the wording: every error body has one (docs/errors.md)."""
+    cases = [
+        ("GET", "/v1/contrast?fg=blu&bg=white", None, {}, 400, "invalid-color"),
+        ("GET", "/v1/contrast?fg=%23000&bg=%23fff&colour=1", None, {}, 400, "unknown-field"),
+        ("GET", "/nowhere", None, {}, 404, "not-found"),
+        ("DELETE", "/v1/palettes", None, {}, 405, "method-not-allowed"),
+        ("POST", "/v1/audit", b"not json", {"Content-Type": "text/plain"}, 415, "unsupported-media-type"),
+        ("POST", "/v1/audit", b'{"name": "x",\n "themes": [}', {}, 400, "invalid-json"),
+        ("POST", "/v1/audit", b"", {}, 400, "missing-body"),
+        ("POST", "/v1/audit", {"name": "x", "themes": {"light": {"tokens": {"a": "#12"}}}}, {}, 422, "invalid-palette"),
+        ("GET", "/v1/palettes/peptide-fox/matrix?format=yaml", None, {}, 400, "invalid-value"),
+        ("GET", "/v1/palettes/peptide-fox/audit?theme=sepia", None, {}, 400, "unknown-theme"),
+        ("POST", "/v1/contrast", b"x" * (300 << 10), {}, 413, "content-too-large"),
+    ]
+    for method, path, body, headers, status, code in cases:
+        got, response_headers, problem = server.json(method, path, body, headers=headers)
+        assert (got, problem.get("code")) == (status, code), (method, path, problem)
+        assert response_headers["Content-Type"] == "application/problem+json"
+
+
 def test_palettes_audit_and_proposals(server):
     status, _, body = server.json("GET", "/v1/palettes")
     assert [p["name"] for p in body["palettes"]] == ["peptide-fox", "train"]

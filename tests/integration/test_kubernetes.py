@@ -64,3 +64,12 @@ def test_a_configmap_volume_is_served_and_reloaded(binary, tmp_path):
         assert names == ["peptide-fox", "peptide-fox-2"], names
     finally:
         assert s.stop() == 0, s.logs()[-2000:]
+
+
+def test_the_deployments_palettes_are_the_repositorys():
+    """kustomize reads files only below its own folder, so the ConfigMap's palettes are copies of
+    palettes/: they must not drift from the transcriptions they copy."""
+    copies = sorted((ROOT / "deploy" / "kubernetes" / "palettes").glob("*.json"))
+    assert copies
+    for copy in copies:
+        assert copy.read_bytes() == (ROOT / "palettes" / copy.name).read_bytes(), f"{copy} differs from palettes/{copy.name}"

@@ -1,6 +1,6 @@
 import ColorScience
 import Foundation
-import PaletteAudit
+@testable import PaletteAudit
 import Testing
 
 /// Token sources written from the DTCG Format, Color and Resolver 2025.10 specifications and
@@ -317,5 +317,42 @@ import Testing
         #expect(report.themes.isEmpty)
         #expect(report.problems.map(\.code) == [.limitExceeded])
         #expect(report.problems.first?.message.contains("stopped before it finished") == true)
+    }
+}
+
+/// Style Dictionary's object colors, read as its built-in transforms (tinycolor2) read them.
+@Suite struct StyleDictionaryObjectColorTests {
+    func object(_ text: String) throws -> [JSONMember] {
+        try #require(try JSONParser.parse(text).members)
+    }
+
+    @Test(arguments: [
+        (#"{"h": 0, "s": 1, "l": 0.5}"#, "hsl(0 100% 50%)"),
+        (#"{"h": 210, "s": 50, "l": 40}"#, "hsl(210 50% 40%)"),
+        (#"{"h": 360, "s": "50%", "l": "25%"}"#, "hsl(0 50% 25%)"),
+        (#"{"h": "50%", "s": 1, "l": 1}"#, "hsl(180 100% 100%)"),
+        (#"{"r": 255, "g": 128, "b": 0, "a": 0.5}"#, "rgb(255 128 0 / 0.5)"),
+        (#"{"r": 300, "g": -4, "b": "50%", "a": 2}"#, "rgb(255 0 127.5)"),
+        (#"{"h": 120, "s": 1, "v": 0.5}"#, "hwb(120 0% 50%)"),
+    ])
+    func literalChannels(text: String, css: String) throws {
+        #expect(PaletteDecoder.tinycolorObject(try object(text)) == css)
+    }
+
+    @Test func referencesAndMixedShapesAreNotRead() throws {
+        #expect(PaletteDecoder.tinycolorObject(try object(#"{"h": "{hue.red}", "s": 1, "l": 0.5}"#)) == nil)
+        #expect(PaletteDecoder.tinycolorObject(try object(#"{"h": 0, "s": 1, "l": 0.5, "g": 3}"#)) == nil)
+        #expect(PaletteDecoder.tinycolorObject(try object(#"{"r": 1, "g": 2}"#)) == nil)
+    }
+
+    @Test func aTokenReadThisWayCarriesItsAssumptionAndMeasures() throws {
+        let text = #"{"fg": {"value": {"h": 0, "s": 0, "l": 0}, "type": "color"}, "bg": {"value": {"r": 255, "g": 255, "b": 255}, "type": "color"}}"#
+        let (palette, problems) = PaletteDecoder.decode(text, file: "sd.json")
+        #expect(problems.allSatisfy { $0.isWarning })
+        let theme = try #require(palette?.themes.first)
+        #expect(theme.tokens.first { $0.name == "fg" }?.assumed?.contains("tinycolor2") == true)
+        var resolver = ThemeResolver(palette: try #require(palette), theme: theme)
+        let fg = try resolver.resolve("fg").get(), bg = try resolver.resolve("bg").get()
+        #expect(fg.hex == "#000000" && bg.hex == "#ffffff")
     }
 }

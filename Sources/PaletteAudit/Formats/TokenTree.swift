@@ -211,14 +211,21 @@ extension PaletteDecoder {
             let channels = Set(object.map(\.key))
             if !channels.contains("colorSpace"), dialect != .dtcg && dialect != .palette, !channels.isEmpty,
                channels.isSubset(of: ["h", "s", "l", "v", "r", "g", "b", "a"]) {
-                // Style Dictionary passes such an object to the project's own color transform
-                // (sd.config), which decides what it means; this tool does not run that build.
+                // Style Dictionary's built-in color transforms (color/css, color/hex…) hand such an
+                // object to tinycolor2, which reads it with its own scales. With literal channels
+                // the color is read that way, and an assumption says so; channels written as
+                // references name values the build substitutes first, which are not read here.
                 let written = "{" + object.map(\.key).joined(separator: ", ") + "}"
-                problem(.unsupportedProperty, "the value of color token \"\(name)\" is an object \(written), which only the project's own Style Dictionary transform turns into a color (its channels' scale and references are the build's to decide); it is not read", at: valuePointer, raw)
-                return nil
+                guard let css = Self.tinycolorObject(object) else {
+                    problem(.unsupportedProperty, "the value of color token \"\(name)\" is an object \(written) whose channels are not all numbers (references or text, which the project's Style Dictionary build substitutes first); it is not read", at: valuePointer, raw)
+                    return nil
+                }
+                token.value = css
+                token.assumed = "the object \(written) is read as Style Dictionary's built-in color transforms read it (tinycolor2: hue in degrees; saturation, lightness and value as fractions when at most 1, else percentages; r, g and b 0–255); a custom transform in the project's build may read it otherwise"
+            } else {
+                guard let css = cssFromDesignTokenColor(object, pointer: valuePointer, raw, token: name) else { return nil }
+                token.value = css
             }
-            guard let css = cssFromDesignTokenColor(object, pointer: valuePointer, raw, token: name) else { return nil }
-            token.value = css
             token.type = "color"
         default:
             if type == "color" || dialect == .palette {
@@ -379,6 +386,51 @@ extension PaletteDecoder {
     /// The DTCG color object (`{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 1}`)
     /// written as the equivalent CSS color. A `hex` that disagrees with the components is
     /// reported; the components win, as the DTCG Color module says.
+    /// A `{h, s, l}`, `{h, s, v}` or `{r, g, b}` object (with an optional `a`) of literal
+    /// numbers (or percent strings) as tinycolor2 reads it: the CSS color it means, or nil.
+    /// tinycolor2 takes s, l and v at most 1 as fractions and larger ones as percentages, clamps
+    /// every channel into its range, takes r, g and b in 0–255, and an alpha outside 0…1 as 1.
+    static func tinycolorObject(_ members: [JSONMember]) -> String? {
+        var values: [String: Double] = [:]
+        var percent: Set<String> = []
+        for member in members {
+            switch member.value {
+            case .number(let v, _) where v.isFinite: values[member.key] = v
+            case .string(let text, _):
+                let trimmed = text.trimmingSpaces
+                guard trimmed.hasSuffix("%"), let v = Double(trimmed.dropLast()), v.isFinite else { return nil }
+                values[member.key] = v
+                percent.insert(member.key)
+            default: return nil
+            }
+        }
+        func clamp(_ v: Double, _ high: Double) -> Double { min(max(v, 0), high) }
+        /// s, l, v: a fraction when at most 1 (and not written as a percentage), else a percentage.
+        func unit(_ key: String) -> Double? {
+            guard let v = values[key] else { return nil }
+            return percent.contains(key) || v > 1 ? clamp(v, 100) / 100 : clamp(v, 1)
+        }
+        // tinycolor2's boundAlpha: a number outside 0…1 (a percentage's number included) is 1.
+        var alpha = 1.0
+        if let a = values["a"], a >= 0, a <= 1 { alpha = a }
+        let keys = Set(values.keys).subtracting(["a"])
+        let suffix = alpha == 1 ? "" : " / \(CSSNumber.format(alpha))"
+        if keys == ["r", "g", "b"], let r = values["r"], let g = values["g"], let b = values["b"] {
+            let channel = { (key: String, v: Double) in percent.contains(key) ? clamp(v, 100) / 100 * 255 : clamp(v, 255) }
+            return "rgb(\(CSSNumber.format(channel("r", r))) \(CSSNumber.format(channel("g", g))) \(CSSNumber.format(channel("b", b)))\(suffix))"
+        }
+        guard let h = values["h"] else { return nil }
+        let hue = (percent.contains("h") ? clamp(h, 100) * 3.6 : clamp(h, 360)).truncatingRemainder(dividingBy: 360)
+        if keys == ["h", "s", "l"], let s = unit("s"), let l = unit("l") {
+            return "hsl(\(CSSNumber.format(hue)) \(CSSNumber.format(s * 100))% \(CSSNumber.format(l * 100))%\(suffix))"
+        }
+        if keys == ["h", "s", "v"], let s = unit("s"), let v = unit("v") {
+            // HSV as HWB: whiteness (1 − s)·v, blackness 1 − v.
+            return "hwb(\(CSSNumber.format(hue)) \(CSSNumber.format((1 - s) * v * 100))% \(CSSNumber.format((1 - v) * 100))%\(suffix))"
+        }
+        return nil
+    }
+
     mutating func cssFromDesignTokenColor(_ members: [JSONMember], pointer: JSONPointer, _ raw: JSONValue, token: String? = nil) -> String? {
         let object = JSONValue.object(members, raw.location)
         guard let space = object["colorSpace"]?.stringValue else {

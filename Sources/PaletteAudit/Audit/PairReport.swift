@@ -145,18 +145,7 @@ extension PairReport {
                     w.key("foreground"); w.string(composited.foreground)
                 w.endObject()
             }
-            if let cvd {
-                w.key("cvd")
-                w.beginObject()
-                    w.key("background"); w.string(cvd.background)
-                    w.key("deficiencies"); w.strings(cvd.deficiencies)
-                    w.key("deficiency"); w.string(cvd.deficiency)
-                    w.key("display"); w.string(cvd.display)
-                    w.key("foreground"); w.string(cvd.foreground)
-                    w.key("ratio"); w.number(cvd.ratio)
-                    if let verdict = cvd.verdict { w.key("verdict"); w.string(verdict) }
-                w.endObject()
-            }
+            if let cvd { w.key("cvd"); cvd.write(&w) }
             w.key("display"); w.string(display)
             w.key("foreground"); w.string(foreground)
             if let id { w.key("id"); w.string(id) }

@@ -214,18 +214,7 @@ extension CheckResult {
             }
             if let composited { w.key("composited"); composited.write(&w) }
             w.string("criterion", criterion)
-            if let cvd {
-                w.key("cvd")
-                w.object { w in
-                    w.key("background"); w.string(cvd.background)
-                    w.key("deficiencies"); w.strings(cvd.deficiencies)
-                    w.key("deficiency"); w.string(cvd.deficiency)
-                    w.key("display"); w.string(cvd.display)
-                    w.key("foreground"); w.string(cvd.foreground)
-                    w.key("ratio"); w.number(cvd.ratio)
-                    w.string("verdict", cvd.verdict)
-                }
-            }
+            if let cvd { w.key("cvd"); cvd.write(&w) }
             w.string("description", description)
             w.key("display"); w.string(display)
             if let distinction {
@@ -387,5 +376,20 @@ extension ReadLedger.Entry {
             if let themes { w.key("themes"); w.strings(themes) }
             w.string("type", type)
         }
+    }
+}
+
+extension SimulatedContrast {
+    /// The lowest simulated contrast, as a check result and a pair's report write it.
+    func write(_ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("background"); w.string(background)
+        w.key("deficiencies"); w.strings(deficiencies)
+        w.key("deficiency"); w.string(deficiency)
+        w.key("display"); w.string(display)
+        w.key("foreground"); w.string(foreground)
+        w.key("ratio"); w.number(ratio)
+        w.string("verdict", verdict)
+        w.endObject()
     }
 }

@@ -93,6 +93,16 @@ struct FigmaExportTests {
         #expect(try colors(palette, theme: "M7")["Semantic.t0"] == colors(palette, theme: "M7")["Palette.c7"])
     }
 
+    /// A file beside the export that cannot be read is said, not passed over.
+    @Test func aBrokenFileBesideTheExportIsAWarning() throws {
+        let mode = #"{"Brand": \#(Self.token("VariableID:3:1", Self.color(0, 0.4, 0.8))), "$extensions": {"com.figma.modeName": "Light"}}"#
+        let root = try folder(["Light.tokens.json": mode, "Dark.tokens.json": "{\"Brand\": "])
+        let loaded = PaletteLoader().loadFile(root + "/Light.tokens.json")
+        #expect(loaded.palette?.themes.count == 1)
+        let warning = try #require(loaded.problems.first { $0.code == .invalidJSON })
+        #expect(warning.isWarning && warning.file?.hasSuffix("Dark.tokens.json") == true && warning.message.contains("not read as part of the Figma export"))
+    }
+
     @Test func theRealExportsReadWithTheirModesAsThemes() throws {
         let base = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/realworld3/figma").standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: base) else {

@@ -78,17 +78,31 @@ struct FigmaExportFormat: SourceFormat {
         if let json = document.json { documents.append((document.file, json)) }
         if let file = document.file, let fileSystem = context.reader.fileSystem {
             let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            for entry in fileSystem.list(directory.isEmpty ? "." : directory).entries where !entry.isDirectory && entry.name.hasSuffix(".json") {
+            let siblings = fileSystem.list(directory.isEmpty ? "." : directory).entries.filter { !$0.isDirectory && $0.name.hasSuffix(".json") }
+            // Counted before any is read: each may be up to the file system's size limit.
+            guard siblings.count <= Self.maximumFiles else {
+                return (nil, [PaletteProblem(.limitExceeded, "the folder holds \(siblings.count) JSON files beside this Figma export file; an export is read from at most \(Self.maximumFiles)", file: document.file)])
+            }
+            for entry in siblings {
                 let path = directory.isEmpty ? entry.name : directory + "/" + entry.name
-                guard path != file, case .success(let bytes) = context.reader.read(path),
-                      let json = try? JSONParser.parse(bytes), Self.isExport(json, file: path) else { continue }
-                documents.append((path, json))
+                guard path != file else { continue }
+                let bytes: [UInt8]
+                switch context.reader.read(path) {
+                case .success(let read): bytes = read
+                case .failure(let problem):
+                    problems.append(PaletteProblem(.unreadableFile, "\(problem.message); not read as part of the Figma export", file: path, severity: .warning))
+                    continue
+                }
+                // What is read is spent, so a request's budget bounds the files read beside it.
+                guard ReadBudget.spend(bytes: bytes.count, on: "the files of the Figma export", file: path, location: nil) else { return (nil, problems) }
+                let json: JSONValue
+                do { json = try JSONParser.parse(bytes) } catch {
+                    problems.append(PaletteProblem(.invalidJSON, "\(error.message); not read as part of the Figma export beside it", file: path, location: error.location, severity: .warning))
+                    continue
+                }
+                if Self.isExport(json, file: path) { documents.append((path, json)) }
             }
             documents.sort { ($0.file ?? "") < ($1.file ?? "") }
-        }
-        // Collections are found by comparing files pairwise: bounded by the files of one set.
-        guard documents.count <= Self.maximumFiles else {
-            return (nil, [PaletteProblem(.limitExceeded, "the folder holds \(documents.count) files of a Figma export; the limit is \(Self.maximumFiles)", file: document.file)])
         }
         var files: [ExportFile] = []
         for (file, json) in documents {

@@ -117,6 +117,13 @@ import TestSupport
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasSuffix("}\n"))
         #expect(throws: BaselineError.self) { _ = try Baseline.decode(Data("{}".utf8)) }
+        // Broken JSON is placed at its line and column, with what was expected.
+        do {
+            _ = try Baseline.decode(Data("{\"checks\": [1,\n 2".utf8))
+            Issue.record("a broken baseline decoded")
+        } catch let error as BaselineError {
+            #expect(error.code == .invalidJSON && error.description.hasPrefix("not valid JSON at 2:"))
+        }
     }
 }
 

@@ -62,6 +62,10 @@ public struct Baseline: Sendable, Codable {
         do {
             return try JSONDecoder().decode(Baseline.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
+            // The project's own parser says where: line, column and what was expected.
+            do { _ = try JSONParser.parse([UInt8](data), dialect: .json) } catch {
+                throw BaselineError(.invalidJSON, "not valid JSON at \(error.location): \(error.message)")
+            }
             throw BaselineError(.invalidJSON, "not valid JSON: \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, context) {
             throw BaselineError(.missingField, "missing \"\(key.stringValue)\" at \(path(context.codingPath)); is this a baseline written by `contrast audit --write-baseline`?")

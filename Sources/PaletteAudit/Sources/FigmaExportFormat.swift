@@ -198,9 +198,12 @@ struct FigmaExportFormat: SourceFormat {
                     pendingAliases.append((variableIndex, variables.colors[variableIndex].values.count, i, Alias(target: target, collection: nil, exported: nil, written: text)))
                 } else if let css = exported {
                     value.value = .color(css)
+                } else if let space = raw["colorSpace"]?.stringValue, !["srgb", "display-p3"].contains(space) {
+                    value.value = .invalid(reason: "its colorSpace \"\(space)\" is not one this tool reads (srgb, display-p3)",
+                                           message: "\(displayName): the colorSpace \"\(space.prefix(40))\" is not one this tool reads; expected srgb or display-p3")
                 } else {
                     value.value = .invalid(reason: "its value is not a color Figma exports ({colorSpace, components, alpha} or a hex string)",
-                                           message: "\(displayName): a Figma color value must be {\"colorSpace\", \"components\", \"alpha\"} or a hex string, found \(raw.typeName)")
+                                           message: "\(displayName): a Figma color value must be {\"colorSpace\", \"components\": [r, g, b], \"alpha\"} or a hex string, found \(raw.typeName)")
                 }
                 variables.colors[variableIndex].values.append(value)
             }

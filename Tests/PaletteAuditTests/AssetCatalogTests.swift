@@ -221,6 +221,9 @@ import Testing
         let ledger = palette.ledger.completed(with: palette).summary
         #expect(ledger.notRead.map(\.name) == ["WidgetBackground"])
         #expect(ledger.read == 1)
+        // An empty set is a valid catalog: a warning at the set, not a problem that stops the audit.
+        #expect(loaded.problems.filter { $0.severity == .error }.isEmpty, "\(loaded.problems.map(\.message))")
+        #expect(loaded.problems.contains { $0.severity == .warning && $0.message.contains("WidgetBackground has no color assigned") })
     }
 
     @Test func twoCatalogsOfOneNameGetDistinctNames() throws {

@@ -212,6 +212,14 @@ struct AssetCatalogReader {
                     assumed: "color set \(name) has no color, so the app uses the system accent color, which iOS shows as its default tint: system blue")
                 return set
             }
+            if !slots.isEmpty && slots.allSatisfy({ $0["color"] == nil }) {
+                // Every slot unassigned, as Xcode's templates leave WidgetBackground: a valid
+                // catalog whose set gives the app no color. Not read, and said so; a check that
+                // names it is then a problem of its own.
+                problems.append(PaletteProblem(.missingField, "color set \(name) has no color assigned to any \(chosen) slot (Xcode shows it empty and the app gets no color from it); it is not read",
+                                               file: file, location: document.location, severity: .warning))
+                return nil
+            }
             problems.append(PaletteProblem(.missingField, "color set \(name) defines no color for the \(chosen) idiom", file: file))
             return nil
         }

@@ -66,6 +66,12 @@ echo "Command: \`python3 bench/audit_scale.py DIR $bin/contrast\` (2,000 random 
 { echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/audit_scale.py "$out" "$bin/contrast"; } | tee "$out/auditscale.txt" >> "$report"
 cat "$out/auditscale.txt"
 
+echo "== real design systems (the readers and the ledger on every system of ../shared/realworld*)"
+section "5c. Real design systems (whole process, JSON out)"
+echo "Command: \`python3 bench/realworld_audit.py DIR $bin/contrast\` (each system's folder as a user audits it, \`contrast audit DIR --format json --output FILE\`; median of 5 wall times, peak RSS from GNU time; the declarations are the ledger's). Target: no slower than the previous round (run it with an older binary as a third argument for the ratio)." >> "$report"
+{ echo "| system | color declarations | exit | time | peak memory |"; echo "|---|---:|---|---:|---:|"; python3 bench/realworld_audit.py "$out" "$bin/contrast"; } | tee "$out/realworld.txt" >> "$report"
+cat "$out/realworld.txt"
+
 echo "== HTTP (wrk, ${duration}s each; targets: healthz >= 90% and GET contrast >= 75% of the bare C server)"
 section "6. HTTP on 127.0.0.1 (wrk, ${duration} s per cell, $threads server threads, access log on)"
 echo "Server: \`$bin/contrast serve --threads $threads --workers $threads --max-connections-per-ip 0\` (wrk is one address; the per-address limit would refuse most of its 512 connections) with its access log written to a file, as \`make run\` serves; ceiling: \`bench/hello.c\` (bare libmicrohttpd, same mode and threads, no log). Targets: /healthz ≥ 90 % and GET /v1/contrast ≥ 75 % of the C server's requests/s at 64 connections; POST /v1/audit (Peptide Fox) p99 < 5 ms at 16 connections; zero errors." >> "$report"

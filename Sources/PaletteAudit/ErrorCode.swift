@@ -19,3 +19,26 @@ extension ErrorCode {
         try container.encode(rawValue)
     }
 }
+
+/// The family an error belongs to: an empty type that tells one ``CodedError`` apart from
+/// another, so that each family lists its own codes.
+public protocol ErrorFamily: Sendable {}
+
+/// An error that is only a code and a sentence. Each family is a type alias
+/// (`BaselineError = CodedError<BaselineErrors>`) and lists its codes in an extension of
+/// `CodedError.Code` constrained to the family.
+public struct CodedError<Family: ErrorFamily>: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for programs: stable across releases.
+    public var code: Code
+    public var description: String
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The kind of error, an extensible set written as a string.
+    public struct Code: ErrorCode {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+    }
+}

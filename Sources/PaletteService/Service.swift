@@ -34,17 +34,8 @@ public enum Service: Sendable {
     }
 
     /// The server could not start (the address is taken, the TLS key does not match…).
-    public struct StartError: Error, Sendable, CustomStringConvertible {
-        public var code: Code
-        public var description: String
-
-        public struct Code: ErrorCode {
-            public let rawValue: String
-            public init(_ rawValue: String) { self.rawValue = rawValue }
-            /// libmicrohttpd refused to start: the message says why.
-            public static let serverStart = Code("server-start")
-        }
-    }
+    public enum StartErrors: ErrorFamily {}
+    public typealias StartError = CodedError<StartErrors>
 
     /// Serves until SIGTERM or SIGINT, then returns once drained (or the grace period is
     /// over). The banner goes to standard output, the log to standard error.
@@ -84,7 +75,7 @@ public enum Service: Sendable {
         do {
             try server.start()
         } catch {
-            throw StartError(code: .serverStart, description: error.description)
+            throw StartError(.serverStart, error.description)
         }
         FileHandle.standardOutput.write(Data(banner(configuration, config: config, port: server.port, names: store.status.names).utf8))
 
@@ -142,4 +133,9 @@ public enum Service: Sendable {
 private final class ServerBox: @unchecked Sendable {
     // Written once on the main thread before the server starts; read afterwards.
     var server: Server?
+}
+
+extension CodedError.Code where Family == Service.StartErrors {
+    /// libmicrohttpd refused to start: the message says why.
+    public static var serverStart: Self { Self("server-start") }
 }

@@ -55,12 +55,7 @@ struct AuditCommand: ParsableCommand {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
         }
         if let baseline {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: baseline))
-            } catch {
-                throw InputError(.unreadableFile, "\(baseline): cannot read the baseline: \(error.localizedDescription)")
-            }
+            let data = Data(try Terminal.readFile(baseline, what: "baseline"))
             do {
                 report.comparison = try Baseline.decode(data).compare(with: report)
             } catch {

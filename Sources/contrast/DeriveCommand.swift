@@ -49,7 +49,7 @@ struct DeriveCommand: ParsableCommand {
             throw InputError("\(palette): \(error)")
         }
         // Write the copy: the original document with the theme set, in its own key order.
-        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: palette))) ?? Data())
+        let bytes = try Terminal.readFile(palette, what: "palette")
         guard let document = try? JSONParser.parse(bytes), let text = derivation.written(into: document) else {
             throw InputError("\(palette): the palette must have a \"themes\" object to add a theme to")
         }

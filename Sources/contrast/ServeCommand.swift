@@ -100,12 +100,14 @@ struct ServeCommand: ParsableCommand {
         if (certPath == nil) != (keyPath == nil) { throw InputError("HTTPS needs both --tls-cert and --tls-key") }
         if tlsPriorities != nil && certPath == nil { throw InputError("--tls-priorities applies to HTTPS: give --tls-cert and --tls-key too") }
         if let certPath, let keyPath {
-            do {
-                config.tlsCertificatePEM = try String(contentsOfFile: certPath, encoding: .utf8)
-                config.tlsKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
-            } catch {
-                throw InputError(.unreadableFile, "cannot read the TLS certificate or key: \(error.localizedDescription)")
+            func pem(_ path: String, _ what: String) throws(InputError) -> String {
+                guard let text = String(validating: try Terminal.readFile(path, what: what), as: UTF8.self) else {
+                    throw InputError(.unreadableFile, "\(path): the \(what) is not UTF-8 text; expected a PEM file")
+                }
+                return text
             }
+            config.tlsCertificatePEM = try pem(certPath, "TLS certificate")
+            config.tlsKeyPEM = try pem(keyPath, "TLS key")
         }
         return config
     }

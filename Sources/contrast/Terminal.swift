@@ -31,6 +31,16 @@ enum Terminal {
     }
 
     /// Writes `data` to `path` atomically, or to standard output when `path` is nil or "-".
+    /// A file named on the command line (a baseline, a TLS key), read through the one reader
+    /// every file read goes through: regular files only (no FIFO or device), at most 16 MiB.
+    /// `what` names it in the error.
+    static func readFile(_ path: String, what: String) throws(InputError) -> [UInt8] {
+        switch FileSystem.unconfined.read(path) {
+        case .success(let bytes): return bytes
+        case .failure(let problem): throw InputError(.unreadableFile, "\(path): cannot read the \(what): \(problem.message)")
+        }
+    }
+
     static func emit(_ data: Data, to path: String?) throws {
         guard let path, path != "-" else {
             FileHandle.standardOutput.write(data)
@@ -92,31 +102,23 @@ enum Terminal {
 }
 
 /// Bad input or usage: printed on standard error, exit code 2.
-struct InputError: Error, CustomStringConvertible {
-    /// What is wrong, for programs (docs/errors.md).
-    var code: Code
-    var description: String
+enum InputErrors: ErrorFamily {}
+typealias InputError = CodedError<InputErrors>
 
-    init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
-
+extension CodedError where Family == InputErrors {
     /// A wrong option or argument (``Code/invalidArgument``).
     init(_ description: String) {
         self.init(.invalidArgument, description)
     }
+}
 
-    struct Code: ErrorCode {
-        let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
-        /// An option's or argument's value is wrong.
-        static let invalidArgument = Code("invalid-argument")
-        /// A file named on the command line cannot be read.
-        static let unreadableFile = Code("unreadable-file")
-        /// An output cannot be written.
-        static let unwritableFile = Code("unwritable-file")
-        /// The service could not start.
-        static let serverStart = Code("server-start")
-    }
+extension CodedError.Code where Family == InputErrors {
+    /// An option's or argument's value is wrong.
+    static var invalidArgument: Self { Self("invalid-argument") }
+    /// A file named on the command line cannot be read.
+    static var unreadableFile: Self { Self("unreadable-file") }
+    /// An output cannot be written.
+    static var unwritableFile: Self { Self("unwritable-file") }
+    /// The service could not start.
+    static var serverStart: Self { Self("server-start") }
 }

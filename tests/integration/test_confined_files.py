@@ -126,3 +126,18 @@ def test_a_served_file_swapped_for_a_link_is_not_served(binary, tmp_path):
             assert served == original
     finally:
         assert s.stop() == 0, s.logs()[-2000:]
+
+
+def test_files_named_on_the_command_line_are_read_by_the_same_reader(run, tmp_path):
+    """A baseline, a palette to derive from and TLS files named on the command line are refused,
+    with their path and why, when they are a FIFO or a device: before, a FIFO baseline hung."""
+    fifo = tmp_path / "baseline.json"
+    os.mkfifo(fifo)
+    r = run("audit", str(ROOT / "palettes"), "--baseline", str(fifo), timeout=60)
+    assert r.returncode == 2 and f"{fifo}: cannot read the baseline: a FIFO, not a regular file" in r.stderr, r.stderr
+    r = run("serve", "--port", "0", "--tls-cert", "/dev/zero", "--tls-key", "/dev/zero", timeout=60)
+    assert r.returncode == 2 and "/dev/zero: cannot read the TLS certificate: a device, not a regular file" in r.stderr, r.stderr
+    palette = tmp_path / "p.json"
+    os.mkfifo(palette)
+    r = run("derive", str(palette), "--from", "light", "--to", "dark", "--surface", "#111111", "--output", "-", timeout=60)
+    assert r.returncode == 2 and str(palette) in r.stderr and "FIFO" in r.stderr, r.stderr

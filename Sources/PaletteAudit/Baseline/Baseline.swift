@@ -116,27 +116,17 @@ public struct Baseline: Sendable, Codable {
     }
 }
 
-public struct BaselineError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong, for programs: stable across releases.
-    public var code: Code
-    public var description: String
-    public init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
+/// A baseline that cannot be read.
+public enum BaselineErrors: ErrorFamily {}
+public typealias BaselineError = CodedError<BaselineErrors>
 
-    /// The kind of error, an extensible set written as a string.
-    public struct Code: ErrorCode {
-        public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-
-        /// The file is not JSON.
-        public static let invalidJSON = Code("invalid-json")
-        /// A field a baseline has is absent: probably not a baseline.
-        public static let missingField = Code("missing-field")
-        /// A field has the wrong JSON type.
-        public static let wrongType = Code("wrong-type")
-    }
+extension CodedError.Code where Family == BaselineErrors {
+    /// The file is not JSON.
+    public static var invalidJSON: Self { Self("invalid-json") }
+    /// A field a baseline has is absent: probably not a baseline.
+    public static var missingField: Self { Self("missing-field") }
+    /// A field has the wrong JSON type.
+    public static var wrongType: Self { Self("wrong-type") }
 }
 
 /// One check whose level changed against the baseline.

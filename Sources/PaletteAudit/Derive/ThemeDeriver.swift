@@ -30,31 +30,21 @@ public struct Derivation: Sendable {
     public var unresolved: [String]
 }
 
-public struct DeriveError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong, for programs: stable across releases.
-    public var code: Code
-    public var description: String
-    public init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
+/// A theme that cannot be derived.
+public enum DeriveErrors: ErrorFamily {}
+public typealias DeriveError = CodedError<DeriveErrors>
 
-    /// The kind of error, an extensible set written as a string.
-    public struct Code: ErrorCode {
-        public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-
-        /// The theme to derive from is not in the palette.
-        public static let unknownTheme = Code("unknown-theme")
-        /// The new surface is not opaque.
-        public static let translucentSurface = Code("translucent-surface")
-        /// A token of the source theme does not resolve.
-        public static let unresolvedTheme = Code("unresolved-theme")
-        /// A check of the palette cannot be applied (an empty rule, an unknown token).
-        public static let invalidCheck = Code("invalid-check")
-        /// No check has a token as its background: there is no surface to replace.
-        public static let noSurface = Code("no-surface")
-    }
+extension CodedError.Code where Family == DeriveErrors {
+    /// The theme to derive from is not in the palette.
+    public static var unknownTheme: Self { Self("unknown-theme") }
+    /// The new surface is not opaque.
+    public static var translucentSurface: Self { Self("translucent-surface") }
+    /// A token of the source theme does not resolve.
+    public static var unresolvedTheme: Self { Self("unresolved-theme") }
+    /// A check of the palette cannot be applied (an empty rule, an unknown token).
+    public static var invalidCheck: Self { Self("invalid-check") }
+    /// No check has a token as its background: there is no surface to replace.
+    public static var noSurface: Self { Self("no-surface") }
 }
 
 /// Derives a theme in which every check passes at its level, each token as close (ΔE-OK) to its

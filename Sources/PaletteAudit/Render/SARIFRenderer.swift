@@ -4,29 +4,40 @@ public import Foundation
 /// regression and palette problem, located at the palette file and the line of its token.
 public enum SARIFRenderer {
     public static func render(_ report: AuditReport, toolVersion: String) throws -> Data {
-        var rules: [[String: Any]] = []
-        func rule(_ id: String, _ name: String, _ text: String, _ help: String) {
-            rules.append(["id": id, "name": name, "shortDescription": ["text": text], "help": ["text": help],
-                          "helpUri": "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum.html"])
+        // id, name, what it finds, what to do.
+        let table: [(String, String, String, String)] = [
+        ("contrast/insufficient", "InsufficientContrast",
+         "A color pair does not reach the WCAG contrast it needs.",
+         "Raise the contrast: darken the darker color or lighten the lighter one until the ratio meets the requirement."),
+        ("contrast/false-claim", "FalseClaim",
+         "A documented contrast claim is not supported by the measurement.",
+         "Correct the documentation or the colors so that the claim holds."),
+        ("contrast/regression", "ContrastRegression",
+         "A check fell to a lower WCAG level than in the baseline.",
+         "Restore the previous contrast, or update the baseline deliberately."),
+        ("contrast/palette-problem", "PaletteProblem",
+         "The palette file has a problem that keeps a check from running.",
+         "Fix the value at the reported JSON pointer."),
+        ("contrast/palette-warning", "PaletteWarning",
+         "Something in a token file was read but deserves a look (an ignored property, a hex that disagrees with its components).",
+         "Check that the value the audit used is the one the design system's build uses."),
+        ("contrast/deprecated-token", "DeprecatedToken",
+         "A check uses a $deprecated token.",
+         "Move the pair to the token that replaces it."),
+        ("contrast/confusable", "ConfusableColors",
+         "Two colors of a group that must stay distinguishable are not told apart, in normal vision or under a simulated color-vision deficiency.",
+         "Move one of the two colors in lightness or hue until the pair differs clearly under every simulated deficiency."),
+        ("contrast/color-vision", "ContrastLostToColorVision",
+         "A pair that meets its contrast in normal vision does not under a simulated color-vision deficiency.",
+         "Raise the contrast so that it holds for protanopia, deuteranopia and tritanopia too."),
+        ("contrast/not-read", "DeclarationNotRead",
+         "A declaration that may be a color was not read, so nothing that uses it is measured.",
+         "Write the value in a form the tool reads, or check the pairs that use it by hand."),
+        ]
+        let rules: [[String: Any]] = table.map { id, name, text, help in
+            ["id": id, "name": name, "shortDescription": ["text": text], "help": ["text": help],
+             "helpUri": "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum.html"]
         }
-        rule("contrast/insufficient", "InsufficientContrast", "A color pair does not reach the WCAG contrast it needs.",
-             "Raise the contrast: darken the darker color or lighten the lighter one until the ratio meets the requirement.")
-        rule("contrast/false-claim", "FalseClaim", "A documented contrast claim is not supported by the measurement.",
-             "Correct the documentation or the colors so that the claim holds.")
-        rule("contrast/regression", "ContrastRegression", "A check fell to a lower WCAG level than in the baseline.",
-             "Restore the previous contrast, or update the baseline deliberately.")
-        rule("contrast/palette-problem", "PaletteProblem", "The palette file has a problem that keeps a check from running.",
-             "Fix the value at the reported JSON pointer.")
-        rule("contrast/palette-warning", "PaletteWarning", "Something in a token file was read but deserves a look (an ignored property, a hex that disagrees with its components).",
-             "Check that the value the audit used is the one the design system's build uses.")
-        rule("contrast/deprecated-token", "DeprecatedToken", "A check uses a $deprecated token.",
-             "Move the pair to the token that replaces it.")
-        rule("contrast/confusable", "ConfusableColors", "Two colors of a group that must stay distinguishable are not told apart, in normal vision or under a simulated color-vision deficiency.",
-             "Move one of the two colors in lightness or hue until the pair differs clearly under every simulated deficiency.")
-        rule("contrast/color-vision", "ContrastLostToColorVision", "A pair that meets its contrast in normal vision does not under a simulated color-vision deficiency.",
-             "Raise the contrast so that it holds for protanopia, deuteranopia and tritanopia too.")
-        rule("contrast/not-read", "DeclarationNotRead", "A declaration that may be a color was not read, so nothing that uses it is measured.",
-             "Write the value in a form the tool reads, or check the pairs that use it by hand.")
 
         var results: [[String: Any]] = []
         func location(file: String?, line: Int?, pointer: String) -> [[String: Any]] {

@@ -119,6 +119,16 @@ import Testing
         #expect(hex(report, theme: "light", check: 1) == "#c1424280")
     }
 
+    @Test func aThemesSetThatIsAFolderOfSetsSaysSo() {
+        // Workday Canvas's $themes.json still selects "base" after the set became base/*.json.
+        let sets = ["base/base", "base/palette", "sys/brand/canvas", "sys/color/color"]
+        let folder = PaletteDecoder.tokensStudioMissingSetHint("base", sets: sets)
+        #expect(folder.contains("base/ is a folder of 2 sets (base/base, base/palette)"), "\(folder)")
+        #expect(PaletteDecoder.tokensStudioMissingSetHint("sys/color/colour", sets: sets) == "did you mean sys/color/color?")
+        let many = (1...9).map { "set\($0)" }
+        #expect(PaletteDecoder.tokensStudioMissingSetHint("other", sets: many) == "the 9 sets are set1, set2, set3, set4, set5, set6 and 3 more")
+    }
+
     @Test func styleDictionaryClassicReferences() throws {
         let text = ##"{"color": {"base": {"red": {"value": "#d1242f", "comment": "brand"}, "white": {"value": "#ffffff"}}, "font": {"danger": {"value": "{color.base.red.value}"}}}, "size": {"small": {"value": "12px"}}}"##
         let report = try audit(text, checks: [("color.font.danger", "color.base.white")], file: "sd.json")

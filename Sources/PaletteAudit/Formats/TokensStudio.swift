@@ -54,7 +54,7 @@ extension PaletteDecoder {
                             continue
                         }
                         if status != "disabled" && flattened[member.key] == nil {
-                            problem(.unknownToken, "theme \"\(themeName)\" uses the token set \"\(member.key)\", which is not in this Tokens Studio set (sets: \(order.joined(separator: ", ")))", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                            problem(.unknownToken, "theme \"\(themeName)\" uses the token set \"\(member.key)\", which is not in this Tokens Studio set; \(Self.tokensStudioMissingSetHint(member.key, sets: order))", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
                         }
                         statuses[member.key] = status
                     }
@@ -190,5 +190,23 @@ extension PaletteDecoder {
             count = product
         }
         return "\(count)"
+    }
+}
+
+extension PaletteDecoder {
+    /// What a user can do about a set name `$themes.json` uses and no file defines: the sets of
+    /// the folder it names, when it names one (a `$themes.json` written before the set was split
+    /// into a folder), else the nearest names, else a few of the sets there are.
+    static func tokensStudioMissingSetHint(_ name: String, sets: [String]) -> String {
+        func list(_ names: [String]) -> String {
+            names.count <= 6 ? names.joined(separator: ", ") : names.prefix(6).joined(separator: ", ") + " and \(names.count - 6) more"
+        }
+        let inFolder = sets.filter { $0.hasPrefix(name + "/") }
+        if !inFolder.isEmpty {
+            return "\(name)/ is a folder of \(inFolder.count) sets (\(list(inFolder))), and Tokens Studio selects sets, not folders: the $themes.json may predate the set's split into files; select the sets themselves"
+        }
+        let near = sets.filter { PaletteDecoder.editDistance($0, name, atMost: 2) != nil }
+        if !near.isEmpty { return "did you mean \(list(near))?" }
+        return "the \(sets.count) sets are \(list(sets))"
     }
 }

@@ -119,6 +119,28 @@ import Testing
         #expect(hex(report, theme: "light", check: 1) == "#c1424280")
     }
 
+    @Test func aTokensStudioFileWithoutThemesHasItsAlternativeSetsAsThemes() throws {
+        // Telefónica Mística's skins: Tokens Studio's single-file export with no $themes; its
+        // references name tokens without their set ({palette.white} is global.palette.white).
+        let text = ##"""
+        {"light": {"background": {"value": "{palette.white}", "type": "color"}, "text": {"value": "{palette.ink}", "type": "color"}},
+         "dark": {"background": {"value": "{palette.ink}", "type": "color"}, "text": {"value": "{palette.grey}", "type": "color"}},
+         "radius": {"button": {"value": "4", "type": "borderRadius"}},
+         "global": {"palette": {"white": {"value": "#ffffff", "type": "color"}, "ink": {"value": "#0b2739", "type": "color"}, "grey": {"value": "#d1d5e4", "type": "color"}}}}
+        """##
+        let document = SourceDocument(file: "skin.json", bytes: Array(text.utf8), json: try JSONParser.parse(Array(text.utf8)))
+        #expect(SourceRegistry.detect(document)?.id == "tokens-studio")
+        let report = try audit(text, checks: [("text", "background")], file: "skin.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.themes.map(\.name) == ["dark", "light"])
+        #expect(hex(report, theme: "light") == "#0b2739")
+        #expect(hex(report, theme: "dark") == "#d1d5e4")
+        // The same tokens in Style Dictionary form (references from the root) stay Style Dictionary.
+        let plain = ##"{"palette": {"white": {"value": "#ffffff", "type": "color"}}, "light": {"background": {"value": "{palette.white}", "type": "color"}}}"##
+        let sd = SourceDocument(file: "sd.json", bytes: Array(plain.utf8), json: try JSONParser.parse(Array(plain.utf8)))
+        #expect(SourceRegistry.detect(sd)?.id == "style-dictionary")
+    }
+
     @Test func aThemesSetThatIsAFolderOfSetsSaysSo() {
         // Workday Canvas's $themes.json still selects "base" after the set became base/*.json.
         let sets = ["base/base", "base/palette", "sys/brand/canvas", "sys/color/color"]

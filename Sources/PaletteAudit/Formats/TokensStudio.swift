@@ -68,7 +68,28 @@ extension PaletteDecoder {
 
         var themes: [Theme] = []
         var formatNote = ""
-        if studioThemes.isEmpty {
+        let alternatives = studioThemes.isEmpty && themesValue == nil ? PaletteDecoder.alternativeSets(order, tokens: flattened) : []
+        if studioThemes.isEmpty && !alternatives.isEmpty {
+            // No $themes, but sets that define the same tokens (light and dark): enabled
+            // together, the later would hide the earlier, so each is a theme, with the other sets
+            // (global, sizes…) in every theme, in set order.
+            let shared = order.filter { set in !alternatives.contains { $0.contains(set) } }
+            guard let combinations = PaletteDecoder.combinations(of: alternatives) else {
+                problem(.limitExceeded, "the sets that define the same tokens make \(PaletteDecoder.describeProduct(alternatives.map(\.count))) themes; the limit is \(PaletteDecoder.maximumThemeCombinations)", at: JSONPointer(), nil)
+                return nil
+            }
+            let tokenCount = flattened.values.reduce(0) { $0 + $1.count }
+            for combination in combinations {
+                guard ReadBudget.spend(1 + tokenCount, on: "the themes of the token sets", file: file, location: nil) else { return nil }
+                let used = Set(shared + combination)
+                let themeName = combination.joined(separator: "-")
+                themes.append(Theme(name: themeName, tokens: finishTokens(mergedTokens(order.filter { used.contains($0) }.map { flattened[$0] ?? [] }), theme: themeName),
+                                    pointer: JSONPointer()))
+            }
+            formatNote = "; no $themes: " + alternatives.map { group in
+                "the sets \(group.joined(separator: ", ")) define the same tokens, so each is a theme"
+            }.joined(separator: "; ") + (shared.isEmpty ? "" : " (with \(shared.joined(separator: ", ")) in every theme)") + "; give $themes to choose otherwise"
+        } else if studioThemes.isEmpty {
             let tokens = finishTokens(mergedTokens(order.map { flattened[$0] ?? [] }, warnCollisions: true))
             themes.append(Theme(name: "default", tokens: tokens, pointer: JSONPointer()))
         } else {
@@ -144,7 +165,7 @@ extension PaletteDecoder {
             }
         }
         var palette = Palette(name: name, file: file, themes: themes)
-        palette.format = "Tokens Studio; \(sets.count) set\(sets.count == 1 ? "" : "s") in order \(order.joined(separator: ", "))" + (studioThemes.isEmpty ? "; no $themes: every set merged into one theme" : "; themes from $themes" + formatNote)
+        palette.format = "Tokens Studio; \(sets.count) set\(sets.count == 1 ? "" : "s") in order \(order.joined(separator: ", "))" + (studioThemes.isEmpty ? (alternatives.isEmpty ? "; no $themes: every set merged into one theme" : formatNote) : "; themes from $themes" + formatNote)
         palette.files = setFiles.count > 1 ? setFiles : []
         return palette
     }
@@ -208,5 +229,39 @@ extension PaletteDecoder {
         let near = sets.filter { PaletteDecoder.editDistance($0, name, atMost: 2) != nil }
         if !near.isEmpty { return "did you mean \(list(near))?" }
         return "the \(sets.count) sets are \(list(sets))"
+    }
+}
+
+extension PaletteDecoder {
+    /// Without `$themes`: the groups of sets that are alternatives to one another, each group
+    /// in set order. Two sets are alternatives when they define the same tokens: at least half
+    /// of the smaller set's token names are in the other (light and dark, or brand-a and
+    /// brand-b). Groups are the connected sets of that relation; a set in none is shared.
+    /// (Past 200 sets, none: they are merged in order, with the tokens two sets define reported.)
+    static func alternativeSets(_ order: [String], tokens: [String: [Token]]) -> [[String]] {
+        // Pairs are compared: past 200 sets, the sets are merged in order as before.
+        guard order.count <= 200 else { return [] }
+        let names = order.map { Set((tokens[$0] ?? []).map(\.name)) }
+        var group = Array(order.indices)
+        func root(_ i: Int) -> Int { var i = i; while group[i] != i { i = group[i] }; return i }
+        for i in order.indices where !names[i].isEmpty {
+            for j in order.indices where j > i && !names[j].isEmpty {
+                let smaller = min(names[i].count, names[j].count)
+                guard names[i].intersection(names[j]).count * 2 >= smaller else { continue }
+                group[root(j)] = root(i)
+            }
+        }
+        var members: [Int: [String]] = [:]
+        for i in order.indices { members[root(i), default: []].append(order[i]) }
+        return members.values.filter { $0.count > 1 }.sorted { order.firstIndex(of: $0[0])! < order.firstIndex(of: $1[0])! }
+    }
+
+    /// Every choice of one member from each group, or nil when there would be more than
+    /// ``maximumThemeCombinations`` (counted before any is built).
+    static func combinations(of groups: [[String]]) -> [[String]]? {
+        guard combinationCount(groups.map(\.count)) != nil else { return nil }
+        var result: [[String]] = [[]]
+        for group in groups { result = result.flatMap { prefix in group.map { prefix + [$0] } } }
+        return result
     }
 }

@@ -13,7 +13,48 @@ struct TokensStudioFormat: FolderSourceFormat {
         guard shape.isObject else { return nil }
         if (shape.keys.contains("$themes") || shape.hasMetadataTokenSetOrder) && !TokensStudioCompanionFormat.names.contains(document.baseName) { return .certain }
         if shape.sawStudio && (shape.sawValue || shape.sawDollarValue) { return .likely }
+        if shape.sawValue && !shape.sawDollarValue, let json = document.json, Self.referencesAreSetScoped(json) { return .likely }
         return nil
+    }
+
+    /// Whether a file of `value`/`type` tokens is a Tokens Studio file without `$themes` (the
+    /// plugin's single-file export: `{"global": {...}, "light": {...}, "dark": {...}}`): its
+    /// top-level keys are sets, so its references name tokens without the set
+    /// (`{palette.white}` for `global.palette.white`). True when more of its references resolve
+    /// inside one of its top-level objects than from the root, and at least one does. Looks at
+    /// the first 200,000 nodes and 2,000 references.
+    static func referencesAreSetScoped(_ json: JSONValue) -> Bool {
+        guard let sets = json.members?.filter({ !$0.key.hasPrefix("$") }), sets.count >= 2,
+              sets.allSatisfy({ $0.value.members != nil }) else { return false }
+        func resolves(_ path: [Substring], from node: JSONValue) -> Bool {
+            var current = node
+            for key in path {
+                guard let next = current[String(key)] else { return false }
+                current = next
+            }
+            return current.members != nil
+        }
+        var atRoot = 0, inSet = 0, seen = 0, visited = 0
+        var stack = [json]
+        while let next = stack.popLast(), visited < 200_000, seen < 2_000 {
+            visited += 1
+            switch next {
+            case .object(let members, _): stack.append(contentsOf: members.map(\.value))
+            case .array(let items, _): stack.append(contentsOf: items)
+            case .string(let text, _):
+                var rest = Substring(text)
+                while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                    let path = rest[rest.index(after: open)..<close].split(separator: ".", omittingEmptySubsequences: false)
+                    rest = rest[rest.index(after: close)...]
+                    guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { continue }
+                    seen += 1
+                    if resolves(path, from: json) { atRoot += 1 }
+                    else if sets.contains(where: { resolves(path, from: $0.value) }) { inSet += 1 }
+                }
+            default: break
+            }
+        }
+        return inSet > 0 && inSet > atRoot
     }
 
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {

@@ -16,10 +16,11 @@ extension PaletteLoader {
             switch parse(file) {
             case .failure(let problem):
                 decoder.problems.append(problem)
-            case .success(let document):
-                let format = SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: document))
+            case .success(let parsed):
+                let format = SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: parsed))
                 formats.insert(format?.displayName ?? "unknown")
                 decoder.file = file
+                let document = format is SpectrumTokensFormat ? SpectrumTokensFormat.withoutMetadata(parsed) : parsed
                 let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
                 let syntax = (format as? TokenFileFormat)?.syntax ?? .styleDictionary
                 lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax))
@@ -27,9 +28,18 @@ extension PaletteLoader {
         }
         decoder.file = nil
         decoder.dialect = .dtcg
-        let tokens = decoder.finishTokens(decoder.mergedTokens(lists, warnCollisions: true))
-        var palette = Palette(name: name, file: directory, themes: [Theme(name: "default", tokens: tokens)])
-        palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order"
+        let merged = decoder.mergedTokens(lists, warnCollisions: true)
+        var palette: Palette
+        if formats == [SpectrumTokensFormat().displayName] {
+            // Spectrum's files: its sets give the themes.
+            decoder.dialect = .styleDictionary
+            let (themes, note) = decoder.spectrumThemes(merged)
+            palette = Palette(name: name, file: directory, themes: themes)
+            palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order" + note
+        } else {
+            palette = Palette(name: name, file: directory, themes: [Theme(name: "default", tokens: decoder.finishTokens(merged))])
+            palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order"
+        }
         palette.files = files
         palette.ledger.merge(decoder.ledger)
         return LoadedPalette(file: directory, palette: palette, problems: decoder.problems)

@@ -10,6 +10,7 @@ public enum SourceRegistry {
         FigmaVariablesFormat(),
         FigmaExportFormat(),
         MaterialThemeFormat(),
+        SpectrumTokensFormat(),
         PaletteFileFormat(),
         ChecksDocumentFormat(),
         TokenFileFormat.dtcg,

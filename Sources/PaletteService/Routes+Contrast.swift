@@ -35,7 +35,12 @@ extension Routes {
             pairs = try items.enumerated().map { index, item throws(RequestError) in try PairRequest(json: item, at: "/pairs/\(index)") }
         }
         // A long list is measured in parts on every core; the parts' answers are joined in order.
-        return Routes.jsonBytes(PairBatch(threads: limits.threads).results(pairs))
+        // A request past its deadline stops before its next part: the server answers 503.
+        let cancellation = request.cancellation
+        guard let answer = PairBatch(threads: limits.threads).results(pairs, cancelled: { cancellation?.shouldStop() ?? false }) else {
+            throw ServiceError.unprocessable("the request was stopped at its deadline")
+        }
+        return Routes.jsonBytes(answer)
     }
 
     private func checkPairCount(_ count: Int) throws(ServiceError) {

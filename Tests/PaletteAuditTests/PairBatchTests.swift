@@ -84,13 +84,19 @@ import TestSupport
         #expect(lines[1]["foreground"] as? String == "#000000")
     }
 
+    @Test func aCancelledListIsNotFinished() {
+        let pairs = (0..<5_000).map { PairRequest(foreground: "#777777", background: "#ffffff", id: String($0)) }
+        #expect(PairBatch(threads: 4).results(pairs, minimumPart: 100, cancelled: { true }) == nil)
+        #expect(PairBatch(threads: 4).results(pairs, minimumPart: 100, cancelled: { false }) != nil)
+    }
+
     @Test func aListKeepsItsOrderAcrossPartsWithErrorEntriesInPlace() throws {
         var pairs: [PairRequest] = []
         for index in 0..<5_000 {
             pairs.append(PairRequest(foreground: index % 1_001 == 0 ? "#12" : "#\(String(format: "%06x", index * 3301 % 0xFFFFFF))", background: "#fff", id: String(index)))
         }
-        let one = PairBatch(threads: 1).results(pairs, minimumPart: 100)
-        let many = PairBatch(threads: 4).results(pairs, minimumPart: 100)
+        let one = try #require(PairBatch(threads: 1).results(pairs, minimumPart: 100))
+        let many = try #require(PairBatch(threads: 4).results(pairs, minimumPart: 100))
         #expect(one == many)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(many)) as? [String: Any])
         let results = try #require(document["results"] as? [[String: Any]])
@@ -119,6 +125,18 @@ import TestSupport
         let runs = Mutex<[Int: Int]>([:])
         _ = Parallel.map(100) { k in runs.withLock { $0[k, default: 0] += 1 } }
         #expect(runs.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<100).map { ($0, 1) }))
+    }
+
+    @Test func aCancelledMapStartsNoMorePartsAndAnswersNil() {
+        let started = Atomic<Int>(0)
+        // Cancelled once a part has run: the parts that had not started by then do not run.
+        let answer = Parallel.map(1_000, cancelled: { started.load(ordering: .relaxed) > 0 }) { k -> Int in
+            started.wrappingAdd(1, ordering: .relaxed)
+            return k
+        }
+        #expect(answer == nil)
+        #expect(started.load(ordering: .relaxed) < 1_000)
+        #expect(Parallel.map(10, cancelled: { false }) { $0 } == Array(0..<10))
     }
 
     @Test(arguments: [(0, 1000, 4, 1), (999, 1000, 4, 1), (2000, 1000, 4, 2), (100_000, 1000, 4, 4), (5000, 0, 2, 2), (10, 1, 1, 1)])
@@ -155,3 +173,4 @@ import TestSupport
         for key in ["backdrop", "composited", "range", "outOfGamut", "id", "required"] { #expect(seen.contains(key), "no report had \(key)") }
     }
 }
+

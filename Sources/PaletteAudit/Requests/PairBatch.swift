@@ -41,9 +41,11 @@ public struct PairBatch: Sendable {
 
     /// `{"results": [...]}` for `pairs`, in their order; a list of at least `minimumPart`
     /// pairs a thread is split among the threads.
-    public func results(_ pairs: [PairRequest], minimumPart: Int = 1_000) -> [UInt8] {
+    /// With `cancelled` (a request's deadline), a list whose parts have not all started when it
+    /// says yes is not finished: the answer is nil.
+    public func results(_ pairs: [PairRequest], minimumPart: Int = 1_000, cancelled: @Sendable () -> Bool = { false }) -> [UInt8]? {
         let parts = Parallel.parts(items: pairs.count, minimum: minimumPart, threads: threads)
-        let answers = Parallel.map(parts) { k in
+        let measured = Parallel.map(parts, cancelled: cancelled) { k in
             let range = (k * pairs.count / parts)..<((k + 1) * pairs.count / parts)
             var w = JSONWriter()
             w.arrayContents { w in
@@ -51,6 +53,7 @@ public struct PairBatch: Sendable {
             }
             return w.bytes
         }
+        guard let answers = measured else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(answers.reduce(16) { $0 + $1.count + 1 })
         JSONWriter.append(to: &out) { w in

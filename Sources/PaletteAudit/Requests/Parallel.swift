@@ -18,6 +18,15 @@ public enum Parallel {
         return slots.map { $0! }
     }
 
+    /// As ``map(_:_:)``, for work a deadline may stop: a part that has not started when
+    /// `isCancelled()` says yes is not run, and the answer is nil (the parts already running
+    /// finish; `body` may ask `isCancelled` itself to stop sooner).
+    public static func map<T: Sendable>(_ count: Int, cancelled isCancelled: @Sendable () -> Bool, _ body: @Sendable (Int) -> T) -> [T]? {
+        let parts: [T?] = map(count) { k in isCancelled() ? nil : body(k) }
+        guard parts.allSatisfy({ $0 != nil }) else { return nil }
+        return parts.map { $0! }
+    }
+
     /// How many parts a list of `items` is worth splitting into: one per core, each of at
     /// least `minimum` items (below that, handing work to threads costs more than it saves).
     public static func parts(items: Int, minimum: Int, threads: Int) -> Int {

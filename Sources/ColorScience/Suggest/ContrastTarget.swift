@@ -94,9 +94,10 @@ public struct ContrastTarget: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension RatioFormat {
-    /// `4.5`, `7`, `60`: a threshold without trailing zeros.
+    /// `4.5`, `7`, `60`, `-0.25`: a number without trailing zeros (an integral one without its
+    /// `.0`), the short way CSS and messages write it.
     public static func trimmed(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e12 { return String(Int(value)) }
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }
 }

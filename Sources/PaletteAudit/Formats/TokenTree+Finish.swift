@@ -90,11 +90,7 @@ extension PaletteDecoder {
     /// Whether an untyped value should be read as a color (and so reported if it does not
     /// parse): it parses, or it is written the way colors are (`#…`, a color function).
     static func couldBeColor(_ value: String) -> Bool {
-        if (try? CSSColor.parse(value)) != nil { return true }
-        let trimmed = value.trimmingSpaces.lowercased()
-        if trimmed.hasPrefix("#") { return true }
-        for function in ["rgb(", "rgba(", "hsl(", "hsla(", "hwb(", "lab(", "lch(", "oklab(", "oklch(", "color(", "color-mix(", "light-dark("]
-        where trimmed.hasPrefix(function) { return true }
+        if (try? CSSColor.parse(value)) != nil || StylesheetReader.looksLikeColor(value) { return true }
         return !Token.embeddedReferences(in: value).isEmpty
     }
 

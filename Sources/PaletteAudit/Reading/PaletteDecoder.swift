@@ -389,8 +389,5 @@ public struct PaletteDecoder {
 
 /// Numbers written the short way CSS accepts (`0.5`, `1`, `-0.25`).
 public enum CSSNumber {
-    public static func format(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-        return String(value)
-    }
+    public static func format(_ value: Double) -> String { RatioFormat.trimmed(value) }
 }

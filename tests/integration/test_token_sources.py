@@ -176,3 +176,61 @@ def test_api_accepts_a_byte_order_mark_and_json5(server, run, tmp_path):
     path = tmp_path / "bom.json"
     path.write_bytes(bom)
     assert run("audit", str(path)).returncode == 0
+
+
+def _write(path, document):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document))
+
+
+def _colors(report, token):
+    return {t["name"]: next(r["foreground"]["hex"] for r in t["results"] if r["foreground"]["token"] == token)
+            for t in report["palettes"][0]["themes"]}
+
+
+def test_sibling_folders_that_define_the_same_tokens_are_themes(run, tmp_path):
+    """Kong's themes/NAME/ (a theme file and an alias file each): one theme per folder, not one
+    merge in which the last folder silently wins. Files outside the folders are in every theme."""
+    for name, ink in [("day", "#1f2328"), ("night", "#e6edf3")]:
+        _write(tmp_path / "themes" / name / f"{name}.theme.json", {"ink": {"$type": "color", "$value": ink}, "paper": {"$type": "color", "$value": "#ffffff" if name == "day" else "#0d1117"}})
+        _write(tmp_path / "themes" / name / f"{name}.alias.json", {"text": {"$type": "color", "$value": "{ink}"}, "surface": {"$type": "color", "$value": "{paper}"}})
+    _write(tmp_path / "themes" / "brand.json", {"brand": {"$type": "color", "$value": "#0969da"}})
+    (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "text", "background": "surface"}, {"id": "b", "foreground": "brand", "background": "surface"}]}))
+    report, r = audit_json(run, str(tmp_path / "themes"), "--checks", str(tmp_path / "rules.json"))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["day", "night"], palette["format"]
+    assert "themes from the folders day/, night/" in palette["format"]
+    assert _colors(report, "text") == {"day": "#1f2328", "night": "#e6edf3"}
+    assert _colors(report, "brand") == {"day": "#0969da", "night": "#0969da"}
+    assert palette["ledger"]["read"] == palette["ledger"]["colorDeclarations"] == 9
+
+
+def test_files_that_cannot_be_told_apart_as_themes_are_merged_and_what_is_replaced_is_not_read(run, tmp_path):
+    """Two groups of look-alike files that do not line up by folder are not guessed into themes:
+    merged as before, and each replaced declaration is in the ledger as not read, with the
+    definition that replaced it."""
+    _write(tmp_path / "a" / "light.json", {"ink": {"$type": "color", "$value": "#111111"}})
+    _write(tmp_path / "a" / "dark.json", {"ink": {"$type": "color", "$value": "#eeeeee"}})
+    _write(tmp_path / "b" / "x.json", {"line": {"$type": "color", "$value": "#222222"}})
+    _write(tmp_path / "c" / "y.json", {"line": {"$type": "color", "$value": "#dddddd"}})
+    report, r = audit_json(run, str(tmp_path))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["default"], palette["format"]
+    ledger = palette["ledger"]
+    assert ledger["colorDeclarations"] == 4 and ledger["read"] == 2
+    reasons = {(e["name"], e["file"].split("/")[-1]): e["reason"] for e in ledger["notRead"]}
+    assert set(reasons) == {("ink", "dark.json"), ("line", "x.json")}, reasons
+    assert all("replaced by the later definition in" in reason for reason in reasons.values())
+
+
+def test_a_tokens_studio_file_with_an_empty_themes_list_has_its_alternative_sets_as_themes(run, tmp_path):
+    """Tokens Studio writes "$themes": [] before any theme is made (MetaMask's tokens.json)."""
+    path = tmp_path / "tokens.json"
+    path.write_text(json.dumps({"global": {"white": {"value": "#ffffff", "type": "color"}, "black": {"value": "#000000", "type": "color"}},
+                                "light": {"bg": {"value": "{white}", "type": "color"}, "fg": {"value": "#222222", "type": "color"}},
+                                "dark": {"bg": {"value": "{black}", "type": "color"}, "fg": {"value": "#dddddd", "type": "color"}},
+                                "$themes": [], "$metadata": {"tokenSetOrder": ["global", "light", "dark"]}}))
+    (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "fg", "background": "bg"}]}))
+    report, r = audit_json(run, str(path), "--checks", str(tmp_path / "rules.json"))
+    assert _colors(report, "fg") == {"light": "#222222", "dark": "#dddddd"}
+    assert report["palettes"][0]["ledger"]["read"] == 6

@@ -244,6 +244,15 @@ extension PaletteDecoder {
                         problems.append(PaletteProblem(.overriddenToken, "token \"\(token.name)\" is also defined in \(previous.file ?? "another file")\(previous.location.map { ":\($0.line)" } ?? ""); this later definition is used. If the files are themes, describe them with a resolver document or a palette",
                                                        file: token.file, pointer: token.pointer, location: token.location, severity: .warning))
                     }
+                    if warnCollisions {
+                        // The merged palette has one theme: the replaced declaration is in none.
+                        let by = "\(token.file ?? "the same file")\(token.location.map { ":\($0.line)" } ?? "")"
+                        if let type = previous.type, type != "color" {
+                            ledger.notColor(previous.name, type: "\(type), replaced by the later definition in \(by)", file: previous.file ?? file, location: previous.location)
+                        } else {
+                            ledger.notRead(previous.name, reason: "replaced by the later definition in \(by), which is the one audited (the definitions are merged into one theme)", file: previous.file ?? file, location: previous.location)
+                        }
+                    }
                 } else {
                     order.append(token.name)
                 }

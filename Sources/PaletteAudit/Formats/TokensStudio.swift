@@ -68,7 +68,10 @@ extension PaletteDecoder {
 
         var themes: [Theme] = []
         var formatNote = ""
-        let alternatives = studioThemes.isEmpty && themesValue == nil ? PaletteDecoder.alternativeSets(order, tokens: flattened) : []
+        // No themes given: no $themes, or the empty one Tokens Studio writes before any theme is
+        // made (not a $themes whose entries were all refused: those are problems).
+        let noThemes: Bool = { if case .array(let items, _)? = themesValue { return items.isEmpty }; return themesValue == nil }()
+        let alternatives = studioThemes.isEmpty && noThemes ? PaletteDecoder.alternativeSets(order, tokens: flattened) : []
         if studioThemes.isEmpty && !alternatives.isEmpty {
             // No $themes, but sets that define the same tokens (light and dark): enabled
             // together, the later would hide the earlier, so each is a theme, with the other sets

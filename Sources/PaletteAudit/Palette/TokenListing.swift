@@ -119,7 +119,15 @@ public struct TokenListing: Sendable, Codable {
         }
         themes = palette.themes.map { theme in
             let scope = ThemeResolver(palette: palette, theme: theme)
-            let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames, scheme: scope.scheme)
+            var full = scope
+            let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames, scheme: scope.scheme) { name in
+                // A value built from other tokens (`rgba({ink}, 0.5)`) or with operations to
+                // apply (Tokens Studio's modifiers) is the audit's resolver's to work out.
+                switch full.resolve(name) {
+                case .success(let color): .color(hex: color.hex, outOfGamut: color.outOfGamut == true, end: name, depth: 0)
+                case .failure(let problem): .broken(problem.message, root: name)
+                }
+            }
             let own = ownNames[theme.name] ?? []
             let entries = theme.tokens.map { token -> Entry in
                 var entry = Entry(name: token.name, value: token.value, pointer: token.pointer,
@@ -154,7 +162,10 @@ public struct TokenListing: Sendable, Codable {
 
     /// Resolves every token of a theme in time linear in the number of tokens: each alias chain
     /// is walked once and every token on it takes its answer from the next.
-    static func resolveAll(_ tokens: [String: Token], order: [String], scheme: ColorScheme? = nil) -> [String: Resolution] {
+    /// `composite` resolves a token whose value is not a plain color or alias (references
+    /// inside a value, operations to apply): the audit's resolver, so both agree.
+    static func resolveAll(_ tokens: [String: Token], order: [String], scheme: ColorScheme? = nil,
+                           composite: (String) -> Resolution = { .broken("it does not resolve", root: $0) }) -> [String: Resolution] {
         var memo: [String: Resolution] = [:]
         memo.reserveCapacity(tokens.count)
         for name in order where memo[name] == nil {
@@ -180,6 +191,10 @@ public struct TokenListing: Sendable, Codable {
                     path.append(current)
                     current = target
                     continue
+                }
+                if !token.operations.isEmpty || !Token.embeddedReferences(in: token.value).isEmpty {
+                    memo[current] = composite(current)
+                    break
                 }
                 do {
                     let parsed = try CSSColor.parse(token.value, scheme: scheme)

@@ -6,6 +6,7 @@ extension PaletteLoader {
     func loadMerged(files: [String], name: String, directory: String, parse: (String) -> Result<JSONValue, PaletteProblem>) -> LoadedPalette {
         var decoder = PaletteDecoder()
         var lists: [[Token]] = []
+        var listed: [String] = []  // the file of each list
         var cache: [String: JSONValue?] = [:]
         var formats: Set<String> = []
         for file in files {
@@ -24,12 +25,24 @@ extension PaletteLoader {
                 let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
                 let syntax = (format as? TokenFileFormat)?.syntax ?? .styleDictionary
                 lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax))
+                listed.append(file)
             }
         }
         decoder.file = nil
         decoder.dialect = .dtcg
-        let merged = decoder.mergedTokens(lists, warnCollisions: true)
         var palette: Palette
+        if formats != [SpectrumTokensFormat().displayName], let themed = Self.fileThemes(listed, lists: lists, root: directory) {
+            // Files (or folders) that define the same tokens are themes, not one merge.
+            let themes = themed.themes.map { theme in
+                Theme(name: theme.name, tokens: decoder.finishTokens(decoder.mergedTokens(theme.lists.map { lists[$0] }), theme: theme.name))
+            }
+            palette = Palette(name: name, file: directory, themes: themes)
+            palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order; " + themed.note
+            palette.files = files
+            palette.ledger.merge(decoder.ledger)
+            return LoadedPalette(file: directory, palette: palette, problems: decoder.problems)
+        }
+        let merged = decoder.mergedTokens(lists, warnCollisions: true)
         if formats == [SpectrumTokensFormat().displayName] {
             // Spectrum's files: its sets give the themes.
             decoder.dialect = .styleDictionary
@@ -82,4 +95,60 @@ extension PaletteLoader {
         return LoadedPalette(file: root, palette: palette, problems: decoder.problems)
     }
 
+}
+
+extension PaletteLoader {
+    /// Themes of a folder of token files, when its files say so: files that define the same
+    /// tokens (``PaletteDecoder/alternativeSets(_:tokens:)``: at least half of the smaller
+    /// file's names) are alternatives, so each is a theme rather than a replacement of the
+    /// other. One group of alternatives is one axis: a theme per file (named by its folder
+    /// when each is in a folder of its own, else by its name). Several groups make one axis
+    /// when each group has one file in each of the same folders (Kong's `themes/NAME/` with a
+    /// theme file and an alias file each): a theme per folder, holding every file under it.
+    /// Files in no group are in every theme. Groups that do not line up are not guessed: nil,
+    /// and the files are merged as before. `lists` are indices into the tokens of `files`.
+    static func fileThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String)? {
+        guard files.count >= 2, files.count <= 200 else { return nil }
+        var tokens: [String: [Token]] = [:]
+        for (index, file) in files.enumerated() { tokens[file] = lists[index] }
+        let groups = PaletteDecoder.alternativeSets(files, tokens: tokens)
+        guard !groups.isEmpty else { return nil }
+        func folder(_ file: String) -> String { SourcePath.directory(of: file) }
+        func shortName(_ path: String) -> String {
+            var base = String(path.split(separator: "/").last ?? Substring(path))
+            for suffix in [".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where base.hasSuffix(suffix) {
+                base.removeLast(suffix.count)
+                break
+            }
+            return base
+        }
+        let index = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
+        let grouped = Set(groups.joined())
+        if groups.count == 1 {
+            let members = groups[0]
+            let folders = members.map(folder)
+            let byFolder = Set(folders).count == members.count && Set(folders.map(shortName)).count == members.count
+            let shared = files.filter { !grouped.contains($0) }.compactMap { index[$0] }
+            let themes = members.map { member in
+                (name: byFolder ? shortName(folder(member)) : shortName(member), lists: (shared + [index[member]!]).sorted())
+            }
+            guard Set(themes.map(\.name)).count == themes.count else { return nil }
+            let relative = members.map { String($0.dropFirst(root.count).drop { $0 == "/" }) }
+            return (themes, "themes from the files \(relative.joined(separator: ", ")), which define the same tokens (the other files are in every theme); give a resolver document to choose otherwise")
+        }
+        // Several groups: one axis only when every group has one file in each of the same folders.
+        let folders = groups[0].map(folder)
+        guard Set(folders).count == folders.count,
+              groups.allSatisfy({ Set($0.map(folder)) == Set(folders) && $0.count == folders.count }) else { return nil }
+        let names = folders.map(shortName)
+        guard Set(names).count == names.count else { return nil }
+        let themes = zip(folders, names).map { themeFolder, name in
+            (name: name, lists: files.enumerated().filter { _, file in
+                // Every file under the theme's folder, and the files under none of the folders.
+                file.hasPrefix(themeFolder) || !folders.contains(where: { file.hasPrefix($0) })
+            }.map(\.offset))
+        }
+        let relative = folders.map { String($0.dropFirst(root.count).drop { $0 == "/" }) }
+        return (themes, "themes from the folders \(relative.joined(separator: ", ")), whose files define the same tokens (the files outside them are in every theme); give a resolver document to choose otherwise")
+    }
 }

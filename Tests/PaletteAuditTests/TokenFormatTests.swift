@@ -141,6 +141,19 @@ import Testing
         #expect(SourceRegistry.detect(sd)?.id == "style-dictionary")
     }
 
+    @Test func aStudioFileWithoutThemesOrSetScopedReferencesIsOneSet() throws {
+        // Telekom's per-theme export: studio.tokens extensions, top-level groups, no $themes.
+        let text = ##"""
+        {"Primary": {"Bg": {"value": "#0055aa", "type": "color"}, "Fg": {"value": "#ffffff", "type": "color"}},
+         "Secondary": {"Bg": {"value": "#eeeeee", "type": "color"}, "Fg": {"value": "#222222", "type": "color",
+                       "$extensions": {"studio.tokens": {"modify": {"type": "alpha", "value": "0.5", "space": "srgb"}}}}}}
+        """##
+        let report = try audit(text, checks: [("Primary.Fg", "Primary.Bg"), ("Secondary.Fg", "Secondary.Bg")], file: "button.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.themes.map(\.name) == ["default"])
+        #expect(hex(report, check: 1) == "#22222280")
+    }
+
     @Test func aThemesSetThatIsAFolderOfSetsSaysSo() {
         // Workday Canvas's $themes.json still selects "base" after the set became base/*.json.
         let sets = ["base/base", "base/palette", "sys/brand/canvas", "sys/color/color"]

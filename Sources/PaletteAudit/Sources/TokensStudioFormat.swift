@@ -24,8 +24,15 @@ struct TokensStudioFormat: FolderSourceFormat {
     /// inside one of its top-level objects than from the root, and at least one does. Looks at
     /// the first 200,000 nodes and 2,000 references.
     static func referencesAreSetScoped(_ json: JSONValue) -> Bool {
+        let (atRoot, inSet) = referenceScopes(json)
+        return inSet > 0 && inSet > atRoot
+    }
+
+    /// How many of a document's references resolve from its root, and how many only inside one
+    /// of its top-level objects.
+    static func referenceScopes(_ json: JSONValue) -> (atRoot: Int, inSet: Int) {
         guard let sets = json.members?.filter({ !$0.key.hasPrefix("$") }), sets.count >= 2,
-              sets.allSatisfy({ $0.value.members != nil }) else { return false }
+              sets.allSatisfy({ $0.value.members != nil }) else { return (0, 0) }
         func resolves(_ path: [Substring], from node: JSONValue) -> Bool {
             var current = node
             for key in path {
@@ -54,7 +61,7 @@ struct TokensStudioFormat: FolderSourceFormat {
             default: break
             }
         }
-        return inSet > 0 && inSet > atRoot
+        return (atRoot, inSet)
     }
 
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {
@@ -62,9 +69,17 @@ struct TokensStudioFormat: FolderSourceFormat {
         var decoder = PaletteDecoder(limits: context.limits)
         decoder.file = document.file
         let file = document.file ?? "tokens.json"
-        let sets = (json["values"]?.members ?? json.members ?? []).filter { !$0.key.hasPrefix("$") && $0.value.members != nil }
+        var sets = (json["values"]?.members ?? json.members ?? []).filter { !$0.key.hasPrefix("$") && $0.value.members != nil }
         let pointerBase = json["values"] == nil ? JSONPointer() : JSONPointer(["values"])
-        var palette = decoder.tokensStudioPalette(sets: sets.map { ($0.key, file, $0.value, pointerBase.appending($0.key)) },
+        var named = sets.map { (name: $0.key, file: file, root: $0.value, pointer: pointerBase.appending($0.key)) }
+        if json["$themes"] == nil && json["$metadata"] == nil && json["values"] == nil && !Self.referencesAreSetScoped(json) {
+            // One set exported on its own (Telekom's telekom-design-tokens.light.json): with no
+            // $themes or $metadata, its top-level keys are sets only when its references name
+            // tokens inside them; else they are groups of one set.
+            sets = []
+            named = [(name: document.file.map(PaletteDecoder.baseName) ?? "tokens", file: file, root: json, pointer: JSONPointer())]
+        }
+        var palette = decoder.tokensStudioPalette(sets: named,
                                                   themes: json["$themes"], themesFile: nil, metadata: json["$metadata"],
                                                   name: document.file.map(PaletteDecoder.baseName) ?? context.defaultName ?? "tokens", reader: context.reader)
         palette?.ledger.merge(decoder.ledger)

@@ -154,6 +154,22 @@ import Testing
         #expect(hex(report, check: 1) == "#22222280")
     }
 
+    @Test func ungroupedThemesWithoutColorsAreNotAudited() throws {
+        // Element's $themes: platform themes (Global, Web) beside Light and Dark, with no group.
+        let text = ##"""
+        {"global": {"space": {"value": "4", "type": "spacing"}},
+         "light": {"fg": {"value": "#1b1d22", "type": "color"}, "bg": {"value": "#ffffff", "type": "color"}},
+         "dark": {"fg": {"value": "#ebeef2", "type": "color"}, "bg": {"value": "#101317", "type": "color"}},
+         "$themes": [{"id": "g", "name": "Global", "selectedTokenSets": {"global": "enabled"}},
+                     {"id": "w", "name": "Web", "selectedTokenSets": {"global": "source"}},
+                     {"id": "l", "name": "Light", "selectedTokenSets": {"light": "enabled"}},
+                     {"id": "d", "name": "Dark", "selectedTokenSets": {"dark": "enabled"}}]}
+        """##
+        let report = try audit(text, checks: [("fg", "bg")], file: "tokens.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.themes.map(\.name) == ["Light", "Dark"])
+    }
+
     @Test func aThemesSetThatIsAFolderOfSetsSaysSo() {
         // Workday Canvas's $themes.json still selects "base" after the set became base/*.json.
         let sets = ["base/base", "base/palette", "sys/brand/canvas", "sys/color/color"]

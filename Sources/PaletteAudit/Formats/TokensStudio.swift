@@ -119,6 +119,18 @@ extension PaletteDecoder {
                     }
                 }
             }
+            // Themes in no group that use no set holding a color (Element's Global, Android,
+            // iOS and Web beside Light and Dark) are platform or size themes, not color themes:
+            // not audited on their own, and the format line says so.
+            if groups.count <= 1 || studioThemes.contains(where: { $0.group == nil }) {
+                let colorless = studioThemes.filter { theme in !theme.sets.contains { $0.value != "disabled" && holdsColor($0.key) } }
+                if !colorless.isEmpty && colorless.count < studioThemes.count {
+                    let names = colorless.map(\.name)
+                    studioThemes.removeAll { theme in names.contains(theme.name) }
+                    fixedGroups.append(names.count == 1 ? "the theme \(names[0]) uses no set holding a color, so it is not a color theme and is not audited"
+                                       : "the themes \(names.joined(separator: ", ")) use no set holding a color, so they are not color themes and are not audited")
+                }
+            }
             // Sets no theme uses are not audited: said in the ledger.
             let usedSets = Set(studioThemes.flatMap { theme in theme.sets.filter { $0.value != "disabled" }.map(\.key) })
             for set in order where !usedSets.contains(set) {

@@ -105,7 +105,9 @@ public struct Request: Sendable {
     }
 }
 
-public struct QueryItem: Hashable, Sendable {
+/// A name and its value, in the order the message carried them: a header field or a query
+/// parameter (one shape, two names).
+public struct NameValue: Hashable, Sendable {
     public var name: String
     public var value: String
     public init(name: String, value: String) {
@@ -114,22 +116,21 @@ public struct QueryItem: Hashable, Sendable {
     }
 }
 
-public struct Header: Hashable, Sendable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-}
+/// A query parameter, decoded.
+public typealias QueryItem = NameValue
+/// A header field (a request's names are lowercased).
+public typealias Header = NameValue
 
 /// An HTTP response: status, headers and body.
 public struct Response: Sendable {
-    public var status: Int
-    public var headers: [Header]
-    public var body: [UInt8]
+    public var status: Int { didSet { prepared = nil } }
+    public var headers: [Header] { didSet { prepared = nil } }
+    public var body: [UInt8] { didSet { prepared = nil } }
     /// A low-cardinality name of the route that answered (`/v1/palettes/{name}`), for metrics.
     public var route: String?
+    /// libmicrohttpd's own copy of this response, made once (``preparedForReuse()``) and queued
+    /// as it is for every request it answers. Changing the status, headers or body drops it.
+    var prepared: PreparedResponse?
 
     public init(status: Int, headers: [Header] = [], body: [UInt8] = [], route: String? = nil) {
         self.status = status
@@ -139,13 +140,29 @@ public struct Response: Sendable {
     }
 
     public init(status: Int, contentType: String, body: String, route: String? = nil) {
-        self.init(status: status, headers: [Header(name: "Content-Type", value: contentType)], body: Array(body.utf8), route: route)
+        // Room for the two headers every service response gets besides its type.
+        var headers: [Header] = []
+        headers.reserveCapacity(3)
+        headers.append(Header(name: "Content-Type", value: contentType))
+        self.init(status: status, headers: headers, body: Array(body.utf8), route: route)
     }
 
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()
         return headers.first { $0.name.lowercased() == lower }?.value
     }
+
+    /// This response with libmicrohttpd's copy of it made now, once: for a response that is
+    /// always the same (a health check, a static file), kept in a `static let` and returned as
+    /// it is. Queueing it then costs no copy of its body and no header per request.
+    public func preparedForReuse() -> Response {
+        var copy = self
+        copy.prepared = PreparedResponse(self)
+        return copy
+    }
+
+    /// Whether this response is queued from a copy made once (``preparedForReuse()``).
+    public var isPrepared: Bool { prepared != nil }
 }
 
 /// Handles a request; called on libmicrohttpd's I/O threads (inline lane) or on the worker

@@ -9,6 +9,14 @@ public final class Metrics: Sendable {
         var route: String
         var method: String
         var status: Int
+
+        /// Hashes the status and the lengths of the route and method, not their bytes: there
+        /// are a few dozen keys, and equal keys still hash equal (`==` compares the strings).
+        /// Hashing two Strings was half of recording a request.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(status)
+            hasher.combine(route.utf8.count &<< 8 | method.utf8.count)
+        }
     }
 
     struct State {
@@ -36,8 +44,14 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// The methods counted by name; any other is `OTHER`.
-    static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
+    /// The method as counted: the nine of RFC 9110 by name, any other as `OTHER` (compared, not
+    /// hashed: they are short strings, equal when their bits are).
+    static func counted(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT": method
+        default: "OTHER"
+        }
+    }
 
     public init(inFlight: @escaping @Sendable () -> Int = { 0 }, pool: @escaping @Sendable () -> PoolGauges = { PoolGauges() }) {
         self.inFlight = inFlight
@@ -46,7 +60,7 @@ public final class Metrics: Sendable {
 
     public func record(_ request: CompletedRequest) {
         // Bounded labels: junk methods and unmatched paths cannot grow the metrics.
-        let key = Key(route: request.route ?? "unmatched", method: Metrics.methods.contains(request.method) ? request.method : "OTHER",
+        let key = Key(route: request.route ?? "unmatched", method: Metrics.counted(request.method),
                       status: (100...599).contains(request.status) ? request.status : 0)
         let bucket = Metrics.buckets.firstIndex { request.duration <= $0 } ?? Metrics.buckets.count
         state.withLock { s in

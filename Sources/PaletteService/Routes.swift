@@ -49,18 +49,41 @@ public struct Routes: Sendable {
             response = ServiceError.unprocessable("the response is \(Auditor.megabytes(response.body.count)); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs", code: "limit-exceeded").response
             response.route = route
         }
-        response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
-        response.headers.append(Header(name: "Cache-Control", value: "no-store"))
+        Routes.addCommonHeaders(&response)
         if request.body.count >= limits.releaseMemoryAfterBodyBytes { MemoryRelease.toSystem() }
         return response
     }
+
+    /// The headers every response of the service carries, unless it has them already (a
+    /// prepared one, ``prepared(_:)``, which stays prepared).
+    static func addCommonHeaders(_ response: inout Response) {
+        if response.headers.contains(where: { $0.name == "X-Content-Type-Options" }) { return }
+        response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
+        response.headers.append(Header(name: "Cache-Control", value: "no-store"))
+    }
+
+    /// A response that never changes, with the common headers, made into libmicrohttpd's form
+    /// once (``Response/preparedForReuse()``): kept in a `static let`, it is queued per request
+    /// without copying its body or adding its headers. (HEAD empties the body, which drops the
+    /// prepared copy; so does draining, which adds `Connection: close`.)
+    static func prepared(_ response: Response) -> Response {
+        var response = response
+        addCommonHeaders(&response)
+        return response.preparedForReuse()
+    }
+
+    static let health = prepared(Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}"))
 
     /// Which lane a request runs on: routes whose cost grows with the request (audits,
     /// reports, proposals, token listings, batches) run on the worker pool, so a few
     /// expensive requests cannot hold the I/O threads that answer health checks, metrics and
     /// static files. The route's name labels a request refused because the pool is full.
     public func lane(for request: Request) -> (lane: Lane, route: String?) {
-        switch request.pathSegments {
+        let segments = request.pathSegments
+        // Every pool route is under /v1/: anything else (health, metrics, the page) is inline
+        // without matching further.
+        guard segments.count >= 2, segments[0] == "v1" else { return (.inline, nil) }
+        switch segments {
         case ["v1", "audit"]: return (.pool, "/v1/audit")
         case ["v1", "suggest"]: return (.pool, "/v1/suggest")
         case ["v1", "variants"]: return (.pool, "/v1/variants")
@@ -99,14 +122,14 @@ public struct Routes: Sendable {
             return unmatched(ServiceError(414, "the path is longer than 2048 bytes"))
         }
         switch segments {
+        case ["healthz"]:  // first: the one route probed many times a second
+            return only(["GET"], route: "/healthz") { Routes.health }
         case [""]:
             return only(["GET"], route: "/") { designerPage() }
         case let s where s.count == 1 && WebAssets.scripts[s[0]] != nil:
             return only(["GET"], route: "/\(s[0])") { Response(status: 200, contentType: "text/javascript; charset=utf-8", body: WebAssets.scripts[s[0]] ?? "") }
         case ["app.css"]:
             return only(["GET"], route: "/app.css") { Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS) }
-        case ["healthz"]:
-            return only(["GET"], route: "/healthz") { Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}") }
         case ["readyz"]:
             return only(["GET"], route: "/readyz") { try readiness() }
         case ["openapi.yaml"]:

@@ -6,48 +6,21 @@ import Darwin
 #endif
 import Synchronization
 
-/// Per-request state, kept in libmicrohttpd's `req_cls` from the first callback until the
-/// completion callback releases it.
-final class RequestState {
-    let started = ContinuousClock.now
-    /// The access handler has seen the request's headers (the state may exist before that: it
-    /// is created when the request line is read, to keep the target as sent).
-    var begun = false
-    /// The request target as sent, before percent-decoding.
-    var target: String?
-    var rawTarget: [UInt8] = []
-    var rawMethod: [UInt8] = []
-    var body: [UInt8] = []
-    var bodyBytes = 0
-    var rejection: Response?
-    var status = 0
-    var responseBytes = 0
-    var route: String?
-    var method = ""
-    var path = ""
-    var remoteAddress: String?
-    var queuedAt: ContinuousClock.Instant?
-    var headers: [Header] = []
-    /// The response a worker computed, queued when libmicrohttpd resumes the connection.
-    var pending: Response?
-    /// The request announced a body (Content-Length above 0, or chunked).
-    var announcedBody = false
-}
-
 /// Keys and values with their lengths, so a decoded `%00` stays in the value instead of
 /// silently cutting it short (a name or color would otherwise be judged on a prefix). The
-/// pairs go straight into an array on the caller's stack (`cls`), with no collector object.
-private let collectPair: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+/// items go straight into the request state's array (`cls`), whose storage is kept from one
+/// request of the connection to the next.
+private let collectQueryItem: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
-    let pairs = cls.assumingMemoryBound(to: [(String, String)].self)
-    pairs.pointee.append((text(key, keySize), value.map { text($0, valueSize) } ?? ""))
+    let items = cls.assumingMemoryBound(to: [QueryItem].self)
+    items.pointee.append(QueryItem(name: text(key, keySize), value: value.map { text($0, valueSize) } ?? ""))
     return .YES
 }
 
 /// Header fields with their names lowercased as they are read (ASCII names, the usual case,
 /// without a second String), each also walked against libmicrohttpd's buffer (`ParsedHeadWalk`).
 private struct HeaderCollection {
-    var headers: [Header] = []
+    var headers: [Header]
     var walk: ParsedHeadWalk?
 }
 
@@ -71,18 +44,22 @@ private func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
     pointer.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
 }
 
-private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
-    var pairs: [(String, String)] = []
-    _ = withUnsafeMutablePointer(to: &pairs) { MHD_get_connection_values_n(connection, kind, collectPair, $0) }
-    return pairs
+/// The request's query parameters, into `items` (emptied first, its storage kept).
+private func collectQuery(_ connection: OpaquePointer?, into items: inout [QueryItem]) {
+    items.removeAll(keepingCapacity: true)
+    _ = withUnsafeMutablePointer(to: &items) { MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, $0) }
 }
 
-/// The request's header fields, and what libmicrohttpd hid of its head (nil: nothing).
-private func headers(_ connection: OpaquePointer?, walk: ParsedHeadWalk?) -> ([Header], ParsedHeadWalk.Defect?) {
-    var collection = HeaderCollection(walk: walk)
+/// The request's header fields, into `headers` (emptied first, its storage kept), and what
+/// libmicrohttpd hid of its head (nil: nothing).
+private func collectHeaders(_ connection: OpaquePointer?, into headers: inout [Header], walk: ParsedHeadWalk?) -> ParsedHeadWalk.Defect? {
+    var collection = HeaderCollection(headers: [], walk: walk)
+    swap(&collection.headers, &headers)
+    collection.headers.removeAll(keepingCapacity: true)
     collection.headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
     _ = withUnsafeMutablePointer(to: &collection) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
-    return (collection.headers, collection.walk?.finish())
+    swap(&collection.headers, &headers)
+    return collection.walk?.finish()
 }
 
 /// The client's address as text, read into a buffer on the stack.
@@ -101,17 +78,9 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
                          uploadData: uploadData, uploadDataSize: uploadDataSize, requestContext: requestContext)
 }
 
-/// What is known of a connection for as long as it is open, kept in libmicrohttpd's socket
-/// context: its client's address, formatted once instead of once per request.
-final class ConnectionContext {
-    let address: String?
-    init(address: String?) { self.address = address }
-}
-
-/// The client's address of a request's connection.
-func connectionAddress(_ connection: OpaquePointer?) -> String? {
-    guard let raw = cmhd_socket_context(connection) else { return clientAddress(connection) }
-    return Unmanaged<ConnectionContext>.fromOpaque(raw).takeUnretainedValue().address
+/// The context of a request's connection (nil only if libmicrohttpd did not report it started).
+func connectionContext(_ connection: OpaquePointer?) -> ConnectionContext? {
+    cmhd_socket_context(connection).map { Unmanaged<ConnectionContext>.fromOpaque($0).takeUnretainedValue() }
 }
 
 /// Connections opening and closing: the deadline sweeper's bookkeeping, and each connection's
@@ -121,8 +90,8 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let fd = cmhd_connection_fd(connection)
     if code == .CONNECTION_NOTIFY_STARTED {
-        let address = clientAddress(connection)
-        socketContext?.pointee = Unmanaged.passRetained(ConnectionContext(address: address)).toOpaque()
+        let context = ConnectionContext(address: clientAddress(connection), addressCount: server.addressCount(of: fd))
+        socketContext?.pointee = Unmanaged.passRetained(context).toOpaque()
         server.connectionStarted(fd)
     } else {
         if let raw = socketContext?.pointee {
@@ -138,9 +107,8 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
 /// this saw, even one refused before the access handler runs).
 let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
     if let cls { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestLineRead(cmhd_connection_fd(connection)) }
-    let state = RequestState()
-    state.target = uri.map { String(cString: $0) }
-    state.rawTarget = uri.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+    let state = connectionContext(connection)?.nextRequest() ?? RequestState()
+    state.keepTarget(uri)
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -153,9 +121,7 @@ let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestC
     guard state.begun else { return }
     server.requestFinished()
     guard let onComplete = server.onComplete else { return }
-    let end = state.queuedAt ?? ContinuousClock.now
-    let elapsed = state.started.duration(to: end)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = Monotonic.seconds(from: state.started, to: state.queuedAt != 0 ? state.queuedAt : Monotonic.nanoseconds())
     var completed = CompletedRequest(method: state.method, path: state.path, route: state.route, status: state.status,
                                      requestBytes: state.bodyBytes, responseBytes: state.responseBytes, duration: seconds,
                                      remoteAddress: state.remoteAddress,
@@ -174,10 +140,14 @@ extension Server {
         guard let state = existing, state.begun else {
             let state = existing ?? RequestState()
             state.begun = true
-            state.method = method.map { String(cString: $0) } ?? ""
-            state.rawMethod = method.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+            if let method {
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self), count: strlen(method))
+                state.rawMethod.append(contentsOf: bytes)
+                state.method = String(decoding: bytes, as: UTF8.self)
+            }
             state.path = url.map { String(cString: $0) } ?? ""
-            state.remoteAddress = connectionAddress(connection)
+            let context = connectionContext(connection)
+            state.remoteAddress = context == nil ? clientAddress(connection) : context?.address
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             headersRead(cmhd_connection_fd(connection))
@@ -186,8 +156,7 @@ extension Server {
                 walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
                                       version: version, headerSize: cmhd_request_header_size(connection))
             }
-            let defect: ParsedHeadWalk.Defect?
-            (state.headers, defect) = headers(connection, walk: walk)
+            let defect = collectHeaders(connection, into: &state.headers, walk: walk)
             state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.
@@ -196,7 +165,7 @@ extension Server {
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
             }
-            if isOverAddressLimit(state.remoteAddress) {
+            if context?.addressCount.map(isOverAddressLimit) ?? isOverAddressLimit(state.remoteAddress) {
                 var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
@@ -207,7 +176,7 @@ extension Server {
             if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
                 return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
             }
-            if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
+            if let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
                 return refuseEarly(rejection, state: state, on: connection)
             }
             if state.announcedBody { setUploading(cmhd_connection_fd(connection), true) }
@@ -242,10 +211,11 @@ extension Server {
         }
         // Last call: the whole request is in.
         if state.announcedBody { setUploading(cmhd_connection_fd(connection), false) }
-        var request = Request(method: state.method, path: state.path, target: state.target,
-                              query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
-                              headers: state.headers,
-                              body: state.body, version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+        collectQuery(connection, into: &state.query)
+        Request.appendSegments(path: state.path, target: state.target, to: &state.segments)
+        var request = Request(method: state.method, path: state.path, target: state.target, segments: state.segments,
+                              query: state.query, lowercasedHeaders: state.headers, body: state.body,
+                              version: version.map { strcmp($0, "HTTP/1.1") == 0 ? "HTTP/1.1" : String(cString: $0) } ?? "HTTP/1.1",
                               remoteAddress: state.remoteAddress)
         state.body = []
         let placement = configuration.lane(request)
@@ -265,15 +235,14 @@ extension Server {
     }
 
     func exceededDeadline(_ state: RequestState) -> Bool {
-        let elapsed = state.started.duration(to: ContinuousClock.now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 > configuration.requestDeadlineSeconds
+        Monotonic.seconds(from: state.started, to: Monotonic.nanoseconds()) > configuration.requestDeadlineSeconds
     }
 
     func queue(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
         state.status = response.status
         state.responseBytes = response.body.count
         state.route = response.route
-        state.queuedAt = ContinuousClock.now
+        state.queuedAt = Monotonic.nanoseconds()
         // After a 400 nothing more on the connection is read as a request: the framing is in
         // doubt, and what follows could be a request smuggled past a proxy.
         let closes = isDraining || response.status == 400

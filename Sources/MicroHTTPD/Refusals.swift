@@ -18,7 +18,7 @@ extension Server {
     func refuseMidUpload(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
         state.status = response.status
         state.responseBytes = response.body.count
-        state.queuedAt = ContinuousClock.now
+        state.queuedAt = Monotonic.nanoseconds()
         let fd = cmhd_connection_fd(connection)
         guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
         Server.writeDirectly(response, to: fd)
@@ -95,7 +95,7 @@ extension Server {
     }
 
     /// Requests refused as soon as their headers are read.
-    func earlyRejection(headers: [Header], version: String) -> Response? {
+    func earlyRejection(headers: [Header], isHTTP11: Bool) -> Response? {
         // One pass gathers what the checks below need (names are lowercased already).
         var lengths: [String] = [], encodings: [String] = [], hosts = 0
         var badName: Header?, badValue: Header?
@@ -141,7 +141,7 @@ extension Server {
                 return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "chunked must be applied once, as the only transfer coding (RFC 9112 §6.1)"))
             }
         }
-        if version == "HTTP/1.1" && hosts == 0 {
+        if isHTTP11 && hosts == 0 {
             return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)"))
         }
         if let text = lengths.first {

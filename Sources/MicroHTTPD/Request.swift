@@ -36,6 +36,21 @@ public struct Request: Sendable {
         self.remoteAddress = remoteAddress
     }
 
+    /// A request as the server builds it: segments already split (into the connection's
+    /// reused array, ``appendSegments(path:target:to:)``) and header names already lowercased.
+    init(method: String, path: String, target: String?, segments: [String], query: [QueryItem], lowercasedHeaders: [Header],
+         body: [UInt8], version: String, remoteAddress: String?) {
+        self.method = method
+        self.path = path
+        self.target = target
+        pathSegments = segments
+        self.query = query
+        headers = lowercasedHeaders
+        self.body = body
+        self.version = version
+        self.remoteAddress = remoteAddress
+    }
+
     /// The first value of a header (case-insensitive name).
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()
@@ -43,21 +58,30 @@ public struct Request: Sendable {
     }
 
     static func segments(path: String, target: String?) -> [String] {
+        var out: [String] = []
+        appendSegments(path: path, target: target, to: &out)
+        return out
+    }
+
+    /// The path's segments (``pathSegments``), appended to `out` after emptying it (its
+    /// storage kept: the server reuses one array per connection).
+    static func appendSegments(path: String, target: String?, to out: inout [String]) {
+        out.removeAll(keepingCapacity: true)
         if let target, target.utf8.first == UInt8(ascii: "/") {
-            return pieces(of: target, upToQuery: true, decoding: true)
+            appendPieces(of: target, upToQuery: true, decoding: true, to: &out)
+        } else {
+            appendPieces(of: path, upToQuery: false, decoding: false, to: &out)
         }
-        return pieces(of: path, upToQuery: false, decoding: false)
     }
 
     /// The pieces between "/" after the first (the one before the leading "/"), read from the
     /// string's bytes ("/", "?" and "#" are ASCII): Character-wise splitting cost more than the
     /// rest of routing a request, and Substring indices were still a tenth of a `/healthz`.
-    private static func pieces(of text: String, upToQuery: Bool, decoding: Bool) -> [String] {
+    private static func appendPieces(of text: String, upToQuery: Bool, decoding: Bool, to out: inout [String]) {
         var text = text
-        return text.withUTF8 { bytes in
+        text.withUTF8 { bytes in
             var end = bytes.count
             if upToQuery, let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = mark }
-            var out: [String] = []
             var start = 0
             var first = true
             for index in 0...end where index == end || bytes[index] == UInt8(ascii: "/") {
@@ -68,7 +92,6 @@ public struct Request: Sendable {
                 first = false
                 start = index + 1
             }
-            return out
         }
     }
 

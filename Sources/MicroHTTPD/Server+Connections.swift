@@ -13,16 +13,16 @@ extension Server {
     /// seconds would hold a connection forever. A sweeper shuts down any connection whose
     /// current request (headers and body) has taken longer than the deadline.
     func startSweeper() {
-        let deadline = Duration.milliseconds(Int(configuration.requestDeadlineSeconds * 1000))
-        let headerDeadline = Duration.milliseconds(Int(max(0.25, configuration.headerTimeoutSeconds) * 1000))
+        let deadline = Int(configuration.requestDeadlineSeconds * 1e9)
+        let headerDeadline = Int(max(0.25, configuration.headerTimeoutSeconds) * 1e9)
         let thread = DetachedThread { [weak self] in
             while let self, self.state.withLock({ $0.sweeping }) {
                 usleep(250_000)
-                let now = ContinuousClock.now
+                let now = Monotonic.nanoseconds()
                 let expired = self.state.withLock { s -> [Int32] in
                     // A body still arriving gets two more seconds: its next bytes are then
                     // answered 408 (in `handle`) rather than the connection being cut unanswered.
-                    let old = s.clocks.filter { now - $0.value > (s.uploading.contains($0.key) ? deadline + .seconds(2) : deadline) }.map(\.key)
+                    let old = s.clocks.filter { now - $0.value > (s.phases[$0.key]?.contains(.uploading) == true ? deadline + 2_000_000_000 : deadline) }.map(\.key)
                     for fd in old { s.clocks[fd] = nil }
                     // Headers still arriving past the header timeout: closed unanswered. (An idle
                     // keep-alive connection with no new request line is left to the idle timeout.)
@@ -61,7 +61,8 @@ extension Server {
     /// Whether a connection is reading a request's line or headers: a fresh one, or a kept-alive
     /// one whose next request line is in, whose headers are not.
     static func isReadingHeaders(_ fd: Int32, _ s: State) -> Bool {
-        !s.headersIn.contains(fd) && (s.requestLine.contains(fd) || !s.served.contains(fd))
+        let phase = s.phases[fd] ?? []
+        return !phase.contains(.headersIn) && (phase.contains(.requestLine) || !phase.contains(.served))
     }
 
     /// Past these, a new connection is answered 503 by the acceptor and closed: the limit and a
@@ -86,10 +87,9 @@ extension Server {
             // A connection libmicrohttpd closed without reporting it (it refused it after taking
             // it) leaves its socket in the books: that number is a new connection now.
             if s.clocks[fd] != nil || s.addresses[fd] != nil || s.evicted.contains(fd) { forget(fd, &s) }
-            for stale in [\State.headersIn, \State.requestLine, \State.served, \State.uploading, \State.lingerOnClose] {
-                s[keyPath: stale].remove(fd)
-            }
-            if let address, (s.perAddress[address] ?? 0) >= hardAddressLimit {
+            s.phases[fd] = nil
+            s.lingerOnClose.remove(fd)
+            if let address, (s.perAddress[address]?.open.load(ordering: .relaxed) ?? 0) >= hardAddressLimit {
                 return Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly")
             }
             let open = connectionsOpen.load(ordering: .relaxed) + 1
@@ -102,8 +102,10 @@ extension Server {
             // request is likely on its way, and the newcomer gets the 503 (in `handle`) instead.
             var evicted = 0
             if open > limit {
-                let settled = ContinuousClock.now - .seconds(1)
-                let idle = s.clocks.filter { other, at in at < settled && !s.headersIn.contains(other) && !s.evicted.contains(other) }
+                let settled = Monotonic.nanoseconds() - 1_000_000_000
+                let idle = s.clocks.filter { other, at in
+                    at < settled && s.phases[other]?.contains(.headersIn) != true && !s.evicted.contains(other)
+                }
                 for (victim, _) in idle.sorted(by: { $0.value < $1.value }).prefix(open - limit) {
                     s.evicted.insert(victim)
                     s.clocks[victim] = nil
@@ -115,10 +117,12 @@ extension Server {
                 return Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(limit) connections open; retry shortly")
             }
             connectionsOpen.wrappingAdd(1 &- evicted, ordering: .relaxed)
-            s.clocks[fd] = ContinuousClock.now
+            s.clocks[fd] = Monotonic.nanoseconds()
             if let address {
                 s.addresses[fd] = address
-                s.perAddress[address, default: 0] += 1
+                let count = s.perAddress[address] ?? AddressCount()
+                count.open.wrappingAdd(1, ordering: .relaxed)
+                s.perAddress[address] = count
             }
             return nil
         }
@@ -139,13 +143,13 @@ extension Server {
     /// A request line is in (libmicrohttpd logged its target).
     func requestLineRead(_ fd: Int32) {
         guard fd >= 0 else { return }
-        state.withLock { _ = $0.requestLine.insert(fd) }
+        state.withLock { _ = $0.phases[fd, default: []].insert(.requestLine) }
     }
 
     /// The access handler has the request's headers.
     func headersRead(_ fd: Int32) {
         guard fd >= 0 else { return }
-        state.withLock { _ = $0.headersIn.insert(fd) }
+        state.withLock { _ = $0.phases[fd, default: []].insert(.headersIn) }
     }
 
     func connectionClosed(_ fd: Int32) {
@@ -166,13 +170,10 @@ extension Server {
     func forget(_ fd: Int32, _ s: inout State) {
         if s.evicted.remove(fd) == nil { connectionsOpen.wrappingSubtract(1, ordering: .relaxed) }
         s.clocks[fd] = nil
-        s.uploading.remove(fd)
-        s.headersIn.remove(fd)
-        s.requestLine.remove(fd)
-        s.served.remove(fd)
-        if let address = s.addresses.removeValue(forKey: fd) {
-            let left = (s.perAddress[address] ?? 1) - 1
-            s.perAddress[address] = left > 0 ? left : nil
+        s.phases[fd] = nil
+        if let address = s.addresses.removeValue(forKey: fd), let count = s.perAddress[address] {
+            let left = count.open.wrappingSubtract(1, ordering: .relaxed).newValue
+            if left <= 0 { s.perAddress[address] = nil }
         }
     }
 
@@ -186,19 +187,32 @@ extension Server {
     func isOverAddressLimit(_ address: String?) -> Bool {
         let limit = configuration.perAddressConnectionLimit
         guard limit > 0, let address else { return false }
-        return state.withLock { ($0.perAddress[address] ?? 0) > limit }
+        return state.withLock { ($0.perAddress[address]?.open.load(ordering: .relaxed) ?? 0) > limit }
+    }
+
+    /// The same for a connection whose address's count is at hand (``ConnectionContext``):
+    /// an atomic read, no lock.
+    func isOverAddressLimit(_ count: AddressCount) -> Bool {
+        let limit = configuration.perAddressConnectionLimit
+        return limit > 0 && count.open.load(ordering: .relaxed) > limit
+    }
+
+    /// The count of open connections of a connection's address, once per connection.
+    func addressCount(of fd: Int32) -> AddressCount? {
+        guard fd >= 0 else { return nil }
+        return state.withLock { s in s.addresses[fd].flatMap { s.perAddress[$0] } }
     }
 
     /// A request finished: the connection's clock restarts for the next one.
     func connectionIdle(_ fd: Int32) {
         guard fd >= 0 else { return }
+        let now = Monotonic.nanoseconds()
         state.withLock { s in
-            s.uploading.remove(fd)
-            s.headersIn.remove(fd)
-            s.requestLine.remove(fd)
-            if s.clocks[fd] != nil {
-                s.clocks[fd] = ContinuousClock.now
-                s.served.insert(fd)
+            if let index = s.clocks.index(forKey: fd) {
+                s.clocks.values[index] = now
+                s.phases[fd] = .served
+            } else {
+                s.phases[fd]?.subtract([.uploading, .headersIn, .requestLine])
             }
         }
     }
@@ -207,7 +221,7 @@ extension Server {
     func setUploading(_ fd: Int32, _ uploading: Bool) {
         guard fd >= 0 else { return }
         state.withLock { s in
-            if uploading { s.uploading.insert(fd) } else { s.uploading.remove(fd) }
+            if uploading { s.phases[fd, default: []].insert(.uploading) } else { s.phases[fd]?.remove(.uploading) }
         }
     }
 }

@@ -38,24 +38,38 @@ public final class Server: Sendable {
         var port: UInt16 = 0
         var draining = false
         /// Open connections by socket: when their current request began (the connection's
-        /// start, or the end of its previous request).
-        var clocks: [Int32: ContinuousClock.Instant] = [:]
+        /// start, or the end of its previous request), in ``Monotonic`` nanoseconds.
+        var clocks: [Int32: Int] = [:]
         var sweeping = false
         /// Open connections' client addresses, and how many each address has open.
         var addresses: [Int32: String] = [:]
-        var perAddress: [String: Int] = [:]
+        var perAddress: [String: AddressCount] = [:]
         /// Connections answered before their body was read: they linger when closed.
         var lingerOnClose: Set<Int32> = []
-        /// Connections whose request body is arriving.
-        var uploading: Set<Int32> = []
-        /// Connections whose current request's headers are in (the access handler saw them).
-        var headersIn: Set<Int32> = []
-        /// Connections whose current request line is in (libmicrohttpd logged its target).
-        var requestLine: Set<Int32> = []
-        /// Connections that have completed at least one request.
-        var served: Set<Int32> = []
+        /// Where each connection's current request is (one entry per connection, where there
+        /// were four sets: a request touched each of them two or three times).
+        var phases: [Int32: Phase] = [:]
         /// Connections shut down to make room for a new one, already uncounted.
         var evicted: Set<Int32> = []
+    }
+
+    /// Where a connection's current request is, for the header timeout and eviction.
+    struct Phase: OptionSet {
+        let rawValue: UInt8
+        /// The request line is in (libmicrohttpd logged its target).
+        static let requestLine = Phase(rawValue: 1)
+        /// The headers are in (the access handler saw them).
+        static let headersIn = Phase(rawValue: 2)
+        /// The request body is arriving.
+        static let uploading = Phase(rawValue: 4)
+        /// The connection has completed at least one request.
+        static let served = Phase(rawValue: 8)
+    }
+
+    /// How many connections one client address has open: changed under the state's lock,
+    /// read without it by the connection's requests (``ConnectionContext``).
+    final class AddressCount: Sendable {
+        let open = Atomic<Int>(0)
     }
 
     /// The daemon pointer. libmicrohttpd allows adding a connection and stopping from any

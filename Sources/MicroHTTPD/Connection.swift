@@ -22,6 +22,21 @@ private let collectQueryItem: MHD_KeyValueIteratorN = { cls, _, key, keySize, va
 private struct HeaderCollection {
     var headers: [Header]
     var walk: ParsedHeadWalk?
+    var summary = HeaderSummary()
+}
+
+/// What `earlyRejection` looks at, noted from the fields' bytes as they are collected: a
+/// request with one Host, no Content-Length or Transfer-Encoding, and nothing odd in its
+/// fields (the usual GET) has nothing for it to refuse, and skips it.
+struct HeaderSummary {
+    var hosts = 0
+    /// A Content-Length or Transfer-Encoding field.
+    var framing = false
+    /// A field name that is not a token, or a value with a CR, LF or NUL.
+    var odd = false
+
+    /// Whether `earlyRejection` may refuse the request.
+    var needsChecking: Bool { framing || odd || hosts != 1 }
 }
 
 private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
@@ -34,6 +49,22 @@ private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value
             for i in 0..<keySize { out[i] = raw[i] &+ (raw[i] >= 0x41 && raw[i] <= 0x5A ? 0x20 : 0) }
             return keySize
         }
+    }
+    key.withMemoryRebound(to: UInt8.self, capacity: keySize) { bytes in
+        let raw = UnsafeBufferPointer(start: bytes, count: keySize)
+        if raw.isEmpty || !raw.allSatisfy(RequestHead.isTokenByte) { collection.pointee.summary.odd = true }
+    }
+    if let value, valueSize > 0 {
+        value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { bytes in
+            if UnsafeBufferPointer(start: bytes, count: valueSize).contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+                collection.pointee.summary.odd = true
+            }
+        }
+    }
+    switch keySize {
+    case 4 where name == "host": collection.pointee.summary.hosts += 1
+    case 14 where name == "content-length", 17 where name == "transfer-encoding": collection.pointee.summary.framing = true
+    default: break
     }
     collection.pointee.headers.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
     collection.pointee.walk?.field(name: key, nameSize: keySize, value: value, valueSize: valueSize)
@@ -50,16 +81,16 @@ private func collectQuery(_ connection: OpaquePointer?, into items: inout [Query
     _ = withUnsafeMutablePointer(to: &items) { MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, $0) }
 }
 
-/// The request's header fields, into `headers` (emptied first, its storage kept), and what
-/// libmicrohttpd hid of its head (nil: nothing).
-private func collectHeaders(_ connection: OpaquePointer?, into headers: inout [Header], walk: ParsedHeadWalk?) -> ParsedHeadWalk.Defect? {
+/// The request's header fields, into `headers` (emptied first, its storage kept), what
+/// libmicrohttpd hid of its head (nil: nothing), and what `earlyRejection` looks at.
+private func collectHeaders(_ connection: OpaquePointer?, into headers: inout [Header], walk: ParsedHeadWalk?) -> (ParsedHeadWalk.Defect?, HeaderSummary) {
     var collection = HeaderCollection(headers: [], walk: walk)
     swap(&collection.headers, &headers)
     collection.headers.removeAll(keepingCapacity: true)
     collection.headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
     _ = withUnsafeMutablePointer(to: &collection) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
     swap(&collection.headers, &headers)
-    return collection.walk?.finish()
+    return (collection.walk?.finish(), collection.summary)
 }
 
 /// The client's address as text, read into a buffer on the stack.
@@ -156,8 +187,8 @@ extension Server {
                 walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
                                       version: version, headerSize: cmhd_request_header_size(connection))
             }
-            let defect = collectHeaders(connection, into: &state.headers, walk: walk)
-            state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
+            let (defect, summary) = collectHeaders(connection, into: &state.headers, walk: walk)
+            state.announcedBody = summary.framing && state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.
             if isOverConnectionLimit {
@@ -176,7 +207,7 @@ extension Server {
             if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
                 return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
             }
-            if let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
+            if summary.needsChecking, let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
                 return refuseEarly(rejection, state: state, on: connection)
             }
             if state.announcedBody { setUploading(cmhd_connection_fd(connection), true) }

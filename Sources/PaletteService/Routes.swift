@@ -58,6 +58,7 @@ public struct Routes: Sendable {
     /// prepared one, ``prepared(_:)``, which stays prepared).
     static func addCommonHeaders(_ response: inout Response) {
         if response.headers.contains(where: { $0.name == "X-Content-Type-Options" }) { return }
+        response.headers.reserveCapacity(response.headers.count + 2)  // one reallocation, not two
         response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
         response.headers.append(Header(name: "Cache-Control", value: "no-store"))
     }
@@ -81,21 +82,29 @@ public struct Routes: Sendable {
     public func lane(for request: Request) -> (lane: Lane, route: String?) {
         let segments = request.pathSegments
         // Every pool route is under /v1/: anything else (health, metrics, the page) is inline
-        // without matching further.
+        // without matching further. The names are matched as strings, one switch per shape.
         guard segments.count >= 2, segments[0] == "v1" else { return (.inline, nil) }
-        switch segments {
-        case ["v1", "audit"]: return (.pool, "/v1/audit")
-        case ["v1", "suggest"]: return (.pool, "/v1/suggest")
-        case ["v1", "variants"]: return (.pool, "/v1/variants")
-        case ["v1", "simulate"]: return (.pool, "/v1/simulate")
-        case ["v1", "tokens"]: return (.pool, "/v1/tokens")
-        case ["v1", "report"]: return (.pool, "/v1/report")
-        case ["v1", "contrast"] where request.method == "POST": return (.pool, "/v1/contrast")
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit": return (.pool, "/v1/palettes/{name}/audit")
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals": return (.pool, "/v1/palettes/{name}/proposals")
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "matrix": return (.pool, "/v1/palettes/{name}/matrix")
-        default: return (.inline, nil)
+        if segments.count == 2 {
+            switch segments[1] {
+            case "audit": return (.pool, "/v1/audit")
+            case "suggest": return (.pool, "/v1/suggest")
+            case "variants": return (.pool, "/v1/variants")
+            case "simulate": return (.pool, "/v1/simulate")
+            case "tokens": return (.pool, "/v1/tokens")
+            case "report": return (.pool, "/v1/report")
+            case "contrast" where request.method == "POST": return (.pool, "/v1/contrast")
+            default: return (.inline, nil)
+            }
         }
+        if segments.count == 4 && segments[1] == "palettes" {
+            switch segments[3] {
+            case "audit": return (.pool, "/v1/palettes/{name}/audit")
+            case "proposals": return (.pool, "/v1/palettes/{name}/proposals")
+            case "matrix": return (.pool, "/v1/palettes/{name}/matrix")
+            default: return (.inline, nil)
+            }
+        }
+        return (.inline, nil)
     }
 
     func route(_ request: Request) -> Response {

@@ -277,7 +277,7 @@ extension Server {
         // After a 400 nothing more on the connection is read as a request: the framing is in
         // doubt, and what follows could be a request smuggled past a proxy.
         let closes = isDraining || response.status == 400
-        if let prepared = response.prepared, !closes {
+        if let prepared = response.prepared, !closes, prepared.matches(response) {
             return MHD_queue_response(connection, prepared.status, prepared.pointer)
         }
         return response.body.withUnsafeBytes { bytes -> MHD_Result in

@@ -12,6 +12,11 @@ final class PreparedResponse: @unchecked Sendable {
     // Immutable after init; libmicrohttpd synchronizes its own reference count.
     let pointer: OpaquePointer
     let status: UInt32
+    /// What it was made from: a response still holding these very arrays compares equal at
+    /// once (an array compares its storage first); a changed one (HEAD's emptied body, an added
+    /// header) does not, and is built per request.
+    private let headers: [Header]
+    private let body: [UInt8]
 
     init?(_ response: Response) {
         let made = response.body.withUnsafeBytes { bytes in
@@ -21,6 +26,13 @@ final class PreparedResponse: @unchecked Sendable {
         PreparedResponse.appendHeaders(of: response, to: made)
         pointer = made
         status = UInt32(response.status)
+        headers = response.headers
+        body = response.body
+    }
+
+    /// Whether `response` is still the one this was made from.
+    func matches(_ response: Response) -> Bool {
+        UInt32(truncatingIfNeeded: response.status) == status && response.body == body && response.headers == headers
     }
 
     deinit {

@@ -146,13 +146,15 @@ public typealias Header = NameValue
 
 /// An HTTP response: status, headers and body.
 public struct Response: Sendable {
-    public var status: Int { didSet { prepared = nil } }
-    public var headers: [Header] { didSet { prepared = nil } }
-    public var body: [UInt8] { didSet { prepared = nil } }
+    public var status: Int
+    public var headers: [Header]
+    public var body: [UInt8]
     /// A low-cardinality name of the route that answered (`/v1/palettes/{name}`), for metrics.
     public var route: String?
     /// libmicrohttpd's own copy of this response, made once (``preparedForReuse()``) and queued
-    /// as it is for every request it answers. Changing the status, headers or body drops it.
+    /// as it is for every request it answers, as long as the status, headers and body are still
+    /// the ones it was made from (``PreparedResponse/matches(_:)``). (Not observers on those
+    /// properties: with one, every append to the body or headers copied the whole array.)
     var prepared: PreparedResponse?
 
     public init(status: Int, headers: [Header] = [], body: [UInt8] = [], route: String? = nil) {
@@ -184,8 +186,9 @@ public struct Response: Sendable {
         return copy
     }
 
-    /// Whether this response is queued from a copy made once (``preparedForReuse()``).
-    public var isPrepared: Bool { prepared != nil }
+    /// Whether this response is queued from a copy made once (``preparedForReuse()``): it was
+    /// prepared, and its status, headers and body have not changed since.
+    public var isPrepared: Bool { prepared?.matches(self) == true }
 }
 
 /// Handles a request; called on libmicrohttpd's I/O threads (inline lane) or on the worker

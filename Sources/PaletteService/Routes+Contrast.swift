@@ -6,7 +6,7 @@ import PaletteAudit
 extension Routes {
     /// The query parameters of `GET /v1/contrast`, made once (a Set literal here hashed eight
     /// strings per request).
-    static let contrastQuery: Set<String> = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "scheme"]
+    static let contrastQuery: [String] = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "scheme"]
 
     func contrastGet(_ request: Request) throws -> Response {
         try Routes.onlyQuery(request, Routes.contrastQuery, expected: "fg, bg, backdrop, usage, level, scheme")

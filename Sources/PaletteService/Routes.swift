@@ -187,7 +187,16 @@ public struct Routes: Sendable {
     }
 
     static func jsonBytes(_ body: [UInt8]) -> Response {
-        Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: body)
+        Response(status: 200, headers: jsonHeaders, body: body)
+    }
+
+    /// `Content-Type: application/json`, in an array with room for the common headers
+    /// (``addCommonHeaders(_:)`` then appends without reallocating).
+    private static var jsonHeaders: [Header] {
+        var headers: [Header] = []
+        headers.reserveCapacity(3)
+        headers.append(Header(name: "Content-Type", value: "application/json"))
+        return headers
     }
 
     /// Whether the body is a stylesheet (`Content-Type: text/css`).
@@ -263,8 +272,9 @@ public struct Routes: Sendable {
         return error
     }
 
-    /// Refuses query parameters other than `known`.
-    static func onlyQuery(_ request: Request, _ known: Set<String>, expected: String) throws(ServiceError) {
+    /// Refuses query parameters other than `known` (a handful of short names: compared, not
+    /// hashed).
+    static func onlyQuery(_ request: Request, _ known: [String], expected: String) throws(ServiceError) {
         if let unknown = request.query.first(where: { !known.contains($0.name) }) {
             throw .badRequest("unknown query parameter \"\(unknown.name)\"; expected \(expected)", field: unknown.name, code: "unknown-field")
         }

@@ -74,6 +74,11 @@ public struct Routes: Sendable {
     }
 
     static let health = prepared(Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}"))
+    /// The embedded files, prepared once each (they were converted to bytes, and copied by
+    /// libmicrohttpd, on every request).
+    static let openAPI = prepared(Response(status: 200, contentType: "application/yaml", body: OpenAPISpec.yaml))
+    static let appCSS = prepared(Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS))
+    static let scripts = WebAssets.scripts.mapValues { prepared(Response(status: 200, contentType: "text/javascript; charset=utf-8", body: $0)) }
 
     /// Which lane a request runs on: routes whose cost grows with the request (audits,
     /// reports, proposals, token listings, batches) run on the worker pool, so a few
@@ -135,14 +140,14 @@ public struct Routes: Sendable {
             return only(["GET"], route: "/healthz") { Routes.health }
         case [""]:
             return only(["GET"], route: "/") { designerPage() }
-        case let s where s.count == 1 && WebAssets.scripts[s[0]] != nil:
-            return only(["GET"], route: "/\(s[0])") { Response(status: 200, contentType: "text/javascript; charset=utf-8", body: WebAssets.scripts[s[0]] ?? "") }
+        case let s where s.count == 1 && Routes.scripts[s[0]] != nil:
+            return only(["GET"], route: "/\(s[0])") { Routes.scripts[s[0]] ?? Response(status: 404) }
         case ["app.css"]:
-            return only(["GET"], route: "/app.css") { Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS) }
+            return only(["GET"], route: "/app.css") { Routes.appCSS }
         case ["readyz"]:
             return only(["GET"], route: "/readyz") { try readiness() }
         case ["openapi.yaml"]:
-            return only(["GET"], route: "/openapi.yaml") { Response(status: 200, contentType: "application/yaml", body: OpenAPISpec.yaml) }
+            return only(["GET"], route: "/openapi.yaml") { Routes.openAPI }
         case ["metrics"]:
             return only(["GET"], route: "/metrics") {
                 Response(status: 200, contentType: "text/plain; version=0.0.4", body: metrics.render(palettes: store.status.names.count))

@@ -83,6 +83,14 @@ import Testing
         var changed = health
         changed.headers.append(Header(name: "Retry-After", value: "1"))
         #expect(!changed.isPrepared)
+        // The embedded files are prepared too, with their bytes and types as before.
+        for (path, type, text) in [("/openapi.yaml", "application/yaml", OpenAPISpec.yaml),
+                                   ("/app.css", "text/css; charset=utf-8", HTMLReport.style + "\n" + WebAssets.appCSS)]
+            + WebAssets.scripts.map({ ("/" + $0.key, "text/javascript; charset=utf-8", $0.value) }) {
+            let file = routes.respond(to: Request(method: "GET", path: path))
+            #expect(file.isPrepared && file.status == 200 && file.body == Array(text.utf8), "\(path)")
+            #expect(file.headers == [Header(name: "Content-Type", value: type)] + expected.dropFirst(), "\(path)")
+        }
     }
 
     @Test func contrastGet() throws {

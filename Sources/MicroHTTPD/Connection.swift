@@ -6,49 +6,37 @@ import Darwin
 #endif
 import Synchronization
 
-/// Per-request state, kept in libmicrohttpd's `req_cls` from the first callback until the
-/// completion callback releases it.
-final class RequestState {
-    let started = ContinuousClock.now
-    /// The access handler has seen the request's headers (the state may exist before that: it
-    /// is created when the request line is read, to keep the target as sent).
-    var begun = false
-    /// The request target as sent, before percent-decoding.
-    var target: String?
-    var rawTarget: [UInt8] = []
-    var rawMethod: [UInt8] = []
-    var body: [UInt8] = []
-    var bodyBytes = 0
-    var rejection: Response?
-    var status = 0
-    var responseBytes = 0
-    var route: String?
-    var method = ""
-    var path = ""
-    var remoteAddress: String?
-    var queuedAt: ContinuousClock.Instant?
-    var headers: [Header] = []
-    /// The response a worker computed, queued when libmicrohttpd resumes the connection.
-    var pending: Response?
-    /// The request announced a body (Content-Length above 0, or chunked).
-    var announcedBody = false
-}
-
 /// Keys and values with their lengths, so a decoded `%00` stays in the value instead of
 /// silently cutting it short (a name or color would otherwise be judged on a prefix). The
-/// pairs go straight into an array on the caller's stack (`cls`), with no collector object.
-private let collectPair: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+/// items go straight into the request state's array (`cls`), whose storage is kept from one
+/// request of the connection to the next.
+private let collectQueryItem: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
-    let pairs = cls.assumingMemoryBound(to: [(String, String)].self)
-    pairs.pointee.append((text(key, keySize), value.map { text($0, valueSize) } ?? ""))
+    let items = cls.assumingMemoryBound(to: [QueryItem].self)
+    items.pointee.append(QueryItem(name: text(key, keySize), value: value.map { text($0, valueSize) } ?? ""))
     return .YES
 }
 
 /// Header fields with their names lowercased as they are read (ASCII names, the usual case,
 /// without a second String), each also walked against libmicrohttpd's buffer (`ParsedHeadWalk`).
 private struct HeaderCollection {
-    var headers: [Header] = []
+    var headers: [Header]
     var walk: ParsedHeadWalk?
+    var summary = HeaderSummary()
+}
+
+/// What `earlyRejection` looks at, noted from the fields' bytes as they are collected: a
+/// request with one Host, no Content-Length or Transfer-Encoding, and nothing odd in its
+/// fields (the usual GET) has nothing for it to refuse, and skips it.
+struct HeaderSummary {
+    var hosts = 0
+    /// A Content-Length or Transfer-Encoding field.
+    var framing = false
+    /// A field name that is not a token, or a value with a CR, LF or NUL.
+    var odd = false
+
+    /// Whether `earlyRejection` may refuse the request.
+    var needsChecking: Bool { framing || odd || hosts != 1 }
 }
 
 private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
@@ -62,6 +50,22 @@ private let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value
             return keySize
         }
     }
+    key.withMemoryRebound(to: UInt8.self, capacity: keySize) { bytes in
+        let raw = UnsafeBufferPointer(start: bytes, count: keySize)
+        if raw.isEmpty || !raw.allSatisfy(RequestHead.isTokenByte) { collection.pointee.summary.odd = true }
+    }
+    if let value, valueSize > 0 {
+        value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { bytes in
+            if UnsafeBufferPointer(start: bytes, count: valueSize).contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+                collection.pointee.summary.odd = true
+            }
+        }
+    }
+    switch keySize {
+    case 4 where name == "host": collection.pointee.summary.hosts += 1
+    case 14 where name == "content-length", 17 where name == "transfer-encoding": collection.pointee.summary.framing = true
+    default: break
+    }
     collection.pointee.headers.append(Header(name: name, value: value.map { text($0, valueSize) } ?? ""))
     collection.pointee.walk?.field(name: key, nameSize: keySize, value: value, valueSize: valueSize)
     return .YES
@@ -71,18 +75,22 @@ private func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
     pointer.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
 }
 
-private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
-    var pairs: [(String, String)] = []
-    _ = withUnsafeMutablePointer(to: &pairs) { MHD_get_connection_values_n(connection, kind, collectPair, $0) }
-    return pairs
+/// The request's query parameters, into `items` (emptied first, its storage kept).
+private func collectQuery(_ connection: OpaquePointer?, into items: inout [QueryItem]) {
+    items.removeAll(keepingCapacity: true)
+    _ = withUnsafeMutablePointer(to: &items) { MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQueryItem, $0) }
 }
 
-/// The request's header fields, and what libmicrohttpd hid of its head (nil: nothing).
-private func headers(_ connection: OpaquePointer?, walk: ParsedHeadWalk?) -> ([Header], ParsedHeadWalk.Defect?) {
-    var collection = HeaderCollection(walk: walk)
+/// The request's header fields, into `headers` (emptied first, its storage kept), what
+/// libmicrohttpd hid of its head (nil: nothing), and what `earlyRejection` looks at.
+private func collectHeaders(_ connection: OpaquePointer?, into headers: inout [Header], walk: ParsedHeadWalk?) -> (ParsedHeadWalk.Defect?, HeaderSummary) {
+    var collection = HeaderCollection(headers: [], walk: walk)
+    swap(&collection.headers, &headers)
+    collection.headers.removeAll(keepingCapacity: true)
     collection.headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
     _ = withUnsafeMutablePointer(to: &collection) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
-    return (collection.headers, collection.walk?.finish())
+    swap(&collection.headers, &headers)
+    return (collection.walk?.finish(), collection.summary)
 }
 
 /// The client's address as text, read into a buffer on the stack.
@@ -101,17 +109,9 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
                          uploadData: uploadData, uploadDataSize: uploadDataSize, requestContext: requestContext)
 }
 
-/// What is known of a connection for as long as it is open, kept in libmicrohttpd's socket
-/// context: its client's address, formatted once instead of once per request.
-final class ConnectionContext {
-    let address: String?
-    init(address: String?) { self.address = address }
-}
-
-/// The client's address of a request's connection.
-func connectionAddress(_ connection: OpaquePointer?) -> String? {
-    guard let raw = cmhd_socket_context(connection) else { return clientAddress(connection) }
-    return Unmanaged<ConnectionContext>.fromOpaque(raw).takeUnretainedValue().address
+/// The context of a request's connection (nil only if libmicrohttpd did not report it started).
+func connectionContext(_ connection: OpaquePointer?) -> ConnectionContext? {
+    cmhd_socket_context(connection).map { Unmanaged<ConnectionContext>.fromOpaque($0).takeUnretainedValue() }
 }
 
 /// Connections opening and closing: the deadline sweeper's bookkeeping, and each connection's
@@ -121,8 +121,8 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let fd = cmhd_connection_fd(connection)
     if code == .CONNECTION_NOTIFY_STARTED {
-        let address = clientAddress(connection)
-        socketContext?.pointee = Unmanaged.passRetained(ConnectionContext(address: address)).toOpaque()
+        let context = ConnectionContext(address: clientAddress(connection), addressCount: server.addressCount(of: fd))
+        socketContext?.pointee = Unmanaged.passRetained(context).toOpaque()
         server.connectionStarted(fd)
     } else {
         if let raw = socketContext?.pointee {
@@ -138,9 +138,8 @@ let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, socket
 /// this saw, even one refused before the access handler runs).
 let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
     if let cls { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestLineRead(cmhd_connection_fd(connection)) }
-    let state = RequestState()
-    state.target = uri.map { String(cString: $0) }
-    state.rawTarget = uri.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+    let state = connectionContext(connection)?.nextRequest() ?? RequestState()
+    state.keepTarget(uri)
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -153,9 +152,7 @@ let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestC
     guard state.begun else { return }
     server.requestFinished()
     guard let onComplete = server.onComplete else { return }
-    let end = state.queuedAt ?? ContinuousClock.now
-    let elapsed = state.started.duration(to: end)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = Monotonic.seconds(from: state.started, to: state.queuedAt != 0 ? state.queuedAt : Monotonic.nanoseconds())
     var completed = CompletedRequest(method: state.method, path: state.path, route: state.route, status: state.status,
                                      requestBytes: state.bodyBytes, responseBytes: state.responseBytes, duration: seconds,
                                      remoteAddress: state.remoteAddress,
@@ -174,10 +171,14 @@ extension Server {
         guard let state = existing, state.begun else {
             let state = existing ?? RequestState()
             state.begun = true
-            state.method = method.map { String(cString: $0) } ?? ""
-            state.rawMethod = method.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+            if let method {
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self), count: strlen(method))
+                state.rawMethod.append(contentsOf: bytes)
+                state.method = String(decoding: bytes, as: UTF8.self)
+            }
             state.path = url.map { String(cString: $0) } ?? ""
-            state.remoteAddress = connectionAddress(connection)
+            let context = connectionContext(connection)
+            state.remoteAddress = context == nil ? clientAddress(connection) : context?.address
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             headersRead(cmhd_connection_fd(connection))
@@ -186,9 +187,8 @@ extension Server {
                 walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
                                       version: version, headerSize: cmhd_request_header_size(connection))
             }
-            let defect: ParsedHeadWalk.Defect?
-            (state.headers, defect) = headers(connection, walk: walk)
-            state.announcedBody = state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
+            let (defect, summary) = collectHeaders(connection, into: &state.headers, walk: walk)
+            state.announcedBody = summary.framing && state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.
             if isOverConnectionLimit {
@@ -196,7 +196,7 @@ extension Server {
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
             }
-            if isOverAddressLimit(state.remoteAddress) {
+            if context?.addressCount.map(isOverAddressLimit) ?? isOverAddressLimit(state.remoteAddress) {
                 var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
@@ -207,7 +207,7 @@ extension Server {
             if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
                 return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
             }
-            if let rejection = earlyRejection(headers: state.headers, version: version.map { String(cString: $0) } ?? "") {
+            if summary.needsChecking, let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
                 return refuseEarly(rejection, state: state, on: connection)
             }
             if state.announcedBody { setUploading(cmhd_connection_fd(connection), true) }
@@ -242,10 +242,11 @@ extension Server {
         }
         // Last call: the whole request is in.
         if state.announcedBody { setUploading(cmhd_connection_fd(connection), false) }
-        var request = Request(method: state.method, path: state.path, target: state.target,
-                              query: values(connection, .GET_ARGUMENT_KIND).map { QueryItem(name: $0.0, value: $0.1) },
-                              headers: state.headers,
-                              body: state.body, version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+        collectQuery(connection, into: &state.query)
+        Request.appendSegments(path: state.path, target: state.target, to: &state.segments)
+        var request = Request(method: state.method, path: state.path, target: state.target, segments: state.segments,
+                              query: state.query, lowercasedHeaders: state.headers, body: state.body,
+                              version: version.map { strcmp($0, "HTTP/1.1") == 0 ? "HTTP/1.1" : String(cString: $0) } ?? "HTTP/1.1",
                               remoteAddress: state.remoteAddress)
         state.body = []
         let placement = configuration.lane(request)
@@ -264,182 +265,28 @@ extension Server {
         return queue(busy, state: state, on: connection)
     }
 
-    /// Refuses a request whose body is still arriving (413 past the limit, 408 past the
-    /// deadline). libmicrohttpd 0.9.75 queues a response only before the body or after all of
-    /// it (`MHD_queue_response` says no in between), so on plain HTTP the server writes this
-    /// small response to the socket itself, then has libmicrohttpd close the connection (which
-    /// lingers, so the client reads it). Over TLS the connection is closed without it.
-    func refuseMidUpload(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
-        state.status = response.status
-        state.responseBytes = response.body.count
-        state.queuedAt = ContinuousClock.now
-        let fd = cmhd_connection_fd(connection)
-        guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
-        Server.writeDirectly(response, to: fd)
-        lingerOnClose(fd)
-        return .NO
-    }
-
-    /// A response as written to the socket by the server itself (not by libmicrohttpd), closing
-    /// the connection.
-    static func wireBytes(of response: Response) -> [UInt8] {
-        var head = "HTTP/1.1 \(response.status) \(Server.reason(response.status))\r\nDate: \(httpDate())\r\n"
-        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8) + response.body
-    }
-
-    /// Writes `response` (``wireBytes(of:)``) to the socket without blocking, as much of it as
-    /// the socket takes now: these are small answers on connections about to close.
-    static func writeDirectly(_ response: Response, to fd: Int32) {
-        let bytes = wireBytes(of: response)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if sent <= 0 { break }
-            offset += sent
-        }
-    }
-
-    /// Now as an HTTP-date (RFC 9110 §5.6.7), as libmicrohttpd writes it.
-    static func httpDate() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            let count = strftime(buffer.baseAddress!, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
-            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
-        }
-    }
-
-    /// Tells the access log and the metrics of a request the acceptor refused: its first line
-    /// as it arrived (method, and the rest as the target; the log escapes both).
-    func reportRefusal(of head: UnsafeRawBufferPointer, _ response: Response, remoteAddress: String?, since accepted: ContinuousClock.Instant) {
-        guard let onComplete else { return }
-        var line = head.drop { $0 == 0x0D || $0 == 0x0A }.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(4096)
-        let method = line.prefix { $0 != 0x20 }.prefix(64)
-        line = line.dropFirst(method.count).drop { $0 == 0x20 }
-        let elapsed = accepted.duration(to: .now)
-        var completed = CompletedRequest(method: String(decoding: method, as: UTF8.self), path: "", route: nil, status: response.status,
-                                         requestBytes: 0, responseBytes: response.body.count,
-                                         duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                                         remoteAddress: remoteAddress, completed: true)
-        completed.rawMethod = Array(method)
-        completed.rawTarget = Array(line)
-        onComplete(completed)
-    }
-
-    /// Answers as soon as the headers are read; the connection closes after the response, and
-    /// lingers first if the client announced a body it may still be sending.
-    func refuseEarly(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
-        if state.announcedBody { lingerOnClose(cmhd_connection_fd(connection)) }
-        return queue(response, state: state, on: connection)
-    }
-
-    /// A head that libmicrohttpd parsed only by hiding part of it.
-    static func refusal(for defect: ParsedHeadWalk.Defect) -> Refusal {
-        switch defect {
-        case .obsFold:
-            Refusal(status: 400, title: "Bad Request", detail: "a header line starts with white space: folding a field over several lines (obs-fold) is not accepted (RFC 9112 §5.2)")
-        case .nul(field: nil):
-            Refusal(status: 400, title: "Bad Request", detail: "the request line contains a NUL")
-        case .nul(field: let name?):
-            Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(name.prefix(60))\" contains a NUL (RFC 9110 §5.5)")
-        }
-    }
-
-    /// Requests refused as soon as their headers are read.
-    func earlyRejection(headers: [Header], version: String) -> Response? {
-        // One pass gathers what the checks below need (names are lowercased already).
-        var lengths: [String] = [], encodings: [String] = [], hosts = 0
-        var badName: Header?, badValue: Header?
-        for field in headers {
-            switch field.name {
-            case "content-length": lengths.append(field.value)
-            case "transfer-encoding": encodings.append(field.value)
-            case "host": hosts += 1
-            default: break
-            }
-            if badName == nil && (field.name.isEmpty || !field.name.utf8.allSatisfy(RequestHead.isTokenByte)) { badName = field }
-            if badValue == nil && field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) { badValue = field }
-        }
-        if !lengths.isEmpty && !encodings.isEmpty {
-            // RFC 9112 §6.1: a request with both is a smuggling risk behind a proxy.
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has both Content-Length and Transfer-Encoding; send one"))
-        }
-        if lengths.count > 1 && Set(lengths).count > 1 {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has conflicting Content-Length headers"))
-        }
-        // RFC 9112 §5: a field name is a token (no white space before the colon, which would
-        // otherwise slip "Transfer-Encoding : chunked" past the check above) and a value holds
-        // no CR, LF or NUL.
-        if let field = badName {
-            let detail = field.name.utf8.contains { $0 == 0x20 || $0 == 0x09 } || field.name.isEmpty
-                ? "the header name \"\(field.name.prefix(60))\" is not a token: no white space is allowed in a field name or before its colon (RFC 9112 §5.1)"
-                : "the header name \"\(field.name.prefix(60))\" is not a token (RFC 9110 §5.6.2)"
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail))
-        }
-        if let field = badValue {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the value of header \"\(field.name.prefix(60))\" contains a CR, LF or NUL (RFC 9112 §5.5)"))
-        }
-        if hosts > 1 {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "the request has \(hosts) Host headers; send one (RFC 9112 §3.2)"))
-        }
-        if !encodings.isEmpty {
-            // Only chunked is implemented, and it must be the one, final coding (RFC 9112 §6.1).
-            let codings = encodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { String($0).trimmingCharacters(in: " \t").lowercased() }
-            if let unknown = codings.first(where: { $0 != "chunked" }) {
-                return configuration.refusal(Refusal(status: 501, title: "Not Implemented", detail: "the transfer coding \"\(unknown.prefix(40))\" is not implemented; send the body with Content-Length or as chunked"))
-            }
-            if codings.count != 1 {
-                return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "chunked must be applied once, as the only transfer coding (RFC 9112 §6.1)"))
-            }
-        }
-        if version == "HTTP/1.1" && hosts == 0 {
-            return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)"))
-        }
-        if let text = lengths.first {
-            guard let length = Int(text.trimmingCharacters(in: " \t")), length >= 0 else {
-                return configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: "Content-Length '\(text)' is not a number of bytes"))
-            }
-            if length > configuration.maximumBodyBytes {
-                return configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is \(length) bytes; the limit is \(configuration.maximumBodyBytes)"))
-            }
-        }
-        return nil
-    }
-
     func exceededDeadline(_ state: RequestState) -> Bool {
-        let elapsed = state.started.duration(to: ContinuousClock.now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 > configuration.requestDeadlineSeconds
+        Monotonic.seconds(from: state.started, to: Monotonic.nanoseconds()) > configuration.requestDeadlineSeconds
     }
 
     func queue(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
         state.status = response.status
         state.responseBytes = response.body.count
         state.route = response.route
-        state.queuedAt = ContinuousClock.now
-        let draining = isDraining
+        state.queuedAt = Monotonic.nanoseconds()
+        // After a 400 nothing more on the connection is read as a request: the framing is in
+        // doubt, and what follows could be a request smuggled past a proxy.
+        let closes = isDraining || response.status == 400
+        if let prepared = response.prepared, !closes, prepared.matches(response) {
+            return MHD_queue_response(connection, prepared.status, prepared.pointer)
+        }
         return response.body.withUnsafeBytes { bytes -> MHD_Result in
             let pointer = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
             guard let mhdResponse = MHD_create_response_from_buffer(bytes.count, pointer, .RESPMEM_MUST_COPY) else { return .NO }
             defer { MHD_destroy_response(mhdResponse) }
-            for header in response.headers {
-                _ = MHD_add_response_header(mhdResponse, header.name, header.value)
-            }
-            // After a 400 nothing more on the connection is read as a request: the framing is in
-            // doubt, and what follows could be a request smuggled past a proxy.
-            if draining || response.status == 400 { _ = MHD_add_response_header(mhdResponse, "Connection", "close") }
+            PreparedResponse.appendHeaders(of: response, to: mhdResponse)
+            if closes { _ = MHD_add_response_header(mhdResponse, "Connection", "close") }
             return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         }
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
     }
 }

@@ -40,7 +40,22 @@ struct ParsedHeadWalk {
     private var cursor: UInt
     /// The last field walked (its name's address and length): named only in a defect.
     private var previous: (name: UInt, size: Int)?
-    private(set) var defect: Defect?
+    /// What was found, kept as plain values (the walk is copied and dropped a few times per
+    /// request; holding a String made each of those a call): a NUL, in the field whose name is
+    /// at `nulField` (nil: the request line), or an obs-fold line.
+    private var found = Found.nothing
+    private var nulField: (name: UInt, size: Int)?
+    private enum Found { case nothing, nul, obsFold }
+
+    /// What libmicrohttpd hid, nil when nothing: read while its buffer holds the head (a
+    /// NUL's field is named from it).
+    var defect: Defect? {
+        switch found {
+        case .nothing: nil
+        case .obsFold: .obsFold
+        case .nul: .nul(field: nulField.map { String(decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: $0.name), count: $0.size), as: UTF8.self) })
+        }
+    }
 
     /// Starts after the request line, checking it first. `targetLength` is the target's length
     /// as the URI log callback saw it (before libmicrohttpd decoded it in place).
@@ -51,14 +66,14 @@ struct ParsedHeadWalk {
         let versionAt = UInt(bitPattern: version)
         cursor = versionAt &+ 8  // libmicrohttpd accepts only "HTTP/d.d"
         guard headerSize > 0, versionAt > start, cursor <= end else {
-            defect = .nul(field: nil)
+            found = .nul
             return
         }
         // The method ends at the zero written over its space; more spaces may follow (skipped
         // by libmicrohttpd), then the target, which ends at the zero before the version.
         let methodEnd = start &+ UInt(strlen(method))
         guard methodEnd < versionAt, byte(methodEnd) == 0 else {
-            defect = .nul(field: nil)
+            found = .nul
             return
         }
         if let url, let targetLength {
@@ -66,7 +81,7 @@ struct ParsedHeadWalk {
             guard urlAt > methodEnd, urlAt < versionAt,
                   (methodEnd + 1 ..< urlAt).allSatisfy({ byte($0) == 0x20 }),
                   urlAt &+ UInt(targetLength) &+ 1 == versionAt, byte(versionAt - 1) == 0 else {
-                defect = .nul(field: nil)
+                found = .nul
                 return
             }
         }
@@ -74,23 +89,25 @@ struct ParsedHeadWalk {
 
     /// The next field as libmicrohttpd handed it out, in order.
     mutating func field(name: UnsafePointer<CChar>, nameSize: Int, value: UnsafePointer<CChar>?, valueSize: Int) {
-        guard defect == nil else { return }
+        guard found == .nothing else { return }
         let nameAt = UInt(bitPattern: name)
         guard nameAt >= start, nameAt < end else {
             // Only an obs-fold line makes libmicrohttpd copy a field's name out of the buffer.
-            defect = .obsFold
+            found = .obsFold
             return
         }
         let run = zeros(from: cursor)
         guard (1...2).contains(run), nameAt == cursor &+ UInt(run) else {
-            defect = .nul(field: previousName())
+            found = .nul
+            nulField = previous
             return
         }
         let colon = nameAt &+ UInt(nameSize)
         let valueAt = value.map { UInt(bitPattern: $0) } ?? colon &+ 1
         guard colon < end, byte(colon) == 0, valueAt > colon, valueAt &+ UInt(valueSize) <= end,
               (colon + 1 ..< valueAt).allSatisfy({ byte($0) == 0x20 || byte($0) == 0x09 }) else {
-            defect = .nul(field: previousName())
+            found = .nul
+            nulField = previous
             return
         }
         previous = (nameAt, nameSize)
@@ -100,16 +117,13 @@ struct ParsedHeadWalk {
     /// After the last field: what is left must be the last line's end and the empty line (each
     /// CRLF or a bare LF), and nothing else.
     mutating func finish() -> Defect? {
-        guard defect == nil else { return defect }
+        guard found == .nothing else { return defect }
         let run = zeros(from: cursor)
         if !(2...4).contains(run) || cursor &+ UInt(run) != end {
-            defect = .nul(field: previousName())
+            found = .nul
+            nulField = previous
         }
         return defect
-    }
-
-    private func previousName() -> String? {
-        previous.map { String(decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: $0.name), count: $0.size), as: UTF8.self) }
     }
 
     private func byte(_ address: UInt) -> UInt8 {

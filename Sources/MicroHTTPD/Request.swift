@@ -36,6 +36,21 @@ public struct Request: Sendable {
         self.remoteAddress = remoteAddress
     }
 
+    /// A request as the server builds it: segments already split (into the connection's
+    /// reused array, ``appendSegments(path:target:to:)``) and header names already lowercased.
+    init(method: String, path: String, target: String?, segments: [String], query: [QueryItem], lowercasedHeaders: [Header],
+         body: [UInt8], version: String, remoteAddress: String?) {
+        self.method = method
+        self.path = path
+        self.target = target
+        pathSegments = segments
+        self.query = query
+        headers = lowercasedHeaders
+        self.body = body
+        self.version = version
+        self.remoteAddress = remoteAddress
+    }
+
     /// The first value of a header (case-insensitive name).
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()
@@ -43,21 +58,30 @@ public struct Request: Sendable {
     }
 
     static func segments(path: String, target: String?) -> [String] {
+        var out: [String] = []
+        appendSegments(path: path, target: target, to: &out)
+        return out
+    }
+
+    /// The path's segments (``pathSegments``), appended to `out` after emptying it (its
+    /// storage kept: the server reuses one array per connection).
+    static func appendSegments(path: String, target: String?, to out: inout [String]) {
+        out.removeAll(keepingCapacity: true)
         if let target, target.utf8.first == UInt8(ascii: "/") {
-            return pieces(of: target, upToQuery: true, decoding: true)
+            appendPieces(of: target, upToQuery: true, decoding: true, to: &out)
+        } else {
+            appendPieces(of: path, upToQuery: false, decoding: false, to: &out)
         }
-        return pieces(of: path, upToQuery: false, decoding: false)
     }
 
     /// The pieces between "/" after the first (the one before the leading "/"), read from the
     /// string's bytes ("/", "?" and "#" are ASCII): Character-wise splitting cost more than the
     /// rest of routing a request, and Substring indices were still a tenth of a `/healthz`.
-    private static func pieces(of text: String, upToQuery: Bool, decoding: Bool) -> [String] {
+    private static func appendPieces(of text: String, upToQuery: Bool, decoding: Bool, to out: inout [String]) {
         var text = text
-        return text.withUTF8 { bytes in
+        text.withUTF8 { bytes in
             var end = bytes.count
             if upToQuery, let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = mark }
-            var out: [String] = []
             var start = 0
             var first = true
             for index in 0...end where index == end || bytes[index] == UInt8(ascii: "/") {
@@ -68,7 +92,6 @@ public struct Request: Sendable {
                 first = false
                 start = index + 1
             }
-            return out
         }
     }
 
@@ -105,7 +128,9 @@ public struct Request: Sendable {
     }
 }
 
-public struct QueryItem: Hashable, Sendable {
+/// A name and its value, in the order the message carried them: a header field or a query
+/// parameter (one shape, two names).
+public struct NameValue: Hashable, Sendable {
     public var name: String
     public var value: String
     public init(name: String, value: String) {
@@ -114,14 +139,10 @@ public struct QueryItem: Hashable, Sendable {
     }
 }
 
-public struct Header: Hashable, Sendable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-}
+/// A query parameter, decoded.
+public typealias QueryItem = NameValue
+/// A header field (a request's names are lowercased).
+public typealias Header = NameValue
 
 /// An HTTP response: status, headers and body.
 public struct Response: Sendable {
@@ -130,6 +151,11 @@ public struct Response: Sendable {
     public var body: [UInt8]
     /// A low-cardinality name of the route that answered (`/v1/palettes/{name}`), for metrics.
     public var route: String?
+    /// libmicrohttpd's own copy of this response, made once (``preparedForReuse()``) and queued
+    /// as it is for every request it answers, as long as the status, headers and body are still
+    /// the ones it was made from (``PreparedResponse/matches(_:)``). (Not observers on those
+    /// properties: with one, every append to the body or headers copied the whole array.)
+    var prepared: PreparedResponse?
 
     public init(status: Int, headers: [Header] = [], body: [UInt8] = [], route: String? = nil) {
         self.status = status
@@ -139,13 +165,30 @@ public struct Response: Sendable {
     }
 
     public init(status: Int, contentType: String, body: String, route: String? = nil) {
-        self.init(status: status, headers: [Header(name: "Content-Type", value: contentType)], body: Array(body.utf8), route: route)
+        // Room for the two headers every service response gets besides its type.
+        var headers: [Header] = []
+        headers.reserveCapacity(3)
+        headers.append(Header(name: "Content-Type", value: contentType))
+        self.init(status: status, headers: headers, body: Array(body.utf8), route: route)
     }
 
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()
         return headers.first { $0.name.lowercased() == lower }?.value
     }
+
+    /// This response with libmicrohttpd's copy of it made now, once: for a response that is
+    /// always the same (a health check, a static file), kept in a `static let` and returned as
+    /// it is. Queueing it then costs no copy of its body and no header per request.
+    public func preparedForReuse() -> Response {
+        var copy = self
+        copy.prepared = PreparedResponse(self)
+        return copy
+    }
+
+    /// Whether this response is queued from a copy made once (``preparedForReuse()``): it was
+    /// prepared, and its status, headers and body have not changed since.
+    public var isPrepared: Bool { prepared?.matches(self) == true }
 }
 
 /// Handles a request; called on libmicrohttpd's I/O threads (inline lane) or on the worker

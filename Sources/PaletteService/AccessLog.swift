@@ -24,7 +24,7 @@ public struct AccessLog: Sendable {
         switch format {
         case .text:
             var out: [UInt8] = []
-            appendText(r, time: time, to: &out)
+            appendText(r, time: .text(time), to: &out)
             return String(decoding: out, as: UTF8.self)
         case .json:
             return jsonLine(r, time: time)
@@ -35,19 +35,41 @@ public struct AccessLog: Sendable {
     /// path: this runs for every request the service answers).
     public func append(_ r: CompletedRequest, time: String, to out: inout [UInt8]) {
         switch format {
-        case .text: appendText(r, time: time, to: &out)
+        case .text: appendText(r, time: .text(time), to: &out)
         case .json: out.append(contentsOf: jsonLine(r, time: time).utf8)
         }
         out.append(0x0A)
     }
 
-    private func appendText(_ r: CompletedRequest, time: String, to out: inout [UInt8]) {
+    /// The same line, its time given as seconds since 1970 and milliseconds: in the text format
+    /// the timestamp's digits go straight into `out` (``ServiceLog/writeTimestamp(seconds:milliseconds:into:)``),
+    /// with no String made for it.
+    public func append(_ r: CompletedRequest, seconds: Int, milliseconds: Int, to out: inout [UInt8]) {
+        switch format {
+        case .text: appendText(r, time: .clock(seconds: seconds, milliseconds: milliseconds), to: &out)
+        case .json: out.append(contentsOf: jsonLine(r, time: ServiceLog.timestamp(seconds: seconds, milliseconds: milliseconds)).utf8)
+        }
+        out.append(0x0A)
+    }
+
+    private enum Time {
+        case text(String)
+        case clock(seconds: Int, milliseconds: Int)
+    }
+
+    private func appendText(_ r: CompletedRequest, time: Time, to out: inout [UInt8]) {
         func text(_ string: String) {
             var string = string
             string.withUTF8 { out.append(contentsOf: $0) }
         }
         func field<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
             if bytes.allSatisfy(AccessLog.isPlain) { out.append(contentsOf: bytes) } else { text(AccessLog.escape(Array(bytes))) }
+        }
+        // A String's own bytes (the generic walk over its UTF8View cost a few hundred
+        // instructions for an address).
+        func field(_ string: String) {
+            var string = string
+            string.withUTF8 { field($0) }
         }
         func number(_ value: Int) {
             guard value >= 0 else { return text(String(value)) }
@@ -61,20 +83,29 @@ public struct AccessLog: Sendable {
             }
         }
         out.reserveCapacity(out.count + 96 + r.rawTarget.count)
-        text(time)
+        switch time {
+        case .text(let time): text(time)
+        case .clock(let seconds, let milliseconds):
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ServiceLog.timestampLength) { buffer in
+                out.append(contentsOf: buffer[..<ServiceLog.writeTimestamp(seconds: seconds, milliseconds: milliseconds, into: buffer)])
+            }
+        }
         out.append(0x20)
-        if let remote = r.remoteAddress { field(remote.utf8) } else { out.append(UInt8(ascii: "-")) }
-        out.append(contentsOf: [0x20, 0x22])
-        if r.rawMethod.isEmpty { field(r.method.utf8) } else { field(r.rawMethod) }
+        if let remote = r.remoteAddress { field(remote) } else { out.append(UInt8(ascii: "-")) }
+        out.append(0x20)
+        out.append(0x22)
+        if r.rawMethod.isEmpty { field(r.method) } else { field(r.rawMethod) }
         out.append(0x20)
         let targetCount = r.rawTarget.isEmpty ? r.path.utf8.count : r.rawTarget.count
         if r.rawTarget.isEmpty { field(r.path.utf8.prefix(2048)) } else { field(r.rawTarget.prefix(2048)) }
         if targetCount > 2048 { text("…(\(targetCount) bytes)") }
-        out.append(contentsOf: [0x22, 0x20])
+        out.append(0x22)
+        out.append(0x20)
         number(r.status)
         out.append(0x20)
         number(r.responseBytes)
-        out.append(contentsOf: [UInt8(ascii: "B"), 0x20])
+        out.append(UInt8(ascii: "B"))
+        out.append(0x20)
         let ms = r.duration * 1000
         appendFormatted(ms, decimals: ms < 10 ? 2 : 1, to: &out)
         text(r.completed ? "ms" : "ms aborted")

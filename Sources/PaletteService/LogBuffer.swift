@@ -47,6 +47,16 @@ public final class LogBuffer: Sendable {
         if full { wake.signal() }
     }
 
+    /// Appends an access line written by `write` straight into the buffer, under its lock (the
+    /// line must end in its newline). `write` only formats: it must not block.
+    public func append(writing write: (inout [UInt8]) -> Void) {
+        let full = pending.withLock { buffer -> Bool in
+            write(&buffer)
+            return buffer.count >= capacity
+        }
+        if full { wake.signal() }
+    }
+
     /// Writes a line now, after the lines already buffered.
     public func writeNow(_ line: String) {
         append(line)

@@ -9,10 +9,38 @@ public final class Metrics: Sendable {
         var route: String
         var method: String
         var status: Int
+
+        /// Hashes the status and the lengths of the route and method, not their bytes: there
+        /// are a few dozen keys, and equal keys still hash equal (`==` compares the strings).
+        /// Hashing two Strings was half of recording a request.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(status)
+            hasher.combine(route.utf8.count &<< 8 | method.utf8.count)
+        }
     }
 
     struct State {
-        var requests: [Key: Int] = [:]
+        /// Requests by key: the keys in the order first seen, their counts, where each key is,
+        /// and the key counted last (a run of requests to one route finds its place by one
+        /// comparison, without hashing).
+        var keys: [Key] = []
+        var counts: [Int] = []
+        var places: [Key: Int] = [:]
+        var last = -1
+
+        mutating func count(_ key: Key) {
+            if last >= 0, keys[last] == key {
+                counts[last] += 1
+            } else if let place = places[key] {
+                counts[place] += 1
+                last = place
+            } else {
+                last = keys.count
+                places[key] = last
+                keys.append(key)
+                counts.append(1)
+            }
+        }
         var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
         var durationSum = 0.0
         var durationCount = 0
@@ -36,8 +64,14 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// The methods counted by name; any other is `OTHER`.
-    static let methods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
+    /// The method as counted: the nine of RFC 9110 by name, any other as `OTHER` (compared, not
+    /// hashed: they are short strings, equal when their bits are).
+    static func counted(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT": method
+        default: "OTHER"
+        }
+    }
 
     public init(inFlight: @escaping @Sendable () -> Int = { 0 }, pool: @escaping @Sendable () -> PoolGauges = { PoolGauges() }) {
         self.inFlight = inFlight
@@ -46,11 +80,11 @@ public final class Metrics: Sendable {
 
     public func record(_ request: CompletedRequest) {
         // Bounded labels: junk methods and unmatched paths cannot grow the metrics.
-        let key = Key(route: request.route ?? "unmatched", method: Metrics.methods.contains(request.method) ? request.method : "OTHER",
+        let key = Key(route: request.route ?? "unmatched", method: Metrics.counted(request.method),
                       status: (100...599).contains(request.status) ? request.status : 0)
         let bucket = Metrics.buckets.firstIndex { request.duration <= $0 } ?? Metrics.buckets.count
         state.withLock { s in
-            s.requests[key, default: 0] += 1
+            s.count(key)
             s.bucketCounts[bucket] += 1
             s.durationSum += request.duration
             s.durationCount += 1
@@ -64,8 +98,9 @@ public final class Metrics: Sendable {
         let s = state.withLock { $0 }
         var out = "# HELP contrast_http_requests_total HTTP requests answered, by route, method and status.\n"
         out += "# TYPE contrast_http_requests_total counter\n"
-        for key in s.requests.keys.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
-            out += "contrast_http_requests_total{route=\(label(key.route)),method=\(label(key.method)),status=\(label(String(key.status)))} \(s.requests[key] ?? 0)\n"
+        for place in s.keys.indices.sorted(by: { (s.keys[$0].route, s.keys[$0].method, s.keys[$0].status) < (s.keys[$1].route, s.keys[$1].method, s.keys[$1].status) }) {
+            let key = s.keys[place]
+            out += "contrast_http_requests_total{route=\(label(key.route)),method=\(label(key.method)),status=\(label(String(key.status)))} \(s.counts[place])\n"
         }
         out += "# HELP contrast_http_request_duration_seconds Time from the request's first byte to its response.\n"
         out += "# TYPE contrast_http_request_duration_seconds histogram\n"

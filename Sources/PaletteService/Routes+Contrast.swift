@@ -4,8 +4,12 @@ import PaletteAudit
 
 /// `GET` and `POST /v1/contrast`: pairs, read by ``PairRequest`` as `contrast check` reads them.
 extension Routes {
+    /// The query parameters of `GET /v1/contrast`, made once (a Set literal here hashed eight
+    /// strings per request).
+    static let contrastQuery: [String] = ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "scheme"]
+
     func contrastGet(_ request: Request) throws -> Response {
-        try Routes.onlyQuery(request, ["fg", "bg", "foreground", "background", "backdrop", "usage", "level", "scheme"], expected: "fg, bg, backdrop, usage, level, scheme")
+        try Routes.onlyQuery(request, Routes.contrastQuery, expected: "fg, bg, backdrop, usage, level, scheme")
         let pair = PairRequest(foreground: request.query("fg") ?? request.query("foreground"), background: request.query("bg") ?? request.query("background"),
                                backdrop: request.query("backdrop"), usage: request.query("usage"), level: request.query("level"),
                                scheme: request.query("scheme"))

@@ -49,30 +49,67 @@ public struct Routes: Sendable {
             response = ServiceError.unprocessable("the response is \(Auditor.megabytes(response.body.count)); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs", code: "limit-exceeded").response
             response.route = route
         }
-        response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
-        response.headers.append(Header(name: "Cache-Control", value: "no-store"))
+        Routes.addCommonHeaders(&response)
         if request.body.count >= limits.releaseMemoryAfterBodyBytes { MemoryRelease.toSystem() }
         return response
     }
+
+    /// The headers every response of the service carries, unless it has them already (a
+    /// prepared one, ``prepared(_:)``, which stays prepared).
+    static func addCommonHeaders(_ response: inout Response) {
+        if response.headers.contains(where: { $0.name == "X-Content-Type-Options" }) { return }
+        response.headers.reserveCapacity(response.headers.count + 2)  // one reallocation, not two
+        response.headers.append(Header(name: "X-Content-Type-Options", value: "nosniff"))
+        response.headers.append(Header(name: "Cache-Control", value: "no-store"))
+    }
+
+    /// A response that never changes, with the common headers, made into libmicrohttpd's form
+    /// once (``Response/preparedForReuse()``): kept in a `static let`, it is queued per request
+    /// without copying its body or adding its headers. (HEAD empties the body, which drops the
+    /// prepared copy; so does draining, which adds `Connection: close`.)
+    static func prepared(_ response: Response) -> Response {
+        var response = response
+        addCommonHeaders(&response)
+        return response.preparedForReuse()
+    }
+
+    static let health = prepared(Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}"))
+    /// The embedded files, prepared once each (they were converted to bytes, and copied by
+    /// libmicrohttpd, on every request).
+    static let openAPI = prepared(Response(status: 200, contentType: "application/yaml", body: OpenAPISpec.yaml))
+    static let appCSS = prepared(Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS))
+    static let scripts = WebAssets.scripts.mapValues { prepared(Response(status: 200, contentType: "text/javascript; charset=utf-8", body: $0)) }
 
     /// Which lane a request runs on: routes whose cost grows with the request (audits,
     /// reports, proposals, token listings, batches) run on the worker pool, so a few
     /// expensive requests cannot hold the I/O threads that answer health checks, metrics and
     /// static files. The route's name labels a request refused because the pool is full.
     public func lane(for request: Request) -> (lane: Lane, route: String?) {
-        switch request.pathSegments {
-        case ["v1", "audit"]: return (.pool, "/v1/audit")
-        case ["v1", "suggest"]: return (.pool, "/v1/suggest")
-        case ["v1", "variants"]: return (.pool, "/v1/variants")
-        case ["v1", "simulate"]: return (.pool, "/v1/simulate")
-        case ["v1", "tokens"]: return (.pool, "/v1/tokens")
-        case ["v1", "report"]: return (.pool, "/v1/report")
-        case ["v1", "contrast"] where request.method == "POST": return (.pool, "/v1/contrast")
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit": return (.pool, "/v1/palettes/{name}/audit")
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals": return (.pool, "/v1/palettes/{name}/proposals")
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "matrix": return (.pool, "/v1/palettes/{name}/matrix")
-        default: return (.inline, nil)
+        let segments = request.pathSegments
+        // Every pool route is under /v1/: anything else (health, metrics, the page) is inline
+        // without matching further. The names are matched as strings, one switch per shape.
+        guard segments.count >= 2, segments[0] == "v1" else { return (.inline, nil) }
+        if segments.count == 2 {
+            switch segments[1] {
+            case "audit": return (.pool, "/v1/audit")
+            case "suggest": return (.pool, "/v1/suggest")
+            case "variants": return (.pool, "/v1/variants")
+            case "simulate": return (.pool, "/v1/simulate")
+            case "tokens": return (.pool, "/v1/tokens")
+            case "report": return (.pool, "/v1/report")
+            case "contrast" where request.method == "POST": return (.pool, "/v1/contrast")
+            default: return (.inline, nil)
+            }
         }
+        if segments.count == 4 && segments[1] == "palettes" {
+            switch segments[3] {
+            case "audit": return (.pool, "/v1/palettes/{name}/audit")
+            case "proposals": return (.pool, "/v1/palettes/{name}/proposals")
+            case "matrix": return (.pool, "/v1/palettes/{name}/matrix")
+            default: return (.inline, nil)
+            }
+        }
+        return (.inline, nil)
     }
 
     func route(_ request: Request) -> Response {
@@ -99,18 +136,18 @@ public struct Routes: Sendable {
             return unmatched(ServiceError(414, "the path is longer than 2048 bytes"))
         }
         switch segments {
+        case ["healthz"]:  // first: the one route probed many times a second
+            return only(["GET"], route: "/healthz") { Routes.health }
         case [""]:
             return only(["GET"], route: "/") { designerPage() }
-        case let s where s.count == 1 && WebAssets.scripts[s[0]] != nil:
-            return only(["GET"], route: "/\(s[0])") { Response(status: 200, contentType: "text/javascript; charset=utf-8", body: WebAssets.scripts[s[0]] ?? "") }
+        case let s where s.count == 1 && Routes.scripts[s[0]] != nil:
+            return only(["GET"], route: "/\(s[0])") { Routes.scripts[s[0]] ?? Response(status: 404) }
         case ["app.css"]:
-            return only(["GET"], route: "/app.css") { Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS) }
-        case ["healthz"]:
-            return only(["GET"], route: "/healthz") { Response(status: 200, contentType: "application/json", body: "{\"status\":\"ok\"}") }
+            return only(["GET"], route: "/app.css") { Routes.appCSS }
         case ["readyz"]:
             return only(["GET"], route: "/readyz") { try readiness() }
         case ["openapi.yaml"]:
-            return only(["GET"], route: "/openapi.yaml") { Response(status: 200, contentType: "application/yaml", body: OpenAPISpec.yaml) }
+            return only(["GET"], route: "/openapi.yaml") { Routes.openAPI }
         case ["metrics"]:
             return only(["GET"], route: "/metrics") {
                 Response(status: 200, contentType: "text/plain; version=0.0.4", body: metrics.render(palettes: store.status.names.count))
@@ -155,7 +192,16 @@ public struct Routes: Sendable {
     }
 
     static func jsonBytes(_ body: [UInt8]) -> Response {
-        Response(status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: body)
+        Response(status: 200, headers: jsonHeaders, body: body)
+    }
+
+    /// `Content-Type: application/json`, in an array with room for the common headers
+    /// (``addCommonHeaders(_:)`` then appends without reallocating).
+    private static var jsonHeaders: [Header] {
+        var headers: [Header] = []
+        headers.reserveCapacity(3)
+        headers.append(Header(name: "Content-Type", value: "application/json"))
+        return headers
     }
 
     /// Whether the body is a stylesheet (`Content-Type: text/css`).
@@ -231,8 +277,9 @@ public struct Routes: Sendable {
         return error
     }
 
-    /// Refuses query parameters other than `known`.
-    static func onlyQuery(_ request: Request, _ known: Set<String>, expected: String) throws(ServiceError) {
+    /// Refuses query parameters other than `known` (a handful of short names: compared, not
+    /// hashed).
+    static func onlyQuery(_ request: Request, _ known: [String], expected: String) throws(ServiceError) {
         if let unknown = request.query.first(where: { !known.contains($0.name) }) {
             throw .badRequest("unknown query parameter \"\(unknown.name)\"; expected \(expected)", field: unknown.name, code: "unknown-field")
         }

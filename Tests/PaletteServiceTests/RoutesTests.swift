@@ -65,6 +65,34 @@ import Testing
         #expect(response.header("X-Content-Type-Options") == "nosniff")
     }
 
+    /// `/healthz` is made into libmicrohttpd's form once and queued as it is: it must carry what
+    /// any other response carries, once, and a HEAD (whose body is emptied) must not reuse it.
+    @Test func healthIsPreparedOnceWithTheCommonHeaders() throws {
+        let routes = try Self.routes()
+        let health = routes.respond(to: Request(method: "GET", path: "/healthz"))
+        #expect(health.isPrepared)
+        #expect(health.route == "/healthz")
+        #expect(String(decoding: health.body, as: UTF8.self) == #"{"status":"ok"}"#)
+        let expected = [Header(name: "Content-Type", value: "application/json"), Header(name: "X-Content-Type-Options", value: "nosniff"),
+                        Header(name: "Cache-Control", value: "no-store")]
+        #expect(health.headers == expected)
+        let head = routes.respond(to: Request(method: "HEAD", path: "/healthz"))
+        #expect(!head.isPrepared && head.body.isEmpty && head.headers == expected)
+        let other = routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#777"), QueryItem(name: "bg", value: "white")]))
+        #expect(!other.isPrepared && Array(other.headers.dropFirst()) == Array(expected.dropFirst()))
+        var changed = health
+        changed.headers.append(Header(name: "Retry-After", value: "1"))
+        #expect(!changed.isPrepared)
+        // The embedded files are prepared too, with their bytes and types as before.
+        for (path, type, text) in [("/openapi.yaml", "application/yaml", OpenAPISpec.yaml),
+                                   ("/app.css", "text/css; charset=utf-8", HTMLReport.style + "\n" + WebAssets.appCSS)]
+            + WebAssets.scripts.map({ ("/" + $0.key, "text/javascript; charset=utf-8", $0.value) }) {
+            let file = routes.respond(to: Request(method: "GET", path: path))
+            #expect(file.isPrepared && file.status == 200 && file.body == Array(text.utf8), "\(path)")
+            #expect(file.headers == [Header(name: "Content-Type", value: type)] + expected.dropFirst(), "\(path)")
+        }
+    }
+
     @Test func contrastGet() throws {
         let routes = try Self.routes()
         let ok = routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#777"), QueryItem(name: "bg", value: "white")]))

@@ -324,3 +324,55 @@ def test_a_client_trickling_headers_is_cut_at_the_request_deadline(binary, palet
         keep.close()
     finally:
         assert s.stop() == 0, s.logs()
+
+
+def _exchange(sock, request):
+    """One request on an open connection; the response's head (lowercased names) and body."""
+    sock.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    fields = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        fields[name.strip().lower()] = value.strip()
+    if not request.startswith(b"HEAD"):
+        while len(body) < int(fields["content-length"]):
+            body += sock.recv(65536)
+    return lines[0], fields, body
+
+
+def test_health_answer_is_the_same_on_every_request_head_and_drain(binary, palettes):
+    """/healthz is queued from one response made at start-up: each answer on a kept-alive
+    connection carries the same headers and body, HEAD gets no body, and while draining the
+    answer still says Connection: close."""
+    s = Server(binary, str(palettes), "--threads", "1", "--max-connections-per-ip", "0")
+    try:
+        get = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as a, \
+                socket.create_connection(("127.0.0.1", s.port), timeout=10) as b:
+            answers = [_exchange(a, get) for _ in range(3)]
+            for line, fields, body in answers:
+                assert line == "HTTP/1.1 200 OK" and body == b'{"status":"ok"}'
+                assert fields["content-type"] == "application/json" and fields["content-length"] == "15"
+                assert fields["x-content-type-options"] == "nosniff" and fields["cache-control"] == "no-store"
+                assert "connection" not in fields
+            line, fields, body = _exchange(a, b"HEAD /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert line == "HTTP/1.1 200 OK" and body == b"" and fields["x-content-type-options"] == "nosniff"
+            assert _exchange(b, get)[0] == "HTTP/1.1 200 OK"
+            s.signal(signal.SIGTERM)
+            # Readiness says "draining" once the server is; from then on every answer closes.
+            while True:
+                line, fields, body = _exchange(a, b"GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n")
+                if b"draining" in body:
+                    break
+            line, fields, body = _exchange(b, get)
+            assert line == "HTTP/1.1 200 OK" and body == b'{"status":"ok"}'
+            assert fields["connection"].lower() == "close" and fields["x-content-type-options"] == "nosniff"
+        assert s.process.wait(timeout=20) == 0
+    finally:
+        s.stop()

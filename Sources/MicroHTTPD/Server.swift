@@ -181,11 +181,13 @@ public final class Server: Sendable {
     }
 
     /// Waits until no request is in flight and every connection is closed (responses sent while
-    /// draining close their connection), or `seconds` pass. Returns whether it drained.
+    /// draining close their connection, and while draining a kept-alive connection idle between
+    /// requests is closed), or `seconds` pass. Returns whether it drained.
     public func waitUntilIdle(seconds: Double) -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
         while ContinuousClock.now < deadline {
             if inFlight == 0 && openConnections == 0 { return true }
+            if draining.load(ordering: .acquiring) { closeIdleConnections() }
             usleep(10_000)
         }
         return inFlight == 0 && openConnections == 0

@@ -252,6 +252,24 @@ def test_sigterm_finishes_requests_in_flight_and_exits_0(binary, palettes):
     assert "draining" in open(s.log_path).read()
 
 
+def test_sigterm_does_not_wait_for_an_idle_kept_alive_connection(binary, palettes):
+    """A browser tab holds a kept-alive connection open between requests. While draining, such
+    an idle connection is closed at once, so SIGTERM does not wait out the grace period (set
+    here to two minutes: the process must exit long before it)."""
+    import http.client
+    s = Server(binary, str(palettes), "--grace", "120")
+    idle = http.client.HTTPConnection("127.0.0.1", s.port, timeout=60)
+    idle.request("GET", "/healthz")
+    response = idle.getresponse()
+    assert response.status == 200 and response.read()
+    s.signal(signal.SIGTERM)
+    assert s.process.wait(timeout=60) == 0  # the grace period was 120 s
+    s.log.close()
+    log = open(s.log_path).read()
+    assert "draining" in log and "stopped" in log and "grace period over" not in log, log[-2000:]
+    idle.close()
+
+
 def test_html_report_served_with_a_strict_policy(server):
     status, headers, raw = server.request("GET", "/v1/report")
     assert status == 200 and headers["Content-Type"].startswith("text/html")

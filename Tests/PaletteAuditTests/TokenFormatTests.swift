@@ -417,3 +417,16 @@ import Testing
         #expect(fg.hex == "#000000" && bg.hex == "#ffffff")
     }
 }
+
+/// What may be a color among untyped values: a reference standing in a color's place is one; a
+/// reference inside another kind of value (a shadow) is not.
+@Suite struct CouldBeColorTests {
+    @Test func referencesCountWhereAColorWouldStand() {
+        #expect(PaletteDecoder.couldBeColor("{ink}"))
+        #expect(PaletteDecoder.couldBeColor("rgba({ink}, 0.5)"))
+        #expect(PaletteDecoder.couldBeColor("color-mix(in srgb, {ink} 40%, {paper})"))
+        #expect(!PaletteDecoder.couldBeColor("0px 0px 0px 1px {gray} inset"))
+        #expect(!PaletteDecoder.couldBeColor("prettier --check '**/*.{js,jsx,ts}'"))
+        #expect(!PaletteDecoder.couldBeColor("{space.2} * 2"))
+    }
+}

@@ -234,3 +234,20 @@ def test_a_tokens_studio_file_with_an_empty_themes_list_has_its_alternative_sets
     report, r = audit_json(run, str(path), "--checks", str(tmp_path / "rules.json"))
     assert _colors(report, "fg") == {"light": "#222222", "dark": "#dddddd"}
     assert report["palettes"][0]["ledger"]["read"] == 6
+
+
+def test_a_directory_with_nothing_to_audit_fails_and_a_stylesheet_without_properties_is_skipped(run, tmp_path):
+    """A CI job pointed at a folder of YAML (or TypeScript) tokens must not pass with exit 0
+    having audited nothing; a stylesheet with no custom property (typography classes) beside
+    token files is listed as skipped, not a problem."""
+    (tmp_path / "yaml").mkdir()
+    (tmp_path / "yaml" / "color.yaml").write_text("color:\n  ink: '#111111'\n")
+    r = run("audit", str(tmp_path / "yaml"))
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "the directory holds no palette or token files" in r.stderr and "1 file was skipped" in r.stderr
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "tokens.css").write_text(":root { --ink: #111111; --paper: #ffffff }\n")
+    (tmp_path / "css" / "typography.css").write_text(".body-1 { font-size: 1rem; color: #333 }\n")
+    r = run("audit", str(tmp_path / "css"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"skipped  {tmp_path}/css/typography.css: a stylesheet that declares no custom properties" in r.stdout

@@ -91,7 +91,20 @@ extension PaletteDecoder {
     /// parse): it parses, or it is written the way colors are (`#…`, a color function).
     static func couldBeColor(_ value: String) -> Bool {
         if (try? CSSColor.parse(value)) != nil || StylesheetReader.looksLikeColor(value) { return true }
-        return !Token.embeddedReferences(in: value).isEmpty
+        // Built from other tokens: a color when, with each reference standing for a color, it
+        // reads as one (`{ink}`, `rgba({ink}, 0.5)`), not when the references sit in another
+        // kind of value (a shadow's `0 0 0 1px {gray} inset`, which is not audited).
+        let references = Token.embeddedReferences(in: value)
+        guard !references.isEmpty else { return false }
+        var standIn = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            standIn += rest[..<open] + "#000"
+            rest = rest[rest.index(after: close)...]
+        }
+        standIn += rest
+        // (A color function around them counts; a stand-in at the start of other text does not.)
+        return (try? CSSColor.parse(standIn)) != nil || (!standIn.hasPrefix("#") && StylesheetReader.looksLikeColor(standIn))
     }
 
     /// Gives each token its value for the theme being built (Primer's overrides), and reports

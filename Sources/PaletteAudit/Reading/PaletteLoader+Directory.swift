@@ -64,12 +64,15 @@ extension PaletteLoader {
         // Palettes, sidecar token files, and the token files to merge.
         var merge: [String] = []
         var stylesheets: [Int] = []
+        var noProperties: Set<String> = []
         for file in candidates {
             if SourceRegistry.textFormat(file: file) != nil {
                 // A stylesheet is a palette of its own; its @imports are followed inside the
                 // directory walked.
+                let loaded = loadFile(file, importRoot: base)
+                if loaded.palette == nil, loaded.problems.count == 1, loaded.problems[0].code == .unknownFormat { noProperties.insert(file) }
                 stylesheets.append(result.palettes.count)
-                result.palettes.append(loadFile(file, importRoot: base))
+                result.palettes.append(loaded)
                 continue
             }
             if file.hasSuffix(".checks.json") {
@@ -104,13 +107,22 @@ extension PaletteLoader {
             }
         }
         PaletteLoader.dropImportedStylesheets(stylesheets, from: &result)
+        // A stylesheet no other imports and that declares no custom property at all (typography
+        // classes, a reset) holds no token: listed as skipped, as other files that are not.
+        for file in noProperties where result.palettes.contains(where: { $0.file == file }) {
+            result.palettes.removeAll { $0.file == file }
+            result.skipped.append(SkippedFile(file: file, reason: "a stylesheet that declares no custom properties"))
+        }
         if merge.count == 1 {
             result.palettes.append(loadFile(merge[0]))
         } else if merge.count > 1 {
             result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse))
         }
-        if result.palettes.isEmpty && result.skipped.allSatisfy({ $0.file.hasPrefix(base) }) && all.isEmpty {
-            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))", file: base)]))
+        if result.palettes.isEmpty {
+            // Nothing to audit is not a pass: a CI job pointed at the wrong folder must fail.
+            let skipped = result.skipped.filter { $0.file.hasPrefix(base) }.count
+            let found = skipped == 0 ? "" : "; \(skipped) file\(skipped == 1 ? " was" : "s were") skipped, each listed with its reason"
+            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))\(found)", file: base)]))
         }
     }
 

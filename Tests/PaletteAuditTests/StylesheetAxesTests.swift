@@ -96,6 +96,33 @@ import Testing
         #expect(colors["dark-more"] == ["bg": "#000000", "fg": "#ffffff"])
     }
 
+    @Test func twoSpellingsOfOneChoiceAreOneAxis() throws {
+        // MetaMask's stylesheet: `[data-theme]` and a class name the same choice in the same blocks.
+        let css = """
+        :root, [data-theme='light'], .light { --bg: #ffffff; --fg: #222222; }
+        [data-theme='dark'], .dark { --bg: #000000; --fg: #dddddd; }
+        """
+        let (palette, problems) = Self.decode(css)
+        #expect(problems.isEmpty, "\(problems)")
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "dark"])
+        #expect(resolvedColors(p)["dark"] == ["bg": "#000000", "fg": "#dddddd"])
+    }
+
+    @Test func aPartialAttributeMatchBesideTheRootIsNoTheme() throws {
+        // Element's built CSS: `:root, [class*="cpd-theme-"]` applies to the root in every theme.
+        let css = """
+        :root, [class*="cpd-theme-"] { --fg: var(--gray-1400); }
+        :root { --gray-1400: #1b1d22; --bg: #ffffff; }
+        .cpd-theme-dark.cpd-theme-dark { --gray-1400: #ebeef2; --bg: #101317; }
+        """
+        let (palette, problems) = Self.decode(css)
+        #expect(problems.isEmpty, "\(problems)")
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "cpd-theme-dark"])
+        #expect(resolvedColors(p)["cpd-theme-dark"]?["fg"] == "#ebeef2")
+    }
+
     @Test func moreThanAThousandThemesAreRefused() throws {
         // Three color axes of ten values and the base each: 11 × 11 × 11 = 1,331 themes.
         var css = ":root { --bg: #ffffff; }\n"

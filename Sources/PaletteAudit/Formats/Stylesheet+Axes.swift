@@ -27,6 +27,8 @@ extension StylesheetReader {
     /// the base (no value) as one of its values. Each theme's declarations are, in source order,
     /// those of every block whose selector has an alternative whose constraints all hold.
     mutating func axisThemes(baseScheme: ColorScheme) -> AxisOutcome {
+        // `[data-theme="dark"], .dark`: two spellings of one axis, not two axes.
+        let specs = Self.mergingSynonymAxes(self.specs)
         var axisOrder: [String] = []
         var values: [String: [String]] = [:]
         var independent: Set<String> = []
@@ -184,5 +186,51 @@ extension StylesheetReader {
         var note = "; themes are the axes " + axes.joined(separator: " × ")
         for axis in fixed { note += "; \(axis) fixed to its default (no colors)" }
         return .themes(themes, note)
+    }
+
+    /// The blocks with synonym axes made one: two axes named in exactly the same blocks, with one
+    /// value each there and the values matching one to one (`:root, [data-theme="light"], .light`
+    /// and `[data-theme="dark"], .dark` spell one choice twice, as sites that support both
+    /// write it). The later axis (by name) is written as the earlier, with the matching value.
+    static func mergingSynonymAxes(_ specs: [BlockSpec]) -> [BlockSpec] {
+        var appearances: [String: [Int: Set<String>]] = [:]
+        var together: Set<String> = []  // pairs of axes pinned in one alternative
+        for (index, spec) in specs.enumerated() {
+            for alternative in spec.alternatives {
+                for (axis, value) in alternative { appearances[axis, default: [:]][index, default: []].insert(value) }
+                let named = alternative.map(\.axis).sorted()
+                for (i, a) in named.enumerated() { for b in named[(i + 1)...] { together.insert(a + "\u{0}" + b) } }
+            }
+        }
+        guard appearances.count >= 2, appearances.count <= 64 else { return specs }
+        let axes = appearances.keys.sorted()
+        var rename: [String: (to: String, values: [String: String])] = [:]
+        for (i, a) in axes.enumerated() where rename[a] == nil {
+            for b in axes[(i + 1)...] where rename[b] == nil && !together.contains(a + "\u{0}" + b) {
+                guard let inA = appearances[a], let inB = appearances[b], Set(inA.keys) == Set(inB.keys) else { continue }
+                var forward: [String: String] = [:], backward: [String: String] = [:]
+                let matches = inA.allSatisfy { spec, values in
+                    guard values.count == 1, let x = values.first, x != "*", let others = inB[spec], others.count == 1,
+                          let y = others.first, y != "*", forward[y] ?? x == x, backward[x] ?? y == y else { return false }
+                    forward[y] = x
+                    backward[x] = y
+                    return true
+                }
+                if matches { rename[b] = (a, forward) }
+            }
+        }
+        guard !rename.isEmpty else { return specs }
+        return specs.map { spec in
+            var spec = spec
+            var seen: Set<String> = []
+            spec.alternatives = spec.alternatives.compactMap { alternative in
+                let rewritten = alternative.map { constraint in
+                    rename[constraint.axis].map { (axis: $0.to, value: $0.values[constraint.value] ?? constraint.value) } ?? constraint
+                }
+                let key = rewritten.map { $0.axis + "=" + $0.value }.sorted().joined(separator: "\u{0}")
+                return seen.insert(key).inserted ? rewritten : nil
+            }
+            return spec
+        }
     }
 }

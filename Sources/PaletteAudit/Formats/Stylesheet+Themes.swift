@@ -200,7 +200,9 @@ extension StylesheetReader {
                     var value = inside[inside.index(after: equals)...].cssTrimmed
                     if value.hasSuffix(" i") || value.hasSuffix(" s") { value = String(value.dropLast(2)).cssTrimmed }
                     value = value.trimmingCharacters(in: ["\"", "'"])
-                    pin(axis, value.isEmpty ? "*" : value)
+                    // A partial match (`*=`, `^=`, `$=`, `|=`) pins no one value.
+                    let partial = equals > inside.startIndex && "*^$|".contains(inside[inside.index(before: equals)])
+                    pin(axis, value.isEmpty || partial ? "*" : value)
                 } else {
                     pin(inside.cssTrimmed.lowercased(), "*")
                 }
@@ -274,6 +276,8 @@ extension StylesheetReader {
                 guard let close = rest.firstIndex(of: "]") else { return nil }
                 let inside = rest[rest.index(after: rest.startIndex)..<close]
                 if let equals = inside.firstIndex(of: "=") {
+                    // `[class*="theme-"]`, `^=`, `$=`, `|=` match many values: no one theme.
+                    if equals > inside.startIndex, "*^$|".contains(inside[inside.index(before: equals)]) { return nil }
                     var value = inside[inside.index(after: equals)...].cssTrimmed
                     if value.hasSuffix(" i") || value.hasSuffix(" s") { value = String(value.dropLast(2)).cssTrimmed }
                     value = value.trimmingCharacters(in: ["\"", "'"])

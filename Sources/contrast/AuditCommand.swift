@@ -77,7 +77,13 @@ struct AuditCommand: ParsableCommand {
             let color = output == nil && Terminal.stdoutWantsColor
             try Terminal.emit(TextRenderer(color: color).render(report), to: output)
         }
-        for warning in report.warnings { Terminal.writeError("warning: \(warning)") }
+        // Standard error gets the first warnings; the report holds every one (a system of
+        // thousands of untyped tokens would otherwise bury its errors).
+        let shownWarnings = 20
+        for warning in report.warnings.prefix(shownWarnings) { Terminal.writeError("warning: \(warning)") }
+        if report.warnings.count > shownWarnings {
+            Terminal.writeError("warning: … and \(report.warnings.count - shownWarnings) more warnings, every one in the report\(output.map { " (\($0))" } ?? "")")
+        }
         if !report.problems.isEmpty {
             for problem in report.problems { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)

@@ -85,6 +85,10 @@ public struct TextRenderer: Sendable {
             out += "\n"
         }
         out += report.summary.line + "\n"
+        if report.summary.checks == 0 && !report.palettes.isEmpty && report.problems.isEmpty {
+            // Tokens read and nothing asked of them: say how to ask.
+            out += "no checks: `contrast init PATH` proposes checks from the token names (text on surfaces, borders, icons); or give --checks FILE\n"
+        }
         return out
     }
 

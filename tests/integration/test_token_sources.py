@@ -251,3 +251,14 @@ def test_a_directory_with_nothing_to_audit_fails_and_a_stylesheet_without_proper
     r = run("audit", str(tmp_path / "css"))
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"skipped  {tmp_path}/css/typography.css: a stylesheet that declares no custom properties" in r.stdout
+
+
+def test_an_override_layer_is_merged_over_its_base_not_taken_for_a_theme(run, tmp_path):
+    """Astro's theme/light.json overrides a few of base.json's many tokens: a layer, merged over
+    the base in path order (the replaced definitions listed as not read), not an alternative."""
+    _write(tmp_path / "base.json", {f"c{i}": {"value": "#%06x" % (i * 4099), "type": "color"} for i in range(40)})
+    _write(tmp_path / "theme" / "light.json", {f"c{i}": {"value": "#ffffff", "type": "color"} for i in range(5)})
+    report, r = audit_json(run, str(tmp_path))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["default"], palette["format"]
+    assert len(palette["ledger"]["notRead"]) == 5 and palette["ledger"]["read"] == 40

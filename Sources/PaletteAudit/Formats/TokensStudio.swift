@@ -249,9 +249,9 @@ extension PaletteDecoder {
 
 extension PaletteDecoder {
     /// Without `$themes`: the groups of sets that are alternatives to one another, each group
-    /// in set order. Two sets are alternatives when they define the same tokens: at least half
-    /// of the smaller set's token names are in the other (light and dark, or brand-a and
-    /// brand-b). Groups are the connected sets of that relation; a set in none is shared.
+    /// in set order. Two sets are alternatives when they define the same tokens: they share at
+    /// least half of the smaller one's names and a quarter of the larger one's (light and dark,
+    /// or brand-a and brand-b). Groups are the connected sets of that relation; a set in none is shared.
     /// (Past 200 sets, none: they are merged in order, with the tokens two sets define reported.)
     static func alternativeSets(_ order: [String], tokens: [String: [Token]]) -> [[String]] {
         // Pairs are compared: past 200 sets, the sets are merged in order as before.
@@ -261,8 +261,11 @@ extension PaletteDecoder {
         func root(_ i: Int) -> Int { var i = i; while group[i] != i { i = group[i] }; return i }
         for i in order.indices where !names[i].isEmpty {
             for j in order.indices where j > i && !names[j].isEmpty {
-                let smaller = min(names[i].count, names[j].count)
-                guard names[i].intersection(names[j]).count * 2 >= smaller else { continue }
+                // Half of the smaller and a quarter of the larger: a high-contrast theme may
+                // define more than the others, but an override layer (a few tokens over a large
+                // base) is not an alternative to its base, and is merged over it in order.
+                let shared = names[i].intersection(names[j]).count
+                guard shared * 2 >= min(names[i].count, names[j].count), shared * 4 >= max(names[i].count, names[j].count) else { continue }
                 group[root(j)] = root(i)
             }
         }

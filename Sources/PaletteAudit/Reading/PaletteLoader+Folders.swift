@@ -99,8 +99,8 @@ extension PaletteLoader {
 
 extension PaletteLoader {
     /// Themes of a folder of token files, when its files say so: files that define the same
-    /// tokens (``PaletteDecoder/alternativeSets(_:tokens:)``: at least half of the smaller
-    /// file's names) are alternatives, so each is a theme rather than a replacement of the
+    /// tokens (``PaletteDecoder/alternativeSets(_:tokens:)``: they share at least half of
+    /// the smaller one's names and a quarter of the larger one's) are alternatives, so each is a theme rather than a replacement of the
     /// other. One group of alternatives is one axis: a theme per file (named by its folder
     /// when each is in a folder of its own, else by its name). Several groups make one axis
     /// when each group has one file in each of the same folders (Kong's `themes/NAME/` with a

@@ -212,9 +212,12 @@ extension PaletteDecoder {
             } else {
                 let problemsBefore = problems.count
                 resolved = resolveReferences(found, file: targetFile, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: setFiles, stack: stack + [key], depth: depth + 1)
-                // Remembered only when it resolved cleanly: a target with a broken or cyclic
-                // reference is resolved again where it is named, and reported there, as before.
-                if problems.count == problemsBefore && !ReadBudget.isExhausted { resolvedReferences[key] = resolved }
+                // Remembered, broken references included (what a reference points to does not
+                // change, and its problem is reported once, here): re-resolving a broken target
+                // at every naming made a 1 KB fan-out cost seconds. A target whose resolution met
+                // a cycle depends on the path it was reached by, and is resolved again.
+                let cyclic = problems[problemsBefore...].contains { $0.code == .refCycle }
+                if !cyclic && !ReadBudget.isExhausted { resolvedReferences[key] = resolved }
             }
             let siblings = members.filter { $0.key != "$ref" }
             guard !siblings.isEmpty, case .object(var merged, let targetLocation) = resolved else { return resolved }

@@ -41,6 +41,41 @@ import Testing
         #expect(String(decoding: written.bytes, as: UTF8.self) == expected)
     }
 
+    @Test func aStringIsCopiedUpToItsFirstEscapeThenEscaped() throws {
+        let long = String(repeating: "abcdefgh", count: 40)
+        for text in ["", "plain", "é ok", "ab\"c", "\u{1F}x", long + "\\" + long, "ends with \n", "\t"] {
+            var w = JSONWriter()
+            w.array { w in w.string(text) }
+            #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text)")
+        }
+        #expect(JSONWriter.quoted("ab\"c\u{01}d") == #""ab\"c\u0001d""#)
+    }
+
+    @Test func aPointerIsWrittenAsItsDescription() {
+        for pointer in [JSONPointer(), JSONPointer(["themes", "light", "tokens", "text.body"]), JSONPointer(["a/b", "c~d", "q\"u\no", "é"])] {
+            for layout in [JSONWriter.Layout.compact, .pretty] {
+                var viaPointer = JSONWriter(layout: layout), viaString = JSONWriter(layout: layout)
+                viaPointer.object { w in w.key("pointer"); w.pointer(pointer) }
+                viaString.object { w in w.key("pointer"); w.string(pointer.description) }
+                #expect(viaPointer.bytes == viaString.bytes)
+            }
+        }
+        var w = JSONWriter()
+        w.pointer(JSONPointer(["a/b", "c~d"]))
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #""/a~1b/c~0d""#)
+    }
+
+    @Test func optionalMembersAreWrittenOnlyWhenPresent() {
+        var w = JSONWriter()
+        let name = "dyn\"amic"
+        w.object { w in
+            w.string("s", "x"); w.string("none", nil)
+            w.number("n", 0.5); w.int("i", 3); w.int("absent", nil)
+            w.string(name, "y")
+        }
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"s":"x","n":0.5,"i":3,"dyn\"amic":"y"}"#)
+    }
+
     @Test func theDocumentLayoutKeepsShortListsOnOneLine() {
         var w = JSONWriter(layout: .document)
         w.object { w in

@@ -239,7 +239,7 @@ extension PaletteDecoder {
         readExtensions(&fields, into: &token, pointer: pointer)
         // Members this dialect does not define, on a color token: some tools give them meaning
         // that changes the color in their build, so each is applied or reported.
-        for member in members where !fields.used.contains(member.key) && !dialect.knownTokenMembers.contains(member.key) {
+        for (index, member) in members.enumerated() where !fields.isUsed(index) && !dialect.knownTokenMembers.contains(member.key) {
             if member.key == "alpha", case .number(let alpha, _) = member.value, alpha >= 0, alpha <= 1 {
                 // Primer's token property: its build sets the color's alpha to this value.
                 token.operations.append(.setAlpha(alpha, origin: "\"alpha\": \(CSSNumber.format(alpha)) (Primer's token property)"))

@@ -106,7 +106,7 @@ extension JSONParser {
         let quote = bytes[position]
         position += 1  // opening quote
         // Most strings have no escape: find the closing quote and make the string from the bytes
-        // in place. Decoding changes nothing exactly when the bytes are valid UTF-8.
+        // in place.
         var end = position, ascii = true
         while end < bytes.count && end - position <= limits.maximumStringBytes {
             let b = bytes[end]
@@ -116,8 +116,8 @@ extension JSONParser {
         }
         if end < bytes.count && bytes[end] == quote && end - position <= limits.maximumStringBytes {
             let slice = bytes[position..<end]
-            let text = String(decoding: slice, as: UTF8.self)
-            guard ascii || text.utf8.elementsEqual(slice) else {
+            // ASCII needs no validation; other text is validated as it is decoded, in one pass.
+            guard let text = ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self) else {
                 throw SyntaxError(.invalidUTF8, message: "the string contains invalid UTF-8", location: start)
             }
             position = end + 1

@@ -185,6 +185,8 @@ public struct Token: Sendable {
     public var aliasTarget: String? { Token.aliasTarget(of: value) }
 
     static func aliasTarget(of value: String) -> String? {
+        // Most values (colors) hold no brace: one pass over their bytes says so.
+        guard value.utf8.contains(UInt8(ascii: "{")) else { return nil }
         let trimmed = value.trimmingSpaces
         guard trimmed.hasPrefix("{"), trimmed.hasSuffix("}"), trimmed.count > 2 else { return nil }
         let inner = trimmed.dropFirst().dropLast()
@@ -194,6 +196,7 @@ public struct Token: Sendable {
 
     /// The names referenced inside a larger value (`rgba({brand.red}, 0.5)` → `brand.red`).
     static func embeddedReferences(in value: String) -> [String] {
+        guard value.utf8.contains(UInt8(ascii: "{")) else { return [] }
         var names: [String] = []
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "{") {

@@ -268,13 +268,18 @@ extension Auditor {
     /// Leaves out suggested colors that would make a member of a `distinct` group (or a badge
     /// background) confusable with a partner it is told apart from now, and says so.
     static func keepGroupsDistinct(_ themes: inout [ThemeReport]) {
+        // The deficiencies of each list of names (most checks name the same ones), read once.
+        var deficienciesNamed: [[String]: [ColorVisionDeficiency]] = [:]
         for t in themes.indices {
             // Each partner with its deficiencies read once (not once per suggestion weighed).
             var partners: [String: [(partner: Partner, color: SRGB, threshold: Double, deficiencies: [ColorVisionDeficiency])]] = [:]
             for r in themes[t].results where r.kind == .distinct && r.verdict == .pass {
                 guard let d = r.distinction else { continue }
                 let a = r.foreground.token ?? r.foreground.reference, b = r.background.token ?? r.background.reference
-                let deficiencies = d.deficiencies.compactMap(ColorVisionDeficiency.init(name:))
+                if deficienciesNamed[d.deficiencies] == nil {
+                    deficienciesNamed[d.deficiencies] = d.deficiencies.compactMap(ColorVisionDeficiency.init(name:))
+                }
+                let deficiencies = deficienciesNamed[d.deficiencies] ?? []
                 partners[a, default: []].append((Partner(check: r.id, token: b, hex: r.background.hex, second: true), r.background.color, d.threshold, deficiencies))
                 partners[b, default: []].append((Partner(check: r.id, token: a, hex: r.foreground.hex, second: false), r.foreground.color, d.threshold, deficiencies))
             }

@@ -68,24 +68,35 @@ extension JSONParser {
         if intDigits > 1 && bytes[intStart] == UInt8(ascii: "0") {
             throw SyntaxError(message: "numbers cannot have leading zeros", location: start)
         }
-        var fractionDigits = 0
+        var fractionDigits = 0, point = false
         if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
             position += 1
+            point = true
             fractionDigits = digits()
         }
         if intDigits == 0 && fractionDigits == 0 {
             throw SyntaxError(message: "expected a digit in the number", location: location)
         }
+        var exponent = false
         if position < bytes.count && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
             position += 1
+            exponent = true
             if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) { position += 1 }
             if digits() == 0 { throw SyntaxError(message: "expected a digit in the exponent", location: location) }
+        }
+        if !point && !exponent && intDigits <= 15 {
+            // A whole number of at most 15 digits is exact as a Double: read it without text.
+            var whole = 0
+            for digit in bytes[intStart..<(intStart + intDigits)] { whole = whole * 10 + Int(digit - 0x30) }
+            return negative ? -Double(whole) : Double(whole)
         }
         var text = String(decoding: bytes[begin..<position], as: UTF8.self)
         if text.hasPrefix("+") { text.removeFirst() }
         if text.hasSuffix(".") { text.removeLast() }
         if text.hasPrefix(".") { text = "0" + text } else if text.hasPrefix("-.") { text = "-0" + text.dropFirst() }
-        text = text.replacing(".e", with: "e").replacing(".E", with: "E")
+        if point && fractionDigits == 0 && exponent {  // `5.e3`: Double reads `5e3`
+            text = text.replacing(".e", with: "e").replacing(".E", with: "E")
+        }
         guard let value = Double(text), value.isFinite else {
             throw SyntaxError(message: "the number \(text) is out of range", location: start)
         }

@@ -49,6 +49,27 @@ import Testing
             #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text)")
         }
         #expect(JSONWriter.quoted("ab\"c\u{01}d") == #""ab\"c\u0001d""#)
+        // Each byte that must be escaped, at every place of the first 24 (strings are scanned
+        // eight bytes at a time), and bytes next to those values that must not be.
+        for special in ["\"", "\\", "\u{00}", "\u{1F}", "\n", "!", "#", "[", "]", " ", "\u{7F}", "é"] {
+            for place in 0..<24 {
+                let text = String(repeating: "x", count: place) + special + String(repeating: "y", count: 24 - place)
+                var w = JSONWriter()
+                w.array { w in w.string(text) }
+                #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func theEightByteScanFindsEveryByteToEscape() {
+        for byte in UInt8.min...UInt8.max {
+            for place in 0..<8 {
+                var word: UInt64 = 0x4141_4141_4141_4141  // "AAAAAAAA"
+                word = word & ~(UInt64(0xFF) << UInt64(8 * place)) | UInt64(byte) << UInt64(8 * place)
+                let mustEscape = byte < 0x20 || byte == 0x22 || byte == 0x5C
+                #expect([UInt8].mayNeedEscape(word) == mustEscape, "byte \(byte) at \(place)")
+            }
+        }
     }
 
     @Test func aPointerIsWrittenAsItsDescription() {

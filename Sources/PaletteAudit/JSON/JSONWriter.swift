@@ -481,6 +481,16 @@ extension Array where Element == UInt8 {
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 let out = buffer.baseAddress!
                 out[0] = 0x22
+                // Eight bytes at a time while none of them is to be escaped; the loop below
+                // finds the exact byte.
+                if let source = utf8.baseAddress {
+                    while copied + 8 <= count {
+                        let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self)
+                        if Self.mayNeedEscape(word) { break }
+                        UnsafeMutableRawPointer(out + 1 + copied).storeBytes(of: word, as: UInt64.self)
+                        copied += 8
+                    }
+                }
                 while copied < count {
                     let byte = utf8[copied]
                     if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
@@ -496,6 +506,18 @@ extension Array where Element == UInt8 {
             }
         }
         return copied
+    }
+
+    /// Whether one of the eight bytes of `word` is a control character, `"` or `\\`. (A byte
+    /// below `n` leaves its high bit set in `(w - n·0x01…) & ~w & 0x80…`, and a byte equal to
+    /// `c` is a zero byte of `w ^ c·0x01…`; a borrow can only mark a byte after such a one.)
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
+        let equal = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+        return control | equal != 0
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 @testable import PaletteAudit
 import Testing
 
@@ -96,6 +97,18 @@ import Testing
         guard case .array(let items, _) = value else { return }
         if case .number(let n, _) = items[0] { #expect(n == 0 && n.sign == .minus) }
         if case .number(let n, _) = items[2] { #expect(n == -0.0015) }
+    }
+
+    /// Whole numbers are read from their digits; every number reads as `Double` reads its text.
+    @Test(arguments: ["0", "-0", "+12", "7", "-42", "123456789012345", "-999999999999999", "1234567890123456",
+                      "98765432109876543210", "5.", ".5", "-.5", "+.5", "5.e2", "5.E-2", "1e3", "2.50", "0.1"])
+    func json5NumbersReadAsDoubleReadsThem(_ text: String) throws {
+        guard case .number(let n, _) = try JSONParser.parse(text) else { Issue.record("\(text) is not a number"); return }
+        var plain = text.hasPrefix("+") ? String(text.dropFirst()) : text
+        if plain.hasSuffix(".") { plain.removeLast() }
+        if plain.hasPrefix(".") { plain = "0" + plain } else if plain.hasPrefix("-.") { plain = "-0" + plain.dropFirst() }
+        let expected = try #require(Double(plain.replacingOccurrences(of: ".e", with: "e").replacingOccurrences(of: ".E", with: "E")))
+        #expect(n == expected && n.sign == expected.sign, "\(text)")
     }
 }
 

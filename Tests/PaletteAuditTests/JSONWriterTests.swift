@@ -41,6 +41,62 @@ import Testing
         #expect(String(decoding: written.bytes, as: UTF8.self) == expected)
     }
 
+    @Test func aStringIsCopiedUpToItsFirstEscapeThenEscaped() throws {
+        let long = String(repeating: "abcdefgh", count: 40)
+        for text in ["", "plain", "é ok", "ab\"c", "\u{1F}x", long + "\\" + long, "ends with \n", "\t"] {
+            var w = JSONWriter()
+            w.array { w in w.string(text) }
+            #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text)")
+        }
+        #expect(JSONWriter.quoted("ab\"c\u{01}d") == #""ab\"c\u0001d""#)
+        // Each byte that must be escaped, at every place of the first 24 (strings are scanned
+        // eight bytes at a time), and bytes next to those values that must not be.
+        for special in ["\"", "\\", "\u{00}", "\u{1F}", "\n", "!", "#", "[", "]", " ", "\u{7F}", "é"] {
+            for place in 0..<24 {
+                let text = String(repeating: "x", count: place) + special + String(repeating: "y", count: 24 - place)
+                var w = JSONWriter()
+                w.array { w in w.string(text) }
+                #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func theEightByteScanFindsEveryByteToEscape() {
+        for byte in UInt8.min...UInt8.max {
+            for place in 0..<8 {
+                var word: UInt64 = 0x4141_4141_4141_4141  // "AAAAAAAA"
+                word = word & ~(UInt64(0xFF) << UInt64(8 * place)) | UInt64(byte) << UInt64(8 * place)
+                let mustEscape = byte < 0x20 || byte == 0x22 || byte == 0x5C
+                #expect([UInt8].mayNeedEscape(word) == mustEscape, "byte \(byte) at \(place)")
+            }
+        }
+    }
+
+    @Test func aPointerIsWrittenAsItsDescription() {
+        for pointer in [JSONPointer(), JSONPointer(["themes", "light", "tokens", "text.body"]), JSONPointer(["a/b", "c~d", "q\"u\no", "é"])] {
+            for layout in [JSONWriter.Layout.compact, .pretty] {
+                var viaPointer = JSONWriter(layout: layout), viaString = JSONWriter(layout: layout)
+                viaPointer.object { w in w.key("pointer"); w.pointer(pointer) }
+                viaString.object { w in w.key("pointer"); w.string(pointer.description) }
+                #expect(viaPointer.bytes == viaString.bytes)
+            }
+        }
+        var w = JSONWriter()
+        w.pointer(JSONPointer(["a/b", "c~d"]))
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #""/a~1b/c~0d""#)
+    }
+
+    @Test func optionalMembersAreWrittenOnlyWhenPresent() {
+        var w = JSONWriter()
+        let name = "dyn\"amic"
+        w.object { w in
+            w.string("s", "x"); w.string("none", nil)
+            w.number("n", 0.5); w.int("i", 3); w.int("absent", nil)
+            w.string(name, "y")
+        }
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"s":"x","n":0.5,"i":3,"dyn\"amic":"y"}"#)
+    }
+
     @Test func theDocumentLayoutKeepsShortListsOnOneLine() {
         var w = JSONWriter(layout: .document)
         w.object { w in

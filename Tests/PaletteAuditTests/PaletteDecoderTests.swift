@@ -210,3 +210,28 @@ import Testing
         #expect(!unmatched.message.contains("except"))
     }
 }
+
+/// Aliases and embedded references read the same over bytes (ASCII) as over characters.
+@Suite struct AliasReadingTests {
+    @Test func anAliasIsOneReferenceAloneInItsValue() {
+        let cases: [(String, String?)] = [
+            ("{text.body}", "text.body"), ("  {text.body}\t\n", "text.body"), ("{a}", "a"), ("{}", nil), ("{ }", " "),
+            ("#000", nil), ("{a}{b}", nil), ("{a{b}", nil), ("x{a}", nil), ("{a} x", nil), ("{a}\r\n", "a"),
+            ("{couleur.thé}", "couleur.thé"), ("\u{A0}{a}\u{A0}", "a"), ("{\u{301}a}", nil), ("", nil),
+        ]
+        for (value, expected) in cases {
+            #expect(Token.aliasTarget(of: value) == expected, "\(value.debugDescription)")
+        }
+        #expect(Token.asciiAliasTarget(of: "{é}") == nil, "non-ASCII text is read by characters")
+    }
+
+    @Test func referencesInsideAValueAreEachBracedName() {
+        let cases: [(String, [String])] = [
+            ("rgba({brand.red}, 0.5)", ["brand.red"]), ("{a} {b}", ["a", "b"]), ("{}{a}", ["a"]), ("{a{b}", []),
+            ("{open", []), ("#fff", []), ("color-mix(in oklch, {a} 40%, {thé})", ["a", "thé"]), ("{a}\r\n{b}", ["a", "b"]),
+        ]
+        for (value, expected) in cases {
+            #expect(Token.embeddedReferences(in: value) == expected, "\(value.debugDescription)")
+        }
+    }
+}

@@ -165,6 +165,16 @@ import Testing
         #expect(Baseline(AuditReport(palettes: [after])).entries.values.first { $0.check.hasPrefix("status[") }?.kind == "distinct")
     }
 
+    @Test func aSuggestionThatWouldMakeABadgeConfusableNamesTheBadge() throws {
+        let text = ##"{"name": "s", "tokens": {"bg": "#ffffff", "a": "#ff8787", "b": "#e03131", "t": "#000000"}, "checks": [{"id": "a-on-bg", "foreground": "a", "background": "bg"}], "badges": [{"name": "pink", "background": "a", "text": "t"}, {"name": "red", "background": "b", "text": "t"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        let report = Auditor().audit(try #require(palette), problems: problems)
+        #expect(results(report)["badges[pink vs red]"]?.verdict == .pass)
+        let failing = try #require(results(report)["a-on-bg"])
+        let notes = try #require(failing.suggestions?.notes)
+        #expect(notes.contains { $0.hasPrefix("the foreground #") && $0.hasSuffix("(darker) is left out: it would be confusable with badge red (#e03131), which it must stay distinguishable from") })
+    }
+
     @Test func aSuggestionThatWouldMakeAGroupConfusableIsLeftOut() throws {
         let text = ##"{"name": "s", "tokens": {"bg": "#ffffff", "a": "#ff8787", "b": "#e03131"}, "checks": [{"id": "a-on-bg", "foreground": "a", "background": "bg"}, {"id": "reds", "distinct": ["a", "b"]}]}"##
         let (palette, problems) = PaletteDecoder.decode(text)

@@ -165,13 +165,17 @@ enum NamedColors {
         "windowframe", "windowtext",
     ]
 
+    /// The names in order, with their bytes, for ``closest(to:)``.
+    private static let sortedNames: [(name: String, bytes: [UInt8])] = table.keys.sorted().map { ($0, Array($0.utf8)) }
+
     /// The named color closest in spelling to `word` (at most two edits away), for "did you mean".
     static func closest(to word: String) -> String? {
         guard word.count <= 40 else { return nil }
         let target = Array(word.utf8)
         var best: (name: String, distance: Int)?
-        for name in table.keys.sorted() {
-            let distance = editDistance(target, Array(name.utf8))
+        for (name, bytes) in sortedNames where abs(bytes.count - target.count) <= 2 {
+            // (Names whose lengths differ by more than two are more than two edits away.)
+            let distance = editDistance(target, bytes)
             if distance <= 2 && (distance < (best?.distance ?? Int.max)) {
                 best = (name, distance)
             }

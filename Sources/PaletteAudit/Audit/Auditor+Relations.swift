@@ -239,37 +239,72 @@ extension Auditor {
 
 // MARK: Suggestions keep groups distinct
 
+/// A suggested color weighed against the partners of one group member.
+private struct ClashKey: Hashable {
+    var member: String
+    var hex: String
+}
+
+/// The other member of a passing `distinct` check, named in words only when a suggestion
+/// clashes with it.
+private struct Partner {
+    var check: String
+    var token: String
+    var hex: String
+    /// It is the check's second member (a badge pair's background side).
+    var second: Bool
+
+    /// Its badge (`badge danger (#d1242f)`) for a badge pair, else its token.
+    var name: String {
+        if check.hasPrefix("badges["), check.hasSuffix("]") {
+            let members = check.dropFirst("badges[".count).dropLast().split(separator: " vs ", omittingEmptySubsequences: false)
+            if members.count == 2 { return "badge \(members[second ? 1 : 0]) (\(hex))" }
+        }
+        return token
+    }
+}
+
 extension Auditor {
     /// Leaves out suggested colors that would make a member of a `distinct` group (or a badge
     /// background) confusable with a partner it is told apart from now, and says so.
     static func keepGroupsDistinct(_ themes: inout [ThemeReport]) {
+        // The deficiencies of each list of names (most checks name the same ones), read once.
+        var deficienciesNamed: [[String]: [ColorVisionDeficiency]] = [:]
         for t in themes.indices {
-            var partners: [String: [(name: String, color: SRGB, distinction: Distinction)]] = [:]
+            // Each partner with its deficiencies read once (not once per suggestion weighed).
+            var partners: [String: [(partner: Partner, color: SRGB, threshold: Double, deficiencies: [ColorVisionDeficiency])]] = [:]
             for r in themes[t].results where r.kind == .distinct && r.verdict == .pass {
                 guard let d = r.distinction else { continue }
                 let a = r.foreground.token ?? r.foreground.reference, b = r.background.token ?? r.background.reference
-                // How the other member is named in words: its badge, or its token.
-                var names = (a, b)
-                if r.id.hasPrefix("badges["), r.id.hasSuffix("]") {
-                    let members = r.id.dropFirst("badges[".count).dropLast().split(separator: " vs ", omittingEmptySubsequences: false)
-                    if members.count == 2 { names = ("badge \(members[0]) (\(r.foreground.hex))", "badge \(members[1]) (\(r.background.hex))") }
+                if deficienciesNamed[d.deficiencies] == nil {
+                    deficienciesNamed[d.deficiencies] = d.deficiencies.compactMap(ColorVisionDeficiency.init(name:))
                 }
-                partners[a, default: []].append((names.1, r.background.color, d))
-                partners[b, default: []].append((names.0, r.foreground.color, d))
+                let deficiencies = deficienciesNamed[d.deficiencies] ?? []
+                partners[a, default: []].append((Partner(check: r.id, token: b, hex: r.background.hex, second: true), r.background.color, d.threshold, deficiencies))
+                partners[b, default: []].append((Partner(check: r.id, token: a, hex: r.foreground.hex, second: false), r.foreground.color, d.threshold, deficiencies))
             }
             guard !partners.isEmpty else { continue }
+            // The same color weighed against the same member's partners (another check's
+            // suggestion) has the same answer: each is assessed once.
+            var clashes: [ClashKey: String?] = [:]
             for i in themes[t].results.indices {
                 guard var suggestions = themes[t].results[i].suggestions else { continue }
-                let result = themes[t].results[i]
+                let (foreground, background) = (themes[t].results[i].foreground, themes[t].results[i].background)
                 var notes = suggestions.notes ?? []
                 func clash(_ hex: String, for color: ResolvedColor) -> String? {
-                    guard let list = partners[color.token ?? color.reference], let candidate = try? SRGB(css: hex) else { return nil }
-                    for partner in list {
-                        let deficiencies = partner.distinction.deficiencies.compactMap(ColorVisionDeficiency.init(name:))
-                        let a = Distinguishability.assess(candidate, partner.color, threshold: partner.distinction.threshold, under: deficiencies)
-                        if a.confusable || a.indistinctInNormalVision { return partner.name }
+                    let member = color.token ?? color.reference
+                    guard let list = partners[member] else { return nil }
+                    let key = ClashKey(member: member, hex: hex)
+                    if let known = clashes[key] { return known }
+                    var found: String?
+                    if let candidate = try? SRGB(css: hex) {
+                        for partner in list {
+                            let a = Distinguishability.assess(candidate, partner.color, threshold: partner.threshold, under: partner.deficiencies)
+                            if a.confusable || a.indistinctInNormalVision { found = partner.partner.name; break }
+                        }
                     }
-                    return nil
+                    clashes[key] = .some(found)
+                    return found
                 }
                 func keep(_ list: [SuggestedColor], _ color: ResolvedColor, _ side: String) -> [SuggestedColor] {
                     list.filter { s in
@@ -279,9 +314,9 @@ extension Auditor {
                     }
                 }
                 let before = suggestions.foreground.count + suggestions.background.count + (suggestions.both == nil ? 0 : 1)
-                suggestions.foreground = keep(suggestions.foreground, result.foreground, "foreground")
-                suggestions.background = keep(suggestions.background, result.background, "background")
-                if let both = suggestions.both, let other = clash(both.foreground.hex, for: result.foreground) ?? clash(both.background.hex, for: result.background) {
+                suggestions.foreground = keep(suggestions.foreground, foreground, "foreground")
+                suggestions.background = keep(suggestions.background, background, "background")
+                if let both = suggestions.both, let other = clash(both.foreground.hex, for: foreground) ?? clash(both.background.hex, for: background) {
                     notes.append("the pair \(both.foreground.hex) on \(both.background.hex) is left out: it would be confusable with \(other), which it must stay distinguishable from")
                     suggestions.both = nil
                 }

@@ -100,6 +100,7 @@ public struct Auditor: Sendable {
         for (theme, planned, items) in plan {
             var resolver = planned
             var results: [CheckResult] = []
+            results.reserveCapacity(items.count)  // a result is large: growing the list would copy them
             var unresolved: [UnresolvedCheck] = []
             var themeSummary = AuditSummary()
             for item in items {

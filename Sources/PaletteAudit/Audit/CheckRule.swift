@@ -9,7 +9,10 @@ public enum CheckRule {
     public static let maximumPairsPerRule = 1_000_000
 
     public static func isPattern(_ text: String) -> Bool {
-        text.contains("*") || text.contains("?")
+        // A name without a `*` or `?` byte (most) is told at once; one with such a byte is
+        // asked by characters, as always.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }) else { return false }
+        return text.contains("*") || text.contains("?")
     }
 
     /// Whether `name` matches the glob `pattern`.

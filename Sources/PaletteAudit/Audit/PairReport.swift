@@ -138,13 +138,7 @@ extension PairReport {
             w.key("apca"); w.number(apca)
             if let backdrop { w.key("backdrop"); w.string(backdrop) }
             w.key("background"); w.string(background)
-            if let composited {
-                w.key("composited")
-                w.beginObject()
-                    w.key("background"); w.string(composited.background)
-                    w.key("foreground"); w.string(composited.foreground)
-                w.endObject()
-            }
+            if let composited { w.key("composited"); composited.write(&w) }
             if let cvd { w.key("cvd"); cvd.write(&w) }
             w.key("display"); w.string(display)
             w.key("foreground"); w.string(foreground)
@@ -152,15 +146,7 @@ extension PairReport {
             w.key("level"); w.string(level)
             if let outOfGamut { w.key("outOfGamut"); w.strings(outOfGamut) }
             w.key("pass"); w.bool(pass)
-            if let range {
-                w.key("range")
-                w.beginObject()
-                    w.key("best"); w.number(range.best)
-                    w.key("bestBackdrop"); w.string(range.bestBackdrop)
-                    w.key("worst"); w.number(range.worst)
-                    w.key("worstBackdrop"); w.string(range.worstBackdrop)
-                w.endObject()
-            }
+            if let range { w.key("range"); range.write(&w) }
             w.key("ratio"); w.number(ratio)
             if let required { w.key("required"); w.number(required) }
             w.key("usage"); w.string(usage)

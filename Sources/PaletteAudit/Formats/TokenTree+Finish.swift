@@ -8,7 +8,7 @@ extension PaletteDecoder {
         var index: [String: Int] = [:]
         for (i, token) in tokens.enumerated() { index[token.name] = i }
         // Style Dictionary v3 writes references to the value itself: `{color.red.value}`.
-        for i in tokens.indices {
+        for i in tokens.indices where tokens[i].value.utf8.contains(UInt8(ascii: "{")) {
             for suffix in [".value", ".$value"] {
                 for target in [tokens[i].aliasTarget].compactMap({ $0 }) + Token.embeddedReferences(in: tokens[i].value)
                 where target.hasSuffix(suffix) && index[target] == nil && index[String(target.dropLast(suffix.count))] != nil {

@@ -68,24 +68,35 @@ extension JSONParser {
         if intDigits > 1 && bytes[intStart] == UInt8(ascii: "0") {
             throw SyntaxError(message: "numbers cannot have leading zeros", location: start)
         }
-        var fractionDigits = 0
+        var fractionDigits = 0, point = false
         if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
             position += 1
+            point = true
             fractionDigits = digits()
         }
         if intDigits == 0 && fractionDigits == 0 {
             throw SyntaxError(message: "expected a digit in the number", location: location)
         }
+        var exponent = false
         if position < bytes.count && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
             position += 1
+            exponent = true
             if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) { position += 1 }
             if digits() == 0 { throw SyntaxError(message: "expected a digit in the exponent", location: location) }
+        }
+        if !point && !exponent && intDigits <= 15 {
+            // A whole number of at most 15 digits is exact as a Double: read it without text.
+            var whole = 0
+            for digit in bytes[intStart..<(intStart + intDigits)] { whole = whole * 10 + Int(digit - 0x30) }
+            return negative ? -Double(whole) : Double(whole)
         }
         var text = String(decoding: bytes[begin..<position], as: UTF8.self)
         if text.hasPrefix("+") { text.removeFirst() }
         if text.hasSuffix(".") { text.removeLast() }
         if text.hasPrefix(".") { text = "0" + text } else if text.hasPrefix("-.") { text = "-0" + text.dropFirst() }
-        text = text.replacing(".e", with: "e").replacing(".E", with: "E")
+        if point && fractionDigits == 0 && exponent {  // `5.e3`: Double reads `5e3`
+            text = text.replacing(".e", with: "e").replacing(".E", with: "E")
+        }
         guard let value = Double(text), value.isFinite else {
             throw SyntaxError(message: "the number \(text) is out of range", location: start)
         }
@@ -106,7 +117,7 @@ extension JSONParser {
         let quote = bytes[position]
         position += 1  // opening quote
         // Most strings have no escape: find the closing quote and make the string from the bytes
-        // in place. Decoding changes nothing exactly when the bytes are valid UTF-8.
+        // in place.
         var end = position, ascii = true
         while end < bytes.count && end - position <= limits.maximumStringBytes {
             let b = bytes[end]
@@ -116,8 +127,8 @@ extension JSONParser {
         }
         if end < bytes.count && bytes[end] == quote && end - position <= limits.maximumStringBytes {
             let slice = bytes[position..<end]
-            let text = String(decoding: slice, as: UTF8.self)
-            guard ascii || text.utf8.elementsEqual(slice) else {
+            // ASCII needs no validation; other text is validated as it is decoded, in one pass.
+            guard let text = ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self) else {
                 throw SyntaxError(.invalidUTF8, message: "the string contains invalid UTF-8", location: start)
             }
             position = end + 1

@@ -105,13 +105,16 @@ public struct JSONWriter {
     @inline(__always)
     public mutating func key(_ name: StaticString) {
         if layout == .compact, containers.depth > 0, containers.topStyle == .normal {
-            // Three appends instead of five (each append checks the buffer's uniqueness and
-            // capacity): `,"` or `"`, the name, then `":`.
+            // `,"name":` (or `"name":`) in one append: the name is copied as it is, with no
+            // look for characters to escape and one check of the buffer's capacity.
             let hadValue = containers.topHasValue
             containers.topHasValue = true
-            put(hadValue ? ",\"" : "\"")
-            name.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
-            put("\":")
+            let opening: StaticString = hadValue ? ",\"" : "\"", closing: StaticString = "\":"
+            opening.withUTF8Buffer { opening in
+                name.withUTF8Buffer { name in
+                    closing.withUTF8Buffer { closing in stream.bytes.append(opening, name, closing) }
+                }
+            }
             afterKey = true
             return
         }
@@ -213,10 +216,36 @@ public struct JSONWriter {
     /// A final newline (the pretty documents end with one).
     public mutating func endLine() { put(0x0A) }
 
-    // Optional members: written only when present, as JSONEncoder does.
+    // Optional members: written only when present, as JSONEncoder does. A literal name takes
+    // the `StaticString` overloads, which copy it as it is.
+    @_disfavoredOverload
     public mutating func string(_ name: String, _ value: String?) { if let value { key(name); string(value) } }
+    @_disfavoredOverload
     public mutating func number(_ name: String, _ value: Double?) { if let value { key(name); number(value) } }
+    @_disfavoredOverload
     public mutating func int(_ name: String, _ value: Int?) { if let value { key(name); int(value) } }
+    @inline(__always)
+    public mutating func string(_ name: StaticString, _ value: String?) { if let value { key(name); string(value) } }
+    @inline(__always)
+    public mutating func number(_ name: StaticString, _ value: Double?) { if let value { key(name); number(value) } }
+    @inline(__always)
+    public mutating func int(_ name: StaticString, _ value: Int?) { if let value { key(name); int(value) } }
+
+    /// A JSON pointer as a string value (`"/themes/light/tokens/text.body"`), written from its
+    /// segments: the same bytes as `string(pointer.description)`, without making that string.
+    public mutating func pointer(_ pointer: JSONPointer) {
+        beginValue()
+        put(0x22)
+        for segment in pointer.segments {
+            put(0x2F)
+            if segment.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) {
+                JSONWriter.appendEscaped(segment.replacing("~", with: "~0").replacing("/", with: "~1"), to: &stream.bytes)
+            } else {
+                JSONWriter.appendEscaped(segment, to: &stream.bytes)
+            }
+        }
+        put(0x22)
+    }
 
     // MARK: Escaping
 
@@ -233,26 +262,40 @@ public struct JSONWriter {
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
+            // Most strings need no escaping: they are copied between their quotes in one pass
+            // that stops at the first byte to escape; the rest is then escaped byte by byte.
+            let clean = out.appendQuotedIfClean(utf8)
+            guard clean < utf8.count else { return }
+            appendEscaped(UnsafeBufferPointer(rebasing: utf8[clean...]), to: &out)
             out.append(0x22)
-            // Most strings need no escaping: check the bytes once and copy them whole.
+        }
+    }
+
+    /// Appends `text` escaped, without quotes.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
             if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
                 out.append(contentsOf: utf8)
             } else {
-                for byte in utf8 {
-                    switch byte {
-                    case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                    case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                    case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                    case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                    case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                    case ..<0x20:
-                        let digits = Array("0123456789abcdef".utf8)
-                        out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-                    default: out.append(byte)
-                    }
-                }
+                appendEscaped(utf8, to: &out)
             }
-            out.append(0x22)
+        }
+    }
+
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        for byte in utf8 {
+            switch byte {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case ..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+            default: out.append(byte)
+            }
         }
     }
 
@@ -406,6 +449,75 @@ private struct ContainerStack {
             topHasValue = saved.hasValue
             topStyle = saved.style
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends three pieces with one check of the buffer's uniqueness and capacity (each
+    /// `append(contentsOf:)` makes its own).
+    @inline(__always)
+    mutating func append(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ c: UnsafeBufferPointer<UInt8>) {
+        let total = a.count + b.count + c.count
+        guard total > 0 else { return }
+        append(addingCapacity: total) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let out = buffer.baseAddress!
+                if let start = a.baseAddress { out.initialize(from: start, count: a.count) }
+                if let start = b.baseAddress { (out + a.count).initialize(from: start, count: b.count) }
+                if let start = c.baseAddress { (out + a.count + b.count).initialize(from: start, count: c.count) }
+                initialized = total
+            }
+        }
+    }
+
+    /// Appends `"` and then the bytes of `utf8` up to the first one a JSON string must escape
+    /// (`"`, `\\`, a control character); when there is none, the closing `"` too. Returns how
+    /// many bytes of `utf8` were copied: `utf8.count` when the string is complete.
+    @inline(__always)
+    mutating func appendQuotedIfClean(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = utf8.count
+        var copied = 0
+        append(addingCapacity: count + 2) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let out = buffer.baseAddress!
+                out[0] = 0x22
+                // Eight bytes at a time while none of them is to be escaped; the loop below
+                // finds the exact byte.
+                if let source = utf8.baseAddress {
+                    while copied + 8 <= count {
+                        let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self)
+                        if Self.mayNeedEscape(word) { break }
+                        UnsafeMutableRawPointer(out + 1 + copied).storeBytes(of: word, as: UInt64.self)
+                        copied += 8
+                    }
+                }
+                while copied < count {
+                    let byte = utf8[copied]
+                    if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
+                    out[copied + 1] = byte
+                    copied += 1
+                }
+                if copied == count {
+                    out[count + 1] = 0x22
+                    initialized = count + 2
+                } else {
+                    initialized = copied + 1
+                }
+            }
+        }
+        return copied
+    }
+
+    /// Whether one of the eight bytes of `word` is a control character, `"` or `\\`. (A byte
+    /// below `n` leaves its high bit set in `(w - n·0x01…) & ~w & 0x80…`, and a byte equal to
+    /// `c` is a zero byte of `w ^ c·0x01…`; a borrow can only mark a byte after such a one.)
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
+        let equal = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+        return control | equal != 0
     }
 }
 

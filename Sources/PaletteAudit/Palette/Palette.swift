@@ -185,6 +185,9 @@ public struct Token: Sendable {
     public var aliasTarget: String? { Token.aliasTarget(of: value) }
 
     static func aliasTarget(of value: String) -> String? {
+        // Most values (colors) hold no brace: one pass over their bytes says so.
+        guard value.utf8.contains(UInt8(ascii: "{")) else { return nil }
+        if let ascii = asciiAliasTarget(of: value) { return ascii }
         let trimmed = value.trimmingSpaces
         guard trimmed.hasPrefix("{"), trimmed.hasSuffix("}"), trimmed.count > 2 else { return nil }
         let inner = trimmed.dropFirst().dropLast()
@@ -194,6 +197,8 @@ public struct Token: Sendable {
 
     /// The names referenced inside a larger value (`rgba({brand.red}, 0.5)` → `brand.red`).
     static func embeddedReferences(in value: String) -> [String] {
+        guard value.utf8.contains(UInt8(ascii: "{")) else { return [] }
+        if let ascii = asciiEmbeddedReferences(in: value) { return ascii }
         var names: [String] = []
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "{") {
@@ -203,6 +208,48 @@ public struct Token: Sendable {
             rest = rest[rest.index(after: close)...]
         }
         return names
+    }
+}
+
+// The same readings over bytes, for ASCII text (where each byte is one character, but for a
+// carriage return before a line feed, which is one character of two bytes): nil when the text
+// is not such text, and the readings above apply.
+extension Token {
+    private static func asciiBytes<R>(_ value: String, allowingCarriageReturn: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        var value = value
+        return value.withUTF8 { bytes in
+            bytes.contains { $0 >= 0x80 || (!allowingCarriageReturn && $0 == 0x0D) } ? nil : body(bytes)
+        }
+    }
+
+    /// ``aliasTarget(of:)`` of ASCII text: `.some(nil)` when it is no alias.
+    static func asciiAliasTarget(of value: String) -> String?? {
+        asciiBytes(value, allowingCarriageReturn: false) { bytes -> String? in
+            // White space as `Character.isWhitespace` has it in ASCII: tab to carriage return, space.
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+            var start = 0, end = bytes.count
+            while start < end && isSpace(bytes[start]) { start += 1 }
+            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+            guard end - start > 2, bytes[start] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)])
+            guard !inner.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return nil }
+            return String(decoding: inner, as: UTF8.self)
+        }
+    }
+
+    /// ``embeddedReferences(in:)`` of ASCII text.
+    static func asciiEmbeddedReferences(in value: String) -> [String]? {
+        asciiBytes(value, allowingCarriageReturn: true) { bytes in
+            var names: [String] = []
+            var from = 0
+            while let open = bytes[from...].firstIndex(of: UInt8(ascii: "{")) {
+                guard let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) else { break }
+                let name = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close])
+                if !name.isEmpty && !name.contains(UInt8(ascii: "{")) { names.append(String(decoding: name, as: UTF8.self)) }
+                from = close + 1
+            }
+            return names
+        }
     }
 }
 

@@ -176,21 +176,35 @@ public struct PaletteDecoder {
     struct Fields {
         let members: [JSONMember]
         let pointer: JSONPointer
-        var used: Set<String> = []
+        /// Which members were asked for, by position: one bit each for the first 64 (an
+        /// object's fields, without hashing their names), a list beyond.
+        private var usedBits: UInt64 = 0
+        private var usedBeyond: [Int] = []
 
         init(_ members: [JSONMember], _ pointer: JSONPointer) {
             self.members = members
             self.pointer = pointer
         }
 
+        /// The value of the member `key` (the first, if a built object repeats it); every
+        /// member of that name counts as used.
         mutating func value(_ key: String) -> JSONValue? {
-            used.insert(key)
-            return members.first { $0.key == key }?.value
+            var found: JSONValue?
+            for index in members.indices where members[index].key == key {
+                if index < 64 { usedBits |= 1 << UInt64(index) } else { usedBeyond.append(index) }
+                if found == nil { found = members[index].value }
+            }
+            return found
+        }
+
+        /// Whether the member at `index` was asked for.
+        func isUsed(_ index: Int) -> Bool {
+            index < 64 ? usedBits & (1 << UInt64(index)) != 0 : usedBeyond.contains(index)
         }
     }
 
     mutating func finish(_ fields: Fields, allowed: [String], what: String) {
-        for member in fields.members where !fields.used.contains(member.key) && !member.key.hasPrefix("$") && !member.key.hasPrefix("x-") {
+        for (index, member) in fields.members.enumerated() where !fields.isUsed(index) && !member.key.hasPrefix("$") && !member.key.hasPrefix("x-") {
             var message = "unknown field \"\(member.key)\" in \(what)"
             if let close = allowed.first(where: { PaletteDecoder.similar($0, member.key) }) { message += " (did you mean \"\(close)\"?)" }
             message += "; expected one of: \(allowed.joined(separator: ", "))"

@@ -126,7 +126,7 @@ extension Assumption {
     func write(_ w: inout JSONWriter) {
         w.object { w in
             w.string("check", check)
-            w.key("pointer"); w.string(pointer.description)
+            w.key("pointer"); w.pointer(pointer)
             w.key("reason"); w.string(reason)
             if let themes { w.key("themes"); w.strings(themes) }
             w.string("token", token)
@@ -149,7 +149,7 @@ extension PaletteProblem {
                 }
             }
             w.key("message"); w.string(message)
-            w.key("pointer"); w.string(pointer.description)
+            w.key("pointer"); w.pointer(pointer)
             if severity == .warning { w.key("severity"); w.string("warning") }
             w.string("theme", theme)
         }
@@ -168,7 +168,7 @@ extension ResolvedColor {
             w.int("line", line)
             if let operations { w.key("operations"); w.strings(operations) }
             if let outOfGamut { w.key("outOfGamut"); w.bool(outOfGamut) }
-            w.string("pointer", pointer?.description)
+            if let pointer { w.key("pointer"); w.pointer(pointer) }
             w.key("reference"); w.string(reference)
             w.string("token", token)
         }
@@ -239,7 +239,7 @@ extension CheckResult {
                         w.array(fix.changes) { w, change in
                             w.object { w in
                                 if let override = change.override { w.key("override"); w.bool(override) }
-                                w.key("pointer"); w.string(change.pointer.description)
+                                w.key("pointer"); w.pointer(change.pointer)
                                 w.string("token", change.token)
                                 w.key("value"); w.string(change.value)
                             }
@@ -273,16 +273,8 @@ extension CheckResult {
             w.key("kind"); w.string(kind.name)
             w.key("level"); w.string(level.name)
             w.int("line", line)
-            w.key("pointer"); w.string(pointer.description)
-            if let range {
-                w.key("range")
-                w.object { w in
-                    w.key("best"); w.number(range.best)
-                    w.key("bestBackdrop"); w.string(range.bestBackdrop)
-                    w.key("worst"); w.number(range.worst)
-                    w.key("worstBackdrop"); w.string(range.worstBackdrop)
-                }
-            }
+            w.key("pointer"); w.pointer(pointer)
+            if let range { w.key("range"); range.write(&w) }
             w.key("ratio"); w.number(ratio)
             if let reasons { w.key("reasons"); w.strings(reasons) }
             w.string("relation", relation)
@@ -310,11 +302,24 @@ extension CheckResult {
 }
 
 extension CompositedPair {
+    /// The composited pair, as a check result and a pair's report write it.
     func write(_ w: inout JSONWriter) {
-        w.object { w in
-            w.key("background"); w.string(background)
-            w.key("foreground"); w.string(foreground)
-        }
+        w.beginObject()
+        w.key("background"); w.string(background)
+        w.key("foreground"); w.string(foreground)
+        w.endObject()
+    }
+}
+
+extension RatioRange {
+    /// The range over unknown backdrops, as a check result and a pair's report write it.
+    func write(_ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("best"); w.number(best)
+        w.key("bestBackdrop"); w.string(bestBackdrop)
+        w.key("worst"); w.number(worst)
+        w.key("worstBackdrop"); w.string(worstBackdrop)
+        w.endObject()
     }
 }
 

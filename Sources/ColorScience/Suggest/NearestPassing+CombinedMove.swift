@@ -8,6 +8,11 @@ extension NearestPassing {
         let fg = foreground.opaque, bg = background.opaque
         if target.isMet(foreground: fg.quantized, background: bg.quantized) { return nil }
         let fgLCH = OKLCH(fg), bgLCH = OKLCH(bg)
+        // Worked out once for every move: the foreground's hue (each move maps its lightness by
+        // the same steps as ``candidate(_:l:)``, rounded to 8 bits as `quantized` rounds) and
+        // both originals in OKLab.
+        let fgHue = Polar.unitVector(h: fgLCH.h)
+        let fgLab = OKLab(fg), bgLab = OKLab(bg)
         var best: (ColorSuggestion, ColorSuggestion, Double)?
         // Which way each moves: apart in lightness. Try both arrangements when they are close.
         let arrangements: [Bool] = abs(fgLCH.l - bgLCH.l) < 0.05 ? [true, false] : [fgLCH.l > bgLCH.l]
@@ -16,11 +21,11 @@ extension NearestPassing {
             let backgroundLadder = ladder(for: bg, lighter: !fgLighter, in: ladders)
             /// The combined move with the foreground at lightness `l`, or nil.
             func move(to l: Double) -> (ColorSuggestion, ColorSuggestion, Double)? {
-                let movedFg = candidate(fgLCH, l: l)
-                let movedFgDistance = OKLab(movedFg).distance(to: OKLab(fg))
+                let movedFg = candidate(fgLCH, l: l, hue: fgHue)
+                let movedFgDistance = OKLab(movedFg).distance(to: fgLab)
                 let measuredFg = MeasuredColor(movedFg)
                 guard let movedBg = search(backgroundLadder, target: target, against: measuredFg, role: .background) else { return nil }
-                let bgDistance = OKLab(movedBg).distance(to: OKLab(bg))
+                let bgDistance = OKLab(movedBg).distance(to: bgLab)
                 let ratio = movedFg.contrastRatio(with: movedBg)
                 let apca = APCA.lightnessContrast(text: movedFg, background: movedBg)
                 return (ColorSuggestion(color: movedFg, role: .foreground, direction: fgLighter ? "lighter" : "darker", ratio: ratio, apca: apca, deltaEOK: movedFgDistance),

@@ -62,8 +62,8 @@ extension NearestPassing.Ladder {
     /// box of an out-of-gamut stretch spans chroma 0…c, gray to the unreachable full chroma,
     /// and rules out little near a threshold. On the suggestion benchmark's 200 pairs (AA, cold)
     /// the floor took the candidates the one-sided searches make from 9,526 to 3,815 (23.8 to
-    /// 9.5 per ladder), and those the combined
-    /// moves' background searches make from 20,952 to 14,861.
+    /// 9.5 per ladder), and those the combined moves' background searches make from 20,952 to
+    /// 14,861.
     func channelLevels(from first: Double, to last: Double) -> (low: SIMD3<UInt8>, high: SIMD3<UInt8>) {
         let low = min(first, last), high = max(first, last)
         let c = lch.c

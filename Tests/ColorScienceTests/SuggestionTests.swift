@@ -164,6 +164,46 @@ import TestSupport
         #expect(checked > 50000)
     }
 
+    /// What tightens the bounds of stretches the gamut mapping works in: at every lightness of a
+    /// stretch the mapping returns the color of a chroma between the stretch's chroma floor and
+    /// the original chroma. Over random colors (half of them at the edge of sRGB, where the
+    /// mapping does most), stretches of every length and many lightnesses in each, the chroma of
+    /// what the mapping returned (read back from its unclipped linear color) is checked.
+    @Test func gamutMappingNeverReducesChromaBelowTheFloor() {
+        var generator = SeededGenerator(seed: 31)
+        var checked = 0, aboveZero = 0
+        for index in 0..<150 {
+            var color = SRGB.random(using: &generator)
+            if index % 2 == 0 {
+                var channels = [0.0, 1.0, Double.random(in: 0...1, using: &generator)]
+                channels.shuffle(using: &generator)
+                color = SRGB(red: channels[0], green: channels[1], blue: channels[2])
+            }
+            let ladder = NearestPassing.Ladder(OKLCH(color), lighter: Bool.random(using: &generator))
+            guard ladder.steps > 1 else { continue }
+            for length in [1, 4, 32, ladder.steps] {
+                let first = Int.random(in: 0...max(0, ladder.steps - length), using: &generator)
+                let a = ladder.lightness(first), b = ladder.lightness(min(ladder.steps, first + length))
+                let low = min(a, b), high = max(a, b)
+                let floor = ladder.chromaFloor(from: low, to: high)
+                #expect(floor >= 0 && floor <= ladder.lch.c)
+                if floor > 0 && floor < ladder.lch.c { aboveZero += 1 }
+                for k in 0...40 {
+                    let l = low + (high - low) * Double(k) / 40
+                    guard l > 0 && l < 1 else { continue }
+                    let mapped = GamutMapping.linear(l: l, c: ladder.lch.c, hue: ladder.hue)
+                    let lab = OKLab.lmsToLab * GamutMapping.cubeRoot(GamutMapping.linearSRGBToLMS * mapped)
+                    let chroma = (lab.y * lab.y + lab.z * lab.z).squareRoot()
+                    checked += 1
+                    #expect(chroma >= floor - 1e-9 && chroma <= ladder.lch.c + 1e-9,
+                            "\(generator.replay): \(color.hex) at l \(l): the mapping kept chroma \(chroma), the floor of \(low)…\(high) is \(floor) (c \(ladder.lch.c))")
+                }
+            }
+        }
+        #expect(checked > 15000)
+        #expect(aboveZero > 100)  // the floor says something: above 0 where the original chroma does not fit
+    }
+
     /// The search finds the nearest passing color of its path, compared with an exhaustive look
     /// at every rung: for real targets on random pairs, for targets set exactly at one rung's
     /// ratio (passing windows as narrow as the ratio's ups and downs make them), and for

@@ -133,6 +133,9 @@ public enum GamutMapping {
         var current = linear(origin.c)
         if isInGamut(linear: current) || clippedDistance(current, origin.c) < jnd { return current }
 
+        // The suggestions' search bounds its candidates by what this loop can return (see
+        // `NearestPassing.Ladder.chromaFloor`): an in-gamut chroma is passed over only while
+        // `lowInGamut` holds, and every other one tried becomes `current`.
         var low = 0.0, high = origin.c, lowInGamut = true
         while high - low > chromaEpsilon {
             let chroma = (low + high) / 2

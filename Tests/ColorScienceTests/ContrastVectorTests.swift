@@ -38,7 +38,7 @@ import Testing
                     case ("toFixed", .text(let expected)?):
                         #expect(String(format: "%.\(compare.digits ?? 2)f", measured) == expected, "\(name): \(fg) on \(bg) = \(measured)")
                     case ("threshold", _):
-                        let threshold = try #require(testCase.threshold), expectedPass = try #require(testCase.expected_pass)
+                        let threshold = try #require(testCase.threshold), expectedPass = try #require(testCase.expected_pass as Bool?)
                         #expect((measured >= threshold) == expectedPass, "\(name): \(fg) on \(bg) = \(measured) vs \(threshold)")
                         if let px = testCase.font_px, let bold = testCase.bold {
                             let large = FontSize(pixels: px).isLargeText(weight: bold ? 700 : 400)

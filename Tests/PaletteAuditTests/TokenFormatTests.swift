@@ -170,6 +170,25 @@ import Testing
         #expect(report.themes.map(\.name) == ["Light", "Dark"])
     }
 
+    @Test func exportersMetadataBesideTheValueIsNotAPropertyToApply() throws {
+        // MetaMask's legacy Tokens Studio export (`parent`), Astro's copy of the value (`rawValue`).
+        let text = ##"""
+        {"fg": {"value": "#24272a", "type": "color", "parent": "Theme Colors/Light mode"},
+         "bg": {"value": "#ffffff", "type": "color", "rawValue": "{white}"}}
+        """##
+        let report = try audit(text, checks: [("fg", "bg")], file: "light.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(hex(report) == "#24272a")
+    }
+
+    @Test func aValuePerModeSaysWhatItIs() {
+        // Telekom's sources: `value: {light, dark}`, picked by the system's own transform.
+        let text = ##"{"ink": {"value": {"light": "#000000", "dark": "#ffffff"}, "type": "color"}}"##
+        let (_, problems) = PaletteDecoder.decode(bytes: Array(text.utf8), file: "color.json")
+        #expect(problems.contains { $0.message.contains("one value per key (light, dark)") }, "\(problems.map(\.message))")
+        #expect(!problems.contains { $0.message.contains("colorSpace") })
+    }
+
     @Test func aThemesSetThatIsAFolderOfSetsSaysSo() {
         // Workday Canvas's $themes.json still selects "base" after the set became base/*.json.
         let sets = ["base/base", "base/palette", "sys/brand/canvas", "sys/color/color"]

@@ -102,6 +102,14 @@ extension PaletteDecoder {
     mutating func cssFromDesignTokenColor(_ members: [JSONMember], pointer: JSONPointer, _ raw: JSONValue, token: String? = nil) -> String? {
         let object = JSONValue.object(members, raw.location)
         guard let space = object["colorSpace"]?.stringValue else {
+            let keys = members.map(\.key)
+            if !keys.isEmpty, keys.allSatisfy({ !["components", "alpha", "hex"].contains($0) }),
+               members.allSatisfy({ $0.value.stringValue != nil }) {
+                // Telekom's `{"light": "{core.color.black}", "dark": "{core.color.white}"}`: a value
+                // per mode, which a transform of the system's own build picks from.
+                problem(.unsupportedProperty, "the value is an object of one value per key (\(keys.prefix(6).joined(separator: ", "))), which only the system's own build turns into a color per mode; it is not read (write the modes as themes: a resolver document with a file per mode, or a value that is a color)", at: pointer, raw)
+                return nil
+            }
             problem(.missingField, "a DTCG color object needs \"colorSpace\" (srgb, display-p3, oklch…)", at: pointer, raw)
             return nil
         }

@@ -23,7 +23,10 @@ public enum TokenDialect: String, Sendable {
         case .tokensStudio: ["value", "type", "description", "$extensions", "$description", "$type", "$value", "id", "name"]
         case .styleDictionary: ["value", "type", "comment", "attributes", "original", "name", "path", "filePath", "isSource",
                                 "themeable", "description", "$type", "$description", "key", "$extensions", "deprecated",
-                                "deprecated_comment", "docs", "group"]
+                                "deprecated_comment", "docs", "group",
+                                // Metadata exporters write beside the value: Tokens Studio's legacy
+                                // `parent` (the set), a copy of the value as written (`rawValue`).
+                                "parent", "rawValue"]
         }
     }
 }

@@ -65,12 +65,15 @@ def count(command, port, path, requests, out_dir):
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=60)
+            process.wait(timeout=180)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
     text = subprocess.run(["callgrind_annotate", "--auto=no", out], capture_output=True, text=True).stdout
-    total = int(re.search(r"([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", text).group(1).replace(",", ""))
+    found = re.search(r"([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", text)
+    if not found:
+        raise RuntimeError(f"callgrind wrote no totals for {' '.join(command)} (exit {process.returncode}): {text[:500]}")
+    total = int(found.group(1).replace(",", ""))
     memset = sum(int(m.group(1).replace(",", "")) for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*memset\S*", text, re.M))
     os.remove(out)
     return total, memset

@@ -140,6 +140,10 @@ echo "== POST /v1/contrast with 10,000 pairs (target: < 15 ms of server time)"
 python3 bench/server_time.py 18080 "$out/access.log" | tee -a "$report"
 echo >> "$report"
 echo "access log lines written during the HTTP runs: $(wc -l < "$out/access.log")" | tee -a "$report"
+# The HTTP section's servers are done: stopped, so that nothing else holds the cores (or a
+# port) while callgrind runs.
+kill $(jobs -p) 2>/dev/null || true
+wait 2>/dev/null || true
 echo "== instructions per HTTP request (callgrind; the service against bench/hello.c)"
 command -v valgrind >/dev/null 2>&1 || { echo "bench: installing valgrind" >&2; apt-get install -y -qq valgrind >/dev/null 2>&1 || sudo apt-get install -y -qq valgrind >/dev/null; }
 section "6b. Instructions per HTTP request"

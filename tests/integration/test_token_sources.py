@@ -262,3 +262,24 @@ def test_an_override_layer_is_merged_over_its_base_not_taken_for_a_theme(run, tm
     palette = report["palettes"][0]
     assert [t["name"] for t in palette["themes"]] == ["default"], palette["format"]
     assert len(palette["ledger"]["notRead"]) == 5 and palette["ledger"]["read"] == 40
+
+
+def test_color_channels_that_name_plain_data_in_other_files_are_read(run, tmp_path):
+    """Style Dictionary's transitive-transforms example: {h, s, l} channels are references to
+    numbers in files that hold no tokens (hue.json5, an array in saturation.json5)."""
+    (tmp_path / "hue.json5").write_text("{hue: {red: 0, blue: 225}}")
+    (tmp_path / "saturation.json5").write_text("{saturation: [100, 50]}")
+    _write(tmp_path / "color.json", {"color": {"red": {"value": {"h": "{hue.red}", "s": "{saturation.1}", "l": 50}, "type": "color"},
+                                               "white": {"value": "#ffffff", "type": "color"},
+                                               "lost": {"value": {"h": "{hue.green}", "s": 50, "l": 50}, "type": "color"}}})
+    (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "r", "foreground": "color.red", "background": "color.white"}]}))
+    r = run("audit", str(tmp_path), "--checks", str(tmp_path / "rules.json"), "--format", "json", timeout=120)
+    palette = json.loads(r.stdout)["palettes"][0]
+    # A channel naming nothing is not guessed: that color is not read, and says why.
+    assert r.returncode == 2 and any("color.lost" in p["message"] for p in palette["problems"]), palette["problems"]
+    color = json.loads((tmp_path / "color.json").read_text())
+    del color["color"]["lost"]
+    _write(tmp_path / "color.json", color)
+    report, r = audit_json(run, str(tmp_path), "--checks", str(tmp_path / "rules.json"))
+    result = report["palettes"][0]["themes"][0]["results"][0]
+    assert result["foreground"]["hex"] == "#bf4040", result["foreground"]

@@ -63,6 +63,7 @@ extension PaletteLoader {
         candidates = candidates.filter { !consumed.contains($0) }
         // Palettes, sidecar token files, and the token files to merge.
         var merge: [String] = []
+        var data: [String] = []  // JSON that holds no token: what references inside values may name
         var stylesheets: [Int] = []
         var noProperties: Set<String> = []
         for file in candidates {
@@ -88,6 +89,7 @@ extension PaletteLoader {
             case .success(let document):
                 guard let found = format(file, document) else {
                     result.skipped.append(SkippedFile(file: file, reason: "not a palette or token file: \(SourceRegistry.describe(document))"))
+                    data.append(file)
                     continue
                 }
                 switch found.role {
@@ -113,10 +115,15 @@ extension PaletteLoader {
             result.palettes.removeAll { $0.file == file }
             result.skipped.append(SkippedFile(file: file, reason: "a stylesheet that declares no custom properties"))
         }
-        if merge.count == 1 {
+        // One token file is read as a file, unless its color channels name data beside it.
+        let channelData = merge.count == 1 && !data.isEmpty && {
+            if case .success(let document) = parse(merge[0]) { return PaletteLoader.hasChannelReferences(document) }
+            return false
+        }()
+        if merge.count == 1 && !channelData {
             result.palettes.append(loadFile(merge[0]))
-        } else if merge.count > 1 {
-            result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse))
+        } else if !merge.isEmpty {
+            result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse, data: data))
         }
         if result.palettes.isEmpty {
             // Nothing to audit is not a pass: a CI job pointed at the wrong folder must fail.

@@ -3,7 +3,9 @@ import Foundation
 /// Palettes made of several files: token files merged in path order, and a Tokens Studio folder.
 extension PaletteLoader {
     /// Token files merged into one palette (one theme), in path order.
-    func loadMerged(files: [String], name: String, directory: String, parse: (String) -> Result<JSONValue, PaletteProblem>) -> LoadedPalette {
+    /// `data`: JSON files of the folder that hold no token, which references inside values may
+    /// name (Style Dictionary's sources include them).
+    func loadMerged(files: [String], name: String, directory: String, parse: (String) -> Result<JSONValue, PaletteProblem>, data: [String] = []) -> LoadedPalette {
         var decoder = PaletteDecoder()
         var lists: [[Token]] = []
         var listed: [String] = []  // the file of each list
@@ -13,6 +15,7 @@ extension PaletteLoader {
             guard case .success(let document) = parse(file) else { continue }
             cache[file] = document
         }
+        let lookups = (data + files).compactMap { file -> JSONValue? in if case .success(let d) = parse(file) { d } else { nil } }
         for file in files {
             switch parse(file) {
             case .failure(let problem):
@@ -21,7 +24,10 @@ extension PaletteLoader {
                 let format = SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: parsed))
                 formats.insert(format?.displayName ?? "unknown")
                 decoder.file = file
-                let document = format is SpectrumTokensFormat ? SpectrumTokensFormat.withoutMetadata(parsed) : parsed
+                var document = format is SpectrumTokensFormat ? SpectrumTokensFormat.withoutMetadata(parsed) : parsed
+                if !(format is SpectrumTokensFormat) {
+                    document = Self.channelReferencesResolved(document, in: lookups)
+                }
                 let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
                 let syntax = (format as? TokenFileFormat)?.syntax ?? .styleDictionary
                 lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax))
@@ -150,5 +156,75 @@ extension PaletteLoader {
         }
         let relative = folders.map { String($0.dropFirst(root.count).drop { $0 == "/" }) }
         return (themes, "themes from the folders \(relative.joined(separator: ", ")), whose files define the same tokens (the files outside them are in every theme); give a resolver document to choose otherwise")
+    }
+}
+
+extension PaletteLoader {
+    /// Style Dictionary resolves a reference anywhere in a value, to data that is not a token
+    /// too: its transitive-transforms example writes `{"h": "{hue.red}", "s": "{saturation.7}",
+    /// "l": "{lightness.7}"}` over `hue.json5` (`red: 0`) and `saturation.json5` (an array). Such
+    /// a color object's channels that are whole references to a number (a plain number, an array
+    /// item by index, or a token whose value is a number) are replaced by that number, looked up
+    /// in the merged files (the last file that has it, as a merge would give it); the object is
+    /// then read as any `{h, s, l}` object, with its assumption. A reference that leads to no
+    /// number is left as written, and the color is not read, as before.
+    static func channelReferencesResolved(_ value: JSONValue, in documents: [JSONValue], depth: Int = 0) -> JSONValue {
+        guard depth < ReadBudget.maximumDepth, case .object(let members, let location) = value else { return value }
+        let channels: Set<String> = ["h", "s", "l", "v", "r", "g", "b", "a"]
+        if !members.isEmpty, Set(members.map(\.key)).isSubset(of: channels),
+           members.contains(where: { member in member.value.stringValue.map { $0.hasPrefix("{") } ?? false }) {
+            return .object(members.map { member in
+                guard let text = member.value.stringValue?.trimmingSpaces, text.hasPrefix("{"), text.hasSuffix("}"),
+                      let number = number(at: String(text.dropFirst().dropLast()), in: documents) else { return member }
+                var replaced = member
+                replaced.value = .number(number, member.value.location)
+                return replaced
+            }, location)
+        }
+        return .object(members.map { member in
+            var kept = member
+            kept.value = channelReferencesResolved(member.value, in: documents, depth: depth + 1)
+            return kept
+        }, location)
+    }
+
+    /// Whether a document holds a color object whose channels are references (what
+    /// ``channelReferencesResolved(_:in:depth:)`` looks up).
+    static func hasChannelReferences(_ value: JSONValue) -> Bool {
+        let channels: Set<String> = ["h", "s", "l", "v", "r", "g", "b", "a"]
+        var stack = [value]
+        var visited = 0
+        while let next = stack.popLast(), visited < 200_000 {
+            visited += 1
+            guard let members = next.members else { continue }
+            if !members.isEmpty, Set(members.map(\.key)).isSubset(of: channels),
+               members.contains(where: { $0.value.stringValue?.hasPrefix("{") == true }) { return true }
+            stack.append(contentsOf: members.map(\.value))
+        }
+        return false
+    }
+
+    /// The number a dotted path names in the last document that has one there.
+    static func number(at path: String, in documents: [JSONValue]) -> Double? {
+        let segments = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard !segments.isEmpty, segments.count <= 32 else { return nil }
+        for document in documents.reversed() {
+            var node: JSONValue? = document
+            for segment in segments {
+                guard let current = node else { break }
+                if case .array(let items, _) = current {
+                    node = Int(segment).flatMap { $0 >= 0 && $0 < items.count ? items[$0] : nil }
+                } else {
+                    node = current[String(segment)]
+                }
+            }
+            if let token = node?["value"] { node = token }
+            switch node {
+            case .number(let n, _)? where n.isFinite: return n
+            case .string(let text, _)?: if let n = Double(text.trimmingSpaces), n.isFinite { return n }
+            default: continue
+            }
+        }
+        return nil
     }
 }

@@ -11,6 +11,9 @@ extension PaletteLoader {
         var listed: [String] = []  // the file of each list
         var cache: [String: JSONValue?] = [:]
         var formats: Set<String> = []
+        // A format that makes the themes of its merged files (Spectrum), when every file is of it.
+        var mergedFormat: (any MergedTokenFormat)?
+        var mergedFormats: Set<String> = []
         for file in files {
             guard case .success(let document) = parse(file) else { continue }
             cache[file] = document
@@ -24,10 +27,10 @@ extension PaletteLoader {
                 let format = SourceRegistry.detect(SourceDocument(file: file, bytes: [], json: parsed))
                 formats.insert(format?.displayName ?? "unknown")
                 decoder.file = file
-                var document = format is SpectrumTokensFormat ? SpectrumTokensFormat.withoutMetadata(parsed) : parsed
-                if !(format is SpectrumTokensFormat) {
-                    document = Self.channelReferencesResolved(document, in: lookups)
-                }
+                let merged = format as? any MergedTokenFormat
+                if let merged { mergedFormats.insert(merged.id) } else { mergedFormats.insert("") }
+                mergedFormat = merged ?? mergedFormat
+                let document = merged?.prepared(parsed) ?? Self.channelReferencesResolved(parsed, in: lookups)
                 let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
                 let syntax = (format as? TokenFileFormat)?.syntax ?? .styleDictionary
                 lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax))
@@ -37,7 +40,8 @@ extension PaletteLoader {
         decoder.file = nil
         decoder.dialect = .dtcg
         var palette: Palette
-        if formats != [SpectrumTokensFormat().displayName], let themed = Self.fileThemes(listed, lists: lists, root: directory) {
+        let themer = mergedFormats.count == 1 ? mergedFormat : nil
+        if themer == nil, let themed = Self.fileThemes(listed, lists: lists, root: directory) {
             // Files (or folders) that define the same tokens are themes, not one merge.
             let themes = themed.themes.map { theme in
                 Theme(name: theme.name, tokens: decoder.finishTokens(decoder.mergedTokens(theme.lists.map { lists[$0] }), theme: theme.name))
@@ -49,10 +53,9 @@ extension PaletteLoader {
             return LoadedPalette(file: directory, palette: palette, problems: decoder.problems)
         }
         let merged = decoder.mergedTokens(lists, warnCollisions: true)
-        if formats == [SpectrumTokensFormat().displayName] {
-            // Spectrum's files: its sets give the themes.
-            decoder.dialect = .styleDictionary
-            let (themes, note) = decoder.spectrumThemes(merged)
+        if let themer {
+            // The format's own themes (Spectrum's sets).
+            let (themes, note) = themer.themes(of: merged, decoder: &decoder)
             palette = Palette(name: name, file: directory, themes: themes)
             palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order" + note
         } else {

@@ -105,6 +105,15 @@ public protocol FolderSourceFormat: SourceFormat {
     func owns(_ file: String, root: String) -> Bool
 }
 
+/// A token-file format whose files, merged in a folder, make themes of their own (Spectrum's
+/// `sets`): the merge asks it to prepare each document and to make the themes of the tokens.
+protocol MergedTokenFormat: SourceFormat {
+    /// The document as the Style Dictionary reader takes it.
+    func prepared(_ document: JSONValue) -> JSONValue
+    /// The themes of the folder's merged tokens, and what the format line says of them.
+    func themes(of tokens: [Token], decoder: inout PaletteDecoder) -> (themes: [Theme], note: String)
+}
+
 extension SourceFormat {
     public var mediaTypes: [String] { isText ? [] : ["application/json"] }
     public var isText: Bool { false }

@@ -9,7 +9,7 @@
 /// (desktop), as a resolver fixes modifiers that define no color. A token's `{name}` alias takes
 /// the named token's value in the same theme. In a directory, Spectrum's files are merged into
 /// one palette like other token files.
-struct SpectrumTokensFormat: SourceFormat {
+struct SpectrumTokensFormat: MergedTokenFormat {
     let id = "spectrum-tokens"
     let displayName = "Adobe Spectrum tokens"
     let summary = "Adobe Spectrum tokens ($schema token-types, sets by theme)"
@@ -70,6 +70,13 @@ struct SpectrumTokensFormat: SourceFormat {
             }, at)
         }
         return .object(tokens.map { JSONMember(key: $0.key, keyLocation: $0.keyLocation, value: $0.key.hasPrefix("$") ? $0.value : token($0.value)) }, location)
+    }
+
+    func prepared(_ document: JSONValue) -> JSONValue { Self.withoutMetadata(document) }
+
+    func themes(of tokens: [Token], decoder: inout PaletteDecoder) -> (themes: [Theme], note: String) {
+        decoder.dialect = .styleDictionary
+        return decoder.spectrumThemes(tokens)
     }
 
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {

@@ -126,3 +126,44 @@ import Testing
         #expect(ledger.notRead.first?.reason == "its collection C:9 is not in the response")
     }
 }
+
+/// Figma variables as export plugins write them: the two shapes of `realworld3/figma/`.
+@Suite struct FigmaPluginExportTests {
+    func decode(_ text: String) throws -> (Palette, [PaletteProblem]) {
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(text.utf8), file: "variables.json")
+        return (try #require(palette, "\(problems)"), problems)
+    }
+
+    @Test func collectionsModesAndVariablesByName() throws {
+        let (palette, problems) = try decode(##"""
+        {"version": "1.0.4", "metadata": {}, "collections": [
+          {"name": "Primitives", "modes": [{"name": "Value", "variables": [
+            {"name": "color/ink", "type": "color", "isAlias": false, "value": "#1B1D22"},
+            {"name": "color/paper", "type": "color", "isAlias": false, "value": "#FFFFFFCC"},
+            {"name": "space/1", "type": "number", "isAlias": false, "value": 4}]}]},
+          {"name": "Color Tokens", "modes": [
+            {"name": "Light Mode", "variables": [{"name": "text", "type": "color", "isAlias": true, "value": {"collection": "Primitives", "name": "color/ink"}}]},
+            {"name": "Dark Mode", "variables": [{"name": "text", "type": "color", "isAlias": true, "value": {"collection": "Primitives", "name": "color/paper"}}]}]}]}
+        """##)
+        #expect(problems.filter { !$0.isWarning }.isEmpty, "\(problems)")
+        #expect(palette.themes.map(\.name) == ["Light Mode", "Dark Mode"])
+        let colors = resolvedColors(palette)
+        #expect(colors["Light Mode"]?["text"] == "#1b1d22")
+        #expect(colors["Dark Mode"]?["text"] == "#ffffffcc")
+        let ledger = palette.ledger.completed(with: palette).summary
+        #expect(ledger.read == 4 && ledger.notColors == 1 && ledger.notRead.isEmpty)
+    }
+
+    @Test func anArrayOfCollectionsWithModeIDs() throws {
+        let (palette, problems) = try decode(##"""
+        [{"id": "C:1", "name": "Primitivos", "modes": [{"name": "Mode 1", "modeId": "1:0"}], "variables": [
+           {"id": "V:1", "name": "gray/900", "type": "COLOR", "values": {"1:0": {"r": 0.1, "g": 0.1, "b": 0.1, "a": 1}}},
+           {"id": "V:2", "name": "size/0", "type": "FLOAT", "values": {"1:0": 0}}]},
+         {"id": "C:2", "name": "Semantico", "modes": [{"name": "Mode 1", "modeId": "2:0"}], "variables": [
+           {"id": "V:3", "name": "text", "type": "COLOR", "values": {"2:0": {"type": "VARIABLE_ALIAS", "id": "V:1"}}}]}]
+        """##)
+        #expect(problems.filter { !$0.isWarning }.isEmpty, "\(problems)")
+        #expect(resolvedColors(palette)["default"]?["text"] == "#1a1a1a")
+        #expect(palette.ledger.completed(with: palette).summary.notColors == 1)
+    }
+}

@@ -8,6 +8,7 @@ public enum SourceRegistry {
         TokensStudioFormat(),
         ResolverFormat(),
         FigmaVariablesFormat(),
+        FigmaPluginExportFormat(),
         FigmaExportFormat(),
         MaterialThemeFormat(),
         SpectrumTokensFormat(),

@@ -56,6 +56,7 @@ extension PaletteDecoder {
         }
 
         var kept: [Token] = []
+        var untyped: [Token] = []
         kept.reserveCapacity(tokens.count)
         for i in tokens.indices {
             var token = tokens[i]
@@ -74,15 +75,21 @@ extension PaletteDecoder {
             }
             if token.type == nil && token.aliasTarget == nil && dialect != .palette && !PaletteDecoder.couldBeColor(token.value) {
                 // An untyped token in a token file whose value is plainly not a color ("16px",
-                // "Inter"): another kind of token, said once so it is never silently lost.
-                problems.append(PaletteProblem(.notAColor, "token \"\(token.name)\" has no $type and its value \"\(token.value.prefix(80))\" is not a color; it is not audited (give it \"$type\": \"color\" if it is one)",
-                                               file: token.file ?? file, pointer: token.pointer, location: token.location, severity: .warning))
+                // "Inter"): another kind of token, in the ledger each, and said in one warning.
+                untyped.append(token)
                 ledger.notColor(token.name, type: "untyped, \"\(token.value.prefix(40))\"", file: token.file ?? file, location: token.location)
                 continue
             }
             token.type = type == "gradient" ? "gradient" : "color"
             tokens[i] = token
             kept.append(token)
+        }
+        if let first = untyped.first {
+            let examples = untyped.prefix(3).map { "\"\($0.name)\" = \"\($0.value.prefix(40))\"" }.joined(separator: ", ")
+            let message = untyped.count == 1
+                ? "token \"\(first.name)\" has no $type and its value \"\(first.value.prefix(80))\" is not a color; it is not audited (give it \"$type\": \"color\" if it is one)"
+                : "\(untyped.count) tokens have no $type and values that are not colors (\(examples)\(untyped.count > 3 ? ", …" : "")); they are not audited, and the ledger lists each as not a color (give a token \"$type\": \"color\" if it is one)"
+            problems.append(PaletteProblem(.notAColor, message, file: first.file ?? file, pointer: first.pointer, location: first.location, severity: .warning))
         }
         return kept
     }

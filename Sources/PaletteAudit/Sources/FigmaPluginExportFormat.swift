@@ -47,17 +47,9 @@ struct FigmaPluginExportFormat: SourceFormat {
                         continue
                     }
                     let pointer = JSONPointer([String(index), "variables", String(j), "values"])
-                    let values = (v["values"]?.members ?? []).map { mode -> FigmaVariables.ModeValue in
-                        let value: FigmaVariables.Value
-                        if mode.value["type"]?.stringValue == "VARIABLE_ALIAS", let target = mode.value["id"]?.stringValue {
-                            value = .alias(target)
-                        } else if let css = FigmaVariablesFormat.css(mode.value) {
-                            value = .color(css)
-                        } else {
-                            value = .invalid(reason: "its value is neither {r, g, b, a} nor an alias",
-                                             message: "\(name): a COLOR value must be {r, g, b, a} in 0…1 or a VARIABLE_ALIAS, found \(mode.value.typeName)")
-                        }
-                        return FigmaVariables.ModeValue(mode: mode.key, value: value, file: file, pointer: pointer.appending(mode.key), location: mode.value.location)
+                    let values = (v["values"]?.members ?? []).map { mode in
+                        FigmaVariables.ModeValue(mode: mode.key, value: FigmaVariablesFormat.value(mode.value, of: name), file: file,
+                                                 pointer: pointer.appending(mode.key), location: mode.value.location)
                     }
                     variables.colors.append(FigmaVariables.Variable(id: v["id"]?.stringValue ?? "\(collection)/\(name)", name: name, collection: collection,
                                                                     values: values, file: file, location: v.location))

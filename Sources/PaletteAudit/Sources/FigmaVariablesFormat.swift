@@ -56,16 +56,7 @@ struct FigmaVariablesFormat: SourceFormat {
             }
             let pointer = variablesPointer.appending(member.key).appending("valuesByMode")
             let values = (v["valuesByMode"]?.members ?? []).map { mode -> FigmaVariables.ModeValue in
-                let value: FigmaVariables.Value
-                if mode.value["type"]?.stringValue == "VARIABLE_ALIAS", let target = mode.value["id"]?.stringValue {
-                    value = .alias(target)
-                } else if let css = Self.css(mode.value) {
-                    value = .color(css)
-                } else {
-                    value = .invalid(reason: "its value is neither {r, g, b, a} nor an alias",
-                                     message: "\(name): a COLOR value must be {r, g, b, a} in 0…1 or a VARIABLE_ALIAS, found \(mode.value.typeName)")
-                }
-                return FigmaVariables.ModeValue(mode: mode.key, value: value, file: file, pointer: pointer.appending(mode.key), location: mode.value.location)
+                FigmaVariables.ModeValue(mode: mode.key, value: Self.value(mode.value, of: name), file: file, pointer: pointer.appending(mode.key), location: mode.value.location)
             }
             variables.colors.append(FigmaVariables.Variable(id: member.key, name: name, collection: v["variableCollectionId"]?.stringValue ?? "",
                                                             values: values, file: file, location: v.location))
@@ -78,6 +69,15 @@ struct FigmaVariablesFormat: SourceFormat {
         palette.format = "\(displayName); \(variables.colors.count) color variables in \(variables.collections.count) collections (\(local) local)"
             + FigmaVariables.describeThemes(axes)
         return (palette, problems)
+    }
+
+    /// A COLOR variable's value in one mode, as the plugin API and the REST API write it:
+    /// `{r, g, b, a}` in 0…1, or `{"type": "VARIABLE_ALIAS", "id": …}`.
+    static func value(_ value: JSONValue, of name: String) -> FigmaVariables.Value {
+        if value["type"]?.stringValue == "VARIABLE_ALIAS", let target = value["id"]?.stringValue { return .alias(target) }
+        if let css = css(value) { return .color(css) }
+        return .invalid(reason: "its value is neither {r, g, b, a} nor an alias",
+                        message: "\(name): a COLOR value must be {r, g, b, a} in 0…1 or a VARIABLE_ALIAS, found \(value.typeName)")
     }
 
     /// `{r, g, b, a}` in 0…1 as CSS, exactly as stored.

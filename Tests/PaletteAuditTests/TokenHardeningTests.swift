@@ -83,6 +83,17 @@ import Testing
         expectRefused(decode(json, file: "t.resolver.json"), mentioning: ["sources"])
     }
 
+    @Test func aBrokenSetUnderSetsThatDoubleIsExpandedAndReportedOnce() {
+        // Found by the fuzzer: 1.7 KB of sets naming the next set twice, down to a set with no
+        // "sources", took 18 s of CPU (every naming expanded it again and reported it again).
+        var sets: [(String, String)] = [("s20", ##"{"description": "no sources"}"##)]
+        for i in 0..<20 { sets.append(("s\(i)", "{\"sources\":[{\"$ref\":\"#/sets/s\(i + 1)\"},{\"$ref\":\"#/sets/s\(i + 1)\"}]}")) }
+        let json = object([("version", "\"2025.10\""), ("sets", object(sets)), ("resolutionOrder", ##"[{"$ref":"#/sets/s0"}]"##)])
+        let result = decode(json, file: "t.resolver.json", steps: 10_000)
+        #expect(result.budget.problem == nil, "\(result.budget.problem.map(\.message) ?? "")")
+        #expect(result.problems.filter { $0.message.contains("a set needs \"sources\"") }.count == 1, "\(result.problems.count) problems")
+    }
+
     @Test func aliasChainOfTwentyThousandIsReportedNotFollowedForever() throws {
         var members = [("a0", ##"{"$type":"color","$value":"#123456"}"##)]
         for i in 1..<20_000 { members.append(("a\(i)", "{\"$type\":\"color\",\"$value\":\"{a\(i - 1)}\"}")) }

@@ -276,7 +276,16 @@ extension PaletteDecoder {
                         problem(.unknownToken, "\"\(ref)\" names no set of this resolver", at: itemPointer.appending("$ref"), item["$ref"])
                         continue
                     }
-                    let nested = setSources(set, at: JSONPointer(["sets", setName]), reader: reader, cache: &cache, visiting: visiting + [ref])
+                    let nested: [TokenSource]
+                    if let known = expandedSets[setName] {
+                        nested = known
+                    } else {
+                        let problemsBefore = problems.count
+                        nested = setSources(set, at: JSONPointer(["sets", setName]), reader: reader, cache: &cache, visiting: visiting + [ref])
+                        // A set's sources do not depend on who names it, unless a cycle was met
+                        // on the way (then it is expanded again, and the cycle reported where).
+                        if !problems[problemsBefore...].contains(where: { $0.code == .refCycle }) && !ReadBudget.isExhausted { expandedSets[setName] = nested }
+                    }
                     guard ReadBudget.spend(nested.count, bytes: nested.count * MemoryLayout<TokenSource>.stride, on: "the sources of a resolver's sets", file: file, location: item.location) else { return sources }
                     if sources.count + nested.count > PaletteDecoder.maximumFilesPerSet {
                         stopRead("the sets named here list more than \(PaletteDecoder.maximumFilesPerSet) sources (sets that name other sets twice double at each level); the resolver is not read", at: itemPointer.appending("$ref"), item["$ref"]?.location)

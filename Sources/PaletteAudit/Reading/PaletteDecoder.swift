@@ -31,6 +31,9 @@ public struct PaletteDecoder {
     /// What each `$ref` target (`file#/pointer`) resolved to, so that a target named many
     /// times is resolved once (a tree that names each level twice is not expanded).
     var resolvedReferences: [String: JSONValue] = [:]
+    /// A resolver's sets already expanded into their sources, by name: a set that other sets
+    /// name many times is expanded once (its problems reported once).
+    var expandedSets: [String: [TokenSource]] = [:]
     /// The members of wide objects of a set's files by name (`file#/pointer` → members), so
     /// that following many `$ref`s into one object does not scan it once per reference.
     var memberIndexes: [String: [String: JSONValue]] = [:]

@@ -121,8 +121,9 @@ public struct TokenListing: Sendable, Codable {
             let scope = ThemeResolver(palette: palette, theme: theme)
             var full = scope
             let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames, scheme: scope.scheme) { name in
-                // A value built from other tokens (`rgba({ink}, 0.5)`) or with operations to
-                // apply (Tokens Studio's modifiers) is the audit's resolver's to work out.
+                // A value built from other tokens (`rgba({ink}, 0.5)`), with operations to apply
+                // (Tokens Studio's modifiers) or with a property the tool cannot apply (then it
+                // is unresolved) is the audit's resolver's to work out.
                 switch full.resolve(name) {
                 case .success(let color): .color(hex: color.hex, outOfGamut: color.outOfGamut == true, end: name, depth: 0)
                 case .failure(let problem): .broken(problem.message, root: name)
@@ -182,6 +183,12 @@ public struct TokenListing: Sendable, Codable {
                     break
                 }
                 guard let token = tokens[current] else { break }  // every name in `order` and every checked target is a token
+                if !token.unappliedProperties.isEmpty || !token.operations.isEmpty {
+                    // Anywhere on a chain: the resolver decides (an unapplied property makes the
+                    // token unresolved; operations apply to what the alias gives).
+                    memo[current] = composite(current)
+                    break
+                }
                 if let target = token.aliasTarget {
                     guard tokens[target] != nil else {
                         memo[current] = .broken("it aliases \"{\(target.prefix(80))}\", which names no token of this theme", root: current)
@@ -192,7 +199,7 @@ public struct TokenListing: Sendable, Codable {
                     current = target
                     continue
                 }
-                if !token.operations.isEmpty || !Token.embeddedReferences(in: token.value).isEmpty {
+                if !Token.embeddedReferences(in: token.value).isEmpty {
                     memo[current] = composite(current)
                     break
                 }

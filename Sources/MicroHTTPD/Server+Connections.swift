@@ -60,6 +60,10 @@ extension Server {
     func closeIdleConnections() {
         state.withLock { s in
             for (fd, phase) in s.phases where phase == .served && !s.evicted.contains(fd) {
+                // Bytes waiting on the socket are a request on its way, not idleness: it is
+                // read and answered (with Connection: close) as before.
+                var pending: Int32 = 0
+                if ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0 { continue }
                 // Still counted: libmicrohttpd's close takes it off the books as usual.
                 s.phases[fd] = []
                 shutdown(fd, Int32(SHUT_RDWR))

@@ -261,6 +261,9 @@ extension PaletteDecoder {
         func root(_ i: Int) -> Int { var i = i; while group[i] != i { i = group[i] }; return i }
         for i in order.indices where !names[i].isEmpty {
             for j in order.indices where j > i && !names[j].isEmpty {
+                // Each comparison costs the smaller set's size: spent, so that 200 large sets
+                // cannot make the comparisons outgrow the input.
+                guard ReadBudget.spend(1 + min(names[i].count, names[j].count), on: "comparing token sets", file: nil, location: nil) else { return [] }
                 // Half of the smaller and a quarter of the larger: a high-contrast theme may
                 // define more than the others, but an override layer (a few tokens over a large
                 // base) is not an alternative to its base, and is merged over it in order.

@@ -177,7 +177,10 @@ extension PaletteLoader {
         if !members.isEmpty, Set(members.map(\.key)).isSubset(of: channels),
            members.contains(where: { member in member.value.stringValue.map { $0.hasPrefix("{") } ?? false }) {
             return .object(members.map { member in
+                // A lookup reads every document once at most: spent, so that many channels
+                // over many files stay within the read's budget.
                 guard let text = member.value.stringValue?.trimmingSpaces, text.hasPrefix("{"), text.hasSuffix("}"),
+                      ReadBudget.spend(1 + documents.count, on: "the references inside color objects", file: nil, location: member.value.location),
                       let number = number(at: String(text.dropFirst().dropLast()), in: documents) else { return member }
                 var replaced = member
                 replaced.value = .number(number, member.value.location)

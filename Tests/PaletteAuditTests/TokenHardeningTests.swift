@@ -164,6 +164,27 @@ import Testing
         #expect(result.problems.contains { $0.code == .unknownToken && $0.message.contains("#/nowhere") })
     }
 
+    @Test func aGroupNamedFromAFanOutIsWarnedAboutOnceAndTheReadStopsAtItsSize() {
+        // Found by CI's fuzzing (fuzz/crashes/palette-timeout-536fa7…): the bottom group's
+        // "$value" misspelt, so 2^22 paths lead to a group with an unknown property. Each path
+        // was warned about (322,618 warnings kept before the read stopped at 256 MiB), and a
+        // kilobyte took 12 s under AddressSanitizer. The warning is now said once, at its place,
+        // and a kilobyte may build 32 MiB.
+        var members = [("l22", ##"{"$type":"color","$v:alue":"#000000"}"##)]
+        for i in stride(from: 21, through: 0, by: -1) { members.append(("l\(i)", "{\"x\":{\"$ref\":\"#/l\(i + 1)\"},\"y\":{\"$ref\":\"#/l\(i + 1)\"}}")) }
+        let result = decode(object(members))
+        expectRefused(result, mentioning: ["32 MiB"])
+        #expect(result.problems.filter { $0.code == .unsupportedProperty }.count == 1)
+        #expect(result.budget.maximumBytes == ReadBudget.minimumBytes)
+    }
+
+    @Test func theBytesAReadMayBuildGrowWithItsSizeUnderTheCap() {
+        #expect(ReadBudget(inputBytes: 1_000).maximumBytes == 32 << 20)
+        #expect(ReadBudget(inputBytes: 200_000).maximumBytes == 200_000 * 512)
+        #expect(ReadBudget(inputBytes: 16 << 20).maximumBytes == 256 << 20)
+        #expect(ReadBudget(inputBytes: 16 << 20, maximumBytes: 64 << 20).maximumBytes == 64 << 20)
+    }
+
     @Test func refFanOutWithinTheLimitsIsReadWhole() throws {
         // 2^10 tokens from 10 levels: an expansion, but a small one, read in full.
         var members = [("l10", ##"{"$type":"color","$value":"#000000"}"##)]

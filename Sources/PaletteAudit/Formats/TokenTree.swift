@@ -54,7 +54,11 @@ let metadataExtensions: Set<String> = [
 ]
 
 extension PaletteDecoder {
+    /// Warns once for each place in the text: a group that `$ref`s name many times is walked
+    /// once per name, and what is wrong with it is said once, where it is written (the
+    /// pointer names the first path it was met by).
     mutating func warn(_ code: PaletteProblem.Code, _ message: String, at pointer: JSONPointer, _ location: SourceLocation?) {
+        if let location, !warnedAt.insert(WarningPlace(code: code, file: file, location: location)).inserted { return }
         problems.append(PaletteProblem(code, message, file: file, pointer: pointer, location: location, severity: .warning))
     }
 
@@ -94,7 +98,9 @@ extension PaletteDecoder {
         }
         // Each member read is spent: a tree whose "$ref"s name the same group many times is
         // walked once per name, and stops at the budget when that is far more than its size.
-        guard ReadBudget.spend(1 + members.count, bytes: members.count * MemoryLayout<Token>.stride, on: "the group at \(pointer)", file: file, location: value.location) else { return }
+        // What a member builds: a token, its dotted name and its pointer (a string a segment).
+        let memberBytes = MemoryLayout<Token>.stride + prefix.utf8.count + 16 * (pointer.segments.count + 2)
+        guard ReadBudget.spend(1 + members.count, bytes: members.count * memberBytes, on: "the group at \(pointer)", file: file, location: value.location) else { return }
         var context = context
         if let type = members.first(where: { $0.key == "$type" })?.value.stringValue { context.type = type }
         if dialect == .tokensStudio, let type = members.first(where: { $0.key == "type" })?.value.stringValue, !isTokenObject(members) {

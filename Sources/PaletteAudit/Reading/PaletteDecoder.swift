@@ -37,6 +37,14 @@ public struct PaletteDecoder {
     /// The members of wide objects of a set's files by name (`file#/pointer` → members), so
     /// that following many `$ref`s into one object does not scan it once per reference.
     var memberIndexes: [String: [String: JSONValue]] = [:]
+    /// The places already warned about (see ``warn(_:_:at:_:)``).
+    var warnedAt: Set<WarningPlace> = []
+
+    struct WarningPlace: Hashable {
+        var code: PaletteProblem.Code
+        var file: String?
+        var location: SourceLocation
+    }
 
     public init(limits: Limits = Limits()) {
         self.limits = limits

@@ -19,12 +19,18 @@ public final class ReadBudget: Sendable {
     /// Steps a read may spend for each byte of its input.
     public static let stepsPerInputByte = 64
     /// The steps every read may spend, however small its input.
-    public static let minimumSteps = 4_000_000
+    public static let minimumSteps = 1_000_000
     /// The deepest nesting any reader follows (blocks, chains of references, nested color
     /// functions) before it reports a problem instead of going on.
     public static let maximumDepth = 256
-    /// The bytes of text and nodes a read may build by expansion, by default (256 MiB).
+    /// The bytes of text and nodes a read may build by expansion, at most (256 MiB).
     public static let defaultMaximumBytes = 256 << 20
+    /// The bytes a read may build for each byte of its input, under that cap: a token file
+    /// builds a few times its size; a kilobyte that `$ref`s one group from many places builds
+    /// without end.
+    public static let bytesPerInputByte = 512
+    /// The bytes every read may build, however small its input (32 MiB).
+    public static let minimumBytes = 32 << 20
 
     public let maximumSteps: Int
     public let maximumBytes: Int
@@ -37,11 +43,13 @@ public final class ReadBudget: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     /// A budget for reading `inputBytes` bytes. `shouldStop` is asked as the read goes on (a
-    /// request's cancellation); `maximumBytes` caps what expansion may build.
+    /// request's cancellation); `maximumBytes` caps what expansion may build (under it, a read
+    /// may build ``bytesPerInputByte`` for each byte, at least ``minimumBytes``).
     public init(inputBytes: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
         let (scaled, overflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.stepsPerInputByte)
         self.maximumSteps = overflow ? Int.max : max(Self.minimumSteps, scaled)
-        self.maximumBytes = maximumBytes
+        let (built, builtOverflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.bytesPerInputByte)
+        self.maximumBytes = min(maximumBytes, builtOverflow ? Int.max : max(Self.minimumBytes, built))
         self.shouldStop = shouldStop
     }
 
@@ -98,7 +106,7 @@ public final class ReadBudget: Sendable {
             return false
         }
         if builtAfter > maximumBytes {
-            record(PaletteProblem(.limitExceeded, "reading \(construct()) would build more than \(maximumBytes >> 20) MiB; it expands far beyond its size, so it is not read", file: file, location: location))
+            record(PaletteProblem(.limitExceeded, "reading \(construct()) would build more than \(maximumBytes >> 20) MiB, the budget for an input of this size; it expands far beyond its size, so it is not read", file: file, location: location))
             return false
         }
         return !isExhausted

@@ -87,6 +87,20 @@ import Testing
 
     /// A color a higher API level replaces is listed, with what replaces it; two of one name in
     /// one configuration are a problem, as Android's build refuses them.
+    @Test func aFileThatDeclaresEntitiesIsNotReadWhereItsTextWouldBeLost() {
+        // Foundation's parser drops an entity reference's text: "#ff&x;ff" came out as "#ffff",
+        // another color, measured with exit 0. Character references are still read.
+        var reader = AndroidResourceReader(root: "/tmp/res")
+        let declared = "<?xml version=\"1.0\"?>\n<!DOCTYPE resources [\n  <!ENTITY x \"00\">]>\n<resources><color name=\"a\">#ff&x;ff</color></resources>\n"
+        reader.readData(Data(declared.utf8), path: "/tmp/res/values/colors.xml", theme: "light", apiLevel: 0)
+        #expect(reader.problems.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message.prefix(48))" }
+            == ["3:3 the DOCTYPE declares an XML entity (<!ENTITY …>)"])
+        #expect(reader.colors.isEmpty)
+        var plain = AndroidResourceReader(root: "/tmp/res")
+        plain.readData(Data("<resources><color name=\"a\">&#35;ff&#x30;0&amp;</color></resources>".utf8), path: "/tmp/res/values/colors.xml", theme: "light", apiLevel: 0)
+        #expect(plain.colors["light"]?.map(\.value) == ["#ff00&"])
+    }
+
     @Test func replacedColorsAreAccountedFor() throws {
         let res = try Self.tree([
             "values/colors.xml": "<resources>\n  <color name=\"ink\">#111111</color>\n  <color name=\"paper\">#FFFFFF</color>\n</resources>\n",

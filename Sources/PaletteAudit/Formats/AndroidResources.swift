@@ -122,6 +122,22 @@ struct AndroidResourceReader {
         }
     }
 
+    /// Where the first `<!ENTITY` is, if the file declares one.
+    static func firstEntityDeclaration(_ data: Data) -> SourceLocation? {
+        let needle = Array("<!ENTITY".utf8)
+        let bytes = [UInt8](data)
+        guard bytes.count >= needle.count else { return nil }
+        var line = 1, lineStart = 0
+        for offset in 0...(bytes.count - needle.count) {
+            if bytes[offset] == 0x0A { line += 1; lineStart = offset + 1 }
+            if bytes[offset] == 0x3C && bytes[offset..<offset + needle.count].elementsEqual(needle) {
+                let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+                return SourceLocation(offset: offset, line: line, column: column)
+            }
+        }
+        return nil
+    }
+
     /// One resource file's bytes (also what the palette fuzzer feeds).
     mutating func readData(_ data: Data, path: String, theme: String, apiLevel: Int) {
         bytesRead += data.count
@@ -133,6 +149,13 @@ struct AndroidResourceReader {
             let column = String(decoding: prefix.reversed().prefix { $0 != 0x0A }.reversed(), as: UTF8.self).count + 1
             problems.append(PaletteProblem(.invalidJSON, "not valid UTF-8 at byte \(bad.offset) (\(bad.length) byte\(bad.length == 1 ? "" : "s") that are not a character); Android resource files are UTF-8",
                                            file: path, location: SourceLocation(offset: bad.offset, line: line, column: column)))
+            return
+        }
+        // An entity declared in the file's DOCTYPE: Foundation's parser drops the text of its
+        // references (`#ff&x;ff` came out as `#ffff`, another color), so the file is not read.
+        if let declaration = Self.firstEntityDeclaration(data) {
+            problems.append(PaletteProblem(.invalidJSON, "the DOCTYPE declares an XML entity (<!ENTITY …>); its references are not expanded by this reader, so the file is not read (write the colors out, or use @color/ references)",
+                                           file: path, location: declaration))
             return
         }
         let collector = ResourceCollector()

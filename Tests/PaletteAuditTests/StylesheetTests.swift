@@ -120,6 +120,23 @@ import Testing
         #expect(p.themes[0].tokens.first { $0.name == "fg-alias" }?.value == "{fg}")
     }
 
+    @Test func escapedCustomPropertyNamesAreTheNamesTheyStandFor() throws {
+        // A browser reads `--c\6f lor` as `--color`: the dark block overrides it, and var()
+        // finds it however either is written. Compared as written, dark's --color stayed
+        // #000000 and was measured so, with exit 0.
+        let css = #"""
+        :root { --color: #000000; --bg: #ffffff; }
+        .dark { --c\6f lor: #ffffff; --b\g: #000000; --fg: var(--c\6F lor); --ink: color-mix(in srgb, var(--\62 g) 50%, var(--color)); }
+        """#
+        let (palette, problems) = Self.decode(css)
+        #expect(problems.isEmpty, "\(problems)")
+        let colors = Self.colors(try #require(palette))
+        #expect(colors["dark"]?["color"] == "#ffffff" && colors["dark"]?["bg"] == "#000000" && colors["dark"]?["fg"] == "#ffffff")
+        #expect(colors["dark"]?["ink"] == (try CSSColor.parse("color-mix(in srgb, #000000 50%, #ffffff)").color.hex))
+        #expect(colors["light"]?["color"] == "#000000" && colors["light"]?["fg"] == nil)
+        #expect(CSSTokenizer.unescapedName(#"--a\31 23\000000x\1F600"#) == "--a123\u{FFFD}x😀")
+    }
+
     @Test func brokenValuesAreLocatedProblems() throws {
         let css = """
         :root {
@@ -172,7 +189,7 @@ import Testing
         let colors = Self.colors(p)
         // !important wins over the later @supports declaration.
         let wide = try CSSColor.parse("oklch(0.7 0.1 200)").color.hex
-        #expect(colors["light"] == ["\\31 00": "#111111", "pinned": "#222222", "ink": "#555555", "after-string": "#333333", "wide": wide])
+        #expect(colors["light"] == ["100": "#111111", "pinned": "#222222", "ink": "#555555", "after-string": "#333333", "wide": wide])
         #expect(colors["dark"]?["ink"] == "#eeeeee" && colors["high-contrast"]?["ink"] == "#000000")
         #expect(colors["dark-high-contrast"]?["ink"] == "#ffffff")
         #expect(p.themes.first { $0.name == "dark-high-contrast" }?.colorScheme == .dark)

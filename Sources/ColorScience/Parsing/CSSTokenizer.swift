@@ -103,6 +103,44 @@ package struct CSSTokenizer {
     /// Whether a byte may be part of a name (a letter, digit, `-`, `_` or any non-ASCII byte).
     package static func isNameByte(_ b: UInt8) -> Bool { isName(b) }
 
+    /// A name with its escapes replaced by what they stand for, as CSS Syntax consumes an ident:
+    /// `--c\6f lor` and `--c\olor` are `--color` (up to six hex digits and one whitespace after
+    /// them, or one escaped character; zero, a surrogate or past U+10FFFF is U+FFFD). Names
+    /// that a browser compares as equal (custom properties) compare equal after this.
+    package static func unescapedName(_ name: some StringProtocol) -> String {
+        guard name.utf8.contains(0x5C) else { return String(name) }
+        let bytes = Array(name.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == 0x5C, i + 1 < bytes.count, !isNewline(bytes[i + 1]) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            i += 1
+            guard isHexDigit(bytes[i]) else {
+                out.append(bytes[i])  // an escaped character (its continuation bytes follow as they are)
+                i += 1
+                continue
+            }
+            var value: UInt32 = 0, digits = 0
+            while i < bytes.count, digits < 6, isHexDigit(bytes[i]) {
+                let b = bytes[i] | 0x20
+                value = value * 16 + UInt32(b <= 0x39 ? b - 0x30 : b - 0x61 + 10)
+                i += 1
+                digits += 1
+            }
+            if i < bytes.count, isWhitespace(bytes[i]) {
+                i += bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+            }
+            let scalar = value == 0 ? nil : Unicode.Scalar(value)
+            out.append(contentsOf: String(Character(scalar ?? "\u{FFFD}")).utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static func isWhitespace(_ b: UInt8) -> Bool {
         b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D
     }

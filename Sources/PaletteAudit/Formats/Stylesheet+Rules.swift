@@ -143,12 +143,12 @@ extension StylesheetReader {
             var i = from
             while i < index {
                 let token = tokens[i]
-                if token.kind == .ident, text(token.offset..<token.end).hasPrefix("--") {
+                if token.kind == .ident, case let name = CSSTokenizer.unescapedName(text(token.offset..<token.end)), name.hasPrefix("--") {
                     var look = i + 1
                     while look < index, tokens[look].kind == .whitespace { look += 1 }
                     if look < index, tokens[look].kind == .colon {
-                        declaredAnywhere.insert(String(text(token.offset..<token.end).dropFirst(2)))
-                        ledger.notRead(String(text(token.offset..<token.end).dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
+                        declaredAnywhere.insert(String(name.dropFirst(2)))
+                        ledger.notRead(String(name.dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
                                        file: file, location: location(token.offset))
                     }
                 }
@@ -190,7 +190,7 @@ extension StylesheetReader {
                 _ = readValue(from: t.offset)
             }
         }
-        let name = Self.collapse(prelude)
+        let name = CSSTokenizer.unescapedName(Self.collapse(prelude))
         // Without a custom property's name or an initial value, the rule declares no value.
         guard name.hasPrefix("--"), name.count > 2, !name.contains(" "), let initial = descriptors["initial-value"] else { return }
         let property = String(name.dropFirst(2))
@@ -328,7 +328,9 @@ extension StylesheetReader {
         return (start, end)
     }
 
-    mutating func readDeclaration(name: String, at offset: Int, _ context: Context) {
+    mutating func readDeclaration(name written: String, at offset: Int, _ context: Context) {
+        // A custom property's name as a browser compares it: `--c\6f lor` is `--color`.
+        let name = CSSTokenizer.unescapedName(written)
         let isCustom = name.hasPrefix("--")
         if isCustom { declaredAnywhere.insert(String(name.dropFirst(2))) }
         let (value, important) = readValue(from: offset)

@@ -20,8 +20,22 @@ extension StylesheetReader {
         while i + 6 <= bytes.count {
             if (bytes[i] | 0x20) == 0x76, (bytes[i + 1] | 0x20) == 0x61, (bytes[i + 2] | 0x20) == 0x72, bytes[i + 3] == 0x28, bytes[i + 4] == 0x2D, bytes[i + 5] == 0x2D {
                 var j = i + 6
-                while j < bytes.count, CSSTokenizer.isNameByte(bytes[j]) || bytes[j] == 0x5C { j += 1 }
-                if j > i + 6 { names.append(String(decoding: bytes[(i + 6)..<j], as: UTF8.self)) }
+                while j < bytes.count {
+                    if bytes[j] == 0x5C, j + 1 < bytes.count {
+                        // An escape: the character, or hex digits and one whitespace after them.
+                        j += 2
+                        if (0x30...0x39).contains(bytes[j - 1]) || (0x61...0x66).contains(bytes[j - 1] | 0x20) {
+                            var digits = 1
+                            while j < bytes.count, digits < 6, (0x30...0x39).contains(bytes[j]) || (0x61...0x66).contains(bytes[j] | 0x20) { j += 1; digits += 1 }
+                            if j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A { j += 1 }
+                        }
+                    } else if CSSTokenizer.isNameByte(bytes[j]) {
+                        j += 1
+                    } else {
+                        break
+                    }
+                }
+                if j > i + 6 { names.append(CSSTokenizer.unescapedName(String(decoding: bytes[(i + 6)..<min(j, bytes.count)], as: UTF8.self))) }
                 i = j
             } else {
                 i += 1
@@ -174,7 +188,7 @@ extension StylesheetReader {
     static func aliasTarget(_ value: String) -> String? {
         let v = value.cssTrimmed
         guard v.lowercased().hasPrefix("var("), v.hasSuffix(")") else { return nil }
-        let inner = v.dropFirst(4).dropLast().cssTrimmed
+        let inner = CSSTokenizer.unescapedName(v.dropFirst(4).dropLast().cssTrimmed)
         guard inner.hasPrefix("--"), !inner.contains(","), !inner.contains("("), !inner.contains(" ") else { return nil }
         return String(inner.dropFirst(2))
     }
@@ -231,7 +245,7 @@ extension StylesheetReader {
             // Nested fallbacks are scanned once per level: that work is spent.
             guard spend(j - i) else { return .failure(SubstitutionFailure(message: "the read was stopped")) }
             let nameEnd = comma >= 0 ? comma : j
-            let name = String(decoding: bytes[(i + 4)..<nameEnd], as: UTF8.self).cssTrimmed
+            let name = CSSTokenizer.unescapedName(String(decoding: bytes[(i + 4)..<nameEnd], as: UTF8.self).cssTrimmed)
             guard name.hasPrefix("--"), name.count > 2 else {
                 return .failure(SubstitutionFailure(message: "var() names a custom property (var(--name)), found var(\(name))"))
             }

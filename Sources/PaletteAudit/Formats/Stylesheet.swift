@@ -34,7 +34,8 @@ import ColorScience
 ///
 /// Each theme gets its effective properties (the base's, then its own, in cascade order), with
 /// `var()` substituted as CSS does, per theme, through chains and fallbacks. A value that is a
-/// color is a token named without its `--`; a value that is exactly `var(--x)` stays an alias
+/// color is a token named without its `--` (and with its escapes read: `--c\6f lor` is
+/// `color`, as a browser compares names); a value that is exactly `var(--x)` stays an alias
 /// of `x`. Other values are not colors and are left alone; a value that looks like a color
 /// (`#…` or a color function) and is not one is a problem at its line and column.
 ///

@@ -94,6 +94,11 @@ import Testing
             "Bright.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "1.100", "green": "0.500", "blue": "0.000", "alpha": "1.000""#, space: "extended-srgb")]),
             "Broken.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "lots", "green": "0", "blue": "0""#)]),
             "Odd.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0", "green": "0", "blue": "0""#, space: "cmyk")]),
+            // Swift's number parser takes these; none is a component (they were read as an
+            // infinite, a NaN and a 511 red, and reported later, if at all, as a CSS problem).
+            "Infinite.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "1e400", "green": "0", "blue": "0""#)]),
+            "NotANumber.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0", "green": "NaN", "blue": "0""#)]),
+            "WideHex.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "0x00", "green": "0x00", "blue": "0x1FF""#)]),
             "BadJSON.colorset/Contents.json": #"{"colors": [ "#,
         ])
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
@@ -107,6 +112,10 @@ import Testing
         let messages = catalog.problems.map { "\($0.file.map { String($0.split(separator: "/").suffix(2).joined(separator: "/")) } ?? "-") \($0.message)" }
         #expect(messages.contains("Broken.colorset/Contents.json component \"red\" of Broken is lots; expected a number like \"0.145\", \"37\" or \"0x25\""), "\(messages)")
         #expect(messages.contains { $0.hasPrefix("Odd.colorset/Contents.json color space \"cmyk\" of Odd is not one Xcode writes") }, "\(messages)")
+        for (set, key, value) in [("Infinite", "red", "1e400"), ("NotANumber", "green", "NaN"), ("WideHex", "blue", "0x1FF")] {
+            #expect(messages.contains("\(set).colorset/Contents.json component \"\(key)\" of \(set) is \(value); expected a number like \"0.145\", \"37\" or \"0x25\""), "\(messages)")
+            #expect(palette.ledger.notReadEntries.contains { $0.name == set })
+        }
         #expect(catalog.problems.contains { $0.code == .invalidJSON && $0.file?.hasSuffix("BadJSON.colorset/Contents.json") == true })
         // The catalog's files are not also read as token files of the directory.
         #expect(!loaded.skipped.contains { $0.file.contains(".xcassets/") })

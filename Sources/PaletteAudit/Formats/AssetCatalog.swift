@@ -244,12 +244,18 @@ struct AssetCatalogReader {
             case .number(let n, _): text = String(n)
             default: return nil
             }
-            if text.lowercased().hasPrefix("0x"), let byte = Int(text.dropFirst(2), radix: 16), (0...255).contains(byte) { return Double(byte) / 255 }
+            if text.lowercased().hasPrefix("0x") {
+                guard let byte = Int(text.dropFirst(2), radix: 16), (0...255).contains(byte) else { return nil }
+                return Double(byte) / 255
+            }
             if !text.contains("."), let integer = Int(text) {
                 // Xcode writes 8-bit values as integers ("37"); 0 and 1 are the same either way.
                 return integer <= 1 ? Double(integer) : Double(integer) / 255
             }
-            return Double(text)
+            // A decimal number: not "inf", "nan", "1e400" (infinite) or a hexadecimal float
+            // ("-0x10"), which Swift's parser would otherwise take.
+            guard !text.contains(where: { $0 == "x" || $0 == "X" }), let number = Double(text), number.isFinite else { return nil }
+            return number
         }
         func bad(_ key: String) -> String? {
             problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? $0.typeName } ?? "missing"); expected a number like \"0.145\", \"37\" or \"0x25\"",

@@ -28,6 +28,27 @@ import Darwin
         #expect(try fs.read(root + "/sub/../sub/a.json").get() == Array("{}".utf8))
     }
 
+    @Test func aFileReadDuringAReadGrowsItsBudget() throws {
+        // A 200-byte resolver that names 2 MB of token files may spend in proportion to all of
+        // it, not to its own size.
+        let (root, _) = try Self.tree()
+        let big = String(repeating: " ", count: 100_000)
+        try big.write(toFile: root + "/sub/big.json", atomically: true, encoding: .utf8)
+        let fs = FileSystem.confined(to: root)
+        let budget = ReadBudget(inputBytes: 200)
+        #expect(budget.maximumSteps == ReadBudget.minimumSteps && budget.maximumBytes == ReadBudget.minimumBytes)
+        _ = ReadBudget.withBudget(budget) { fs.read(root + "/sub/big.json") }
+        #expect(budget.maximumSteps == ReadBudget.minimumSteps + 100_000 * ReadBudget.stepsPerInputByte)
+        #expect(budget.maximumBytes == ReadBudget.minimumBytes + 100_000 * ReadBudget.bytesPerInputByte)
+        // Never past the cap it was made with; a budget of explicit figures stays as it is.
+        let capped = ReadBudget(inputBytes: 200, maximumBytes: ReadBudget.minimumBytes + 1_000)
+        _ = ReadBudget.withBudget(capped) { fs.read(root + "/sub/big.json") }
+        #expect(capped.maximumBytes == ReadBudget.minimumBytes + 1_000)
+        let fixed = ReadBudget(maximumSteps: 10)
+        _ = ReadBudget.withBudget(fixed) { fs.read(root + "/sub/big.json") }
+        #expect(fixed.maximumSteps == 10)
+    }
+
     @Test func refusesLinksAndDotDotLeadingOut() throws {
         let (root, outside) = try Self.tree()
         try FileManager.default.createSymbolicLink(atPath: root + "/link.json", withDestinationPath: outside + "/secret.json")

@@ -115,6 +115,9 @@ public struct FileSystem: Sendable {
         }
         // A file that grew while it was read is still held to the limit.
         if bytes.count > maximumFileSize { return .failure(tooLarge(path)) }
+        // A file read during a read (a resolver's source, a set's file, an @import) is part of
+        // its input: the read's budget grows by its share.
+        ReadBudget.current?.grant(inputBytes: bytes.count)
         return .success(bytes)
     }
 

@@ -32,8 +32,16 @@ public final class ReadBudget: Sendable {
     /// The bytes every read may build, however small its input (32 MiB).
     public static let minimumBytes = 32 << 20
 
-    public let maximumSteps: Int
-    public let maximumBytes: Int
+    /// The steps the read may spend: its input's share, grown by each file it reads.
+    public var maximumSteps: Int { stepsLimit.load(ordering: .relaxed) }
+    /// The bytes the read may build by expansion, likewise (never past the cap it was made with).
+    public var maximumBytes: Int { bytesLimit.load(ordering: .relaxed) }
+    private let stepsLimit: Atomic<Int>
+    private let bytesLimit: Atomic<Int>
+    /// The cap on ``maximumBytes``, and whether files read add to the limits (not for a
+    /// budget of explicit figures).
+    private let bytesCap: Int
+    private let grows: Bool
     private let shouldStop: (@Sendable () -> Bool)?
     private let steps = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
@@ -47,17 +55,41 @@ public final class ReadBudget: Sendable {
     /// may build ``bytesPerInputByte`` for each byte, at least ``minimumBytes``).
     public init(inputBytes: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
         let (scaled, overflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.stepsPerInputByte)
-        self.maximumSteps = overflow ? Int.max : max(Self.minimumSteps, scaled)
+        self.stepsLimit = Atomic(overflow ? Int.max : max(Self.minimumSteps, scaled))
         let (built, builtOverflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.bytesPerInputByte)
-        self.maximumBytes = min(maximumBytes, builtOverflow ? Int.max : max(Self.minimumBytes, built))
+        self.bytesLimit = Atomic(min(maximumBytes, builtOverflow ? Int.max : max(Self.minimumBytes, built)))
+        self.bytesCap = maximumBytes
+        self.grows = true
         self.shouldStop = shouldStop
     }
 
     /// A budget with explicit figures (tests).
     public init(maximumSteps: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
-        self.maximumSteps = maximumSteps
-        self.maximumBytes = maximumBytes
+        self.stepsLimit = Atomic(maximumSteps)
+        self.bytesLimit = Atomic(maximumBytes)
+        self.bytesCap = maximumBytes
+        self.grows = false
         self.shouldStop = shouldStop
+    }
+
+    /// Adds a file the read went on to read (a resolver's sources, a set's files, an
+    /// `@import`) to its input: the read may spend and build in proportion to all it read, not
+    /// to the file it started from.
+    public func grant(inputBytes: Int) {
+        guard grows, inputBytes > 0 else { return }
+        Self.raise(stepsLimit, by: inputBytes, times: Self.stepsPerInputByte, cap: Int.max)
+        Self.raise(bytesLimit, by: inputBytes, times: Self.bytesPerInputByte, cap: bytesCap)
+    }
+
+    /// Adds `count × rate` to `limit`, saturating at `cap`.
+    private static func raise(_ limit: borrowing Atomic<Int>, by count: Int, times rate: Int, cap: Int) {
+        let (added, overflow) = count.multipliedReportingOverflow(by: rate)
+        while true {
+            let before = limit.load(ordering: .relaxed)
+            let (sum, sumOverflow) = before.addingReportingOverflow(added)
+            let after = overflow || sumOverflow ? cap : min(cap, sum)
+            if after <= before || limit.compareExchange(expected: before, desired: after, ordering: .relaxed).exchanged { return }
+        }
     }
 
     /// The budget of the read under way on this thread, if any.

@@ -235,6 +235,25 @@ import Testing
         #expect(loaded.problems.contains { $0.severity == .warning && $0.message.contains("WidgetBackground has no color assigned") })
     }
 
+    @Test func aCatalogOfIconsInAWalkedFolderIsSkippedAndNamedAloneIsAnError() throws {
+        // Element's repository holds Colors.xcassets beside Icons.xcassets (image sets only):
+        // auditing the repository exited 2 on the icons.
+        let colors = try AssetCatalogTests.catalog(["a.colorset/Contents.json": AssetCatalogTests.colorSet([AssetCatalogTests.entry(#""red": "1.000", "green": "0.000", "blue": "0.000", "alpha": "1.000""#)])])
+        let base = colors.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let icons = base.appendingPathComponent("Icons.xcassets")
+        try FileManager.default.createDirectory(at: icons.appendingPathComponent("admin.imageset"), withIntermediateDirectories: true)
+        try #"{"info": {"author": "xcode", "version": 1}}"#.write(to: icons.appendingPathComponent("Contents.json"), atomically: true, encoding: .utf8)
+        try #"{"images": [{"filename": "admin.svg", "idiom": "universal"}], "info": {"author": "xcode", "version": 1}}"#.write(to: icons.appendingPathComponent("admin.imageset/Contents.json"), atomically: true, encoding: .utf8)
+        let walked = PaletteLoader().loadSources(paths: [base.path])
+        #expect(walked.palettes.map { $0.palette?.name } == ["Assets"])
+        #expect(walked.palettes.allSatisfy { $0.problems.isEmpty }, "\(walked.palettes.map { $0.problems })")
+        #expect(walked.skipped.contains { $0.file.hasSuffix("Icons.xcassets") && $0.reason == "the asset catalog holds no color sets" })
+        let named = PaletteLoader().loadSources(paths: [icons.path])
+        #expect(named.palettes.count == 1 && named.palettes[0].palette == nil)
+        #expect(named.palettes[0].problems.map { $0.message } == ["the asset catalog holds no color sets"])
+    }
+
     @Test func twoCatalogsOfOneNameGetDistinctNames() throws {
         let one = try AssetCatalogTests.catalog(["a.colorset/Contents.json": AssetCatalogTests.colorSet([AssetCatalogTests.entry(#""red": "1.000", "green": "0.000", "blue": "0.000", "alpha": "1.000""#)])])
         let two = try AssetCatalogTests.catalog(["b.colorset/Contents.json": AssetCatalogTests.colorSet([AssetCatalogTests.entry(#""red": "0.000", "green": "0.000", "blue": "1.000", "alpha": "1.000""#)])])

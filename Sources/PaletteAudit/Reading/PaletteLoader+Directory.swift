@@ -25,7 +25,16 @@ extension PaletteLoader {
         for format in SourceRegistry.folderFormats {
             for root in format.roots(among: all, fileSystem: fileSystem) {
                 let owned = all.filter { format.owns($0, root: root) }
-                result.palettes.append(format.read(folder: root, files: owned, loader: self))
+                let loaded = format.read(folder: root, files: owned, loader: self)
+                // A folder found by the walk that holds nothing of its format (an asset catalog
+                // of icons, a res/ of drawables) is skipped with that reason, as a file that is
+                // not a token file is; named on its own, it is still an error.
+                if loaded.palette == nil, loaded.problems.count == 1, let only = loaded.problems.first,
+                   only.code == .unknownFormat, only.file == root {
+                    result.skipped.append(SkippedFile(file: root, reason: only.message))
+                } else {
+                    result.palettes.append(loaded)
+                }
                 all.removeAll { format.owns($0, root: root) }
             }
         }

@@ -93,6 +93,9 @@ public struct Auditor: Sendable {
             }
             plan.append((theme, resolver, items))
         }
+        // The problems so far, to say each once: a problem is looked up here, not in the list
+        // (100,000 tokens that copy one broken value made the list's search quadratic).
+        var said = Set(problems)
         var suggestionsLeft = limits.maximumSuggestions ?? Int.max
         // With several threads, suggestions are collected while checks are evaluated and computed
         // together afterwards; the report is the same as computing them in place.
@@ -115,12 +118,12 @@ public struct Auditor: Sendable {
                     results.append(result)
                     themeSummary.add(result)
                 case .failure(let problem):
-                    if !problems.contains(problem) { problems.append(problem) }
+                    if said.insert(problem).inserted { problems.append(problem) }
                     unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: problem.description))
                 }
             }
             // Tokens no check uses must still be valid colors.
-            for problem in resolver.validateAll() where !problems.contains(problem) {
+            for problem in resolver.validateAll() where said.insert(problem).inserted {
                 problems.append(problem)
             }
             themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved))

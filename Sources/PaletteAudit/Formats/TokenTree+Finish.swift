@@ -175,7 +175,9 @@ extension PaletteDecoder {
         for i in tokens.indices { index(i) }
         var done: Set<String> = []
         var reportedUnknown: Set<String> = []
-        let tokenBytes = MemoryLayout<Token>.stride
+        // A copy shares its token's text; it builds the token itself, its name and its entry
+        // in the indexes.
+        let tokenBytes = MemoryLayout<Token>.stride + 64
 
         /// Extends one group whose target is complete. False when the budget stopped the read.
         func extend(_ group: String, _ ext: GroupExtension) -> Bool {
@@ -191,7 +193,7 @@ extension PaletteDecoder {
                                                file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
                 return true
             }
-            guard ReadBudget.spend(1 + inherited.count, bytes: inherited.count * tokenBytes, on: "\"$extends\" at \(ext.pointer)", file: ext.file ?? file, location: ext.location) else { return false }
+            guard ReadBudget.spend(1 + inherited.count, bytes: inherited.count * (tokenBytes + group.utf8.count), on: "\"$extends\" at \(ext.pointer)", file: ext.file ?? file, location: ext.location) else { return false }
             for i in inherited {
                 if tokens.count >= limits.maximumTokensPerTheme {
                     stopRead("\"$extends\" here makes more than \(limits.maximumTokensPerTheme) tokens, the limit for one theme; the tokens are not read", at: ext.pointer, ext.location)

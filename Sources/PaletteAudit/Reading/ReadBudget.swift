@@ -29,8 +29,8 @@ public final class ReadBudget: Sendable {
     /// builds a few times its size; a kilobyte that `$ref`s one group from many places builds
     /// without end.
     public static let bytesPerInputByte = 512
-    /// The bytes every read may build, however small its input (32 MiB).
-    public static let minimumBytes = 32 << 20
+    /// The bytes every read may build, however small its input (8 MiB).
+    public static let minimumBytes = 8 << 20
 
     /// The steps the read may spend: its input's share, grown by each file it reads.
     public var maximumSteps: Int { stepsLimit.load(ordering: .relaxed) }

@@ -54,11 +54,11 @@ let metadataExtensions: Set<String> = [
 ]
 
 extension PaletteDecoder {
-    /// Warns once for each place in the text: a group that `$ref`s name many times is walked
-    /// once per name, and what is wrong with it is said once, where it is written (the
-    /// pointer names the first path it was met by).
+    /// Says each warning once for its place in the text: a group that `$ref`s name many times
+    /// is walked once per name, and what is wrong with it is said once, where it is written
+    /// (the pointer names the first path it was met by).
     mutating func warn(_ code: PaletteProblem.Code, _ message: String, at pointer: JSONPointer, _ location: SourceLocation?) {
-        if let location, !warnedAt.insert(WarningPlace(code: code, file: file, location: location)).inserted { return }
+        if let location, !warnedAt.insert(WarningPlace(code: code, file: file, location: location, message: message)).inserted { return }
         problems.append(PaletteProblem(code, message, file: file, pointer: pointer, location: location, severity: .warning))
     }
 

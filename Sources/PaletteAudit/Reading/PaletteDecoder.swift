@@ -44,6 +44,7 @@ public struct PaletteDecoder {
         var code: PaletteProblem.Code
         var file: String?
         var location: SourceLocation
+        var message: String
     }
 
     public init(limits: Limits = Limits()) {

@@ -250,14 +250,8 @@ extension ColorParser {
                     throw error(.invalidArgument, "expected an angle after 'from' in \(name) (like 'from 90deg'), found \(source(of: current))", at: current.offset)
                 }
                 found = "starting angle"
-                skipWhitespace()
             }
-            if isKeyword("at") {
-                advance()
-                try parsePosition(name: name)
-                found = "center"
-            }
-            return found
+            return try parseCenter(name: name, orElse: found)
         case .radial:
             var shape: String?, extent: String?
             var sizes: [(value: StopFixup.Written, isPercentage: Bool, offset: Int)] = []
@@ -303,15 +297,18 @@ extension ColorParser {
             // Beyond the ending shape the box shows the colors past 100 % (farthest-corner,
             // the default, reaches every corner).
             prelude.extendsPastEnd = !sizes.isEmpty || (extent != nil && extent != "farthest-corner")
-            var found: String? = shape != nil || extent != nil || !sizes.isEmpty ? "shape" : nil
-            skipWhitespace()
-            if isKeyword("at") {
-                advance()
-                try parsePosition(name: name)
-                found = "center"
-            }
-            return found
+            return try parseCenter(name: name, orElse: shape != nil || extent != nil || !sizes.isEmpty ? "shape" : nil)
         }
+    }
+
+    /// The `at <position>` that may end a conic or radial gradient's geometry: "center" when
+    /// it is there, else `found` (what the geometry had before it).
+    private mutating func parseCenter(name: String, orElse found: String?) throws(ColorParseError) -> String? {
+        skipWhitespace()
+        guard isKeyword("at") else { return found }
+        advance()
+        try parsePosition(name: name)
+        return "center"
     }
 
     /// A `<position>` (CSS Values 4 §9.1): one or two keywords or lengths, or four values

@@ -288,30 +288,10 @@ package struct CSSTokenizer {
         var mantissa: UInt64 = 0
         var significant = 0
         var scale = 0
-        let count = bytes.count
-        while position < count {
-            let digit = bytes[position] &- 0x30
-            guard digit < 10 else { break }
-            if significant < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                if mantissa != 0 { significant += 1 }
-            } else {
-                scale += 1
-            }
-            position += 1
-        }
+        consumeDigits(&mantissa, &significant, &scale, fraction: false)
         if byte(at: position) == 0x2E && CSSTokenizer.isDigit(byte(at: position + 1)) {
             position += 1
-            while position < count {
-                let digit = bytes[position] &- 0x30
-                guard digit < 10 else { break }
-                if significant < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    if mantissa != 0 { significant += 1 }
-                    scale -= 1
-                }
-                position += 1
-            }
+            consumeDigits(&mantissa, &significant, &scale, fraction: true)
         }
         var exponent = 0
         var exponentOverflow = false
@@ -346,6 +326,28 @@ package struct CSSTokenizer {
         if text.hasPrefix(".") { text = "0" + text }
         if text.hasPrefix("-.") { text = "-0" + text.dropFirst() }
         return Double(text) ?? .nan
+    }
+
+    /// A run of decimal digits, the integer part's or the fraction's: the number's first 19
+    /// significant digits go into `mantissa` (`significant` counts them), and `scale` keeps
+    /// the power of ten the number is `mantissa` times: an integer digit that does not fit
+    /// raises it, a fraction digit that does lowers it. (It cannot wrap: it moves by one a
+    /// byte of the text.)
+    @inline(__always)
+    private mutating func consumeDigits(_ mantissa: inout UInt64, _ significant: inout Int, _ scale: inout Int, fraction: Bool) {
+        let count = bytes.count
+        while position < count {
+            let digit = bytes[position] &- 0x30
+            guard digit < 10 else { break }
+            if significant < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if mantissa != 0 { significant += 1 }
+                if fraction { scale &-= 1 }
+            } else if !fraction {
+                scale &+= 1
+            }
+            position += 1
+        }
     }
 
     /// 10⁰ … 10²², every power of ten a double holds exactly.

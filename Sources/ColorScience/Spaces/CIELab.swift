@@ -41,26 +41,3 @@ public struct CIELab: Hashable, Sendable {
         return XYZ(adaptingD50: SIMD3(x, y, z) * XYZ.d50White)
     }
 }
-
-/// CIE LCh(ab): Lab in polar form, hue in degrees `0..<360`.
-public struct CIELCH: Hashable, Sendable {
-    public var l: Double
-    public var c: Double
-    public var h: Double
-
-    public init(l: Double, c: Double, h: Double) {
-        self.l = l
-        self.c = c
-        self.h = h
-    }
-
-    public init(_ lab: CIELab) {
-        let (c, h) = Polar.fromCartesian(a: lab.a, b: lab.b)
-        self.init(l: lab.l, c: c, h: h)
-    }
-
-    public var lab: CIELab {
-        let (a, b) = Polar.toCartesian(c: c, h: h)
-        return CIELab(l: l, a: a, b: b)
-    }
-}

@@ -69,15 +69,15 @@ public struct AuditSummary: Hashable, Sendable, Codable {
         if result.cvd?.verdict == "warn" { cvdWarnings += 1 }
     }
 
+    /// Every count, by its JSON name, in the sorted order the JSON writes them: what adding
+    /// two summaries adds and what the JSON writes, listed once.
+    static let counts: [(key: StaticString, count: any WritableKeyPath<AuditSummary, Int> & Sendable)] = [
+        ("assumptions", \.assumptions), ("checks", \.checks), ("cvdWarnings", \.cvdWarnings), ("exempt", \.exempt),
+        ("fail", \.fail), ("falseClaims", \.falseClaims), ("pass", \.pass), ("problems", \.problems),
+    ]
+
     mutating func add(_ other: AuditSummary) {
-        checks += other.checks
-        pass += other.pass
-        fail += other.fail
-        exempt += other.exempt
-        falseClaims += other.falseClaims
-        problems += other.problems
-        assumptions += other.assumptions
-        cvdWarnings += other.cvdWarnings
+        for (_, count) in AuditSummary.counts { self[keyPath: count] += other[keyPath: count] }
     }
 
     /// "41 checks · 38 pass · 3 fail · 2 false claims"

@@ -22,8 +22,6 @@ extension Auditor {
             var seen: Set<String> = []
             return references.flatMap { CheckRule.side($0, tokens: tokens, except: check.except) }.filter { seen.insert($0).inserted }
         }
-        let base = Item(id: check.id, kind: .check, description: check.description, foreground: "", background: "",
-                        usage: .nonText, level: .AA, themes: check.themes, pointer: check.pointer, location: check.location, file: check.file)
         var items: [Item] = []
         func tooMany(_ count: Int, _ what: String) -> Bool {
             guard count > CheckRule.maximumPairsPerRule else { return false }
@@ -37,19 +35,9 @@ extension Auditor {
         func add(_ kind: CheckKind, _ id: String, _ relation: String, _ fg: String, _ bg: String, usage: ContrastUsage, level: WCAGLevel,
                  fixed: FixedRequirement?, exempt: Bool = false, description: String) {
             guard fg != bg, seen.insert(id).inserted else { return }
-            var item = base
-            item.id = id
-            item.kind = kind
-            item.description = check.description ?? description
-            item.foreground = fg
-            item.background = bg
-            item.relation = relation
-            item.usage = usage
-            item.level = level
-            item.fixed = fixed
-            item.exempt = exempt
-            item.cvd = check.cvd
-            items.append(item)
+            items.append(Item(id: id, kind: kind, description: check.description ?? description, foreground: fg, background: bg,
+                              usage: usage, level: level, themes: check.themes, pointer: check.pointer, location: check.location,
+                              file: check.file, relation: relation, fixed: fixed, exempt: exempt, cvd: check.cvd))
         }
         switch check.relation {
         case .pair:
@@ -67,14 +55,9 @@ extension Auditor {
             if tooMany(members.count * (members.count - 1) / 2, "pairs (\(members.count) members)") { return [] }
             for (i, first) in members.enumerated() {
                 for second in members[(i + 1)...] {
-                    var item = base
-                    item.id = "\(check.id)[\(first) vs \(second)]"
-                    item.kind = .distinct
-                    item.foreground = first
-                    item.background = second
-                    item.level = check.level
-                    item.distinct = group
-                    items.append(item)
+                    items.append(Item(id: "\(check.id)[\(first) vs \(second)]", kind: .distinct, description: check.description,
+                                      foreground: first, background: second, usage: .nonText, level: check.level, themes: check.themes,
+                                      pointer: check.pointer, location: check.location, file: check.file, distinct: group))
                 }
             }
         case .focus(let focus):

@@ -389,14 +389,8 @@ private final class ResourceCollector: NSObject, XMLParserDelegate {
         let depth = open.count
         switch elementName {
         case "color" where current == nil, "item" where depth == 1 && attributes["type"] == "color":
-            guard let name = attributes["name"] else {
-                unnamed.append((elementName == "item" ? "<item type=\"color\">" : "<color>", nil, line, column))
-                return
-            }
-            current = Found(name: name, value: "", line: line, column: column)
-            currentIsItem = false
-            currentDepth = depth
-            text = ""
+            beginValue(named: attributes["name"], element: elementName == "item" ? "<item type=\"color\">" : "<color>", style: nil,
+                       isItem: false, depth: depth, line: line, column: column)
         case "style" where depth == 1:
             guard let name = attributes["name"] else {
                 unnamed.append(("<style>", nil, line, column))
@@ -405,19 +399,27 @@ private final class ResourceCollector: NSObject, XMLParserDelegate {
             }
             styles.append(FoundStyle(name: name, parent: attributes["parent"], line: line, column: column))
         case "item" where depth == 2 && open.last == "style" && !styles.isEmpty:
-            guard let name = attributes["name"] else {
-                unnamed.append(("<item>", styles[styles.count - 1].name, line, column))
-                return
-            }
-            current = Found(name: name, value: "", line: line, column: column)
-            currentIsItem = true
-            currentDepth = depth
-            text = ""
+            beginValue(named: attributes["name"], element: "<item>", style: styles[styles.count - 1].name,
+                       isItem: true, depth: depth, line: line, column: column)
         case "attr" where depth == 1:
             if let name = attributes["name"] { self.attributes.append((name, attributes["format"])) }
         default:
             break
         }
+    }
+
+    /// Starts reading the text of a color resource or a style's item, named by its `name`
+    /// attribute; one without a name is listed among the unnamed, as `element` (of `style`),
+    /// and not read.
+    private func beginValue(named name: String?, element: String, style: String?, isItem: Bool, depth: Int, line: Int, column: Int) {
+        guard let name else {
+            unnamed.append((element, style, line, column))
+            return
+        }
+        current = Found(name: name, value: "", line: line, column: column)
+        currentIsItem = isItem
+        currentDepth = depth
+        text = ""
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

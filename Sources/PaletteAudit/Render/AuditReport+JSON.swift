@@ -70,14 +70,7 @@ extension AuditReport {
 extension AuditSummary {
     func write(_ w: inout JSONWriter) {
         w.object { w in
-            w.key("assumptions"); w.int(assumptions)
-            w.key("checks"); w.int(checks)
-            w.key("cvdWarnings"); w.int(cvdWarnings)
-            w.key("exempt"); w.int(exempt)
-            w.key("fail"); w.int(fail)
-            w.key("falseClaims"); w.int(falseClaims)
-            w.key("pass"); w.int(pass)
-            w.key("problems"); w.int(problems)
+            for (key, count) in AuditSummary.counts { w.key(key); w.int(self[keyPath: count]) }
         }
     }
 }

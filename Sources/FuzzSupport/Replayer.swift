@@ -24,6 +24,24 @@ public enum Replayer {
     }
 }
 
+/// A fuzz target: the one function it runs on each input. The type marked `@main` in a fuzz
+/// executable, it is the whole program: built with -DFUZZING, the entry point (which SwiftPM
+/// names `<module>_main` and links as `main`) hands the process to libFuzzer's driver; built
+/// normally, it replays the files and directories it is given (``Replayer``).
+public protocol FuzzTarget {
+    static func fuzz(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension FuzzTarget {
+    public static func main() {
+        #if FUZZING
+        exit(runFuzzer(CommandLine.argc, CommandLine.unsafeArgv, fuzz))
+        #else
+        Replayer.run(CommandLine.arguments.dropFirst(), fuzz)
+        #endif
+    }
+}
+
 #if FUZZING
 /// The body libFuzzer's driver calls; set once by ``runFuzzer(_:_:_:)`` before the driver starts.
 nonisolated(unsafe) private var fuzzBody: ((UnsafeRawBufferPointer) -> Void)?
@@ -32,16 +50,21 @@ nonisolated(unsafe) private var fuzzBody: ((UnsafeRawBufferPointer) -> Void)?
 private func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
                              _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
 
-/// Hands the process to libFuzzer (only linked in fuzzing builds, where SwiftPM's renamed entry
-/// point calls this): `body` runs once per input.
-public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                      _ body: @escaping (UnsafeRawBufferPointer) -> Void) -> CInt {
+/// Hands the process to libFuzzer (only in fuzzing builds, from ``FuzzTarget/main()``): `body`
+/// runs once per input.
+func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+               _ body: @escaping (UnsafeRawBufferPointer) -> Void) -> CInt {
     fuzzBody = body
     var count = argc
     var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in
-        fuzzBody?(UnsafeRawBufferPointer(start: data, count: size))
-        return 0
-    }
+    return runFuzzerDriver(&count, &arguments, fuzzerTestOneInput)
+}
+
+/// One input: the callback ``runFuzzer(_:_:_:)`` gives the driver, under the name libFuzzer's
+/// runtime needs to link (its own `main` would call it).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzBody?(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
 }
 #endif

@@ -178,7 +178,10 @@ extension Server {
             }
             state.path = url.map { String(cString: $0) } ?? ""
             let context = connectionContext(connection)
-            state.remoteAddress = context == nil ? clientAddress(connection) : context?.address
+            // Chosen first, then stored: a store under a branch kept its key path (RequestState's
+            // fields are reached through one) as a run-time object instead of a field's offset.
+            let remoteAddress = context == nil ? clientAddress(connection) : context?.address
+            state.remoteAddress = remoteAddress
             if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
             requestStarted()
             headersRead(cmhd_connection_fd(connection))

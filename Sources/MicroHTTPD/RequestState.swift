@@ -32,6 +32,7 @@ enum Monotonic {
 /// at run time (`swift_beginAccess`, ~2,000 instructions a request). The object is used by one
 /// thread at a time, as before: the connection's I/O thread, or the worker its job went to,
 /// which hands it back by resuming the connection.
+@dynamicMemberLookup
 final class RequestState {
     struct Fields {
         /// When the request line arrived (``Monotonic`` nanoseconds).
@@ -74,81 +75,12 @@ final class RequestState {
         fields.deallocate()
     }
 
-    var started: Int {
-        get { fields.pointee.started }
-        _modify { yield &fields.pointee.started }
-    }
-    var begun: Bool {
-        get { fields.pointee.begun }
-        _modify { yield &fields.pointee.begun }
-    }
-    var target: String? {
-        get { fields.pointee.target }
-        _modify { yield &fields.pointee.target }
-    }
-    var rawTarget: [UInt8] {
-        get { fields.pointee.rawTarget }
-        _modify { yield &fields.pointee.rawTarget }
-    }
-    var rawMethod: [UInt8] {
-        get { fields.pointee.rawMethod }
-        _modify { yield &fields.pointee.rawMethod }
-    }
-    var body: [UInt8] {
-        get { fields.pointee.body }
-        _modify { yield &fields.pointee.body }
-    }
-    var bodyBytes: Int {
-        get { fields.pointee.bodyBytes }
-        _modify { yield &fields.pointee.bodyBytes }
-    }
-    var status: Int {
-        get { fields.pointee.status }
-        _modify { yield &fields.pointee.status }
-    }
-    var responseBytes: Int {
-        get { fields.pointee.responseBytes }
-        _modify { yield &fields.pointee.responseBytes }
-    }
-    var route: String? {
-        get { fields.pointee.route }
-        _modify { yield &fields.pointee.route }
-    }
-    var method: String {
-        get { fields.pointee.method }
-        _modify { yield &fields.pointee.method }
-    }
-    var path: String {
-        get { fields.pointee.path }
-        _modify { yield &fields.pointee.path }
-    }
-    var remoteAddress: String? {
-        get { fields.pointee.remoteAddress }
-        _modify { yield &fields.pointee.remoteAddress }
-    }
-    var queuedAt: Int {
-        get { fields.pointee.queuedAt }
-        _modify { yield &fields.pointee.queuedAt }
-    }
-    var headers: [Header] {
-        get { fields.pointee.headers }
-        _modify { yield &fields.pointee.headers }
-    }
-    var query: [QueryItem] {
-        get { fields.pointee.query }
-        _modify { yield &fields.pointee.query }
-    }
-    var segments: [String] {
-        get { fields.pointee.segments }
-        _modify { yield &fields.pointee.segments }
-    }
-    var pending: Response? {
-        get { fields.pointee.pending }
-        _modify { yield &fields.pointee.pending }
-    }
-    var announcedBody: Bool {
-        get { fields.pointee.announcedBody }
-        _modify { yield &fields.pointee.announcedBody }
+    /// Every field, read and written as if it were the object's own property
+    /// (`state.headers`, `&state.query`): the key path is a literal at each use, so the optimized
+    /// build reaches the field directly, as a hand-written accessor did.
+    subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        @inline(__always) get { fields.pointee[keyPath: field] }
+        @inline(__always) _modify { yield &fields.pointee[keyPath: field] }
     }
 
     /// Back to a new request's state, keeping the arrays' storage.

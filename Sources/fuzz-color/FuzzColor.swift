@@ -1,6 +1,7 @@
 // The CSS color parser under libFuzzer. Built with -DFUZZING and -sanitize=fuzzer,address
-// (`make fuzz`), libFuzzer drives `LLVMFuzzerTestOneInput`; built normally, the program replays
-// the files it is given (a corpus, or crashes found), so every crash stays a regression test.
+// (`make fuzz`), libFuzzer's driver calls `fuzzColor` on every input; built normally, the program
+// replays the files it is given (a corpus, or crashes found), so every crash stays a regression
+// test (FuzzSupport's `FuzzTarget` does both).
 import ColorScience
 import FuzzSupport
 
@@ -37,24 +38,9 @@ func fuzzGradient(_ text: String) {
     }
 }
 
-#if FUZZING
-// libFuzzer calls LLVMFuzzerTestOneInput; SwiftPM links the executable's entry point as
-// `fuzz_color_main`, which hands over to libFuzzer's driver.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzzColor(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
-@_cdecl("fuzz_color_main")
-func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzer(argc, argv, fuzzColor)
-}
-#else
 @main
-struct Replay {
-    static func main() {
-        Replayer.run(CommandLine.arguments.dropFirst(), fuzzColor)
+enum FuzzColor: FuzzTarget {
+    static func fuzz(_ bytes: UnsafeRawBufferPointer) {
+        fuzzColor(bytes)
     }
 }
-#endif

@@ -43,24 +43,9 @@ func fuzzDecoded(_ decoded: (palette: Palette?, problems: [PaletteProblem])) {
     }
 }
 
-#if FUZZING
-// libFuzzer calls LLVMFuzzerTestOneInput; SwiftPM links the executable's entry point as
-// `fuzz_palette_main`, which hands over to libFuzzer's driver.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzzPalette(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
-@_cdecl("fuzz_palette_main")
-func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzer(argc, argv, fuzzPalette)
-}
-#else
 @main
-struct Replay {
-    static func main() {
-        Replayer.run(CommandLine.arguments.dropFirst(), fuzzPalette)
+enum FuzzPalette: FuzzTarget {
+    static func fuzz(_ bytes: UnsafeRawBufferPointer) {
+        fuzzPalette(bytes)
     }
 }
-#endif

@@ -103,6 +103,20 @@ package struct CSSTokenizer {
     /// Whether a byte may be part of a name (a letter, digit, `-`, `_` or any non-ASCII byte).
     package static func isNameByte(_ b: UInt8) -> Bool { isName(b) }
 
+    /// Where an escape whose `\` is at `backslash` ends: past the escaped character, or past up
+    /// to six hex digits and one whitespace after them (in a name, a `\` at the end stands alone).
+    package static func endOfEscape(_ bytes: [UInt8], at backslash: Int) -> Int {
+        var i = backslash + 1
+        guard i < bytes.count else { return i }
+        guard isHexDigit(bytes[i]) else { return i + 1 }
+        var digits = 0
+        while i < bytes.count, digits < 6, isHexDigit(bytes[i]) { i += 1; digits += 1 }
+        if i < bytes.count, isWhitespace(bytes[i]) {
+            i += bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+        }
+        return i
+    }
+
     /// A name with its escapes replaced by what they stand for, as CSS Syntax consumes an ident:
     /// `--c\6f lor` and `--c\olor` are `--color` (up to six hex digits and one whitespace after
     /// them, or one escaped character; zero, a surrogate or past U+10FFFF is U+FFFD). Names

@@ -21,14 +21,8 @@ extension StylesheetReader {
             if (bytes[i] | 0x20) == 0x76, (bytes[i + 1] | 0x20) == 0x61, (bytes[i + 2] | 0x20) == 0x72, bytes[i + 3] == 0x28, bytes[i + 4] == 0x2D, bytes[i + 5] == 0x2D {
                 var j = i + 6
                 while j < bytes.count {
-                    if bytes[j] == 0x5C, j + 1 < bytes.count {
-                        // An escape: the character, or hex digits and one whitespace after them.
-                        j += 2
-                        if (0x30...0x39).contains(bytes[j - 1]) || (0x61...0x66).contains(bytes[j - 1] | 0x20) {
-                            var digits = 1
-                            while j < bytes.count, digits < 6, (0x30...0x39).contains(bytes[j]) || (0x61...0x66).contains(bytes[j] | 0x20) { j += 1; digits += 1 }
-                            if j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A { j += 1 }
-                        }
+                    if bytes[j] == 0x5C {
+                        j = CSSTokenizer.endOfEscape(bytes, at: j)
                     } else if CSSTokenizer.isNameByte(bytes[j]) {
                         j += 1
                     } else {

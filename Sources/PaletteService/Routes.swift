@@ -19,8 +19,9 @@ public struct Routes: Sendable {
         public var maximumResponseBytes = 32 << 20
         /// The threads one long list of pairs is split among (the machine's cores).
         public var threads = ProcessInfo.processInfo.activeProcessorCount
-        /// The bytes reading one posted document may build by expansion (`--max-request-memory`,
-        /// 256 MiB): a ``ReadBudget``'s `maximumBytes`.
+        /// The most bytes reading one posted document may build by expansion
+        /// (`--max-request-memory`, 256 MiB): the cap of a ``ReadBudget``, under which it may
+        /// build in proportion to the body.
         public var maximumReadBytes = ReadBudget.defaultMaximumBytes
         /// A request whose body is at least this large gives the allocator's free memory back
         /// to the system when it is answered, so a burst of large requests does not leave the

@@ -178,6 +178,19 @@ import Testing
         #expect(result.budget.maximumBytes == ReadBudget.minimumBytes)
     }
 
+    @Test func aBrokenValueThatExtendsCopiesIsOneProblem() throws {
+        // Found by the long fuzz run: 1.2 KB of $extends doubling over a broken color gave one
+        // problem per copy (4,623, a 1.4 MB 422 for a 1.2 KB post). It is one declaration.
+        var members = [("e0", ##"{"$type":"color","t":{"$value":"#12"},"ok":{"$value":"#000000"}}"##)]
+        for i in 1...8 { members.append(("e\(i)", "{\"x\":{\"$extends\":\"{e\(i - 1)}\"},\"y\":{\"$extends\":\"{e\(i - 1)}\"}}")) }
+        let (palette, problems, _) = decode(object(members))
+        let report = Auditor().audit(try #require(palette), problems: problems)
+        let broken = report.problems.filter { $0.code == .invalidColor }
+        #expect(broken.count == 1, "\(broken.prefix(3))")
+        // 2 + 4 + … + 256 copies of e0.t beside e0.t itself.
+        #expect(broken.first?.message.hasSuffix("(and 510 more tokens that copy this value)") == true, "\(broken.first?.message ?? "")")
+    }
+
     @Test func theBytesAReadMayBuildGrowWithItsSizeUnderTheCap() {
         #expect(ReadBudget(inputBytes: 1_000).maximumBytes == 8 << 20)
         #expect(ReadBudget(inputBytes: 200_000).maximumBytes == 200_000 * 512)

@@ -63,6 +63,14 @@ public struct Auditor: Sendable {
         self.cvdPolicy = cvdPolicy
     }
 
+    /// A problem's place: the declaration it is about, in one theme.
+    struct CopyKey: Hashable {
+        var code: PaletteProblem.Code
+        var file: String?
+        var location: SourceLocation
+        var theme: String?
+    }
+
     /// Audits a decoded palette. `problems` are those found while decoding it; resolution
     /// problems found here are added to them.
     public func audit(_ palette: Palette, problems decodeProblems: [PaletteProblem] = []) -> PaletteReport {
@@ -122,9 +130,23 @@ public struct Auditor: Sendable {
                     unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: problem.description))
                 }
             }
-            // Tokens no check uses must still be valid colors.
+            // Tokens no check uses must still be valid colors. A value many tokens copy (a
+            // group `$extends`, a `$ref` named many times) is one declaration: its problem is
+            // said once, for the first token, with how many more carry it.
+            var copies: [CopyKey: (index: Int, more: Int)] = [:]
             for problem in resolver.validateAll() where said.insert(problem).inserted {
+                if let location = problem.location {
+                    let key = CopyKey(code: problem.code, file: problem.file, location: location, theme: problem.theme)
+                    if let first = copies[key] {
+                        copies[key] = (first.index, first.more + 1)
+                        continue
+                    }
+                    copies[key] = (problems.count, 0)
+                }
                 problems.append(problem)
+            }
+            for (index, more) in copies.values where more > 0 {
+                problems[index].message += " (and \(more) more token\(more == 1 ? "" : "s") that copy this value)"
             }
             themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved))
             summary.add(themeSummary)

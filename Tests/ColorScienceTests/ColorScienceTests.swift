@@ -488,3 +488,25 @@ extension SRGB {
         }
     }
 }
+
+/// Components so large that converting them overflows are refused, never mapped: gamut mapping
+/// the infinities they give returned black, and `lab(50 1e110 0)` passed on white at 21:1
+/// (found by the fifth session's red team). Just below, the mapping still answers as ColorAide's
+/// does (white, for a lightness of 50 and an enormous a axis).
+@Suite struct OverflowTests {
+    @Test(arguments: ["lab(50 1e110 0)", "lch(50 1e300 30)", "oklch(0.5 1e300 30)", "color(srgb 1e130 0 0)", "color(display-p3 1e300 0 0)",
+                      "color-mix(in srgb, lab(50 1e110 0), white)", "rgb(from lab(50 1e110 0) r g b)"])
+    func overflowingComponentsAreRefused(_ text: String) {
+        do {
+            let parsed = try CSSColor.parse(text)
+            Issue.record("\(text) parsed as \(parsed.color.hex)")
+        } catch {
+            #expect(error.message.contains("too large to convert") || error.message.contains("infinite"), "\(error.message)")
+        }
+    }
+
+    @Test func largeButFiniteComponentsAreStillMapped() throws {
+        #expect(try CSSColor.parse("lab(50 1e103 0)").color.hex == "#ffffff")
+        #expect(try CSSColor.parse("rgb(1e308 0 0)").color.hex == "#ff0000")
+    }
+}

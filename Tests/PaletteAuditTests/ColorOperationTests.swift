@@ -1,5 +1,6 @@
 import ColorScience
 @testable import PaletteAudit
+import Testing
 import XCTest
 
 /// Tokens Studio's color modifiers, as colorjs.io computes them: lighten/darken per channel in a
@@ -59,5 +60,23 @@ final class ColorOperationTests: XCTestCase {
         XCTAssertEqual(op(.lighten, 0.5, "oklch").apply(to: color, mixColor: nil), color)
         XCTAssertEqual(op(.mix, 0.5, "xyz-d50", color: "red").apply(to: color, mixColor: .white), color)
         XCTAssertEqual(op(.alpha, 0.3, "").apply(to: color, mixColor: nil).alpha, 0.3)
+    }
+}
+
+/// A modifier's amount is a plain decimal from 0 to 1: Swift's own parser took `nan`, `inf`,
+/// `1e999` and hex floats, and a Tokens Studio `lighten` of `"nan"` measured white on black
+/// at 21:1 with exit 0 (found by the fifth session's red team).
+@Suite struct ModifierAmountTests {
+    @Test(arguments: ["nan", "+nan", " nan", "inf", "infinity", "1e999", "0x1p-1", "-0.5", "5", "1.5", "", ".", "0.2.1", "20%", "{x}"])
+    func notAnAmount(_ text: String) {
+        #expect(ColorOperation.amount(text) == nil)
+    }
+
+    @Test func amounts() {
+        #expect(ColorOperation.amount("0.2") == 0.2)
+        #expect(ColorOperation.amount(" .5 ") == 0.5)
+        #expect(ColorOperation.amount("1") == 1)
+        #expect(ColorOperation.amount("0") == 0)
+        #expect(ColorOperation.amount("1.0") == 1)
     }
 }

@@ -119,6 +119,24 @@ import Testing
         #expect(hex(report, theme: "light", check: 1) == "#c1424280")
     }
 
+    /// Found trying it as a new user: a modifier of a type Tokens Studio does not have was a
+    /// problem, and the token was then measured as if it had no modifier (a PASS with exit 2).
+    @Test func aModifierThatCannotBeReadLeavesTheTokenUnresolved() throws {
+        let text = ##"""
+        {"core": {"blue": {"value": "#2563eb", "type": "color"}, "white": {"value": "#ffffff", "type": "color"}},
+         "light": {"accent": {"value": "{blue}", "type": "color", "$extensions": {"studio.tokens": {"modify": {"type": "saturate", "value": "0.2", "space": "hsl"}}}},
+                   "plain": {"value": "{blue}", "type": "color"},
+                   "bg": {"value": "{white}", "type": "color"}},
+         "$themes": [{"id": "1", "name": "light", "selectedTokenSets": {"core": "source", "light": "enabled"}}]}
+        """##
+        let report = try audit(text, checks: [("accent", "bg"), ("plain", "bg")], file: "tokens.json")
+        #expect(report.problems.contains { $0.message.contains("\"saturate\" is not a Tokens Studio color modifier") })
+        let theme = try #require(report.themes.first { $0.name == "light" })
+        #expect(!theme.results.contains { $0.id == "c0" }, "accent was measured without its modifier")
+        #expect(theme.unresolved?.contains { $0.id == "c0" } == true)
+        #expect(hex(report, theme: "light", check: 1) == "#2563eb")
+    }
+
     @Test func aTokensStudioFileWithoutThemesHasItsAlternativeSetsAsThemes() throws {
         // Telefónica Mística's skins: Tokens Studio's single-file export with no $themes; its
         // references name tokens without their set ({palette.white} is global.palette.white).

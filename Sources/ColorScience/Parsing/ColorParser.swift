@@ -122,6 +122,12 @@ struct ColorParser {
             throw error(.trailingInput, "expected the end of the color, found \(source(of: current))", at: current.offset)
         }
         var parsed = ColorParser.display(value)
+        // Components so large that converting them overflows (lab(50 1e110 0), color(srgb 1e130
+        // 0 0)) leave no color to map: gamut mapping an infinity gave black, a color nobody wrote.
+        if parsed.wasOutOfGamut, let unmapped = parsed.unmappedComponents,
+           !(unmapped.x.isFinite && unmapped.y.isFinite && unmapped.z.isFinite) {
+            throw error(.unsupported, "its components are too large to convert (the conversion overflows); no sRGB color corresponds to it", at: 0)
+        }
         parsed.dependsOnScheme = usedScheme
         return parsed
     }

@@ -69,6 +69,24 @@ public struct ColorOperation: Hashable, Sendable {
         }
     }
 
+    /// A modifier's amount as written: a plain decimal number from 0 to 1 (`0.2`, `.5`, `1`),
+    /// nil for anything else. Swift's own parser would also take `nan`, `inf`, `1e999` and hex
+    /// floats, which measured a color no build makes; an amount past 0…1 is refused rather than
+    /// clamped to a guess.
+    static func amount(_ text: String) -> Double? {
+        let bytes = Array(text.trimmingSpaces.utf8)
+        var i = 0, digits = 0
+        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+        while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1; digits += 1 }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1; digits += 1 }
+        }
+        guard digits > 0, i == bytes.count, digits <= 40, let value = Double(String(decoding: bytes, as: UTF8.self)),
+              value.isFinite, value >= 0, value <= 1 else { return nil }
+        return value
+    }
+
     private func step(_ x: Double, _ a: Double, _ lighten: Bool) -> Double {
         lighten ? min(1, x + a * (1 - x)) : max(0, x - a * x)
     }
@@ -115,7 +133,7 @@ extension PaletteDecoder {
         if kind == .mix && color == nil { return nil }
         _ = fields.value("format")  // output notation only: no effect on the color
         finish(fields, allowed: ["type", "value", "space", "color", "format"], what: "a Tokens Studio modifier")
-        let amount = Double(amountText.trimmingSpaces)
+        let amount = ColorOperation.amount(amountText)
         return ColorOperation(kind: kind, amount: amount, amountText: amountText, space: space, color: color,
                               origin: "Tokens Studio \(typeText) \(amountText)\(space.isEmpty ? "" : " in \(space)")\(color.map { " with \($0)" } ?? "")",
                               pointer: pointer, location: value.location)

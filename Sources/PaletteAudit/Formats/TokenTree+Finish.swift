@@ -25,7 +25,7 @@ extension PaletteDecoder {
                     text = tokens[k].value
                     hops += 1
                 }
-                tokens[i].operations[j].amount = Double(text.trimmingSpaces)
+                tokens[i].operations[j].amount = ColorOperation.amount(text)
             }
         }
 

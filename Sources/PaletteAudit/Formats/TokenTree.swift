@@ -283,6 +283,11 @@ extension PaletteDecoder {
                     if inner.key == "modify" {
                         if let operation = studioModifier(inner.value, at: memberPointer.appending("modify"), token: token.name) {
                             token.operations.append(operation)
+                        } else {
+                            // A modifier that cannot be read (its problem is reported) would still
+                            // change the color in Tokens Studio: the token is unresolved, never
+                            // measured without it.
+                            token.unappliedProperties.append(UnappliedProperty(name: "modify", pointer: memberPointer.appending("modify"), location: inner.keyLocation))
                         }
                     } else if !["id", "originalType", "description"].contains(inner.key) {
                         warn(.unsupportedProperty, "token \"\(token.name)\": Tokens Studio extension \"\(inner.key)\" is not understood and cannot be applied, so checks that use the token are unresolved (if it does not change the color, declare it harmless: \"ignoreProperties\": [\"\(inner.key)\"])", at: memberPointer.appending(inner.key), inner.keyLocation)

@@ -121,6 +121,40 @@ import Testing
         #expect(!loaded.skipped.contains { $0.file.contains(".xcassets/") })
     }
 
+    /// Found trying it as a new user: a dark appearance in a color space Xcode does not write
+    /// was reported, and the dark theme then measured the light color in its place.
+    @Test func aBrokenAppearanceLeavesItsThemesUnresolvedNotMeasuredWithAnother() throws {
+        let url = try Self.catalog([
+            "Page.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "1.000", "green": "1.000", "blue": "1.000", "alpha": "1.000""#),
+                Self.entry(#""red": "0.11", "green": "0.11", "blue": "0.12", "alpha": "1.000""#, space: "lab", appearances: Self.dark),
+            ]),
+            "Text.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "0.376", "green": "0.376", "blue": "0.376", "alpha": "1.000""#),
+                Self.entry(#""red": "0.600", "green": "0.600", "blue": "0.600", "alpha": "1.000""#, appearances: Self.dark),
+            ]),
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [url.path])
+        let catalog = try #require(loaded.palettes.first)
+        let palette = try #require(catalog.palette)
+        #expect(catalog.problems.contains { $0.message.contains("color space \"lab\" of Page") })
+        let colors = Self.colors(palette)
+        #expect(colors["light"]?["Page"] == "#ffffff")
+        #expect(colors["dark"]?["Page"] == nil, "the dark Page must not fall back to the light one: \(colors)")
+        #expect(colors["dark"]?["Text"] == "#999999")
+        let dark = try #require(palette.themes.first { $0.name == "dark" })
+        var resolver = ThemeResolver(palette: palette, theme: dark)
+        guard case .failure(let problem) = resolver.resolve("Page") else {
+            Issue.record("Page resolved in the dark theme")
+            return
+        }
+        #expect(problem.message.contains("has no color in theme 'dark' that could be read"), "\(problem.message)")
+        // The token listing (POST /v1/tokens) agrees.
+        let listed = TokenListing.resolveAll(Dictionary(uniqueKeysWithValues: dark.tokens.map { ($0.name, $0) }), order: dark.tokens.map(\.name))
+        if case .color? = listed["Page"] { Issue.record("the listing measured the broken dark Page") }
+    }
+
     @Test func idiomsAndSidecarChecks() throws {
         let url = try Self.catalog([
             "Accent.colorset/Contents.json": Self.colorSet([

@@ -50,6 +50,9 @@ struct AssetCatalogReader {
         var location: SourceLocation?
         /// Why the value is an assumption rather than written, if it is one.
         var assumed: String?
+        /// Why the entry's color could not be read, when it could not (its problem is reported):
+        /// the set is unresolved in the themes that show this entry, not measured with another.
+        var unreadable: String?
     }
 
     struct Appearance: Hashable {
@@ -198,10 +201,17 @@ struct AssetCatalogReader {
             }
             if skip { continue }
             guard let color = item["color"] else { continue }  // an unassigned appearance slot
+            let before = problems.count
             if let css = css(color, name: name, file: file, pointer: pointer.appending("color"), appearance: appearance) {
                 set.entries[appearance] = Entry(css: css, location: color.location)
+            } else {
+                // The slot is assigned but its color cannot be read: the themes that show this
+                // appearance have no color for the set (iOS would not fall back to another).
+                let reason = problems.count > before ? problems[before].message : "its color could not be read"
+                set.entries[appearance] = Entry(css: "", location: color.location, unreadable: reason)
             }
         }
+        if set.entries.values.allSatisfy({ $0.unreadable != nil }) { set.entries = [:] }
         if set.entries.isEmpty {
             // Xcode's template makes AccentColor with no color: the app then uses the system
             // accent, which iOS shows as its default tint, system blue.
@@ -322,7 +332,7 @@ struct AssetCatalogReader {
             for set in sets {
                 guard let entry = Self.entry(set, luminosity: theme.luminosity, highContrast: theme.highContrast) else { continue }
                 var value = entry.css
-                if value.hasPrefix("system:") {
+                if entry.unreadable == nil, value.hasPrefix("system:") {
                     let reference = String(value.dropFirst("system:".count))
                     guard let resolved = AppleSystemColors.value(reference, dark: theme.luminosity == "dark", highContrast: theme.highContrast) else {
                         problems.append(PaletteProblem(.unknownToken, "color set \(set.name) refers to the system color \(reference), which is not in the table of iOS system colors (\(AppleSystemColors.names.count) colors; see docs/palette-format.md)",
@@ -333,6 +343,7 @@ struct AssetCatalogReader {
                 }
                 var token = Token(name: set.name, value: value, assumed: entry.assumed, pointer: JSONPointer([set.name]), location: entry.location, file: set.file)
                 token.declaration = set.file  // the color set, whose appearances are its themes
+                token.unreadable = entry.unreadable
                 token.type = "color"
                 tokens.append(token)
             }

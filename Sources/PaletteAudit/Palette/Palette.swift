@@ -159,6 +159,11 @@ public struct Token: Sendable {
     /// token is unresolved, never measured, unless the palette declares them harmless
     /// (``Palette/ignoredProperties``).
     public var unappliedProperties: [UnappliedProperty] = []
+    /// Why the token's value in this theme could not be read (an asset catalog's dark
+    /// appearance in a color space Xcode does not write, say), when it could not: its problem
+    /// is reported where it is, and the token is unresolved in this theme, never measured with
+    /// another appearance's color in its place.
+    public var unreadable: String?
     /// What the read ledger counts this token as one declaration of, when that is not its
     /// value's place (an asset catalog's color set, whose appearances are one declaration; a
     /// Figma variable, whose values by mode are one).

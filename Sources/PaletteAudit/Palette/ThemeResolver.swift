@@ -167,6 +167,10 @@ public struct ThemeResolver: Sendable {
             followed.append(target)
             token = next
         }
+        for name in [firstName] + followed {
+            guard let link = tokens[name], let reason = link.unreadable else { continue }
+            return .failure(problem(.invalidColor, "token \"\(link.name)\" has no color in theme '\(theme.name)' that could be read (\(reason)), so it is unresolved there", at: link))
+        }
         if token.type == "gradient" || Gradient.isGradient(token.value) {
             return resolveGradient(token, reference: reference, firstName: firstName, followed: followed, depth: depth)
         }

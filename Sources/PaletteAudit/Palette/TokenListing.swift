@@ -183,6 +183,10 @@ public struct TokenListing: Sendable, Codable {
                     break
                 }
                 guard let token = tokens[current] else { break }  // every name in `order` and every checked target is a token
+                if let reason = token.unreadable {
+                    memo[current] = .broken(reason, root: current)
+                    break
+                }
                 if !token.unappliedProperties.isEmpty || !token.operations.isEmpty {
                     // Anywhere on a chain: the resolver decides (an unapplied property makes the
                     // token unresolved; operations apply to what the alias gives).

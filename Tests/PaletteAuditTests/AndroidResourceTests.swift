@@ -201,7 +201,8 @@ import Testing
         {"checks": [
           {"id": "body", "foreground": "?attr/ink_color", "background": "?paper_color", "themes": ["Theme.App", "Theme.App-night", "Warm"]},
           {"id": "primary", "foreground": "?android:attr/textColorPrimary", "background": "colorSurface", "themes": ["Theme.App.Brand"]},
-          {"id": "brand", "foreground": "@color/brand", "background": "@color/paper", "themes": ["light"]}
+          {"id": "brand", "foreground": "@color/brand", "background": "@color/paper", "themes": ["light"]},
+          {"id": "ink", "foreground": "@color/ink", "background": "@color/paper"}
         ]}
         """#.write(to: URL(fileURLWithPath: res.path + ".checks.json"), atomically: true, encoding: .utf8)
         let loaded = PaletteLoader.loadSources(paths: [res.path])
@@ -212,9 +213,13 @@ import Testing
                                                "ThemeSepia", "ThemeSepia-night", "Warm"])
         #expect(palette.themes.map { $0.colorScheme?.rawValue ?? "-" } == ["light", "dark", "light", "dark", "light", "dark", "-", "-", "-"])
         let colors = Self.colors(palette)
-        #expect(colors["Theme.App"] == ["colorPrimary": "#3366cc", "colorOnPrimary": "#ffffff", "paper_color": "#ffffff", "ink_color": "#1f1f1f",
-                                        "android:textColorPrimary": "#1f1f1f", "android:colorForeground": "#1f1f1f", "colorSurface": "#ffffff",
-                                        "scrim": "#00000080"])
+        // An app theme sees its configuration's color resources beside its attributes, so a
+        // check may name @color/ in any theme.
+        let day = ["ink": "#1f1f1f", "paper": "#ffffff", "brand": "#3366cc"], night = ["ink": "#e3e3e3", "paper": "#121212", "brand": "#3366cc"]
+        #expect(colors["Theme.App"] == day.merging(["colorPrimary": "#3366cc", "colorOnPrimary": "#ffffff", "paper_color": "#ffffff", "ink_color": "#1f1f1f",
+                                                    "android:textColorPrimary": "#1f1f1f", "android:colorForeground": "#1f1f1f", "colorSurface": "#ffffff",
+                                                    "scrim": "#00000080"]) { $1 })
+        #expect(colors["Theme.App-night"]?.filter { day.keys.contains($0.key) } == night)
         // values-night's colors, through @color/ and ?attr/.
         #expect(colors["Theme.App-night"]?["paper_color"] == "#121212" && colors["Theme.App-night"]?["android:textColorPrimary"] == "#e3e3e3")
         #expect(colors["Theme.App-night"]?["colorPrimary"] == "#3366cc")
@@ -223,7 +228,7 @@ import Testing
         #expect(colors["Theme.App.Brand"]?["colorSurface"] == "#f0f0f0" && colors["Theme.App.Brand"]?["colorPrimary"] == "#3366cc")
         #expect(colors["Theme.App.Brand-night"]?["colorSurface"] == "#f0f0f0" && colors["Theme.App.Brand-night"]?["ink_color"] == "#e3e3e3")
         // The explicit parent, and ARGB literals (alpha first).
-        #expect(colors["Warm"] == ["paper_color": "#f8f1e3", "ink_color": "#3b2f2f", "colorAccent": "#ff660088"])
+        #expect(colors["Warm"] == day.merging(["paper_color": "#f8f1e3", "ink_color": "#3b2f2f", "colorAccent": "#ff660088"]) { $1 })
         // A ?attr/ reference is an alias, shown as written.
         let surface = try #require(palette.theme(named: "Theme.App")?.tokens.first { $0.name == "colorSurface" })
         #expect(surface.value == "{paper_color}" && surface.writtenReference == "?paper_color" && surface.location?.line == 9)
@@ -231,10 +236,14 @@ import Testing
         let rows = Auditor().audit(palette).themes.flatMap { theme in
             theme.results.map { "\(theme.name) \($0.id) \($0.foreground.token ?? "-") \($0.foreground.hex) on \($0.background.token ?? "-") \($0.background.hex)" }
         }
-        #expect(rows == ["light brand brand #3366cc on paper #ffffff",
-                         "Theme.App body ink_color #1f1f1f on paper_color #ffffff", "Theme.App-night body ink_color #e3e3e3 on paper_color #121212",
-                         "Theme.App.Brand primary android:textColorPrimary #1f1f1f on colorSurface #f0f0f0",
-                         "Warm body ink_color #3b2f2f on paper_color #f8f1e3"])
+        #expect(rows == ["light brand brand #3366cc on paper #ffffff", "light ink ink #1f1f1f on paper #ffffff",
+                         "dark ink ink #e3e3e3 on paper #121212",
+                         "Theme.App body ink_color #1f1f1f on paper_color #ffffff", "Theme.App ink ink #1f1f1f on paper #ffffff",
+                         "Theme.App-night body ink_color #e3e3e3 on paper_color #121212", "Theme.App-night ink ink #e3e3e3 on paper #121212",
+                         "Theme.App.Brand primary android:textColorPrimary #1f1f1f on colorSurface #f0f0f0", "Theme.App.Brand ink ink #1f1f1f on paper #ffffff",
+                         "Theme.App.Brand-night ink ink #e3e3e3 on paper #121212",
+                         "ThemeSepia ink ink #1f1f1f on paper #ffffff", "ThemeSepia-night ink ink #e3e3e3 on paper #121212",
+                         "Warm body ink_color #3b2f2f on paper_color #f8f1e3", "Warm ink ink #1f1f1f on paper #ffffff"])
         let ledger = palette.ledger.completed(with: palette)
         #expect(ledger.notReadEntries.map { "\(Self.place($0)) \($0.name): \($0.reason ?? "")" } == [
             "values/themes.xml:11 colorError: ?attr/colorErrorContainer is not set by theme Theme.App or the app's styles it inherits (what its parent Theme.MaterialComponents.DayNight.NoActionBar sets is not known: it is not in this tree)",
@@ -313,11 +322,12 @@ import Testing
         #expect(Self.colors(palette) == [
             "light": ["brand": "#3366cc"], "dark": ["brand": "#99bbff"],
             // values-night's AppTheme replaces values' at night, and its children inherit it there.
-            "AppTheme": ["colorPrimary": "#3366cc"], "AppTheme-night": ["colorPrimary": "#99bbff"],
+            // Each app theme also sees its configuration's colors (brand).
+            "AppTheme": ["colorPrimary": "#3366cc", "brand": "#3366cc"], "AppTheme-night": ["colorPrimary": "#99bbff", "brand": "#99bbff"],
             // values-v31's AppTheme.Splash is read (the highest API level).
-            "AppTheme.Splash": ["colorPrimary": "#3366cc", "android:windowSplashScreenBackground": "#3366cc"],
-            "AppTheme.Splash-night": ["colorPrimary": "#99bbff", "android:windowSplashScreenBackground": "#99bbff"],
-            "CycleA": ["colorPrimary": "#000000"], "Standalone.Theme": ["colorPrimary": "#ff0000"],
+            "AppTheme.Splash": ["colorPrimary": "#3366cc", "android:windowSplashScreenBackground": "#3366cc", "brand": "#3366cc"],
+            "AppTheme.Splash-night": ["colorPrimary": "#99bbff", "android:windowSplashScreenBackground": "#99bbff", "brand": "#99bbff"],
+            "CycleA": ["colorPrimary": "#000000", "brand": "#3366cc"], "Standalone.Theme": ["colorPrimary": "#ff0000", "brand": "#3366cc"],
         ])
         let ledger = palette.ledger.completed(with: palette)
         #expect(ledger.notReadEntries.map { "\(Self.place($0)) \($0.name): \($0.reason ?? "")" } == [

@@ -203,6 +203,9 @@ extension AndroidResourceReader {
             names.insert(name)
             var palette = Theme(name: name, tokens: theme.tokens, pointer: JSONPointer([name]))
             palette.colorScheme = theme.scheme
+            // The theme sees its configuration's color resources too, as an app does, so a check
+            // may name `@color/x` beside `?attr/x`; an attribute of the same name comes first.
+            palette.extends = night && self.colors["dark"] != nil ? "dark" : self.colors["light"] != nil ? "light" : nil
             themes.append(palette)
             for token in theme.tokens { tokenKeys.insert(Self.key(token.file ?? "", token.location ?? SourceLocation(offset: 0, line: 0, column: 0))) }
         }

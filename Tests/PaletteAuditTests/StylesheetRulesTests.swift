@@ -80,7 +80,7 @@ import Testing
         #expect(Self.unread(p) == [
             "btn-bg 6:36 not-read: custom properties of ':where(html) :where(button,.btn)' \(Self.scopedReason)",
             "card 9:19 not-read: custom properties of ':is(html .card)' \(Self.scopedReason)",
-            "text-1 4:3 not-read: a later declaration of --text-1 in the same theme wins",
+            "text-1 4:3 not-read: theme 'light' declares --text-1 again at theme.css:10 (in ':where(:is(html))'), with another value, #222222; that declaration is the one read",
         ])
     }
 
@@ -135,7 +135,7 @@ import Testing
         let nowhere = "@media (--nowhere) uses a custom media query defined elsewhere (not found in this stylesheet or those it imports); not read as a theme"
         #expect(Self.located(problems) == ["8:30 \(hd)", "10:30 \(nowhere)"])
         #expect(Self.unread(p) == ["fg 8:30 not-read: \(hd)", "bg 10:30 not-read: \(nowhere)",
-                                   "bg 6:29 not-read: a later declaration of --bg in the same theme wins"])
+                                   "bg 6:29 not-read: theme 'dark' declares --bg again at theme.css:9 (in '@media (--later) :root'), with another value, #222222; that declaration is the one read"])
         // The block keeps the query as written.
         #expect(p.themes[1].tokens.first { $0.name == "bg" }?.pointer.description == "/@media (--later) :root/--bg")
     }
@@ -294,6 +294,38 @@ import Testing
     /// where the @import is; each file once; the import's media query applies to its rules; a
     /// custom media query one defines is known to all; the imported files are part of the
     /// importing stylesheet's palette, and are not audited again on their own.
+    /// Found trying Open Props as a new user: each theme file read 0 of its colors, saying the
+    /// `--gray-*` it names were defined "nowhere in the stylesheets read", though the same run
+    /// read the file that defines them. The stylesheet is still read as a browser reads it alone;
+    /// the reason now names the other file and how to read both.
+    @Test func aPropertyAnotherStylesheetOfTheRunDefinesIsNamedWithIt() throws {
+        let dir = try Self.folder([
+            "props.gray.css": ":where(html) { --gray-0: #f8f9fa; --gray-9: #212529; }\n",
+            "theme.css": ":where(html) { --surface-1: var(--gray-0); --text-1: var(--gray-9); --own: #ffffff; --lost: var(--nowhere); }\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loaded = PaletteLoader.loadSources(paths: [dir])
+        let theme = try #require(loaded.palettes.first { $0.file.hasSuffix("/theme.css") }?.palette)
+        let reasons = Dictionary(uniqueKeysWithValues: theme.ledger.notReadEntries.map { ($0.name, $0.reason ?? "") })
+        #expect(reasons["surface-1"] == "--gray-0 is not defined in theme 'light' nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it), and var(--gray-0) has no fallback; \(dir)/props.gray.css, read in the same run, defines --gray-0: a page that loads it with this stylesheet gives the property its value (audit them together from one stylesheet that @imports both)")
+        #expect(reasons["lost"]?.hasSuffix("and var(--nowhere) has no fallback") == true, "\(reasons)")
+        // Only the reason changes: nothing is measured that a browser reading theme.css alone would not.
+        #expect(resolvedColors(theme) == ["light": ["own": "#ffffff"]])
+    }
+
+    /// Declarations in a block that is not read are "not read" when the block would make them
+    /// colors (bare HSL channels and color names too), never "not a color".
+    @Test func aScopedBlocksColorsAreNotReadNotNonColors() throws {
+        let css = """
+        .theme-a { --bg: 0 0% 100%; --radius: 0.5rem; }
+        .dark .theme-a { --bg: 0 0% 0%; --fg: white; --gap: 4px; }
+        """
+        let (palette, _) = Self.decode(css)
+        let p = try #require(palette)
+        let entries = p.ledger.entries.filter { $0.line == 2 }.map { "\($0.name) \($0.disposition.rawValue)" }
+        #expect(entries == ["bg not-read", "fg not-read", "gap not-a-color"])
+    }
+
     @Test func importsAreReadFirstInCascadeOrder() throws {
         let dir = try Self.folder([
             "theme.css": """

@@ -153,7 +153,7 @@ import Testing
         let audit = Auditor().audit(p, problems: problems)
         let messages = (problems + audit.problems).map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)" }
         #expect(messages.contains { $0.hasPrefix("3:3 --b: rgb(from var(--a) r g b): var() cycle: --") && $0.contains("--a → --b") }, "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("4:3 --hole:") && $0.contains("--missing is not defined in theme 'light' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--missing) has no fallback") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("4:3 --hole:") && $0.contains("--missing is not defined in theme 'light' nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it), and var(--missing) has no fallback") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("5:3") && $0.contains("#12") }, "\(messages)")
         // --gap might be a length from another stylesheet: a warning, not an error; --shadow is
         // not a color at all and is not mentioned.

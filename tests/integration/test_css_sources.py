@@ -219,7 +219,7 @@ def test_open_props_dark_theme_file_is_a_dark_theme(run):
     palette = json.loads(run("audit", str(path), "--format", "json").stdout)["palettes"][0]
     assert [t["name"] for t in palette["themes"]] == ["dark"]
     not_read = {(e["name"], e["line"]): e["reason"] for e in palette["ledger"]["notRead"]}
-    assert not_read[("link", 4)] == "--indigo-3 is not defined in theme 'dark' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--indigo-3) has no fallback"
+    assert not_read[("link", 4)] == "--indigo-3 is not defined in theme 'dark' nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it), and var(--indigo-3) has no fallback"
     assert not_read[("_bg", 23)].startswith("custom properties of ':where(html) :where(button,.btn)' are scoped to those elements")
 
 
@@ -237,8 +237,13 @@ def test_open_props_theme_imports_its_light_theme_and_custom_media(run):
     assert palette["files"] == [str(theme), str(OPEN_PROPS / "props.media.css"), str(OPEN_PROPS / "extra" / "theme.light.css")]
     not_read = {(e["file"].split("/")[-1], e["line"], e["name"]): e["reason"] for e in palette["ledger"]["notRead"]}
     # The dark block of theme.css (line 6: @media (--OSdark) { :where(html) { … } }) is the dark theme.
-    assert not_read[("theme.css", 8, "link")] == "--indigo-3 is not defined in theme 'dark' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--indigo-3) has no fallback"
-    assert not_read[("theme.light.css", 6, "link")] == "--indigo-7 is not defined in theme 'light' nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it), and var(--indigo-7) has no fallback"
+    # The folder's props.indigo.css defines them: read in the same run, it is named, with how to
+    # read the two together (the theme is still read as a browser reads it alone).
+    def beside(name, file):
+        return (f"; {OPEN_PROPS / file}, read in the same run, defines --{name}: a page that loads it with this stylesheet "
+                "gives the property its value (audit them together from one stylesheet that @imports both)")
+    assert not_read[("theme.css", 8, "link")] == "--indigo-3 is not defined in theme 'dark' nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it), and var(--indigo-3) has no fallback" + beside("indigo-3", "props.indigo.css")
+    assert not_read[("theme.light.css", 6, "link")] == "--indigo-7 is not defined in theme 'light' nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it), and var(--indigo-7) has no fallback" + beside("indigo-7", "props.indigo.css")
     # --HDcolor is defined in props.media.css: what it stands for is said.
     assert not_read[("theme.light.css", 21, "link")] == ("custom properties under @media (--HDcolor), that is @media (dynamic-range: high) "
                                                         "or (color-gamut: p3), apply to some devices only; not read as a theme")
@@ -302,7 +307,7 @@ def test_a_posted_stylesheet_that_imports(binary, tmp_path):
         assert s.stop() == 0, s.logs()
 
 
-NOWHERE = " nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it)"
+NOWHERE = " nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it)"
 DESIGNSYSTEMET_TAILWIND = sorted(glob.glob(str(ROOT.parent / "shared" / "realworld2" / "digdir" / "packages" / "theme" / "**" / "*.tailwind.css"), recursive=True))
 
 

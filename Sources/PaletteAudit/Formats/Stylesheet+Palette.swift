@@ -32,12 +32,26 @@ extension StylesheetReader {
         // The last @property of each name: an earlier one loses to it.
         var lastInitial: [String: Int] = [:]
         for initial in initialValues { lastInitial[initial.name] = initial.order }
-        for declaration in initialValues + declarations.values.flatMap({ $0 }) where !taken.contains("\(declaration.file ?? "")\u{0}\(declaration.location.offset)")
-            && !accounted.contains("\(declaration.file ?? "")\u{0}\(declaration.location.line):\(declaration.location.column)") {
-            let reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
-                : (lastInitial[declaration.name] ?? 0) > declaration.order ? "a later @property --\(declaration.name) wins"
-                : "every theme sets --\(declaration.name), so its @property initial value applies to none"
-            ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
+        func isTaken(_ d: Declaration) -> Bool { taken.contains("\(d.file ?? "")\u{0}\(d.location.offset)") }
+        // Each theme's declarations in its name's order, so the ledger's order is the same every run.
+        let byTheme = declarations.sorted { $0.key < $1.key }
+        for (theme, list) in [("", initialValues)] + byTheme {
+            for declaration in list where !isTaken(declaration)
+                && !accounted.contains("\(declaration.file ?? "")\u{0}\(declaration.location.line):\(declaration.location.column)") {
+                var reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
+                    : (lastInitial[declaration.name] ?? 0) > declaration.order ? "a later @property --\(declaration.name) wins"
+                    : "every theme sets --\(declaration.name), so its @property initial value applies to none"
+                // Name the declaration that is read instead, and say whether it gives another value:
+                // two blocks for one theme (Primer's `auto` mode under a color-scheme query) are
+                // then seen to agree, or not.
+                if !declaration.initial, let winner = list.last(where: { $0.name == declaration.name && isTaken($0) }) {
+                    let place = "\((winner.file ?? file).map { String($0.split(separator: "/").last ?? "") + ":" } ?? "line ")\(winner.location.line)"
+                    let block = winner.block == declaration.block ? "later in the same block" : "in '\(winner.block.prefix(120))'"
+                    let same = winner.value == declaration.value ? "with the same value" : "with another value, \(winner.value.prefix(60))"
+                    reason = "theme '\(theme.isEmpty ? baseScheme.rawValue : theme)' declares --\(declaration.name) again at \(place) (\(block)), \(same); that declaration is the one read"
+                }
+                ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
+            }
         }
         if bareHSL > 0 {
             problems.append(PaletteProblem(.unsupportedProperty, "\(bareHSL) custom propert\(bareHSL == 1 ? "y holds" : "ies hold") bare HSL channels (like `0 0% 100%`), which are not colors on their own; they are read as hsl() colors, as hsl(var(--x)) uses them (shadcn/ui's older themes, Tailwind v3), and each is listed as an assumption",

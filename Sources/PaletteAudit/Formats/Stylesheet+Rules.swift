@@ -354,7 +354,10 @@ extension StylesheetReader {
         guard let theme = context.theme.name else {
             if isCustom {
                 let reason = unreadBlocks[blockKey(context.theme.description ?? context.description)] ?? "its block is not read as a theme"
-                if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") {
+                // Whatever the block would make a color (a color, a var(), bare HSL channels, a
+                // color name) is not read, never "not a color".
+                if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") || StylesheetReader.isBareHSL(value)
+                    || (value.utf8.count <= 64 && (try? CSSColor.parse(value)) != nil) {
                     ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset))
                 } else {
                     ledger.notColor(String(name.dropFirst(2)), type: "\"\(value.prefix(40))\" (\(reason))", file: file, location: location(offset))

@@ -10,6 +10,8 @@ extension StylesheetReader {
         /// Set when the named property itself is not defined (the first `var()` to name it says
         /// whether it has a fallback).
         var undefined: String?
+        /// The undefined property is declared nowhere in the read (in no theme either).
+        var nowhere = false
     }
 
     /// The names (without `--`) of the custom properties a value's `var()`s name.
@@ -58,8 +60,8 @@ extension StylesheetReader {
                 // A property no stylesheet of the read declares anywhere (Designsystemet's
                 // `*.tailwind.css` maps Tailwind's names onto `--ds-*` of the theme stylesheet a
                 // page loads beside it) says so: no theme of this read can give it a value.
-                let nowhere = declaredAnywhere.contains(name) ? "" : " nor anywhere in the stylesheets read (a stylesheet loaded beside this one must define it)"
-                return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'\(nowhere)", undefined: name))
+                let nowhere = declaredAnywhere.contains(name) ? "" : " nor in any stylesheet this one reads or imports (a stylesheet loaded beside this one must define it)"
+                return .failure(SubstitutionFailure(message: "--\(name) is not defined in theme '\(theme)'\(nowhere)", undefined: name, nowhere: !declaredAnywhere.contains(name)))
             }
             let file = declaration.file
             if stack.contains(name) {
@@ -108,7 +110,8 @@ extension StylesheetReader {
             switch substituted {
             case .failure(let failure):
                 if StylesheetReader.looksLikeColor(raw) || raw.lowercased().contains("var(") {
-                    ledger.notRead(declaration.name, reason: failure.message, file: file, location: declaration.location)
+                    ledger.notRead(declaration.name, reason: failure.message, file: file, location: declaration.location,
+                                   missing: failure.nowhere ? failure.undefined : nil)
                 } else {
                     ledger.notColor(declaration.name, type: "\"\(raw.prefix(40))\"", file: file, location: declaration.location)
                 }
@@ -251,7 +254,7 @@ extension StylesheetReader {
                 // on) takes the fallback, as CSS does; without one the value is invalid too.
                 guard comma >= 0 else {
                     return .failure(failure.undefined == String(name.dropFirst(2))
-                        ? SubstitutionFailure(message: "\(failure.message), and var(\(name)) has no fallback") : failure)
+                        ? SubstitutionFailure(message: "\(failure.message), and var(\(name)) has no fallback", undefined: failure.undefined, nowhere: failure.nowhere) : failure)
                 }
                 let fallback = String(decoding: bytes[(comma + 1)..<j], as: UTF8.self).cssTrimmed
                 guard depth < ReadBudget.maximumDepth else {

@@ -118,6 +118,7 @@ extension PaletteLoader {
             }
         }
         PaletteLoader.dropImportedStylesheets(stylesheets, from: &result)
+        PaletteLoader.noteDefinitionsAcrossStylesheets(in: &result)
         // A stylesheet no other imports and that declares no custom property at all (typography
         // classes, a reset) holds no token: listed as skipped, as other files that are not.
         for file in noProperties where result.palettes.contains(where: { $0.file == file }) {
@@ -171,6 +172,28 @@ extension PaletteLoader {
             result.skipped.append(SkippedFile(file: file, reason: "imported by \(by), whose palette it is part of"))
         }
         for i in dropped.reversed() { result.palettes.remove(at: i) }
+    }
+
+    /// A stylesheet's declaration not read because it names a property that none of its own
+    /// files defines says which other stylesheet of the walk defines it (Open Props' theme files
+    /// use the `--gray-*` of `props.gray.css`, which a page loads beside them): the reader reads
+    /// each stylesheet as a browser reads it alone, and the user learns how to read them together.
+    static func noteDefinitionsAcrossStylesheets(in result: inout LoadResult) {
+        let stylesheets = result.palettes.indices.filter { result.palettes[$0].file.hasSuffix(".css") && result.palettes[$0].palette != nil }
+        guard stylesheets.count > 1 else { return }
+        var definer: [String: String] = [:]
+        for i in stylesheets {
+            guard let palette = result.palettes[i].palette else { continue }
+            let file = result.palettes[i].file
+            for name in palette.ledger.names where definer[name] == nil { definer[name] = file }
+            for theme in palette.themes {
+                for token in theme.tokens where definer[token.name] == nil { definer[token.name] = token.file ?? file }
+            }
+        }
+        for i in stylesheets {
+            let own = Set(result.palettes[i].palette?.files ?? []).union([result.palettes[i].file])
+            result.palettes[i].palette?.ledger.noteDefinitions { name in definer[name].flatMap { own.contains($0) ? nil : $0 } }
+        }
     }
 
     /// Palettes that would share a name (two `Assets.xcassets`, two `tokens.json`) are told

@@ -25,6 +25,14 @@ public struct ReadLedger: Sendable, Hashable {
         public var file: String?
         public var line: Int?
         public var column: Int?
+        /// Not read because a custom property no stylesheet of the read defines was named
+        /// (without `--`): where another stylesheet of the same run defines it, the reason says
+        /// so (``noteDefinitions(by:)``). Not part of any output.
+        public var missing: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, disposition, themes, type, reason, file, line, column
+        }
     }
 
     public private(set) var entries: [Entry] = []
@@ -39,8 +47,21 @@ public struct ReadLedger: Sendable, Hashable {
     }
 
     /// A declaration that may be a color and was not read, and why.
-    public mutating func notRead(_ name: String, reason: String, file: String?, location: SourceLocation?) {
-        record(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column))
+    public mutating func notRead(_ name: String, reason: String, file: String?, location: SourceLocation?, missing: String? = nil) {
+        record(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column, missing: missing))
+    }
+
+    /// Every name a declaration of the ledger has (of any disposition).
+    public var names: Set<String> { Set(entries.map(\.name)) }
+
+    /// Adds to each entry not read for want of a custom property where `definer` finds it
+    /// defined: another stylesheet of the same run, which a page loading both would use.
+    public mutating func noteDefinitions(by definer: (String) -> String?) {
+        for i in entries.indices {
+            guard let missing = entries[i].missing, let file = definer(missing) else { continue }
+            entries[i].reason = (entries[i].reason ?? "") + "; \(file), read in the same run, defines --\(missing): a page that loads it with this stylesheet gives the property its value (audit them together from one stylesheet that @imports both)"
+            entries[i].missing = nil
+        }
     }
 
     /// Adds the entries of another reader's ledger (a file of a set).

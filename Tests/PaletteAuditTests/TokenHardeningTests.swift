@@ -260,3 +260,60 @@ import Testing
         #expect(problems.contains { $0.code == .limitExceeded && $0.message.contains("deadline") })
     }
 }
+
+/// Found by the loopback red team of the fifth session (each input a few kilobytes to a hundred):
+/// work done once per theme or per check that nothing bounded, and numbers measured from values
+/// no build makes. Each test counts what happened; none depends on the machine's speed.
+@Suite struct AuditWorkTests {
+    func palette(_ json: String) throws -> Palette {
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(json.utf8), file: "bomb.json")
+        return try #require(palette, "\(problems.prefix(3))")
+    }
+
+    /// A thousand themes that extend one base of 4,000 tokens resolve 4 million tokens: refused
+    /// before any theme is audited, naming the limit, instead of 49 s and 1.9 GB.
+    @Test func themesTimesInheritedTokensAreRefusedBeforeTheAudit() throws {
+        let base = (0..<4_000).map { "\"a\($0)\": \"#123456\"" }.joined(separator: ",")
+        let themes = (0..<999).map { "\"t\($0)\": {\"extends\": \"base\", \"tokens\": {}}" }.joined(separator: ",")
+        let p = try palette("{\"name\": \"q\", \"themes\": {\"base\": {\"tokens\": {\(base)}}, \(themes)}}")
+        let report = Auditor().audit(p)
+        #expect(report.themes.isEmpty)
+        let limit = try #require(report.problems.first { $0.code == .limitExceeded })
+        #expect(limit.message.hasPrefix("the audit would resolve more than 1000000 tokens across its themes"), "\(limit.message)")
+        // Under the limit, the same shape is audited.
+        let few = (0..<20).map { "\"t\($0)\": {\"extends\": \"base\", \"tokens\": {}}" }.joined(separator: ",")
+        let fine = Auditor().audit(try palette("{\"name\": \"q\", \"themes\": {\"base\": {\"tokens\": {\(base)}}, \(few)}}"))
+        #expect(fine.themes.count == 21 && fine.problems.isEmpty)
+    }
+
+    /// The same in a stylesheet: 300 attribute themes over 4,000 root properties.
+    @Test func aStylesheetsThemesTimesPropertiesAreRefusedWhileRead() {
+        let root = ":root{" + (0..<4_000).map { "--p\($0):#123456;" }.joined() + "}"
+        let themes = (0..<300).map { "[data-t=\"t\($0)\"]{--p0:#000000}" }.joined(separator: "\n")
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array((root + "\n" + themes).utf8), file: "bomb.css")
+        #expect(palette == nil)
+        #expect(problems.contains { $0.code == .limitExceeded && $0.message.contains("custom properties in all") }, "\(problems.prefix(3))")
+    }
+
+    /// "Did you mean" compares a name with every token: a theme makes at most 64 such searches,
+    /// and later unknown names are reported without one (2,000 of them took a minute).
+    @Test func nameSuggestionsAreBoundedPerTheme() throws {
+        let tokens = (0..<200).map { "\"color\($0)\": \"#123456\"" }.joined(separator: ",")
+        let checks = (0..<100).map { "{\"id\": \"c\($0)\", \"foreground\": \"colr\($0)\", \"background\": \"color0\"}" }.joined(separator: ",")
+        let p = try palette("{\"name\": \"q\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [\(checks)]}")
+        let unknown = Auditor().audit(p).problems.filter { $0.code == .unknownToken }
+        #expect(unknown.count == 100)
+        #expect(unknown.filter { $0.message.contains("did you mean") }.count == ThemeResolver.maximumNameSuggestions)
+    }
+
+    /// Ten thousand alias cycles are each reported once, beginning at their first member in
+    /// document order (the order was rebuilt for every cycle: quadratic, 140 s).
+    @Test func manyAliasCyclesAreReportedInLinearWork() throws {
+        let tokens = (0..<5_000).flatMap { ["\"a\($0)\": \"{b\($0)}\"", "\"b\($0)\": \"{a\($0)}\""] }.joined(separator: ",")
+        let p = try palette("{\"name\": \"q\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}}")
+        let cycles = Auditor().audit(p).problems.filter { $0.code == .aliasCycle }
+        // Merged across themes and said once per place: one for each pair.
+        #expect(cycles.count == 5_000)
+        #expect(cycles.first?.message == "alias cycle: a0 → b0 → a0")
+    }
+}

@@ -27,6 +27,11 @@ public struct Auditor: Sendable {
         /// audit). 1, the default, computes them in order on the calling thread, as the service's
         /// workers do; the CLI uses every core.
         public var suggestionThreads = 1
+        /// The tokens every theme resolves, added up (a theme that extends another resolves the
+        /// tokens it inherits again): a thousand themes extending a base of 4,000 tokens are 4
+        /// million, from a 97 KB file. Real systems stay far below (Designsystemet's 36 themes,
+        /// about 40,000); more is refused before any theme is audited, whatever the caller.
+        public var maximumThemeTokens = 1_000_000
 
         /// How an audit will be rendered, for the size bound above.
         public enum Rendering: Sendable {
@@ -82,11 +87,22 @@ public struct Auditor: Sendable {
         var ruleMatches: [String: Int] = [:]
         // Every theme's checks first (rules expanded), so a request over the limit is refused
         // before a single pair is measured.
-        var plan: [(theme: Theme, resolver: ThemeResolver, items: [Item])] = []
-        var total = 0
+        // A resolver holds its theme's tokens with inheritance applied: kept for the first
+        // themes, built again for the rest when their turn comes, so that a thousand themes
+        // extending one large base never hold a thousand copies of it at once (7.8 GB).
+        var plan: [(theme: Theme, resolver: ThemeResolver?, items: [Item])] = []
+        var total = 0, themeTokens = 0
         for theme in selected {
-            let resolver = ThemeResolver(palette: palette, theme: theme)
-            let items = Auditor.items(of: palette, theme: theme.name, tokens: resolver.tokenNames, problems: &problems, ruleMatches: &ruleMatches)
+            if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
+            let resolver = plan.count < Auditor.resolversKept ? ThemeResolver(palette: palette, theme: theme) : nil
+            let names = resolver?.tokenNames ?? ThemeResolver.tokenNames(palette: palette, theme: theme)
+            themeTokens += names.count
+            if themeTokens > limits.maximumThemeTokens {
+                problems.append(PaletteProblem(.limitExceeded, "the audit would resolve more than \(limits.maximumThemeTokens) tokens across its themes (each theme resolves the tokens it inherits again; \(plan.count + 1) of \(selected.count) themes reach \(themeTokens)); audit fewer themes (--theme, ?theme=)",
+                                               file: palette.file))
+                return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
+            }
+            let items = Auditor.items(of: palette, theme: theme.name, tokens: names, problems: &problems, ruleMatches: &ruleMatches)
             total += items.count
             if let maximum = limits.maximumChecks, total > maximum {
                 problems.append(PaletteProblem(.limitExceeded, "the audit would measure at least \(total) checks (themes × checks × expanded rules); the limit is \(maximum). Audit fewer themes (?theme=) or narrow the rules",
@@ -109,17 +125,13 @@ public struct Auditor: Sendable {
         // together afterwards; the report is the same as computing them in place.
         var deferred: [PendingSuggestion]? = limits.suggestionThreads > 1 ? [] : nil
         for (theme, planned, items) in plan {
-            var resolver = planned
+            var resolver = planned ?? ThemeResolver(palette: palette, theme: theme)
             var results: [CheckResult] = []
             results.reserveCapacity(items.count)  // a result is large: growing the list would copy them
             var unresolved: [UnresolvedCheck] = []
             var themeSummary = AuditSummary()
             for item in items {
-                if let shouldStop = limits.shouldStop, shouldStop() {
-                    problems.append(PaletteProblem(.limitExceeded, "the audit was stopped before it finished (its time ran out); audit fewer themes or checks, or turn suggestions off",
-                                                   file: palette.file))
-                    return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
-                }
+                if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
                 switch evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft, deferred: &deferred,
                                 at: (themes.count, results.count)) {
                 case .success(let result):
@@ -134,7 +146,9 @@ public struct Auditor: Sendable {
             // group `$extends`, a `$ref` named many times) is one declaration: its problem is
             // said once, for the first token, with how many more carry it.
             var copies: [CopyKey: (index: Int, more: Int)] = [:]
-            for problem in resolver.validateAll() where said.insert(problem).inserted {
+            let checkedAll = resolver.validateAll(shouldStop: limits.shouldStop)
+            if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
+            for problem in checkedAll where said.insert(problem).inserted {
                 if let location = problem.location {
                     let key = CopyKey(code: problem.code, file: problem.file, location: location, theme: problem.theme)
                     if let first = copies[key] {
@@ -153,9 +167,7 @@ public struct Auditor: Sendable {
         }
         if let deferred, !deferred.isEmpty {
             guard let computed = Auditor.computeInParallel(deferred, threads: limits.suggestionThreads, shouldStop: limits.shouldStop) else {
-                problems.append(PaletteProblem(.limitExceeded, "the audit was stopped before it finished (its time ran out); audit fewer themes or checks, or turn suggestions off",
-                                               file: palette.file))
-                return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
+                return stopped(palette, problems + warnings)
             }
             for (pending, suggestions) in zip(deferred, computed) {
                 Auditor.attach(suggestions, to: &themes[pending.theme].results[pending.result], theme: themes[pending.theme].name)
@@ -166,7 +178,7 @@ public struct Auditor: Sendable {
         && selected.contains(where: { check.applies(to: $0.name) }) {
             // A rule whose own "except" removes every pair its globs match says so.
             let emptiedByExcept = !check.except.isEmpty && plan.contains { planned in
-                let names = planned.resolver.tokenNames
+                let names = planned.resolver?.tokenNames ?? ThemeResolver.tokenNames(palette: palette, theme: planned.theme)
                 let backgrounds = CheckRule.side(check.background, tokens: names, except: [])
                 return CheckRule.side(check.foreground, tokens: names, except: []).contains { fg in backgrounds.contains { $0 != fg } }
             }
@@ -185,6 +197,15 @@ public struct Auditor: Sendable {
     }
 
     /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".
+    /// Themes whose resolver the plan keeps (see ``audit(_:problems:)``).
+    static let resolversKept = 32
+
+    /// The report of an audit stopped because its time ran out.
+    func stopped(_ palette: Palette, _ problems: [PaletteProblem]) -> PaletteReport {
+        Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + [
+            PaletteProblem(.limitExceeded, "the audit was stopped before it finished (its time ran out); audit fewer themes or checks, or turn suggestions off", file: palette.file)])
+    }
+
     public static func megabytes(_ bytes: Int) -> String {
         if bytes < 1 << 10 { return "\(bytes) bytes" }
         let (value, unit) = bytes < 1 << 20 ? (Double(bytes) / 1024, "KiB") : (Double(bytes) / Double(1 << 20), "MiB")

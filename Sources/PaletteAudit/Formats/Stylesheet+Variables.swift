@@ -49,6 +49,16 @@ extension StylesheetReader {
     /// past it. A chain of `var()` (through values and fallbacks) deeper than
     /// ``ReadBudget/maximumDepth`` stops the read too, at its line and column.
     mutating func colorTokens(_ effective: [String: Declaration], theme: String, scheme: ColorScheme) -> [Token] {
+        // Each theme holds the base's properties again: 999 attribute themes over 4,000 root
+        // properties (94 KB) built 4 million before the budget stopped them, in 37 s and 900 MB.
+        // The audit refuses more than this many across themes; the reader does too, before
+        // building them.
+        themeTokensBuilt += effective.count
+        guard themeTokensBuilt <= Auditor.Limits().maximumThemeTokens else {
+            halt(PaletteProblem(.limitExceeded, "the stylesheet's themes would hold more than \(Auditor.Limits().maximumThemeTokens) custom properties in all (each theme holds the base's again; theme '\(theme)' reaches \(themeTokensBuilt)); a stylesheet with this many themes × properties is not read",
+                                file: file))
+            return []
+        }
         var resolved: [String: Result<String, SubstitutionFailure>] = [:]
         let declaredAnywhere = self.declaredAnywhere
         var stop: PaletteProblem?

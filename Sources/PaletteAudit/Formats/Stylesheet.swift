@@ -263,6 +263,8 @@ struct StylesheetReader {
     var ledger = ReadLedger()
     /// Custom properties read as bare HSL channels (`0 0% 100%`), said in one warning.
     var bareHSL = 0
+    /// Properties the themes built so far hold, added up (every theme holds the base's again).
+    var themeTokensBuilt = 0
     var order = 0
     private(set) var tokens: [CSSToken] = []
     var index = 0

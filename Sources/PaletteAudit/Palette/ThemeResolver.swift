@@ -1,4 +1,5 @@
 public import ColorScience
+import Synchronization
 
 /// The tokens of one theme with inheritance applied, resolving references to colors.
 public struct ThemeResolver: Sendable {
@@ -18,6 +19,18 @@ public struct ThemeResolver: Sendable {
     /// a check that names one is told why, at the declaration's line.
     let unread: [String: ReadLedger.Entry]
 
+    /// Work this resolver's copies share, done once or bounded: the tokens' positions (to begin
+    /// an alias cycle's message at its first member) and how many "did you mean" searches are
+    /// left (each compares a name with every token: 2,000 unknown names among 2,000 tokens took
+    /// a minute).
+    final class Shared: Sendable {
+        let order = Mutex<[String: Int]?>(nil)
+        let suggestionsLeft = Atomic<Int>(ThemeResolver.maximumNameSuggestions)
+    }
+    let shared = Shared()
+    /// "Did you mean" searches per theme; later unknown names are reported without one.
+    public static let maximumNameSuggestions = 64
+
     /// How many aliases may be followed before giving up. Real design systems chain a handful;
     /// a chain longer than this is generated wrongly or hostile, and is refused with a problem.
     public static let maximumAliasDepth = 1_000
@@ -30,12 +43,7 @@ public struct ThemeResolver: Sendable {
         self.unread = unread
         self.theme = theme
         self.file = palette.file
-        var chain: [Theme] = [theme]
-        var seen: Set<String> = [theme.name]
-        while let base = chain.last?.extends, !seen.contains(base), let next = palette.theme(named: base) {
-            chain.append(next)
-            seen.insert(base)
-        }
+        let chain = ThemeResolver.chain(palette: palette, theme: theme)
         scheme = chain.lazy.compactMap(\.scheme).first
         var tokens: [String: Token] = [:]
         var names: [String] = []
@@ -47,8 +55,12 @@ public struct ThemeResolver: Sendable {
         }
         // Apple's system colors the tokens refer to ({ios.label}) join the theme's tokens, in
         // its appearance, so aliases to them resolve like any other (they are not listed).
-        let referenced = Set(tokens.values.flatMap { Token.embeddedReferences(in: $0.value) + ($0.aliasTarget.map { [$0] } ?? []) }
-            .filter { $0.hasPrefix("ios.") && tokens[$0] == nil })
+        // (Most values hold no brace, and are passed over at once.)
+        var referenced: Set<String> = []
+        for token in tokens.values where token.value.utf8.contains(UInt8(ascii: "{")) {
+            for name in Token.embeddedReferences(in: token.value) + (token.aliasTarget.map { [$0] } ?? [])
+            where name.hasPrefix("ios.") && tokens[name] == nil { referenced.insert(name) }
+        }
         for name in referenced {
             guard let system = ThemeResolver.systemColor(String(name.dropFirst(4)), theme: theme, scheme: scheme) else { continue }
             var token = Token(name: name, value: system.css, assumed: system.assumed)
@@ -57,6 +69,28 @@ public struct ThemeResolver: Sendable {
         }
         self.tokens = tokens
         self.tokenNames = names
+    }
+
+    /// The theme and the themes it extends, nearest first (a cycle is cut where it closes).
+    static func chain(palette: Palette, theme: Theme) -> [Theme] {
+        var chain: [Theme] = [theme]
+        var seen: Set<String> = [theme.name]
+        while let base = chain.last?.extends, !seen.contains(base), let next = palette.theme(named: base) {
+            chain.append(next)
+            seen.insert(base)
+        }
+        return chain
+    }
+
+    /// ``tokenNames`` without building the resolver: the names, in order, of the theme's tokens
+    /// with inheritance applied.
+    static func tokenNames(palette: Palette, theme: Theme) -> [String] {
+        var seen: Set<String> = []
+        var names: [String] = []
+        for layer in chain(palette: palette, theme: theme).reversed() {
+            for token in layer.tokens where seen.insert(token.name).inserted { names.append(token.name) }
+        }
+        return names
     }
 
     func problem(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer?, _ location: SourceLocation?, file: String? = nil) -> PaletteProblem {
@@ -290,7 +324,13 @@ public struct ThemeResolver: Sendable {
     /// One problem per cycle, however it was entered: listed from the member that comes first
     /// in the file, located at the token whose alias closes the loop.
     func cycleProblem(_ members: [String]) -> PaletteProblem {
-        let order = Dictionary(tokenNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        // The tokens' positions are worked out once per theme, not once per cycle.
+        let order = shared.order.withLock { cached in
+            if let cached { return cached }
+            let built = Dictionary(tokenNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            cached = built
+            return built
+        }
         let first = members.indices.min { (order[members[$0]] ?? .max) < (order[members[$1]] ?? .max) } ?? 0
         let rotated = Array(members[first...] + members[..<first])
         let closing = tokens[rotated.last ?? ""]
@@ -300,13 +340,27 @@ public struct ThemeResolver: Sendable {
 
     /// Checks that every token resolves to a color, in time linear in the number of tokens
     /// (each alias chain is walked once), returning one problem per broken chain.
-    public func validateAll() -> [PaletteProblem] {
+    /// `shouldStop` is asked every 1,024 tokens; when it says to stop, the problems found so far
+    /// are returned, and the caller, which asked, stops too.
+    public func validateAll(shouldStop: (@Sendable () -> Bool)? = nil) -> [PaletteProblem] {
         // Per token: how many aliases lead from it to a color, or -1 when its chain is broken
         // (and already reported).
         var depth: [String: Int] = [:]
         var problems: [PaletteProblem] = []
         var reportedTooDeep = false
-        for name in tokenNames where depth[name] == nil {
+        for (index, name) in tokenNames.enumerated() where depth[name] == nil {
+            if index & 1023 == 1023, let shouldStop, shouldStop() { break }
+            // Most tokens are a color as written: no chain to walk.
+            if let token = tokens[name], token.operations.isEmpty, token.aliasTarget == nil {
+                if token.unreadable != nil {
+                    depth[name] = -1  // its reader reported why
+                    continue
+                }
+                if (try? CSSColor.parse(token.value, scheme: scheme)) != nil {
+                    depth[name] = 0
+                    continue
+                }
+            }
             var path: [String] = []
             var onPath: [String: Int] = [:]
             var current = name
@@ -362,7 +416,7 @@ public struct ThemeResolver: Sendable {
     }
 
     func suggestion(for name: String, excluding: String? = nil) -> String {
-        guard name.count < 200 else { return "" }
+        guard name.count < 200, shared.suggestionsLeft.subtract(1, ordering: .relaxed).newValue >= 0 else { return "" }
         // The nearest name by edit distance (the first of equals, in document order).
         var best: (name: String, distance: Int)?
         for candidate in tokenNames where candidate != excluding {

@@ -357,7 +357,8 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.find_element(By.ID, "byo-audit").click()
     wait_for(lambda: "dtcg: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the brought file")
     assert d.find_element(By.ID, "workbench-title").text == "Workbench: dtcg (brought by you)"
-    ink_field = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
+    # The editor is drawn from the tokens answer, which may come after the audit's status.
+    ink_field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]'), "the ink field")
     assert ink_field.get_attribute("value") == "#999999", "a color object is shown as its hex"
     fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[role=button]'), "a fix")
     value = changes_of(fix)[0]["value"]
@@ -372,7 +373,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     # Typed a character at a time, a hex is a string while it is partial and an object again
     # once it is whole.
     from selenium.webdriver.common.keys import Keys
-    ink_field = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
+    ink_field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]'), "the ink field")
     ink_field.send_keys(Keys.CONTROL, "a")
     for key in "#222222":
         ink_field.send_keys(key)
@@ -387,7 +388,8 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     assert d.execute_script(leaving) is True, "the brought edit is still only in the text box"
     d.find_element(By.ID, "byo-audit").click()
     wait_for(lambda: d.find_element(By.ID, "workbench-title").text == "Workbench: dtcg (brought by you)", "the brought file again")
-    assert d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]').get_attribute("value") == "#222222"
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]').get_attribute("value") == "#222222",
+             "the brought edit in the editor again")
     (d.downloads / "dtcg.json").unlink()
     d.find_element(By.ID, "download-palette").click()
     again = json.loads(downloaded(d, "dtcg.json").read_text())
@@ -595,7 +597,7 @@ def test_a_json5_tokens_file_is_edited_in_place(server, browser, tmp_path):
     chosen.write_text(original)
     d.find_element(By.ID, "byo-file").send_keys(str(chosen))
     wait_for(lambda: "brand: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the JSON5 file")
-    ink = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]')
+    ink = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]'), "the ink field")
     assert ink.get_attribute("value") == "#999999"
     d.execute_script(COUNT_REQUESTS)
     edit_once(d, ink, "#333333")

@@ -12,7 +12,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
 
 /// `--format` of `audit`.
 enum AuditFormat: String, CaseIterable, ExpressibleByArgument {
-    case text, json, junit, markdown, sarif, github, xcode
+    case text, json, junit, markdown, sarif, github, xcode, html
 }
 
 /// `--format` of `matrix`.

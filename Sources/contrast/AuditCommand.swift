@@ -69,6 +69,10 @@ struct AuditCommand: ParsableCommand {
         case .json: try Terminal.emitPieces(to: output, report.writePrettyJSON)
         case .junit: try Terminal.emit(JUnitRenderer.render(report), to: output)
         case .markdown: try Terminal.emit(MarkdownRenderer.render(report), to: output)
+        case .html:
+            // The nightly report's page on its own (`contrast report` adds the JSON, the summary
+            // and a history).
+            try Terminal.emit(HTMLReport(title: "Contrast audit", generated: ISO8601DateFormatter().string(from: Date()), history: []).render(report), to: output)
         case .sarif: try Terminal.emit(try SARIFRenderer.render(report, toolVersion: Contrast.version), to: output)
         case .github: try GitHubActions.annotate(report, baseline: baseline, to: output)
         case .xcode:

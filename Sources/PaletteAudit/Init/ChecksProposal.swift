@@ -116,6 +116,20 @@ struct PaletteProposer {
         }
         if !unresolved.isEmpty {
             notes.append("\(unresolved.count) tokens have no color the audit can tell in some theme (\(unresolved.sorted().prefix(3).joined(separator: ", "))\(unresolved.count > 3 ? ", …" : "")) and are paired only where they have one; `contrast audit` says why")
+            // Properties the tool cannot apply are the usual cause (a plugin's metadata on every
+            // token): name them, and how to declare them harmless.
+            var properties: [String: Int] = [:]
+            for theme in palette.themes {
+                for token in theme.tokens where unresolved.contains(token.name) {
+                    for property in Set(token.unappliedProperties.map(\.name)) where !palette.ignoredProperties.contains(property) {
+                        properties[property, default: 0] += 1
+                    }
+                }
+            }
+            if !properties.isEmpty {
+                let names = properties.keys.sorted()
+                notes.append("tokens carry properties this tool cannot apply (\(names.map { "\"\($0)\"" }.joined(separator: ", "))); if they do not change the color, run init again with \(names.map { "--ignore-property \($0)" }.joined(separator: " "))")
+            }
         }
         let disabledGlobs = Array(Set(roles.values.compactMap { $0.disabledWord.map { "*\($0)*" } })).sorted()
         if !disabledGlobs.isEmpty {

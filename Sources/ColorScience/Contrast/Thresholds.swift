@@ -57,53 +57,44 @@ public struct ContrastUsage: Hashable, Sendable, CustomStringConvertible {
 extension ContrastUsage: NamedValue {}
 
 /// A WCAG conformance level a requirement asks for.
-public struct WCAGLevel: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let name: String
-    private let rank: Int
+public typealias WCAGLevel = RankedName<WCAGLevelScale>
 
-    private init(_ name: String, _ rank: Int) {
-        self.name = name
-        self.rank = rank
-    }
-
-    /// Level A: reported by checks of criteria at that level (SC 1.4.1 for links told apart by
-    /// color); never a level a contrast check can ask for.
-    public static let A = WCAGLevel("A", 0)
-    public static let AA = WCAGLevel("AA", 1)
-    public static let AAA = WCAGLevel("AAA", 2)
+public enum WCAGLevelScale: RankScale {
     /// Every level a report may name (A included, for reading reports back).
     public static let all: [WCAGLevel] = [.A, .AA, .AAA]
     /// The levels a contrast check, the CLI or the API can ask for.
     public static let requestable: [WCAGLevel] = [.AA, .AAA]
+}
+
+extension RankedName where Scale == WCAGLevelScale {
+    /// Level A: reported by checks of criteria at that level (SC 1.4.1 for links told apart by
+    /// color); never a level a contrast check can ask for.
+    @inlinable public static var A: WCAGLevel { WCAGLevel("A", rank: 0) }
+    @inlinable public static var AA: WCAGLevel { WCAGLevel("AA", rank: 1) }
+    @inlinable public static var AAA: WCAGLevel { WCAGLevel("AAA", rank: 2) }
+    /// The levels a contrast check, the CLI or the API can ask for.
+    public static var requestable: [WCAGLevel] { WCAGLevelScale.requestable }
 
     /// A level that can be asked for (AA or AAA, any case); nil for anything else, A included.
     public init?(name: String) {
         guard let known = WCAGLevel.requestable.first(where: { $0.name == name.uppercased() }) else { return nil }
         self = known
     }
-
-    public static func < (lhs: WCAGLevel, rhs: WCAGLevel) -> Bool { lhs.rank < rhs.rank }
-    public var description: String { name }
 }
-
-extension WCAGLevel: NamedValue {}
 
 /// The best WCAG 2.x level a contrast ratio reaches for text: `AAA` (≥ 7), `AA` (≥ 4.5),
 /// `AA-large` (≥ 3, enough for large text and non-text) or `none`.
-public struct AchievedLevel: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let name: String
-    private let rank: Int
+public typealias AchievedLevel = RankedName<AchievedLevelScale>
 
-    private init(_ name: String, _ rank: Int) {
-        self.name = name
-        self.rank = rank
-    }
-
-    public static let none = AchievedLevel("none", 0)
-    public static let AALarge = AchievedLevel("AA-large", 1)
-    public static let AA = AchievedLevel("AA", 2)
-    public static let AAA = AchievedLevel("AAA", 3)
+public enum AchievedLevelScale: RankScale {
     public static let all: [AchievedLevel] = [.AAA, .AA, .AALarge, .none]
+}
+
+extension RankedName where Scale == AchievedLevelScale {
+    @inlinable public static var none: AchievedLevel { AchievedLevel("none", rank: 0) }
+    @inlinable public static var AALarge: AchievedLevel { AchievedLevel("AA-large", rank: 1) }
+    @inlinable public static var AA: AchievedLevel { AchievedLevel("AA", rank: 2) }
+    @inlinable public static var AAA: AchievedLevel { AchievedLevel("AAA", rank: 3) }
 
     public init?(name: String) {
         guard let known = AchievedLevel.all.first(where: { $0.name == name }) else { return nil }
@@ -122,12 +113,7 @@ public struct AchievedLevel: Hashable, Sendable, Comparable, CustomStringConvert
             self = .none
         }
     }
-
-    public static func < (lhs: AchievedLevel, rhs: AchievedLevel) -> Bool { lhs.rank < rhs.rank }
-    public var description: String { name }
 }
-
-extension AchievedLevel: NamedValue {}
 
 /// A contrast requirement: a usage at a level, and the minimum ratio WCAG 2.2 sets for it.
 public struct ContrastRequirement: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+public import ColorScience
+
 /// One finding of an audit placed at its file, line and column: what the line-oriented formats
 /// print, one per line (GitHub Actions workflow commands, Xcode and compiler-style diagnostics).
 ///
@@ -7,23 +9,7 @@
 /// line and no column; problems and declarations not read have both.
 public struct AuditAnnotation: Hashable, Sendable {
     /// How serious a finding is: a closed set, encoded by the renderers in their own words.
-    public struct Severity: Hashable, Sendable, Comparable, CustomStringConvertible {
-        private let rank: Int
-        public let description: String
-        private init(_ rank: Int, _ description: String) {
-            self.rank = rank
-            self.description = description
-        }
-
-        /// A problem, a failing check or a regression.
-        public static let error = Severity(0, "error")
-        /// A warning, a false claim, a color-vision warning, a declaration not read.
-        public static let warning = Severity(1, "warning")
-        /// Worth knowing, never wrong: a deprecated token.
-        public static let notice = Severity(2, "notice")
-
-        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
-    }
+    public typealias Severity = RankedName<AnnotationSeverityScale>
 
     public var severity: Severity
     /// The rule, as SARIF names it (`contrast/insufficient`).
@@ -46,6 +32,20 @@ public struct AuditAnnotation: Hashable, Sendable {
         self.line = file == nil ? nil : line
         self.column = file == nil || line == nil ? nil : column
     }
+}
+
+/// An annotation's severities, most serious first.
+public enum AnnotationSeverityScale: RankScale {
+    public static let all: [AuditAnnotation.Severity] = [.error, .warning, .notice]
+}
+
+extension RankedName where Scale == AnnotationSeverityScale {
+    /// A problem, a failing check or a regression.
+    public static var error: AuditAnnotation.Severity { AuditAnnotation.Severity("error", rank: 0) }
+    /// A warning, a false claim, a color-vision warning, a declaration not read.
+    public static var warning: AuditAnnotation.Severity { AuditAnnotation.Severity("warning", rank: 1) }
+    /// Worth knowing, never wrong: a deprecated token.
+    public static var notice: AuditAnnotation.Severity { AuditAnnotation.Severity("notice", rank: 2) }
 }
 
 extension AuditReport {

@@ -1,3 +1,5 @@
+import ColorScience
+
 /// The audit as compiler-style diagnostics, `PATH:LINE:COL: error: …`, one line per finding
 /// (``AuditReport/annotations``): what Xcode shows inline when a Run Script build phase prints
 /// them, and what editors' problem matchers (VS Code's `$gcc`-style patterns, Vim's

@@ -252,9 +252,10 @@ extension AndroidResourceReader {
         let name = style.name + (configuration == "dark" ? "-night" : "")
         let items = attributes.mapValues(\.item)
         var resolved: [String: String] = [:]
+        var unresolved: [String: Unresolved] = [:]
         for attribute in order {
             guard let (item, owner) = attributes[attribute] else { continue }
-            let outcome = evaluate(item, attributes: items, theme: name, outside: chain.outside, colors: colors, resolved: &resolved)
+            let outcome = evaluate(item, attributes: items, theme: name, outside: chain.outside, colors: colors, resolved: &resolved, unresolved: &unresolved)
             switch outcome {
             case .color(let value, let final):
                 var token = Token(name: item.name, value: value, pointer: JSONPointer(item.file.split(separator: "/").suffix(2).map(String.init) + [owner, item.name]),
@@ -285,19 +286,38 @@ extension AndroidResourceReader {
     /// What one item is in a theme: `?attr/` references followed through the theme's
     /// attributes, then the value. `resolved` holds the colors of the theme's attributes found
     /// so far, so that each reference is followed once.
+    /// Where an attribute's references end without a color, for the attributes that reach it
+    /// later: the item they end at, and why (each chain is then followed once per theme, not once
+    /// for every attribute that leads into it).
+    struct Unresolved {
+        var end: StyleItem
+        var outcome: Outcome
+    }
+
     mutating func evaluate(_ item: StyleItem, attributes: [String: StyleItem], theme: String, outside: String?, colors: [String: ColorResource],
-                           resolved: inout [String: String]) -> Outcome {
+                           resolved: inout [String: String], unresolved: inout [String: Unresolved]) -> Outcome {
         var path = [item.name]
         var current = item
+        // What the chain ends in, said from `item`, and remembered for every attribute on it.
+        // `tail` is the reason as said from `end`; an item that reaches `end` through references
+        // says which value it came to, and where.
+        func ending(_ outcome: Outcome, at end: StyleItem, tail: String? = nil) -> Outcome {
+            for name in path where unresolved[name] == nil { unresolved[name] = Unresolved(end: end, outcome: outcome) }
+            guard let tail, item.name != end.name else { return outcome }
+            return .notRead("\(item.trimmedValue) is \(end.trimmedValue) (\(Self.place(end.file, end.location))): " + tail)
+        }
         while path.count <= ReadBudget.maximumDepth {
             if let final = resolved[current.name] {
                 return .color(value: path.count > 1 ? "{\(path[1])}" : final, final: final)
+            }
+            if path.count > 1, let known = unresolved[current.name] {
+                if case .notRead(let tail) = known.outcome { return ending(known.outcome, at: known.end, tail: tail) }
+                return ending(known.outcome, at: known.end)
             }
             guard ReadBudget.spend(on: "the ?attr/ references of theme \(theme)", file: current.file, location: current.location) else {
                 return .notRead("the read stopped before \(item.trimmedValue) was followed")
             }
             let value = current.trimmedValue
-            let through = path.count > 1 ? "\(item.trimmedValue) is \(value) (\(Self.place(current.file, current.location))): " : ""
             if let target = Self.attributeName(value) {
                 if let start = path.firstIndex(of: target) {
                     let cycle = (path[start...] + [target]).joined(separator: " → ")
@@ -308,15 +328,16 @@ extension AndroidResourceReader {
                     return .notRead("?attr/ references make a cycle in theme \(theme): \(cycle)")
                 }
                 guard let next = attributes[target] else {
-                    if let format = attributeFormats[target], !Self.formatMayBeColor(format) { return .notColor(format) }
-                    return .notRead(through + "\(value) is not set by theme \(theme) or the app's styles it inherits"
-                        + (outside.map { " (what its parent \($0) sets is not known: it is not in this tree)" } ?? ""))
+                    if let format = attributeFormats[target], !Self.formatMayBeColor(format) { return ending(.notColor(format), at: current) }
+                    let tail = "\(value) is not set by theme \(theme) or the app's styles it inherits"
+                        + (outside.map { " (what its parent \($0) sets is not known: it is not in this tree)" } ?? "")
+                    return ending(.notRead(tail), at: current, tail: tail)
                 }
                 path.append(target)
                 current = next
                 continue
             }
-            guard mayBeColor(value) else { return .notColor(Self.kind(of: value)) }
+            guard mayBeColor(value) else { return ending(.notColor(Self.kind(of: value)), at: current) }
             let found = color(value, colors: colors, file: current.file, location: current.location)
             if let css = found.css {
                 for name in path { resolved[name] = css }
@@ -326,7 +347,7 @@ extension AndroidResourceReader {
             if found.malformed && reported.insert(current.key).inserted {
                 problems.append(PaletteProblem(.invalidColor, "item \(current.name) of theme \(theme): \(reason)", file: current.file, location: current.location, theme: theme))
             }
-            return .notRead(through + reason)
+            return ending(.notRead(reason), at: current, tail: reason)
         }
         return .notRead("?attr/ references from \(item.trimmedValue) go more than \(ReadBudget.maximumDepth) deep")
     }

@@ -39,6 +39,9 @@ for target in color palette; do
   # A target's dictionary (fuzz/dict/TARGET.dict: the keys and syntax of its format), if any.
   dict=()
   [ -f "fuzz/dict/$target.dict" ] && dict=(-dict="fuzz/dict/$target.dict")
+  # Every input that once crashed this target is run again with the corpus (libFuzzer reads the
+  # work directory as corpus too): a fix that regresses fails here.
+  for found in fuzz/crashes/"$target"-*; do [ -f "$found" ] && cp "$found" "$work/"; done
   if ! "$binary" "${bound[@]}" -max_len=4096 -rss_limit_mb=2048 "${dict[@]}" \
        -artifact_prefix=fuzz/crashes/"$target"- "$work" "fuzz/corpus/$target" > "$work.log" 2>&1; then
     tail -40 "$work.log" >&2

@@ -155,6 +155,24 @@ import Testing
         if case .color? = listed["Page"] { Issue.record("the listing measured the broken dark Page") }
     }
 
+    /// Found by the second red team: a component written as a JSON number (37, not "37") was
+    /// read as 37.0 and clipped to white (21:1 on black, exit 0); 1.5 in plain sRGB was clipped.
+    @Test func numberComponentsAreReadAsXcodeWritesThemAndOutOfRangeIsAProblem() throws {
+        let url = try Self.catalog([
+            "Number.colorset/Contents.json": #"{"colors": [{"color": {"color-space": "srgb", "components": {"red": 37, "green": 37, "blue": 37, "alpha": 1}}, "idiom": "universal"}]}"#,
+            "Over.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "1.500", "green": "0", "blue": "0", "alpha": "1.000""#)]),
+            "Extended.colorset/Contents.json": Self.colorSet([Self.entry(#""red": "1.100", "green": "0.5", "blue": "0", "alpha": "1.000""#, space: "extended-srgb")]),
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let catalog = try #require(PaletteLoader.loadSources(paths: [url.path]).palettes.first)
+        let palette = try #require(catalog.palette)
+        let colors = Self.colors(palette)
+        #expect(colors["light"]?["Number"] == "#252525")
+        #expect(colors["light"]?["Over"] == nil)
+        #expect(colors["light"]?["Extended"] != nil)
+        #expect(catalog.problems.contains { $0.message.hasPrefix("component \"red\" of Over is 1.500, outside 0 to 1") }, "\(catalog.problems.map(\.message))")
+    }
+
     @Test func idiomsAndSidecarChecks() throws {
         let url = try Self.catalog([
             "Accent.colorset/Contents.json": Self.colorSet([

@@ -251,7 +251,9 @@ struct AssetCatalogReader {
             let text: String
             switch value {
             case .string(let s, _): text = s.trimmingCharacters(in: .whitespaces)
-            case .number(let n, _): text = String(n)
+            // A JSON number is read as the string Xcode would write for it: 37 is "37", an
+            // 8-bit value (it was read as 37.0 and measured as white).
+            case .number(let n, _): text = n.isFinite && n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
             default: return nil
             }
             if text.lowercased().hasPrefix("0x") {
@@ -267,23 +269,38 @@ struct AssetCatalogReader {
             guard !text.contains(where: { $0 == "x" || $0 == "X" }), let number = Double(text), number.isFinite else { return nil }
             return number
         }
+        // Outside the extended spaces (and for alpha) a component is 0 to 1: Xcode shows no color
+        // for 1.5 in sRGB, and a clipped guess is not measured.
+        let extended = space.hasPrefix("extended")
+        func inRange(_ key: String) -> Double? {
+            guard let value = component(key) else { return nil }
+            if (!extended || key == "alpha") && !(0...1).contains(value) {
+                problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? CSSNumber.format(value) } ?? "?"), outside 0 to 1 (or 0 to 255 as an integer), which \(key == "alpha" ? "an alpha" : "the \(space) color space") takes",
+                                               file: file, pointer: pointer.appending("components").appending(key), location: components[key]?.location))
+                return .nan
+            }
+            return value
+        }
         func bad(_ key: String) -> String? {
             problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? $0.typeName } ?? "missing"); expected a number like \"0.145\", \"37\" or \"0x25\"",
                                            file: file, pointer: pointer.appending("components").appending(key), location: components[key]?.location ?? components.location))
             return nil
         }
-        guard let alpha = components["alpha"] == nil ? 1 : component("alpha") else { return bad("alpha") }
+        guard let alpha = components["alpha"] == nil ? 1 : inRange("alpha") else { return bad("alpha") }
+        if alpha.isNaN { return nil }
         func number(_ v: Double) -> String { String(v) }
         switch space {
         case "gray-gamma-22", "extended-gray":
-            guard let white = component("white") else { return bad("white") }
+            guard let white = inRange("white") else { return bad("white") }
+            if white.isNaN { return nil }
             // A gamma-2.2 gray: its linear light is white^2.2 (sign kept for extended values).
             let linear = white < 0 ? -Foundation.pow(-white, 2.2) : Foundation.pow(white, 2.2)
             return "color(srgb-linear \(number(linear)) \(number(linear)) \(number(linear)) / \(number(alpha)))"
         case "srgb", "extended-srgb", "display-p3", "extended-linear-srgb":
-            guard let r = component("red") else { return bad("red") }
-            guard let g = component("green") else { return bad("green") }
-            guard let b = component("blue") else { return bad("blue") }
+            guard let r = inRange("red") else { return bad("red") }
+            guard let g = inRange("green") else { return bad("green") }
+            guard let b = inRange("blue") else { return bad("blue") }
+            if r.isNaN || g.isNaN || b.isNaN { return nil }
             let cssSpace = space == "display-p3" ? "display-p3" : space == "extended-linear-srgb" ? "srgb-linear" : "srgb"
             return "color(\(cssSpace) \(number(r)) \(number(g)) \(number(b)) / \(number(alpha)))"
         default:

@@ -105,7 +105,8 @@ public struct PaletteDecoder {
     /// became (problems are dropped).
     public static func fuzzNativeColors(bytes: [UInt8]) -> [String] {
         var catalog = AssetCatalogReader(root: "/fuzz.xcassets")
-        var colors = catalog.readColorSet(bytes: bytes, file: "fuzz.colorset/Contents.json", name: "fuzz")?.entries.values.map(\.css) ?? []
+        // An appearance whose color cannot be read has no color (its problem says why).
+        var colors = catalog.readColorSet(bytes: bytes, file: "fuzz.colorset/Contents.json", name: "fuzz")?.entries.values.filter { $0.unreadable == nil }.map(\.css) ?? []
         var android = AndroidResourceReader(root: "/fuzz/res")
         android.readData(Data(bytes), path: "/fuzz/res/values/colors.xml", theme: "light", apiLevel: 0)
         for resource in android.colors["light"] ?? [] {

@@ -79,6 +79,30 @@ import Testing
         }
     }
 
+    /// Found by the second red team: a variable with no value for a theme's mode was measured
+    /// with its default mode's value, or with any value it had (one stored under a mode its
+    /// collection does not have was measured in every theme, with exit 0).
+    @Test func aVariableWithoutAValueForAModeHasNoColorInItsThemes() throws {
+        let text = #"""
+        {"status": 200, "error": false, "meta": {
+          "variableCollections": {"C:1": {"id": "C:1", "name": "Semantic", "modes": [{"modeId": "1:0", "name": "Light"}, {"modeId": "1:1", "name": "Dark"}], "defaultModeId": "1:0", "remote": false}},
+          "variables": {
+            "V:1": {"id": "V:1", "name": "fg", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"9:9": {"r": 1, "g": 1, "b": 1, "a": 1}}},
+            "V:2": {"id": "V:2", "name": "bg", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 0, "g": 0, "b": 0, "a": 1}, "1:1": {"r": 0, "g": 0, "b": 0, "a": 1}}},
+            "V:3": {"id": "V:3", "name": "accent", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 0, "g": 0, "b": 1, "a": 1}}}
+          }}}
+        """#
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(text.utf8), file: "vars.json")
+        let p = try #require(palette)
+        let colors = resolvedColors(p)
+        #expect(colors["Light"]?["fg"] == nil && colors["Dark"]?["fg"] == nil, "\(colors)")
+        #expect(colors["Light"]?["accent"] == "#0000ff" && colors["Dark"]?["accent"] == nil, "\(colors)")
+        #expect(problems.contains { $0.message.hasPrefix("fg: it has no value for mode Light of its collection") })
+        #expect(problems.contains { $0.message.hasPrefix("accent: it has no value for mode Dark of its collection") })
+        // fg has no color anywhere: not read; accent is read (in Light).
+        #expect(p.ledger.notReadEntries.map(\.name) == ["fg"])
+    }
+
     @Test func theRegistryNamesTheFormat() {
         #expect(SourceRegistry.formats.contains { $0.id == "figma-variables" })
         let document = SourceDocument(file: "x.json", bytes: [], json: try? JSONParser.parse(Array(Self.response.utf8)))

@@ -103,13 +103,20 @@ struct FigmaVariables {
                 combinations = combinations.flatMap { partial in axis.modes.map { mode in partial.merging([axis.id: mode]) { a, _ in a } } }
             }
         }
-        /// The value of `v` in a theme's modes.
-        func value(of v: Variable, in combination: [String: (id: String, name: String)]) -> ModeValue? {
+        /// The mode of `v`'s collection in a theme: the theme's, else the collection's default.
+        func mode(of v: Variable, in combination: [String: (id: String, name: String)]) -> (id: String, name: String)? {
             guard let collection = collections[v.collection] else { return nil }
-            let mode = combination[v.collection]?.id ?? collection.defaultMode ?? collection.modes.first?.id
-            let byMode = valuesByMode[v.id]
-            return mode.flatMap { byMode?[$0] } ?? collection.defaultMode.flatMap { byMode?[$0] } ?? v.values.first
+            if let pinned = combination[v.collection] { return pinned }
+            guard let id = collection.defaultMode ?? collection.modes.first?.id else { return nil }
+            return (id, collection.modes.first { $0.id == id }?.name ?? id)
         }
+        /// The value of `v` in a theme's modes: the one it has for that mode, and no other (a value
+        /// of another mode, or of a mode the collection does not have, was measured in its place).
+        func value(of v: Variable, in combination: [String: (id: String, name: String)]) -> ModeValue? {
+            mode(of: v, in: combination).flatMap { valuesByMode[v.id]?[$0.id] }
+        }
+        var lacking: [String: String] = [:]  // variable → the first mode it has no value for
+        var made: Set<String> = []
         /// The missing variable an alias chain from `v` ends at, if it ends at one.
         func missingTarget(of v: Variable, in combination: [String: (id: String, name: String)]) -> String? {
             var current = v
@@ -131,9 +138,13 @@ struct FigmaVariables {
             var tokens: [Token] = []
             for v in colors {
                 guard let found = value(of: v, in: combination) else {
-                    if warned.insert(v.id).inserted {
-                        let reason = collections[v.collection] == nil ? "its collection \(v.collection) is not in the response" : "it has no value for any mode"
-                        ledger.notRead(tokenName(v), reason: reason, file: v.file, location: v.location)
+                    if collections[v.collection] == nil || v.values.isEmpty {
+                        if warned.insert(v.id).inserted {
+                            let reason = collections[v.collection] == nil ? "its collection \(v.collection) is not in the response" : "it has no value for any mode"
+                            ledger.notRead(tokenName(v), reason: reason, file: v.file, location: v.location)
+                        }
+                    } else if lacking[v.id] == nil {
+                        lacking[v.id] = mode(of: v, in: combination)?.name ?? "?"
                     }
                     continue
                 }
@@ -162,8 +173,17 @@ struct FigmaVariables {
                     continue
                 }
                 tokens.append(token)
+                made.insert(v.id)
             }
             themes.append(Theme(name: name, tokens: tokens))
+        }
+        // A variable without a value for a theme's mode is not a token of that theme: said once,
+        // and not read at all when no theme has it.
+        for v in colors {
+            guard let missing = lacking[v.id] else { continue }
+            let reason = "it has no value for mode \(missing) of its collection (valuesByMode holds \(v.values.map(\.mode).joined(separator: ", "))), so it has no color in the themes of that mode"
+            problems.append(PaletteProblem(.missingField, "\(tokenName(v)): \(reason)", file: v.file, location: v.location, severity: .warning))
+            if !made.contains(v.id) && warned.insert(v.id).inserted { ledger.notRead(tokenName(v), reason: reason, file: v.file, location: v.location) }
         }
         return (themes, axes)
     }

@@ -52,7 +52,11 @@ public enum Service: Sendable {
         let log = ServiceLog(format: configuration.logFormat)
         // libmicrohttpd's own messages go through the same escaped log (JSON lines stay JSON).
         config.messageLog = { message in log.line("libmicrohttpd: \(message)", level: "warning") }
-        let store = PaletteStore()
+        // The palettes directory's audits run under the limits of a posted audit (no deadline:
+        // a load is not a request, and keeps what it had until it finishes).
+        var loadLimits = configuration.auditLimits
+        loadLimits.shouldStop = nil
+        let store = PaletteStore(auditLimits: loadLimits)
         let directory = configuration.palettes
         for problem in store.load(directory: directory, checks: configuration.checks) { log.line("palette problem: \(problem)", level: "warning") }
         let serverBox = ServerBox()

@@ -317,3 +317,21 @@ import TestSupport
         }
     }
 }
+
+/// The palettes directory's audits run under a posted audit's limits (found by the second red
+/// team: a 50 KB palette with `distinct: ["*"]` over 1,414 tokens made a million pairs, 45 s and
+/// 3.7 GB at start-up, and held /v1/report past its deadline).
+@Suite struct PaletteStoreLimitTests {
+    @Test func aPaletteOverTheCheckLimitIsNotServedAndSaysWhy() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = (0..<100).map { "\"t\($0)\": \"#\(String(format: "%06x", $0 * 40_000))\"" }.joined(separator: ",")
+        try "{\"name\": \"big\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [{\"id\": \"all\", \"distinct\": [\"*\"]}]}"
+            .write(to: directory.appendingPathComponent("big.json"), atomically: true, encoding: .utf8)
+        let store = PaletteStore(auditLimits: Auditor.Limits(maximumChecks: 1_000))
+        let problems = store.load(directory: directory.path)
+        #expect(store.status.names.isEmpty)
+        #expect(problems.contains { $0.code == .limitExceeded && $0.message.contains("the limit is 1000") }, "\(problems)")
+    }
+}

@@ -29,9 +29,10 @@ public struct Auditor: Sendable {
         public var suggestionThreads = 1
         /// The tokens every theme resolves, added up (a theme that extends another resolves the
         /// tokens it inherits again): a thousand themes extending a base of 4,000 tokens are 4
-        /// million, from a 97 KB file. Real systems stay far below (Designsystemet's 36 themes,
-        /// about 40,000); more is refused before any theme is audited, whatever the caller.
-        public var maximumThemeTokens = 1_000_000
+        /// million, from a 97 KB file, and 999 Figma modes of 1,000 variables a million, from
+        /// 167 KB. Real systems stay far below (Designsystemet's 36 themes, about 40,000); more is
+        /// refused before any theme is audited, whatever the caller.
+        public var maximumThemeTokens = 500_000
 
         /// How an audit will be rendered, for the size bound above.
         public enum Rendering: Sendable {
@@ -91,10 +92,11 @@ public struct Auditor: Sendable {
         // themes, built again for the rest when their turn comes, so that a thousand themes
         // extending one large base never hold a thousand copies of it at once (7.8 GB).
         var plan: [(theme: Theme, resolver: ThemeResolver?, items: [Item])] = []
-        var total = 0, themeTokens = 0
+        var total = 0, themeTokens = 0, unlisted = 0
+        let allowance = ThemeResolver.Allowance()
         for theme in selected {
             if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
-            let resolver = plan.count < Auditor.resolversKept ? ThemeResolver(palette: palette, theme: theme) : nil
+            let resolver = plan.count < Auditor.resolversKept ? ThemeResolver(palette: palette, theme: theme, suggestions: allowance) : nil
             let names = resolver?.tokenNames ?? ThemeResolver.tokenNames(palette: palette, theme: theme)
             themeTokens += names.count
             if themeTokens > limits.maximumThemeTokens {
@@ -125,7 +127,7 @@ public struct Auditor: Sendable {
         // together afterwards; the report is the same as computing them in place.
         var deferred: [PendingSuggestion]? = limits.suggestionThreads > 1 ? [] : nil
         for (theme, planned, items) in plan {
-            var resolver = planned ?? ThemeResolver(palette: palette, theme: theme)
+            var resolver = planned ?? ThemeResolver(palette: palette, theme: theme, suggestions: allowance)
             var results: [CheckResult] = []
             results.reserveCapacity(items.count)  // a result is large: growing the list would copy them
             var unresolved: [UnresolvedCheck] = []
@@ -156,6 +158,12 @@ public struct Auditor: Sendable {
                         continue
                     }
                     copies[key] = (problems.count, 0)
+                }
+                // Past this many, problems are counted, not listed: 500 broken aliases in each of
+                // 999 Figma modes were half a million, and merging them took most of a minute.
+                guard problems.count < Auditor.maximumListedProblems else {
+                    unlisted += 1
+                    continue
                 }
                 problems.append(problem)
             }
@@ -188,6 +196,10 @@ public struct Auditor: Sendable {
         }
         let assumptions = Auditor.assumptions(of: palette)
         problems = Auditor.mergedAcrossThemes(problems)
+        if unlisted > 0 {
+            problems.append(PaletteProblem(.limitExceeded, "\(unlisted) more problems of the palette's tokens (in the themes above and others) are not listed: past \(Auditor.maximumListedProblems), problems are counted, not listed; the themes named above may miss some",
+                                           file: palette.file))
+        }
         summary.problems = problems.count
         summary.assumptions = assumptions.count
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
@@ -199,6 +211,8 @@ public struct Auditor: Sendable {
     /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".
     /// Themes whose resolver the plan keeps (see ``audit(_:problems:)``).
     static let resolversKept = 32
+    /// The most token problems an audit lists (see ``audit(_:problems:)``).
+    static let maximumListedProblems = 10_000
 
     /// The report of an audit stopped because its time ran out.
     func stopped(_ palette: Palette, _ problems: [PaletteProblem]) -> PaletteReport {

@@ -25,17 +25,27 @@ public struct ThemeResolver: Sendable {
     /// a minute).
     final class Shared: Sendable {
         let order = Mutex<[String: Int]?>(nil)
-        let suggestionsLeft = Atomic<Int>(ThemeResolver.maximumNameSuggestions)
     }
     let shared = Shared()
-    /// "Did you mean" searches per theme; later unknown names are reported without one.
+    /// "Did you mean" searches left, shared by every theme of an audit (``Auditor`` hands one
+    /// allowance to all its resolvers: 100 modes of 1,000 unknown aliases took minutes when each
+    /// theme had its own).
+    public final class Allowance: Sendable {
+        let left: Atomic<Int>
+        public init(_ count: Int = ThemeResolver.maximumNameSuggestions) { left = Atomic(count) }
+        func take() -> Bool { left.subtract(1, ordering: .relaxed).newValue >= 0 }
+    }
+    public var suggestions = Allowance()
+    /// "Did you mean" searches per resolver, or per audit; later unknown names are reported
+    /// without one.
     public static let maximumNameSuggestions = 64
 
     /// How many aliases may be followed before giving up. Real design systems chain a handful;
     /// a chain longer than this is generated wrongly or hostile, and is refused with a problem.
     public static let maximumAliasDepth = 1_000
 
-    public init(palette: Palette, theme: Theme) {
+    public init(palette: Palette, theme: Theme, suggestions: Allowance = Allowance()) {
+        self.suggestions = suggestions
         self.palette = palette.name
         self.ignoredProperties = palette.ignoredProperties
         var unread: [String: ReadLedger.Entry] = [:]
@@ -416,7 +426,7 @@ public struct ThemeResolver: Sendable {
     }
 
     func suggestion(for name: String, excluding: String? = nil) -> String {
-        guard name.count < 200, shared.suggestionsLeft.subtract(1, ordering: .relaxed).newValue >= 0 else { return "" }
+        guard name.count < 200, suggestions.take() else { return "" }
         // The nearest name by edit distance (the first of equals, in document order).
         var best: (name: String, distance: Int)?
         for candidate in tokenNames where candidate != excluding {

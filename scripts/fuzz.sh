@@ -32,7 +32,7 @@ for target in color palette; do
     bound=(-max_total_time="$seconds" -timeout=10)
     what="${seconds}s"
   else
-    bound=(-runs="${runs[$target]}" -seed=1 -timeout=120)
+    bound=(-runs="${runs[$target]}" -seed=1 -timeout=120 -report_slow_units=120)
     what="${runs[$target]} inputs from seed 1"
   fi
   echo "fuzz-$target: $what from fuzz/corpus/$target"

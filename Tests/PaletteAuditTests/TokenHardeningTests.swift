@@ -315,6 +315,15 @@ import Testing
         #expect(report.problems.last?.message.hasPrefix("2000 more problems of the palette's tokens") == true, "\(report.problems.last?.message ?? "")")
     }
 
+    /// A rule refused for expanding to too many pairs is said so once, not also as a rule that
+    /// matches no pair (second red team).
+    @Test func aRuleOverThePairLimitIsNotAlsoAnEmptyRule() throws {
+        let tokens = (0..<1_001).map { "\"t\($0)\": \"#123456\"" }.joined(separator: ",")
+        let report = Auditor().audit(try palette("{\"name\": \"q\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [{\"id\": \"all\", \"foreground\": \"t*\", \"background\": \"t*\"}]}"))
+        #expect(report.problems.contains { $0.code == .limitExceeded && $0.message.hasPrefix("rule \"all\" would expand to") })
+        #expect(!report.problems.contains { $0.code == .emptyRule }, "\(report.problems.map(\.message))")
+    }
+
     /// Ten thousand alias cycles are each reported once, beginning at their first member in
     /// document order (the order was rebuilt for every cycle: quadratic, 140 s).
     @Test func manyAliasCyclesAreReportedInLinearWork() throws {

@@ -69,6 +69,7 @@ extension Auditor {
                 let problem = PaletteProblem(.limitExceeded, "rule \"\(check.id)\" would expand to \(count) pairs (\(foregrounds.count) foregrounds × \(backgrounds.count) backgrounds); the limit is \(CheckRule.maximumPairsPerRule) per rule. Narrow its globs or add \"except\"",
                                              file: check.file ?? palette.file, pointer: check.pointer, location: check.location)
                 if said.insert(problem).inserted { problems.append(problem) }
+                ruleMatches[check.id, default: 0] += count  // it matched (too much): not also an empty rule
                 continue
             }
             for fg in foregrounds {

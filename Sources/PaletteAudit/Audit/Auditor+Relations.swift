@@ -28,6 +28,8 @@ extension Auditor {
             let problem = PaletteProblem(.limitExceeded, "check \"\(check.id)\" would expand to \(count) \(what); the limit is \(CheckRule.maximumPairsPerRule) per check. Narrow its globs or add \"except\"",
                                          file: check.file ?? palette.file, pointer: check.pointer, location: check.location)
             if !problems.contains(problem) { problems.append(problem) }
+            // It matched (too much): not also an empty rule.
+            if check.isRule { ruleMatches[check.id, default: 0] += count }
             return true
         }
         // One result of a focus or link check: a pair with the relation it measures.

@@ -250,6 +250,9 @@ struct StylesheetReader {
     var customMedia: [String: CustomMedia] = [:]
     /// Each custom media query once replaced, through the ones it names (or why it could not be).
     var expandedCustomMedia: [String: Result<String, CustomMediaFailure>] = [:]
+    /// How many custom media queries deep each one nests (itself included), capped one past the
+    /// limit: worked out once per name.
+    var customMediaHeights: [String: Int] = [:]
     /// Custom media cycles reported (by the name they were found at), once each.
     var reportedMediaCycles: Set<String> = []
     /// Blocks whose custom properties were not read, reported once each.

@@ -38,9 +38,18 @@ extension Auditor {
         func applies(to theme: String) -> Bool { themes.map { $0.contains(theme) } ?? true }
     }
 
+    /// An expansion that would make more items than the caller allows: the least it would make.
+    struct ExpansionLimit: Error {
+        var atLeast: Int
+    }
+
     /// The checks and badges of a palette that apply to one theme, with rule checks expanded
     /// over that theme's tokens. `ruleMatches` counts each rule's pairs over every theme.
-    static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int]) -> [Item] {
+    /// `room` is the most items the caller takes: a rule or a relation that would expand past
+    /// it throws before a single pair is made (a `distinct: ["*"]` over 1,414 tokens built its
+    /// million pairs, 1 GB, before the audit counted them).
+    static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int],
+                      room: Int = .max) throws(ExpansionLimit) -> [Item] {
         var items: [Item] = []
         // Problems are said once, looked up in a set: 20,000 one-member "distinct" checks each
         // searched the whole list (113 s).
@@ -48,7 +57,7 @@ extension Auditor {
         for check in palette.checks where check.applies(to: theme) {
             if case .pair = check.relation {} else {
                 var found: [PaletteProblem] = []
-                items += relationItems(check, palette: palette, tokens: tokens, problems: &found, ruleMatches: &ruleMatches)
+                items += try relationItems(check, palette: palette, tokens: tokens, problems: &found, ruleMatches: &ruleMatches, room: room - items.count)
                 for problem in found where said.insert(problem).inserted { problems.append(problem) }
                 continue
             }
@@ -71,6 +80,11 @@ extension Auditor {
                 if said.insert(problem).inserted { problems.append(problem) }
                 ruleMatches[check.id, default: 0] += count  // it matched (too much): not also an empty rule
                 continue
+            }
+            if count > room - items.count {
+                // A token is never paired with itself: the pairs the rule would make.
+                let pairs = count - Set(foregrounds).intersection(backgrounds).count
+                if pairs > room - items.count { throw ExpansionLimit(atLeast: items.count + pairs) }
             }
             for fg in foregrounds {
                 for bg in backgrounds where fg != bg {

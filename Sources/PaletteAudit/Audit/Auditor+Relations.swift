@@ -17,13 +17,14 @@ public enum RelationName {
 extension Auditor {
     /// The results a `distinct`, `focus` or `link` check expands to in one theme.
     static func relationItems(_ check: Check, palette: Palette, tokens: [String], problems: inout [PaletteProblem],
-                              ruleMatches: inout [String: Int]) -> [Item] {
+                              ruleMatches: inout [String: Int], room: Int = .max) throws(ExpansionLimit) -> [Item] {
         func names(_ references: [String]) -> [String] {
             var seen: Set<String> = []
             return references.flatMap { CheckRule.side($0, tokens: tokens, except: check.except) }.filter { seen.insert($0).inserted }
         }
         var items: [Item] = []
-        func tooMany(_ count: Int, _ what: String) -> Bool {
+        func tooMany(_ count: Int, _ what: String) throws(ExpansionLimit) -> Bool {
+            if count <= CheckRule.maximumPairsPerRule && count > room { throw ExpansionLimit(atLeast: count) }
             guard count > CheckRule.maximumPairsPerRule else { return false }
             let problem = PaletteProblem(.limitExceeded, "check \"\(check.id)\" would expand to \(count) \(what); the limit is \(CheckRule.maximumPairsPerRule) per check. Narrow its globs or add \"except\"",
                                          file: check.file ?? palette.file, pointer: check.pointer, location: check.location)
@@ -54,7 +55,7 @@ extension Auditor {
                 if !problems.contains(problem) { problems.append(problem) }
                 return []
             }
-            if tooMany(members.count * (members.count - 1) / 2, "pairs (\(members.count) members)") { return [] }
+            if try tooMany(members.count * (members.count - 1) / 2, "pairs (\(members.count) members)") { return [] }
             for (i, first) in members.enumerated() {
                 for second in members[(i + 1)...] {
                     items.append(Item(id: "\(check.id)[\(first) vs \(second)]", kind: .distinct, description: check.description,
@@ -66,7 +67,7 @@ extension Auditor {
             let indicators = names([focus.indicator])
             let surfaces = names(focus.adjacent)
             let unfocused = focus.unfocused.map { names([$0]) } ?? []
-            if tooMany(indicators.count * (surfaces.count + unfocused.count), "pairs") { return [] }
+            if try tooMany(indicators.count * (surfaces.count + unfocused.count), "pairs") { return [] }
             for indicator in indicators {
                 for surface in surfaces {
                     add(.focus, "\(check.id)[\(indicator) on \(surface)]", RelationName.adjacent, indicator, surface, usage: .nonText, level: .AA,
@@ -81,7 +82,7 @@ extension Auditor {
             }
         case .link(let link):
             let links = names([link.link]), texts = names([link.text]), backgrounds = names([link.background])
-            if tooMany(links.count * texts.count * backgrounds.count * 3, "pairs") { return [] }
+            if try tooMany(links.count * texts.count * backgrounds.count * 3, "pairs") { return [] }
             func addLink(_ id: String, _ relation: String, _ fg: String, _ bg: String, fixed: FixedRequirement?, description: String) {
                 add(.link, id, relation, fg, bg, usage: .text, level: fixed?.level ?? check.level, fixed: fixed, description: description)
             }

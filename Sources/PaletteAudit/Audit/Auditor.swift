@@ -104,7 +104,14 @@ public struct Auditor: Sendable {
                                                file: palette.file))
                 return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
             }
-            let items = Auditor.items(of: palette, theme: theme.name, tokens: names, problems: &problems, ruleMatches: &ruleMatches)
+            let items: [Item]
+            do {
+                items = try Auditor.items(of: palette, theme: theme.name, tokens: names, problems: &problems, ruleMatches: &ruleMatches,
+                                          room: limits.maximumChecks.map { $0 - total } ?? .max)
+            } catch {
+                total += error.atLeast
+                items = []
+            }
             total += items.count
             if let maximum = limits.maximumChecks, total > maximum {
                 problems.append(PaletteProblem(.limitExceeded, "the audit would measure at least \(total) checks (themes × checks × expanded rules); the limit is \(maximum). Audit fewer themes (?theme=) or narrow the rules",

@@ -78,7 +78,8 @@ public enum ThemeDeriver {
         }
         var ruleProblems: [PaletteProblem] = []
         var ruleMatches: [String: Int] = [:]
-        let items = Auditor.items(of: palette, theme: target, tokens: resolver.tokenNames, problems: &ruleProblems, ruleMatches: &ruleMatches)
+        // (No room is given, so nothing is thrown.)
+        let items = (try? Auditor.items(of: palette, theme: target, tokens: resolver.tokenNames, problems: &ruleProblems, ruleMatches: &ruleMatches)) ?? []
         if let problem = ruleProblems.first { throw DeriveError(.invalidCheck, "\(problem)") }
         func requirement(_ item: Auditor.Item) -> ContrastTarget? {
             // A distinct pair is kept apart below (not by contrast); an exempt relation asks nothing.

@@ -118,7 +118,11 @@ public struct Routes: Sendable {
         func only(_ methods: [String], route: String, _ body: () throws -> Response) -> Response {
             var response: Response
             if methods.contains(request.method) || (request.method == "HEAD" && methods.contains("GET")) {
-                do { response = try body() } catch { response = ServiceError.from(error).response }
+                if let repeated = Routes.repeatedQueryParameter(request) {
+                    response = ServiceError.badRequest("the query parameter \"\(repeated)\" is given more than once; give it once (every parameter of this API takes one value)", field: repeated, code: "repeated-parameter").response
+                } else {
+                    do { response = try body() } catch { response = ServiceError.from(error).response }
+                }
                 if request.method == "HEAD" { response.body = [] }
             } else {
                 var error = ServiceError(405, "\(request.method) is not allowed on \(route); use \(methods.joined(separator: " or "))")
@@ -185,6 +189,24 @@ public struct Routes: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The first query parameter named twice (`fg` and its long name `foreground` count as
+    /// one name, as do `bg` and `background`): every parameter takes one value, and reading the
+    /// first of two would answer a question the client did not ask.
+    static func repeatedQueryParameter(_ request: Request) -> String? {
+        let items = request.query
+        guard items.count > 1 else { return nil }
+        func canonical(_ name: String) -> String {
+            switch name {
+            case "foreground": return "fg"
+            case "background": return "bg"
+            default: return name
+            }
+        }
+        var seen = Set<String>()
+        for item in items where !seen.insert(canonical(item.name)).inserted { return item.name }
+        return nil
+    }
 
     static func json(_ status: Int, _ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()

@@ -153,6 +153,34 @@ import Testing
         // The token listing (POST /v1/tokens) agrees.
         let listed = TokenListing.resolveAll(Dictionary(uniqueKeysWithValues: dark.tokens.map { ($0.name, $0) }), order: dark.tokens.map(\.name))
         if case .color? = listed["Page"] { Issue.record("the listing measured the broken dark Page") }
+        // The ledger counts the unreadable appearance as not read, at its line, beside the
+        // sets that were read.
+        let ledger = palette.ledger.completed(with: palette)
+        #expect(ledger.colors == 2)
+        let notRead = ledger.notReadEntries
+        #expect(notRead.count == 1 && notRead.first?.name == "Page" && notRead.first?.line != nil, "\(notRead)")
+        #expect(notRead.first?.reason?.contains("color space \"lab\"") == true)
+    }
+
+    /// Two colors for one appearance: Xcode does not say which one the app gets, and the last
+    /// one was measured without a word. Neither is measured now, and the problem names both.
+    @Test func twoColorsForOneAppearanceAreAProblemAndNeitherIsMeasured() throws {
+        let url = try Self.catalog([
+            "Page.colorset/Contents.json": Self.colorSet([
+                Self.entry(#""red": "1.000", "green": "1.000", "blue": "1.000", "alpha": "1.000""#),
+                Self.entry(#""red": "0.1", "green": "0.1", "blue": "0.1", "alpha": "1.000""#, appearances: Self.dark),
+                Self.entry(#""red": "0.9", "green": "0.9", "blue": "0.9", "alpha": "1.000""#, appearances: Self.dark),
+            ]),
+        ])
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [url.path])
+        let catalog = try #require(loaded.palettes.first)
+        let palette = try #require(catalog.palette)
+        let problem = try #require(catalog.problems.first { $0.code == .duplicateName })
+        #expect(problem.message.contains("two colors for the dark appearance (/colors/1 and /colors/2)"), "\(problem.message)")
+        let colors = Self.colors(palette)
+        #expect(colors["light"]?["Page"] == "#ffffff")
+        #expect(colors["dark"]?["Page"] == nil, "a duplicated dark appearance was measured: \(colors)")
     }
 
     /// Found by the second red team: a component written as a JSON number (37, not "37") was

@@ -108,6 +108,26 @@ import Testing
         #expect(routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#000")])).status == 400)
     }
 
+    /// A parameter given twice (or under its short and long names) is refused, not read as its
+    /// first value: `?fg=#000&fg=#777` answered for black, silently.
+    @Test func repeatedQueryParameterIsRefused() throws {
+        let routes = try Self.routes()
+        let cases: [(path: String, query: [(String, String)], field: String)] = [
+            ("/v1/contrast", [("fg", "#000"), ("bg", "white"), ("fg", "#777")], "fg"),
+            ("/v1/contrast", [("fg", "#000"), ("foreground", "#777"), ("bg", "white")], "foreground"),
+            ("/v1/palettes/demo/audit", [("theme", "dark"), ("theme", "light")], "theme"),
+        ]
+        for (path, query, field) in cases {
+            let response = routes.respond(to: Request(method: "GET", path: path, query: query.map { QueryItem(name: $0.0, value: $0.1) }))
+            #expect(response.status == 400)
+            let problem = try json(response)
+            #expect(problem["field"] as? String == field)
+            #expect((problem["detail"] as? String)?.contains("\"\(field)\" is given more than once") == true)
+        }
+        // Distinct parameters are still fine.
+        #expect(routes.respond(to: Request(method: "GET", path: "/v1/contrast", query: [QueryItem(name: "fg", value: "#000"), QueryItem(name: "bg", value: "white")])).status == 200)
+    }
+
     @Test func contrastPostBatch() throws {
         let routes = try Self.routes()
         let response = routes.respond(to: post("/v1/contrast", ##"{"pairs": [{"fg": "#000", "bg": "#fff"}, {"fg": "nope", "bg": "#fff", "id": "x"}, {"fg": "#000"}]}"##))

@@ -48,6 +48,8 @@ struct AssetCatalogReader {
     struct Entry {
         var css: String
         var location: SourceLocation?
+        /// Where in `Contents.json` the entry is (`/colors/1`), to name it.
+        var pointer = JSONPointer([])
         /// Why the value is an assumption rather than written, if it is one.
         var assumed: String?
         /// Why the entry's color could not be read, when it could not (its problem is reported):
@@ -59,6 +61,9 @@ struct AssetCatalogReader {
         /// nil for "any" (no luminosity given).
         var luminosity: String?
         var highContrast: Bool
+
+        /// "any", "dark", "light high contrast": as Xcode's attribute inspector names it.
+        var description: String { (luminosity ?? "any") + (highContrast ? " high contrast" : "") }
     }
 
     static let themes: [(name: String, luminosity: String, highContrast: Bool)] = [
@@ -201,14 +206,22 @@ struct AssetCatalogReader {
             }
             if skip { continue }
             guard let color = item["color"] else { continue }  // an unassigned appearance slot
+            if let earlier = set.entries[appearance] {
+                // Two colors for one appearance: which one the built app shows is not something
+                // Xcode documents, so neither is measured.
+                let reason = "color set \(name) has two colors for the \(appearance.description) appearance (\(earlier.pointer) and \(pointer)); which one the app shows is not defined, so neither is measured. Keep one"
+                problems.append(PaletteProblem(.duplicateName, reason, file: file, pointer: pointer, location: item.location))
+                set.entries[appearance] = Entry(css: "", location: color.location, pointer: pointer, unreadable: reason)
+                continue
+            }
             let before = problems.count
             if let css = css(color, name: name, file: file, pointer: pointer.appending("color"), appearance: appearance) {
-                set.entries[appearance] = Entry(css: css, location: color.location)
+                set.entries[appearance] = Entry(css: css, location: color.location, pointer: pointer)
             } else {
                 // The slot is assigned but its color cannot be read: the themes that show this
                 // appearance have no color for the set (iOS would not fall back to another).
                 let reason = problems.count > before ? problems[before].message : "its color could not be read"
-                set.entries[appearance] = Entry(css: "", location: color.location, unreadable: reason)
+                set.entries[appearance] = Entry(css: "", location: color.location, pointer: pointer, unreadable: reason)
             }
         }
         if set.entries.values.allSatisfy({ $0.unreadable != nil }) { set.entries = [:] }
@@ -272,35 +285,31 @@ struct AssetCatalogReader {
         // Outside the extended spaces (and for alpha) a component is 0 to 1: Xcode shows no color
         // for 1.5 in sRGB, and a clipped guess is not measured.
         let extended = space.hasPrefix("extended")
-        func inRange(_ key: String) -> Double? {
-            guard let value = component(key) else { return nil }
+        /// A component, or nil with its problem reported: missing or unreadable, or outside
+        /// 0 to 1 where the space (or alpha) takes no more.
+        func read(_ key: String) -> Double? {
+            guard let value = component(key) else {
+                problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? $0.typeName } ?? "missing"); expected a number like \"0.145\", \"37\" or \"0x25\"",
+                                               file: file, pointer: pointer.appending("components").appending(key), location: components[key]?.location ?? components.location))
+                return nil
+            }
             if (!extended || key == "alpha") && !(0...1).contains(value) {
                 problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? CSSNumber.format(value) } ?? "?"), outside 0 to 1 (or 0 to 255 as an integer), which \(key == "alpha" ? "an alpha" : "the \(space) color space") takes",
                                                file: file, pointer: pointer.appending("components").appending(key), location: components[key]?.location))
-                return .nan
+                return nil
             }
             return value
         }
-        func bad(_ key: String) -> String? {
-            problems.append(PaletteProblem(.invalidColor, "component \"\(key)\" of \(name) is \(components[key].map { $0.stringValue ?? $0.typeName } ?? "missing"); expected a number like \"0.145\", \"37\" or \"0x25\"",
-                                           file: file, pointer: pointer.appending("components").appending(key), location: components[key]?.location ?? components.location))
-            return nil
-        }
-        guard let alpha = components["alpha"] == nil ? 1 : inRange("alpha") else { return bad("alpha") }
-        if alpha.isNaN { return nil }
+        guard let alpha = components["alpha"] == nil ? 1 : read("alpha") else { return nil }
         func number(_ v: Double) -> String { String(v) }
         switch space {
         case "gray-gamma-22", "extended-gray":
-            guard let white = inRange("white") else { return bad("white") }
-            if white.isNaN { return nil }
+            guard let white = read("white") else { return nil }
             // A gamma-2.2 gray: its linear light is white^2.2 (sign kept for extended values).
             let linear = white < 0 ? -Foundation.pow(-white, 2.2) : Foundation.pow(white, 2.2)
             return "color(srgb-linear \(number(linear)) \(number(linear)) \(number(linear)) / \(number(alpha)))"
         case "srgb", "extended-srgb", "display-p3", "extended-linear-srgb":
-            guard let r = inRange("red") else { return bad("red") }
-            guard let g = inRange("green") else { return bad("green") }
-            guard let b = inRange("blue") else { return bad("blue") }
-            if r.isNaN || g.isNaN || b.isNaN { return nil }
+            guard let r = read("red"), let g = read("green"), let b = read("blue") else { return nil }
             let cssSpace = space == "display-p3" ? "display-p3" : space == "extended-linear-srgb" ? "srgb-linear" : "srgb"
             return "color(\(cssSpace) \(number(r)) \(number(g)) \(number(b)) / \(number(alpha)))"
         default:

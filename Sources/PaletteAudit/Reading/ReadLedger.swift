@@ -85,6 +85,16 @@ public struct ReadLedger: Sendable, Hashable {
         for theme in palette.themes {
             for token in theme.tokens where token.isColorTyped {
                 let file = token.file ?? palette.file
+                if let reason = token.unreadable {
+                    // A value the reader met and could not read (an asset catalog's appearance):
+                    // not read, where it is, even when the same declaration is read elsewhere.
+                    let key = "not-read\u{0}\(file ?? "")\u{0}\(token.location?.line ?? 0)\u{0}\(token.location?.column ?? 0)\u{0}\(token.name)"
+                    if found[key] == nil {
+                        order.append(key)
+                        found[key] = Entry(name: token.name, disposition: .notRead, reason: reason, file: file, line: token.location?.line, column: token.location?.column)
+                    }
+                    continue
+                }
                 let key = token.declaration ?? token.location.map { "\(file ?? "")\u{0}\($0.line)\u{0}\($0.column)" } ?? "\(file ?? "")\u{0}\(token.name)\u{0}\(token.pointer)"
                 if found[key] == nil {
                     order.append(key)

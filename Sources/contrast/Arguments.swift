@@ -58,6 +58,9 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "What a check that passes in normal vision and not under a simulated color-vision deficiency (protanopia, deuteranopia, tritanopia) is: warn (the default) or fail. A check's own \"cvd\" wins.")
     var cvd: CVDOption = .warn
 
+    @Option(help: "Checks one run may measure at most (themes × checks × expanded rules); more is refused before any work, naming the palette. A rule of every text token on every surface grows as the product of the two.")
+    var maxPairs: Int = AuditRun.defaultMaximumChecks
+
     var themeFilter: [String]? { themes.isEmpty ? nil : themes }
 
     /// The `--cvd` policy.

@@ -25,7 +25,8 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
-                                    ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy)
+                                    ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy,
+                                    maximumChecks: max(1, sources.maxPairs))
         var history = ReportHistory()
         if let path = self.history {
             switch ReportHistory.read(path: path) {

@@ -349,7 +349,7 @@ import Testing
     @Test func tooManyChecksAreRefusedBeforeAnyWork() {
         let report = Auditor(limits: .init(maximumChecks: 1_000)).audit(Self.palette(themes: 3, tokens: 30))
         #expect(report.themes.isEmpty)
-        #expect(report.problems.map(\.message) == ["the audit would measure at least 1740 checks (themes × checks × expanded rules); the limit is 1000. Audit fewer themes (?theme=) or narrow the rules"])
+        #expect(report.problems.map(\.message) == ["the audit would measure at least 1740 checks (themes × checks × expanded rules); the limit is 1000 (--max-pairs). Audit fewer themes (--theme, ?theme=) or narrow the rules"])
     }
 
     @Test func onlyTheFirstFailuresGetSuggestions() {

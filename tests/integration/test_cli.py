@@ -210,6 +210,24 @@ def test_audit_of_the_seed_palettes(run):
     assert verdicts == sorted(verdicts, key=lambda v: v != "FAIL")
 
 
+def test_audit_refuses_more_checks_than_max_pairs_before_any_work(run, tmp_path):
+    """A rule of every text token on every surface grows as the product: the CLI had no
+    limit, so a few kilobytes of tokens could keep CI busy for hours. --max-pairs bounds it, exit 2."""
+    tokens = {f"t{i}": f"#{i:06x}" for i in range(60)}
+    palette = {"name": "wide", "themes": {"light": {"tokens": tokens}},
+               "checks": [{"id": "all", "foreground": "*", "background": "*"}]}
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(palette))
+    r = run("audit", str(path), "--max-pairs", "1000")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "the limit is 1000 (--max-pairs)" in r.stderr
+    assert "wide.json" in r.stderr
+    # Within the limit the same file is audited.
+    r = run("audit", str(path), "--max-pairs", "10000", "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    assert json.loads(r.stdout)["summary"]["checks"] > 1000
+
+
 def test_dogfood_palettes_against_the_committed_baseline(run):
     r = run("audit", "palettes/", "--baseline", "contrast-baseline.json")
     assert r.returncode == 0, r.stdout + r.stderr

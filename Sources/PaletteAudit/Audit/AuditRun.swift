@@ -7,9 +7,14 @@ public enum AuditRun {
     /// `threads` compute failing checks' suggestions in parallel (the report is the same).
     /// `ignoredProperties` are token properties declared harmless (`--ignore-property`);
     /// `cvdPolicy` is `--cvd`.
+    /// The checks one run of the CLI measures at most (`--max-pairs`): about a minute of work
+    /// at the rate `make bench` records (20,000 checks with suggestions in about a second).
+    public static let defaultMaximumChecks = 1_000_000
+
     public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal",
-                             ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn) -> AuditReport {
+                             ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn, maximumChecks: Int? = defaultMaximumChecks) -> AuditReport {
         var limits = Auditor.Limits.unlimited
+        limits.maximumChecks = maximumChecks
         limits.suggestionThreads = threads
         let auditor = Auditor(themeFilter: themes, limits: limits, cvdPolicy: cvdPolicy)
         let loaded = PaletteLoader(catalogIdiom: idiom).loadSources(paths: paths, checks: checks)

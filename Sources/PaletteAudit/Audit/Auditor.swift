@@ -114,7 +114,7 @@ public struct Auditor: Sendable {
             }
             total += items.count
             if let maximum = limits.maximumChecks, total > maximum {
-                problems.append(PaletteProblem(.limitExceeded, "the audit would measure at least \(total) checks (themes × checks × expanded rules); the limit is \(maximum). Audit fewer themes (?theme=) or narrow the rules",
+                problems.append(PaletteProblem(.limitExceeded, "the audit would measure at least \(total) checks (themes × checks × expanded rules); the limit is \(maximum) (--max-pairs). Audit fewer themes (--theme, ?theme=) or narrow the rules",
                                                file: palette.file))
                 return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
             }

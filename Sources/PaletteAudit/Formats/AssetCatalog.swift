@@ -390,7 +390,7 @@ struct AssetCatalogReader {
             }
         }
         var palette = Palette(name: name, file: root, themes: themes)
-        palette.format = "Xcode asset catalog (\(idiom == "universal" ? "universal" : idiom) idiom), \(sets.count) color sets"
+        palette.format = "Xcode asset catalog (\(idiom == "universal" ? "universal" : idiom) idiom), \(sets.count) color set\(sets.count == 1 ? "" : "s")"
         palette.ledger = ledger
         return palette
     }

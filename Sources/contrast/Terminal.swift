@@ -41,16 +41,9 @@ enum Terminal {
         }
     }
 
+    /// Writes the bytes as ``emitPieces(to:_:)`` does.
     static func emit(_ data: Data, to path: String?) throws {
-        guard let path, path != "-" else {
-            FileHandle.standardOutput.write(data)
-            return
-        }
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw InputError(.unwritableFile, "cannot write \(path): \(error.localizedDescription)")
-        }
+        try emitPieces(to: path) { write in write([UInt8](data)) }
     }
 
     /// Writes text produced in pieces (``AuditReport/writePrettyJSON(_:)``) to standard output
@@ -90,14 +83,10 @@ enum Terminal {
         }
     }
 
-    /// Writes the string's own bytes, without a second copy of a large report.
+    /// Writes the text as ``emitPieces(to:_:)`` does: one way to write, so every output file
+    /// gets the same atomic rename and the same error wording.
     static func emit(_ text: String, to path: String?) throws {
-        var text = text
-        text.makeContiguousUTF8()
-        try text.utf8.withContiguousStorageIfAvailable { bytes throws in
-            guard let base = bytes.baseAddress else { return try emit(Data(), to: path) }
-            try emit(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none), to: path)
-        }
+        try emitPieces(to: path) { write in write(Array(text.utf8)) }
     }
 }
 

@@ -228,6 +228,18 @@ def test_audit_refuses_more_checks_than_max_pairs_before_any_work(run, tmp_path)
     assert json.loads(r.stdout)["summary"]["checks"] > 1000
 
 
+def test_an_unwritable_output_is_one_error_whatever_the_format(run, tmp_path):
+    """Each format wrote its file its own way, and the errors read differently ("The file
+    doesn't exist." from one, the system's reason from another)."""
+    missing = tmp_path / "no-such-dir"
+    for fmt in ("text", "json", "junit", "html", "sarif", "markdown"):
+        target = missing / f"report.{fmt}"
+        r = run("audit", "palettes/", "--format", fmt, "--output", str(target))
+        assert r.returncode == 2, (fmt, r.stderr)
+        assert f"cannot write {target}: No such file or directory" in r.stderr, (fmt, r.stderr)
+        assert not missing.exists()
+
+
 def test_dogfood_palettes_against_the_committed_baseline(run):
     r = run("audit", "palettes/", "--baseline", "contrast-baseline.json")
     assert r.returncode == 0, r.stdout + r.stderr

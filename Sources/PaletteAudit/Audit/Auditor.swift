@@ -32,7 +32,10 @@ public struct Auditor: Sendable {
         /// million, from a 97 KB file, and 999 Figma modes of 1,000 variables a million, from
         /// 167 KB. Real systems stay far below (Designsystemet's 36 themes, about 40,000); more is
         /// refused before any theme is audited, whatever the caller.
-        public var maximumThemeTokens = 500_000
+        public var maximumThemeTokens = Limits.defaultMaximumThemeTokens
+        /// ``maximumThemeTokens`` unless a caller changes it; readers that build themes (a
+        /// stylesheet's) stop at the same count.
+        public static let defaultMaximumThemeTokens = 500_000
 
         /// How an audit will be rendered, for the size bound above.
         public enum Rendering: Sendable {

@@ -1,11 +1,8 @@
 /// An Android module's `res/` folder: the `<color>` resources of its `values*/` files (see
 /// `Formats/AndroidResources.swift`).
 struct AndroidResourcesFormat: FolderSourceFormat {
-    let id = "android-resources"
-    let displayName = "Android color resources"
-    let summary = "an Android res/ folder (values*/*.xml)"
-    let suffixes = ["/res"]
-    let mediaTypes: [String] = []
+    let identity = FormatIdentity(id: "android-resources", displayName: "Android color resources", summary: "an Android res/ folder (values*/*.xml)",
+                                  suffixes: ["/res"], mediaTypes: [])
 
     func roots(among files: [String], fileSystem: FileSystem) -> [String] {
         Array(Set(files.compactMap { file -> String? in

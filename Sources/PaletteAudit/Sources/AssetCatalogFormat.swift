@@ -2,11 +2,8 @@ import Foundation
 
 /// An Xcode asset catalog (`*.xcassets`): its color sets (see `Formats/AssetCatalog.swift`).
 struct AssetCatalogFormat: FolderSourceFormat {
-    let id = "xcode-asset-catalog"
-    let displayName = "Xcode asset catalog"
-    let summary = "an Xcode asset catalog (.xcassets)"
-    let suffixes = [".xcassets"]
-    let mediaTypes: [String] = []
+    let identity = FormatIdentity(id: "xcode-asset-catalog", displayName: "Xcode asset catalog", summary: "an Xcode asset catalog (.xcassets)",
+                                  suffixes: [".xcassets"], mediaTypes: [])
 
     func roots(among files: [String], fileSystem: FileSystem) -> [String] {
         Array(Set(files.compactMap { file -> String? in

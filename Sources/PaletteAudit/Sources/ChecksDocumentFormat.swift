@@ -1,11 +1,8 @@
 /// A checks document (`{"checks": […], "badges": […]}`): the checks of a token source, given
 /// with `--checks` or as `NAME.checks.json` beside it; not a palette on its own.
 struct ChecksDocumentFormat: SourceFormat {
-    let id = "checks"
-    let displayName = "checks document"
-    let summary = "a checks document ({\"checks\": …}), beside a token source"
-    let suffixes = [".checks.json"]
-    let role = SourceRole.companion("a checks document (give it with --checks, or name it NAME.checks.json beside NAME.tokens.json)")
+    let identity = FormatIdentity(id: "checks", displayName: "checks document", summary: "a checks document ({\"checks\": …}), beside a token source",
+                                  suffixes: [".checks.json"], role: .companion("a checks document (give it with --checks, or name it NAME.checks.json beside NAME.tokens.json)"))
 
     func detect(_ document: SourceDocument) -> Detection? {
         let keys = document.shape.keys

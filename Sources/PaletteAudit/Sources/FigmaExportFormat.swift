@@ -19,11 +19,8 @@ import ColorScience
 /// longer matches its target in the files (files exported at different times) gives way to the
 /// target, with a warning.
 struct FigmaExportFormat: SourceFormat {
-    let id = "figma-export"
-    let displayName = "Figma variables export"
-    let summary = "Figma's variables export (one <Mode>.tokens.json per collection and mode)"
-    let suffixes = [".tokens.json", ".json"]
-    let role = SourceRole.set
+    let identity = FormatIdentity(id: "figma-export", displayName: "Figma variables export", summary: "Figma's variables export (one <Mode>.tokens.json per collection and mode)",
+                                  suffixes: [".tokens.json", ".json"], role: .set)
     /// The most files one export is read from (each is a collection in one mode).
     static let maximumFiles = 1_000
 

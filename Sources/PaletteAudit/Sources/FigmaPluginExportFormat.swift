@@ -13,10 +13,8 @@ import ColorScience
 ///
 /// Variables of other types are not colors, counted as such in the ledger.
 struct FigmaPluginExportFormat: SourceFormat {
-    let id = "figma-plugin-variables"
-    let displayName = "Figma variables (plugin export)"
-    let summary = "Figma variables exported by a plugin (collections with modes and variables)"
-    let suffixes = [".json"]
+    let identity = FormatIdentity(id: "figma-plugin-variables", displayName: "Figma variables (plugin export)", summary: "Figma variables exported by a plugin (collections with modes and variables)",
+                                  suffixes: [".json"])
 
     func detect(_ document: SourceDocument) -> Detection? {
         guard let json = document.json else { return nil }

@@ -18,10 +18,8 @@ import ColorScience
 ///   and says which ID it names.
 /// - Variables of other types (`FLOAT`, `STRING`, `BOOLEAN`) are not colors and are not read.
 struct FigmaVariablesFormat: SourceFormat {
-    let id = "figma-variables"
-    let displayName = "Figma variables (REST API)"
-    let summary = "Figma's local variables (the REST API's variables/local response)"
-    let suffixes = [".json"]
+    let identity = FormatIdentity(id: "figma-variables", displayName: "Figma variables (REST API)", summary: "Figma's local variables (the REST API's variables/local response)",
+                                  suffixes: [".json"])
 
     func detect(_ document: SourceDocument) -> Detection? {
         guard document.shape.keys.contains("meta"), let meta = document.json?["meta"] else { return nil }

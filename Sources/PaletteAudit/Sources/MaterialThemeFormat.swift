@@ -10,10 +10,8 @@ import ColorScience
 /// theme. `extendedColors` (custom colors with their own light and dark roles) give each theme
 /// their roles as `<name>.<role>`.
 struct MaterialThemeFormat: SourceFormat {
-    let id = "material-theme-builder"
-    let displayName = "Material Theme Builder export"
-    let summary = "a Material Theme Builder export (schemes, palettes)"
-    let suffixes = [".json"]
+    let identity = FormatIdentity(id: "material-theme-builder", displayName: "Material Theme Builder export", summary: "a Material Theme Builder export (schemes, palettes)",
+                                  suffixes: [".json"])
 
     func detect(_ document: SourceDocument) -> Detection? {
         let keys = document.shape.keys

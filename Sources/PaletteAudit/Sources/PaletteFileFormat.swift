@@ -1,9 +1,7 @@
 /// This project's palette format: `{"themes": {…}}`, or `{"tokens": {…}}` with checks.
 struct PaletteFileFormat: SourceFormat {
-    let id = "palette"
-    let displayName = "contrast palette"
-    let summary = "a contrast palette ({\"themes\": …})"
-    let suffixes = [".json"]
+    let identity = FormatIdentity(id: "palette", displayName: "contrast palette", summary: "a contrast palette ({\"themes\": …})",
+                                  suffixes: [".json"])
 
     static let topLevelKeys: Set<String> = ["name", "description", "source", "tokens", "checks", "badges", "badgeBordersCarryMeaning"]
 

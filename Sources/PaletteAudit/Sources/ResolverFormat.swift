@@ -1,11 +1,8 @@
 /// A DTCG Resolver Module 2025.10 document: `sets`, `modifiers` and a `resolutionOrder`; each
 /// combination of modifier contexts is a theme (see `Formats/ResolverDocument.swift`).
 struct ResolverFormat: SourceFormat {
-    let id = "dtcg-resolver"
-    let displayName = "DTCG resolver 2025.10"
-    let summary = "a DTCG resolver (resolutionOrder)"
-    let suffixes = [".resolver.json"]
-    let role = SourceRole.set
+    let identity = FormatIdentity(id: "dtcg-resolver", displayName: "DTCG resolver 2025.10", summary: "a DTCG resolver (resolutionOrder)",
+                                  suffixes: [".resolver.json"], role: .set)
 
     func detect(_ document: SourceDocument) -> Detection? {
         let keys = document.shape.keys

@@ -69,22 +69,8 @@ public enum SourceRole: Sendable, Equatable {
 /// loader and directory walk, the service's palette store, posted bodies, the designers' page)
 /// reads through the registry.
 public protocol SourceFormat: Sendable {
-    /// A stable identifier, for APIs (`dtcg`, `css`).
-    var id: String { get }
-    /// The format's name as outputs show it (`DTCG tokens`).
-    var displayName: String { get }
-    /// What the format looks like, for the message that lists what is accepted.
-    var summary: String { get }
-    /// File or folder name endings that name the format, most specific first. A text format
-    /// (``isText``) is chosen by these alone; for JSON formats they are only what a directory
-    /// walk and the designers' page offer.
-    var suffixes: [String] { get }
-    /// Media types a posted body of the format is sent as.
-    var mediaTypes: [String] { get }
-    /// Whether the format is text other than JSON (read without parsing JSON first).
-    var isText: Bool { get }
-    /// What a document of this format is in a directory.
-    var role: SourceRole { get }
+    /// What the format is called and where it is found.
+    var identity: FormatIdentity { get }
     /// Whether the format reads a document (a file, a posted body); a folder format may not.
     var readsDocuments: Bool { get }
     /// Whether `document` is of this format, and how sure that is (nil: it is not).
@@ -115,10 +101,55 @@ protocol MergedTokenFormat: SourceFormat {
 }
 
 extension SourceFormat {
-    public var mediaTypes: [String] { isText ? [] : ["application/json"] }
-    public var isText: Bool { false }
-    public var role: SourceRole { .palette }
+    /// A stable identifier, for APIs (`dtcg`, `css`).
+    public var id: String { identity.id }
+    /// The format's name as outputs show it (`DTCG tokens`).
+    public var displayName: String { identity.displayName }
+    /// What the format looks like, for the message that lists what is accepted.
+    public var summary: String { identity.summary }
+    /// File or folder name endings that name the format, most specific first.
+    public var suffixes: [String] { identity.suffixes }
+    /// Media types a posted body of the format is sent as.
+    public var mediaTypes: [String] { identity.mediaTypes ?? (identity.isText ? [] : ["application/json"]) }
+    /// Whether the format is text other than JSON (read without parsing JSON first).
+    public var isText: Bool { identity.isText }
+    /// What a document of this format is in a directory.
+    public var role: SourceRole { identity.role }
     public var readsDocuments: Bool { true }
+}
+
+/// What a format is called and where it is found, in one value: each format states it once,
+/// and every edge (the registry's detection, the directory walk, `GET /v1/formats`, the
+/// designers' page) reads it from there.
+public struct FormatIdentity: Sendable {
+    /// A stable identifier, for APIs (`dtcg`, `css`).
+    public var id: String
+    /// The format's name as outputs show it (`DTCG tokens`).
+    public var displayName: String
+    /// What the format looks like, for the message that lists what is accepted.
+    public var summary: String
+    /// File or folder name endings that name the format, most specific first. A text format
+    /// (``isText``) is chosen by these alone; for JSON formats they are only what a directory
+    /// walk and the designers' page offer.
+    public var suffixes: [String]
+    /// Media types a posted body of the format is sent as; nil for the default (JSON's, or
+    /// none for a text format).
+    public var mediaTypes: [String]?
+    /// Whether the format is text other than JSON (read without parsing JSON first).
+    public var isText: Bool
+    /// What a document of this format is in a directory.
+    public var role: SourceRole
+
+    public init(id: String, displayName: String, summary: String, suffixes: [String], mediaTypes: [String]? = nil, isText: Bool = false,
+                role: SourceRole = .palette) {
+        self.id = id
+        self.displayName = displayName
+        self.summary = summary
+        self.suffixes = suffixes
+        self.mediaTypes = mediaTypes
+        self.isText = isText
+        self.role = role
+    }
 }
 
 extension FolderSourceFormat {

@@ -10,11 +10,8 @@
 /// the named token's value in the same theme. In a directory, Spectrum's files are merged into
 /// one palette like other token files.
 struct SpectrumTokensFormat: MergedTokenFormat {
-    let id = "spectrum-tokens"
-    let displayName = "Adobe Spectrum tokens"
-    let summary = "Adobe Spectrum tokens ($schema token-types, sets by theme)"
-    let suffixes = [".json"]
-    let role = SourceRole.tokens
+    let identity = FormatIdentity(id: "spectrum-tokens", displayName: "Adobe Spectrum tokens", summary: "Adobe Spectrum tokens ($schema token-types, sets by theme)",
+                                  suffixes: [".json"], role: .tokens)
 
     func detect(_ document: SourceDocument) -> Detection? {
         guard let members = document.json?.members else { return nil }

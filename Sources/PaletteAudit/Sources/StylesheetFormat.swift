@@ -1,12 +1,8 @@
 /// A stylesheet's custom properties, read the way a browser resolves them for the root element
 /// (see `Formats/Stylesheet.swift`).
 struct StylesheetFormat: SourceFormat {
-    let id = "css"
-    let displayName = "CSS custom properties"
-    let summary = "a stylesheet's custom properties (.css, text/css)"
-    let suffixes = [".css"]
-    let mediaTypes = ["text/css"]
-    let isText = true
+    let identity = FormatIdentity(id: "css", displayName: "CSS custom properties", summary: "a stylesheet's custom properties (.css, text/css)",
+                                  suffixes: [".css"], mediaTypes: ["text/css"], isText: true)
 
     func detect(_ document: SourceDocument) -> Detection? { nil }  // chosen by its suffix or media type
 

@@ -2,14 +2,17 @@
 /// written: DTCG's `$value`, Style Dictionary's `value`, or plain names mapped to colors. In a
 /// directory they are merged into one palette (``SourceRole/tokens``).
 struct TokenFileFormat: SourceFormat {
-    let id: String
-    let displayName: String
-    let summary: String
-    let suffixes = [".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json"]
-    let role = SourceRole.tokens
+    let identity: FormatIdentity
     /// How a token object is written in files of this kind.
     let syntax: TokenDialect
     let detects: @Sendable (DocumentShape) -> Bool
+
+    init(id: String, displayName: String, summary: String, syntax: TokenDialect, detects: @escaping @Sendable (DocumentShape) -> Bool) {
+        identity = FormatIdentity(id: id, displayName: displayName, summary: summary,
+                                  suffixes: [".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json"], role: .tokens)
+        self.syntax = syntax
+        self.detects = detects
+    }
 
     static let dtcg = TokenFileFormat(id: "dtcg", displayName: "DTCG tokens", summary: "DTCG tokens ($value)", syntax: .dtcg) { $0.sawDollarValue }
     static let styleDictionary = TokenFileFormat(id: "style-dictionary", displayName: "Style Dictionary", summary: "Style Dictionary (value)", syntax: .styleDictionary) { $0.sawValue }

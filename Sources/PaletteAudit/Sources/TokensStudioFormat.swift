@@ -2,10 +2,8 @@
 /// `$metadata`), or a folder of one file per set beside `$themes.json` and `$metadata.json`
 /// (see `Formats/TokensStudio.swift`).
 struct TokensStudioFormat: FolderSourceFormat {
-    let id = "tokens-studio"
-    let displayName = "Tokens Studio"
-    let summary = "Tokens Studio (value/type, $themes, $metadata)"
-    let suffixes = [".json"]
+    let identity = FormatIdentity(id: "tokens-studio", displayName: "Tokens Studio", summary: "Tokens Studio (value/type, $themes, $metadata)",
+                                  suffixes: [".json"])
     let readsDocuments = true
 
     func detect(_ document: SourceDocument) -> Detection? {
@@ -104,11 +102,8 @@ struct TokensStudioFormat: FolderSourceFormat {
 /// palette on their own.
 struct TokensStudioCompanionFormat: SourceFormat {
     static let names = ["$themes.json", "$metadata.json"]
-    let id = "tokens-studio-metadata"
-    let displayName = "Tokens Studio $themes/$metadata"
-    let summary = "Tokens Studio's $themes.json and $metadata.json, in their folder"
-    let suffixes = [".json"]
-    let role = SourceRole.companion("Tokens Studio $themes/$metadata outside a token folder")
+    let identity = FormatIdentity(id: "tokens-studio-metadata", displayName: "Tokens Studio $themes/$metadata", summary: "Tokens Studio's $themes.json and $metadata.json, in their folder",
+                                  suffixes: [".json"], role: .companion("Tokens Studio $themes/$metadata outside a token folder"))
 
     func detect(_ document: SourceDocument) -> Detection? {
         let shape = document.shape

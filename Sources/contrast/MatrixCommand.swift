@@ -33,11 +33,16 @@ struct MatrixCommand: ParsableCommand {
     var maxPairs: Int = 1_000_000_000
 
     func run() throws {
-        let loaded = PaletteLoader.loadFile(palette)
-        guard let decoded = loaded.palette, loaded.problems.isEmpty else {
-            for problem in loaded.problems { Terminal.writeError("error: \(problem)") }
+        // A folder source (an asset catalog, a Tokens Studio folder) as well as a file, as derive reads.
+        let loaded = PaletteLoader.loadSources(paths: [palette]).palettes.first ?? PaletteLoader.loadFile(palette)
+        // Warnings (bare HSL channels read as hsl(), an ignored property) are said and do not
+        // stop the matrix, as they do not stop an audit.
+        let errors = loaded.problems.filter { !$0.isWarning }
+        guard let decoded = loaded.palette, errors.isEmpty else {
+            for problem in errors { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
         }
+        for warning in loaded.problems where warning.isWarning { Terminal.writeError("warning: \(warning)") }
         let matrix: ContrastMatrix
         do {
             matrix = try ContrastMatrix(palette: decoded, theme: theme)

@@ -149,6 +149,36 @@ import Testing
         #expect(palette?.format == "CSS custom properties")
     }
 
+    /// shadcn/ui's theme registry: `.theme-zinc` on a wrapper, and `.dark .theme-zinc` for the
+    /// same wrapper inside a dark root. Each dark variant is a theme standing on the root's dark
+    /// block and the wrapper's own; they were "scoped, not read" (227 of 455 declarations).
+    @Test func aThemeClassInsideADarkRootIsTheDarkVariantOfThatTheme() throws {
+        let css = """
+        :root { --ring: #0000ff; --muted: #eeeeee; }
+        .dark { --ring: #ff0000; }
+        .theme-zinc { --bg: #ffffff; --fg: #111111; }
+        .dark .theme-zinc { --bg: #000000; }
+        [data-mode="dark"] > .theme-blue { --bg: #000033; }
+        .dark .btn { --bg: #123456; }
+        .dark + .theme-zinc { --bg: #654321; }
+        """
+        let (palette, problems) = Self.decode(css)
+        #expect(problems.map(\.message) == ["custom properties of '.dark .btn' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)",
+                                             "custom properties of '.dark + .theme-zinc' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)"])
+        #expect(problems.allSatisfy { $0.isWarning })
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "dark", "theme-zinc", "theme-zinc-dark", "theme-blue-dark"])
+        let colors = resolvedColors(p)
+        // The dark wrapper: its own block, the light wrapper's fg, the dark root's ring, the base's muted.
+        #expect(colors["theme-zinc-dark"] == ["bg": "#000000", "fg": "#111111", "ring": "#ff0000", "muted": "#eeeeee"])
+        #expect(colors["theme-zinc"]?["bg"] == "#ffffff" && colors["theme-zinc"]?["ring"] == "#0000ff")
+        #expect(p.themes.first { $0.name == "theme-zinc-dark" }?.colorScheme == .dark)
+        // A component inside a dark root, and a sibling, stay scoped: not read, each with its line.
+        let ledger = p.ledger.completed(with: p)
+        let notRead = ledger.notReadEntries.map { "\($0.name):\($0.line ?? 0)" }
+        #expect(notRead == ["bg:6", "bg:7"], "\(notRead)")
+    }
+
     /// Designsystemet nests `@supports` in `:root, [data-size]` and comments its selectors
     /// (`:root /* small */`): both are read as the browser reads them, and every property is in
     /// the ledger.

@@ -318,7 +318,7 @@ import Testing
     @Test func aScopedBlocksColorsAreNotReadNotNonColors() throws {
         let css = """
         .theme-a { --bg: 0 0% 100%; --radius: 0.5rem; }
-        .dark .theme-a { --bg: 0 0% 0%; --fg: white; --gap: 4px; }
+        .dark .card { --bg: 0 0% 0%; --fg: white; --gap: 4px; }
         """
         let (palette, _) = Self.decode(css)
         let p = try #require(palette)

@@ -179,6 +179,24 @@ def test_every_custom_property_of_a_stylesheet_is_accounted_for(run, parts):
     assert ledger["colorDeclarations"] + ledger["notColors"] == custom_properties(path.read_text()), ledger
 
 
+def test_shadcn_theme_registry_reads_every_theme_in_light_and_dark(run, tmp_path):
+    """shadcn/ui's themes.css: `.theme-NAME` for the light wrapper, `.dark .theme-NAME` for
+    the same wrapper in a dark page. Each is a theme, and the dark one measures the dark values."""
+    path = real("realworld2", "shadcn", "themes-r.css")
+    css = path.read_text()
+    names = re.findall(r"^\.theme-([a-z]+) \{", css, re.M)
+    checks = tmp_path / "checks.json"
+    checks.write_text(json.dumps({"checks": [{"id": "body", "foreground": "foreground", "background": "background"}]}))
+    report = json.loads(run("audit", str(path), "--checks", str(checks), "--format", "json").stdout)
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == [n for name in names for n in (f"theme-{name}", f"theme-{name}-dark")]
+    assert palette["ledger"]["notRead"] == [] and palette["ledger"]["read"] == palette["ledger"]["colorDeclarations"]
+    body = {t["name"]: t["results"][0] for t in palette["themes"]}
+    # .theme-zinc: --background 0 0% 100%, --foreground 240 10% 3.9%; .dark .theme-zinc: the reverse.
+    assert (body["theme-zinc"]["foreground"]["hex"], body["theme-zinc"]["background"]["hex"]) == ("#09090b", "#ffffff")
+    assert (body["theme-zinc-dark"]["foreground"]["hex"], body["theme-zinc-dark"]["background"]["hex"]) == ("#fafafa", "#09090b")
+
+
 def test_tailwind_v4_variant_dark_is_the_dark_variant_of_its_theme(run, tmp_path):
     css = tmp_path / "themes.css"
     css.write_text(".theme-x { --bg: #ffffff; --fg: #111111; @variant dark { --bg: #000000; } }\n")

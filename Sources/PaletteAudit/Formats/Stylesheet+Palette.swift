@@ -82,7 +82,13 @@ extension StylesheetReader {
             // The layers a theme stands on: the @property initial values, the base, the theme a
             // "-high-contrast" variant varies, then its own.
             var layers: [[Declaration]] = [initialValues, declarations[""] ?? []]
-            if !key.isEmpty {
+            if let nested = descendantThemes[key] {
+                // `.dark .theme-zinc`: what the dark root sets, inherited, then the element's
+                // own theme, then the block for the two together.
+                layers.append(declarations[nested.ancestor] ?? [])
+                layers.append(declarations[nested.element] ?? [])
+                layers.append(declarations[key] ?? [])
+            } else if !key.isEmpty {
                 if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
                 // `@variant dark` inside `.theme-x` varies `.theme-x`, which it stands on.
                 if key.hasSuffix("-dark"), let parent = declarations[String(key.dropLast("-dark".count))] { layers.append(parent) }

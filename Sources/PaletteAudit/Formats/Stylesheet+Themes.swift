@@ -123,7 +123,15 @@ extension StylesheetReader {
         if !context.tailwindTheme, let selector = context.selector {
             var found: String?
             for part in alternatives {
-                guard let name = Self.selectorTheme(part) else { continue }
+                var name = Self.selectorTheme(part)
+                if name == nil, let nested = Self.descendantTheme(part) {
+                    // `.dark .theme-zinc`: the theme class on an element inside a dark root,
+                    // a theme of its own standing on both (see ``descendantThemes``).
+                    let combined = nested.ancestor.isEmpty ? nested.element : nested.element + "-" + nested.ancestor
+                    if !nested.ancestor.isEmpty { descendantThemes[combined] = nested }
+                    name = combined
+                }
+                guard let name else { continue }
                 found = found.map { $0.isEmpty ? name : $0 } ?? name
             }
             guard let found else {
@@ -251,6 +259,49 @@ extension StylesheetReader {
     }
 
     static let themeWords = ["dark", "light", "theme", "contrast", "dim", "mode", "scheme"]
+
+    /// A selector of two compound selectors joined by a descendant or child combinator, whose
+    /// ancestor is the root or a theme on it and whose element carries a theme class or
+    /// attribute (`.dark .theme-zinc`, `[data-mode="dark"] > .theme-blue`): the themes they
+    /// name. shadcn/ui's theme registry writes its dark variants so, for a page whose root is
+    /// `.dark` and whose wrapper is `.theme-zinc`. The element inherits what the root's theme
+    /// sets and declares its own over it, so the theme stands on both.
+    static func descendantTheme(_ selector: String) -> (ancestor: String, element: String)? {
+        var compounds: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character?
+        for character in selector.cssTrimmed {
+            if let open = quote {
+                if character == open { quote = nil }
+                current.append(character)
+                continue
+            }
+            switch character {
+            case "\"", "'": quote = character
+            case "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            case " ", ">" where depth == 0:
+                if !current.isEmpty { compounds.append(current) }
+                current = ""
+                continue
+            case "+", "~" where depth == 0:
+                return nil  // sibling combinators: not the root and an element inside it
+            default: break
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { compounds.append(current) }
+        guard compounds.count == 2, let ancestor = selectorTheme(compounds[0]), let element = selectorTheme(compounds[1]), !element.isEmpty else { return nil }
+        // The inner element is not the root itself, and says it carries a theme: a class or an
+        // attribute named with a theme word (`.theme-zinc`, `[data-theme]`), not any class or
+        // attribute (`.btn[disabled]`, `[type="submit"]` inside Open Props' `:root`).
+        let inner = compounds[1].lowercased()
+        if [":root", "html", ":host", "body"].contains(where: { inner.hasPrefix($0) }) { return nil }
+        let markers = inner.split(whereSeparator: { $0 == "[" || $0 == "." || $0 == ":" }).map { $0.split(separator: "=").first ?? "" }
+        guard markers.contains(where: { marker in themeWords.contains { marker.contains($0) } }) else { return nil }
+        return (ancestor, element)
+    }
 
     /// The theme a selector names: "" for `:root`/`html`/`:host`/`body` alone, the last class or
     /// attribute value on one of them (or alone) for a theme, nil for any other element.

@@ -236,6 +236,9 @@ struct StylesheetReader {
 
     /// Declarations by theme name, in source order; the base theme's name is "".
     var declarations: [String: [Declaration]] = [:]
+    /// Themes of an element inside a themed root (`.dark .theme-zinc` is `theme-zinc-dark`), by
+    /// name: the root's theme and the element's, which the theme stands on.
+    var descendantThemes: [String: (ancestor: String, element: String)] = [:]
     /// The `initial-value` of each `@property` rule, in source order: the value a property has
     /// where no rule sets it, under every theme's own declarations.
     var initialValues: [Declaration] = []

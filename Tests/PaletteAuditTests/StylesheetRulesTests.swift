@@ -397,7 +397,7 @@ import Testing
         #expect(a.problems.map { "\($0.file.map { String($0.dropFirst(dir.count + 1)) } ?? "-"):\($0.location?.line ?? 0) \($0.code) \($0.message)" } == [
             "a.css:1 unreadable-file @import \"https://example.com/x.css\" is not read: a URL with a scheme (https:) is not fetched; only files in the directory the stylesheet was read from are read",
             "a.css:2 unreadable-file @import \"/site/x.css\" is not read: a path from a site's root (/site/x.css) names no file beside the stylesheet",
-            "a.css:3 unreadable-file @import \"../outside.css\" is not read: it leads outside \(dir), the directory the stylesheet was read from",
+            "a.css:3 unreadable-file @import \"../outside.css\" is not read: it leads outside \(dir), the directory the stylesheet was read from (audit a directory that holds both to follow it)",
             "a.css:4 unreadable-file @import \"tailwindcss\" is not read: no such file or directory (\(dir)/tailwindcss); if it names a package, a build tool resolves that, not this tool",
             "a.css:5 unreadable-file @import \"./missing.css\" is not read: no such file or directory (\(dir)/missing.css)",
             "b.css:1 ref-cycle @import \"a.css\" is not read: it closes a cycle of imports (a.css → b.css → a.css); each stylesheet is read once",

@@ -294,7 +294,7 @@ def test_a_posted_stylesheet_that_imports(binary, tmp_path):
         status, _, proposal = s.json("POST", "/v1/palettes/site/proposals", outside, headers={"Content-Type": "text/css"})
         assert status == 200, proposal
         warnings = [(w["location"]["line"], w["message"]) for w in proposal["audit"]["palettes"][0]["warnings"] if w["message"].startswith("@import")]
-        assert warnings == [(1, f'@import "../secret.css" is not read: it leads outside {palettes}, the directory the stylesheet was read from')], warnings
+        assert warnings == [(1, f'@import "../secret.css" is not read: it leads outside {palettes}, the directory the stylesheet was read from (audit a directory that holds both to follow it)')], warnings
         # Posted on its own, the body has no directory: the import is not read, the rest is.
         body = b'@import "tokens.css";\n:root { --fg: #595959; --bg: #ffffff; }\n'
         status, _, report = s.json("POST", "/v1/audit?name=mine", body, headers={"Content-Type": "text/css"})

@@ -205,6 +205,39 @@ def test_sibling_folders_that_define_the_same_tokens_are_themes(run, tmp_path):
     assert palette["ledger"]["read"] == palette["ledger"]["colorDeclarations"] == 9
 
 
+def test_brand_and_platform_folders_are_axes_and_a_platform_without_colors_is_fixed(run, tmp_path):
+    """Style Dictionary's multi-brand example: brands/NAME/ and platforms/NAME/, which its build
+    combines brand × platform. The brands hold colors: a theme each. The platforms hold sizes
+    only: fixed to the first, and the others' tokens are in the ledger, not dropped. They were
+    merged, and the last brand silently replaced the others."""
+    for brand, ink in [("acme", "#3b5998"), ("zeta", "#c0392b")]:
+        _write(tmp_path / "tokens" / "brands" / brand / "color.json", {"color": {"brand": {"value": ink, "type": "color"}}})
+    for platform, height in [("android", "48dp"), ("ios", "44pt"), ("web", "40px")]:
+        _write(tmp_path / "tokens" / "platforms" / platform / "button.json", {"button": {"height": {"value": height, "type": "dimension"}}})
+    _write(tmp_path / "tokens" / "globals" / "color.json", {"color": {"paper": {"value": "#ffffff", "type": "color"}}})
+    (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "color.brand", "background": "color.paper"}]}))
+    report, r = audit_json(run, str(tmp_path / "tokens"), "--checks", str(tmp_path / "rules.json"))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["acme", "zeta"], palette["format"]
+    assert "platforms/android/, platforms/ios/, platforms/web/ fixed to android (their files hold no colors)" in palette["format"]
+    assert _colors(report, "color.brand") == {"acme": "#3b5998", "zeta": "#c0392b"}
+    ledger = palette["ledger"]
+    assert ledger["read"] == ledger["colorDeclarations"] == 3 and ledger["notColors"] == 3, ledger
+
+
+def test_two_axes_of_folders_that_both_hold_colors_are_their_product(run, tmp_path):
+    for brand, ink in [("acme", "#3b5998"), ("zeta", "#c0392b")]:
+        _write(tmp_path / "brands" / brand / "brand.json", {"ink": {"$type": "color", "$value": ink}})
+    for mode, paper in [("dark", "#000000"), ("light", "#ffffff")]:
+        _write(tmp_path / "modes" / mode / "mode.json", {"paper": {"$type": "color", "$value": paper}})
+    (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "ink", "background": "paper"}]}))
+    report, r = audit_json(run, str(tmp_path), "--checks", str(tmp_path / "rules.json"))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["acme-dark", "acme-light", "zeta-dark", "zeta-light"], palette["format"]
+    backgrounds = {t["name"]: t["results"][0]["background"]["hex"] for t in palette["themes"]}
+    assert backgrounds == {"acme-dark": "#000000", "acme-light": "#ffffff", "zeta-dark": "#000000", "zeta-light": "#ffffff"}
+
+
 def test_files_that_cannot_be_told_apart_as_themes_are_merged_and_what_is_replaced_is_not_read(run, tmp_path):
     """Two groups of look-alike files that do not line up by folder are not guessed into themes:
     merged as before, and each replaced declaration is in the ledger as not read, with the

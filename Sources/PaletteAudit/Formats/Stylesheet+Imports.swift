@@ -190,7 +190,7 @@ extension StylesheetReader {
         }
         let target = SourcePath.join(file, path)
         guard SourcePath.isInside(target, imports.root) else {
-            warn(statement, "it leads outside \(imports.root), the directory the stylesheet was read from")
+            warn(statement, "it leads outside \(imports.root), the directory the stylesheet was read from (audit a directory that holds both to follow it)")
             return nil
         }
         if let start = chain.firstIndex(of: target) {

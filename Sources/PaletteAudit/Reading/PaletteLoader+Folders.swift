@@ -46,6 +46,14 @@ extension PaletteLoader {
             let themes = themed.themes.map { theme in
                 Theme(name: theme.name, tokens: decoder.finishTokens(decoder.mergedTokens(theme.lists.map { lists[$0] }), theme: theme.name))
             }
+            for (list, reason) in themed.fixedOut.sorted(by: { $0.key < $1.key }) {
+                for token in lists[list] {
+                    decoder.ledger.notColor(token.name, type: "\(token.type ?? "untyped") (\(reason))", file: token.file, location: token.location)
+                }
+            }
+            // A value read once per theme is one problem, not one a theme.
+            var seen = Set<PaletteProblem>()
+            decoder.problems = decoder.problems.filter { seen.insert($0).inserted }
             palette = Palette(name: name, file: directory, themes: themes)
             palette.format = "\(formats.sorted().joined(separator: " + ")), \(files.count) files merged in path order; " + themed.note
             palette.files = files
@@ -114,9 +122,11 @@ extension PaletteLoader {
     /// when each is in a folder of its own, else by its name). Several groups make one axis
     /// when each group has one file in each of the same folders (Kong's `themes/NAME/` with a
     /// theme file and an alias file each): a theme per folder, holding every file under it.
-    /// Files in no group are in every theme. Groups that do not line up are not guessed: nil,
-    /// and the files are merged as before. `lists` are indices into the tokens of `files`.
-    static func fileThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String)? {
+    /// Groups over other folders are other axes; the themes are the product of the axes whose
+    /// files hold colors, the others fixed to their first folder. Files in no group are in
+    /// every theme. Groups that do not line up are not guessed: nil, and the files are merged
+    /// as before. `lists` are indices into the tokens of `files`.
+    static func fileThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String, fixedOut: [Int: String])? {
         guard files.count >= 2, files.count <= 200 else { return nil }
         var tokens: [String: [Token]] = [:]
         for (index, file) in files.enumerated() { tokens[file] = lists[index] }
@@ -143,22 +153,64 @@ extension PaletteLoader {
             }
             guard Set(themes.map(\.name)).count == themes.count else { return nil }
             let relative = members.map { String($0.dropFirst(root.count).drop { $0 == "/" }) }
-            return (themes, "themes from the files \(relative.joined(separator: ", ")), which define the same tokens (the other files are in every theme); give a resolver document to choose otherwise")
+            return (themes, "themes from the files \(relative.joined(separator: ", ")), which define the same tokens (the other files are in every theme); give a resolver document to choose otherwise", [:])
         }
-        // Several groups: one axis only when every group has one file in each of the same folders.
-        let folders = groups[0].map(folder)
-        guard Set(folders).count == folders.count,
-              groups.allSatisfy({ Set($0.map(folder)) == Set(folders) && $0.count == folders.count }) else { return nil }
-        let names = folders.map(shortName)
-        guard Set(names).count == names.count else { return nil }
-        let themes = zip(folders, names).map { themeFolder, name in
-            (name: name, lists: files.enumerated().filter { _, file in
-                // Every file under the theme's folder, and the files under none of the folders.
-                file.hasPrefix(themeFolder) || !folders.contains(where: { file.hasPrefix($0) })
+        // Several groups: the groups that have one file in each of the same folders are one
+        // axis, a value per folder (Kong's `themes/NAME/`, a theme file and an alias file each).
+        // Groups over other folders are other axes: Style Dictionary's multi-brand example has
+        // `brands/NAME/` and `platforms/NAME/`, and its build makes every brand × platform.
+        var axes: [(folders: [String], names: [String])] = []
+        for group in groups {
+            let folders = group.map(folder)
+            guard Set(folders).count == folders.count else { return nil }  // two alternatives in one folder: not guessed
+            if axes.contains(where: { Set($0.folders) == Set(folders) }) { continue }
+            let names = folders.map(shortName)
+            guard Set(names).count == names.count else { return nil }
+            axes.append((folders, names))
+        }
+        // The axes' folders are apart: no folder holds another's.
+        let allFolders = axes.flatMap(\.folders)
+        for (i, a) in allFolders.enumerated() {
+            for b in allFolders[(i + 1)...] where a.hasPrefix(b) || b.hasPrefix(a) { return nil }
+        }
+        func under(_ file: String, _ folder: String) -> Bool { file.hasPrefix(folder) }
+        // An axis whose files hold no color is fixed to its first value, as a resolver fixes a
+        // modifier that defines no color (a platform's sizes do not change a contrast).
+        func holdsColors(_ axis: (folders: [String], names: [String])) -> Bool {
+            files.indices.contains { i in
+                axis.folders.contains { under(files[i], $0) } && lists[i].contains { token in
+                    token.type == "color" || token.type == "gradient" || (token.type == nil && (token.aliasTarget != nil || PaletteDecoder.couldBeColor(token.value)))
+                }
+            }
+        }
+        let colorAxes = axes.filter(holdsColors)
+        let fixedAxes = axes.filter { !holdsColors($0) }
+        guard let count = PaletteDecoder.combinationCount(colorAxes.map(\.folders.count)), count <= PaletteDecoder.maximumThemeCombinations else { return nil }
+        var combinations: [[Int]] = [[]]
+        for axis in colorAxes { combinations = combinations.flatMap { prefix in axis.folders.indices.map { prefix + [$0] } } }
+        let themes = combinations.map { choice in
+            let chosen = zip(colorAxes, choice).map { $0.folders[$1] } + fixedAxes.map { $0.folders[0] }
+            let name = zip(colorAxes, choice).map { $0.names[$1] }.joined(separator: "-")
+            return (name: name.isEmpty ? "default" : name, lists: files.enumerated().filter { _, file in
+                // The files under the chosen folders, and those under no axis's folder.
+                chosen.contains { under(file, $0) } || !allFolders.contains { under(file, $0) }
             }.map(\.offset))
         }
-        let relative = folders.map { String($0.dropFirst(root.count).drop { $0 == "/" }) }
-        return (themes, "themes from the folders \(relative.joined(separator: ", ")), whose files define the same tokens (the files outside them are in every theme); give a resolver document to choose otherwise")
+        func relative(_ folder: String) -> String { String(folder.dropFirst(root.count).drop { $0 == "/" }) }
+        var note = colorAxes.map { "themes from the folders \($0.folders.map(relative).joined(separator: ", "))" }.joined(separator: " × ")
+        if note.isEmpty { note = "one theme" }
+        note += ", whose files define the same tokens (the files outside them are in every theme)"
+        // The files of a fixed axis's other folders are in no theme: the ledger says why.
+        var fixedOut: [Int: String] = [:]
+        for axis in fixedAxes {
+            note += "; \(axis.folders.map(relative).joined(separator: ", ")) fixed to \(axis.names[0]) (their files hold no colors)"
+            for (folder, name) in zip(axis.folders, axis.names).dropFirst() {
+                for (i, file) in files.enumerated() where under(file, folder) {
+                    fixedOut[i] = "in \(relative(folder)): the folders \(axis.names.joined(separator: ", ")) hold no colors, so they are fixed to \(axis.names[0]) and \(name) is in no theme"
+                }
+            }
+        }
+        return (themes, note + "; give a resolver document to choose otherwise", fixedOut)
     }
 }
 

@@ -66,7 +66,7 @@ enum DesignerPage {
                 let summary = verdict(entry.report.summary)
                 // The file's own name, which a downloaded edit keeps (brand.tokens.json stays that).
                 let file = entry.file.split(separator: "/").last.map(String.init) ?? "\(name).json"
-                let downloadName = file.hasSuffix(".json") || file.lowercased().hasSuffix(".css") ? file : "\(name).json"
+                let downloadName = file.hasSuffix(".json") || SourceRegistry.textFormat(file: file) != nil ? file : "\(name).json"
                 out += "<li data-palette=\"\(name)\" data-file=\"\(downloadName)\"><a class=\"name open-palette\" href=\"/v1/palettes/\(percentEncoded(name))/audit\" data-palette=\"\(name)\">\(name)</a> "
                 out += "<span class=\"verdict-\(summary.passed ? "pass" : "fail")\">\(summary.text)</span>"
                 if entry.report.summary.falseClaims > 0 {

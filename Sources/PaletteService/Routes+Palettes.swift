@@ -162,8 +162,8 @@ extension Routes {
             let files = entry.palette.files.isEmpty ? "" : " (\(entry.palette.files.count) files)"
             throw ServiceError(409, "\(name) was read from a folder\(files), \(entry.palette.format ?? "not one document"), so there is no single document to serve; edit its files where they are kept, and see its audit at /v1/palettes/\(name)/audit")
         }
-        if entry.file.lowercased().hasSuffix(".css") {
-            return Response(status: 200, headers: [Header(name: "Content-Type", value: "text/css; charset=utf-8")], body: entry.document)
+        if let text = SourceRegistry.textFormat(file: entry.file), let type = text.mediaTypes.first {
+            return Response(status: 200, headers: [Header(name: "Content-Type", value: type + "; charset=utf-8")], body: entry.document)
         }
         return Routes.jsonBytes(entry.document)
     }
@@ -223,10 +223,11 @@ extension Routes {
         let entry = try entry(name)
         // A served tokens file or stylesheet takes its checks from its sidecar: a proposal is the
         // tokens file (or stylesheet) alone, audited with the served palette's checks.
-        let hasSidecar = entry.file.hasSuffix(".tokens.json") || entry.file.lowercased().hasSuffix(".css")
+        let isText = SourceRegistry.textFormat(file: entry.file) != nil
+        let hasSidecar = entry.file.hasSuffix(".tokens.json") || isText
         let html = try Routes.includesHTML(request)
         // A proposed stylesheet stands where the served one does: its imports resolve there.
-        let replacing = entry.file.lowercased().hasSuffix(".css") ? store.status.directory.map { (file: entry.file, directory: $0) } : nil
+        let replacing = isText ? store.status.directory.map { (file: entry.file, directory: $0) } : nil
         var proposed = try audit(request, name: name, sidecar: hasSidecar ? entry.palette : nil, replacing: replacing)
         if let directory = replacing?.directory { proposed = PaletteStore.relative(proposed, to: directory) }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)

@@ -114,8 +114,10 @@ struct CheckCommand: ParsableCommand {
         if path == "-" {
             input = 0
         } else {
-            input = open(path, O_RDONLY)
-            guard input >= 0 else { throw InputError(.unreadableFile, "\(path): cannot open the file for reading (\(String(cString: strerror(errno))))") }
+            switch FileSystem.unconfined.openStream(path) {
+            case .success(let fd): input = fd
+            case .failure(let problem): throw InputError(.unreadableFile, "\(path): \(problem.message)")
+            }
         }
         defer { if input > 0 { close(input) } }
         let engine = PairBatch(requirement: requirement, scheme: scheme, threads: ProcessInfo.processInfo.activeProcessorCount)

@@ -49,21 +49,19 @@ struct DeriveCommand: ParsableCommand {
             throw InputError("\(palette): \(error)")
         }
         // Write the copy: the original document with the theme set, in its own key order.
-        let bytes = try Terminal.readFile(palette, what: "palette")
+        // The bytes the palette was read from, kept by the loader (not a second read, which a
+        // file changed meanwhile would make disagree with the derivation).
+        let bytes = try loaded.document ?? Terminal.readFile(palette, what: "palette")
         guard let document = try? JSONParser.parse(bytes), let text = derivation.written(into: document) else {
             throw InputError("\(palette): the palette must have a \"themes\" object to add a theme to")
         }
         let destination = inPlace ? palette : output
-        if destination == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        } else {
-            try Terminal.emit(text, to: destination)
-        }
+        try Terminal.emit(text, to: destination)
         // The report goes to standard error when the palette took standard output.
         let reportToStdout = destination != "-"
         if format == .json {
             let data = try derivation.reportJSON()
-            if reportToStdout { FileHandle.standardOutput.write(data) } else { FileHandle.standardError.write(data) }
+            if reportToStdout { try Terminal.emit(data, to: nil) } else { Terminal.writeError(String(decoding: data.dropLast(), as: UTF8.self)) }
         } else {
             let out = derivation.text(minimumLevel: minimum, wrote: destination == "-" ? nil : destination ?? palette)
             if reportToStdout { print(out, terminator: "") } else { Terminal.writeError(out) }

@@ -55,66 +55,25 @@ struct MatrixCommand: ParsableCommand {
             throw InputError("\(palette): \(matrix.entries.count) tokens make \(matrix.pairCount) pairs, over the limit of \(maxPairs) (--max-pairs)")
         }
         for (token, reason) in matrix.skipped { Terminal.writeError("note: \(token) left out: \(reason)") }
-        let sink = try OutputSink(path: output)
-        switch format {
-        case .csv:
-            matrix.writeCSV(sink.write)
-        case .json:
-            matrix.writeJSON(palette: decoded.name, sink.write)
-        case .summary:
-            sink.write(ContrastMatrix.summaryText(matrix.summarize()))
-        case .text:
-            sink.write(matrix.grid())
-        }
-        sink.close()
-    }
-}
-
-/// Buffered streaming output to a file or standard output.
-final class OutputSink {
-    private let handle: FileHandle
-    private var buffer = Data()
-    private let temporary: String?
-    private let destination: String?
-
-    init(path: String?) throws {
-        if let path, path != "-" {
-            let temp = path + ".partial"
-            guard FileManager.default.createFile(atPath: temp, contents: nil), let h = FileHandle(forWritingAtPath: temp) else {
-                throw InputError(.unwritableFile, "cannot write \(path)")
+        // Written in pieces of 64 KiB through the one output writer (a temporary file renamed
+        // at the end): a 20,000-token matrix is never whole in memory.
+        try Terminal.emitPieces(to: output) { send in
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 16)
+            func write(_ bytes: some Sequence<UInt8>) {
+                buffer.append(contentsOf: bytes)
+                if buffer.count >= 1 << 16 {
+                    send(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
             }
-            handle = h
-            temporary = temp
-            destination = path
-        } else {
-            handle = FileHandle.standardOutput
-            temporary = nil
-            destination = nil
-        }
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        handle.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    func close() {
-        flush()
-        if let temporary, let destination {
-            try? handle.close()
-            _ = try? FileManager.default.removeItem(atPath: destination)
-            try? FileManager.default.moveItem(atPath: temporary, toPath: destination)
+            switch format {
+            case .csv: matrix.writeCSV { write($0.utf8) }
+            case .json: matrix.writeJSON(palette: decoded.name) { write($0) }
+            case .summary: write(ContrastMatrix.summaryText(matrix.summarize()).utf8)
+            case .text: write(matrix.grid().utf8)
+            }
+            send(buffer)
         }
     }
 }

@@ -35,7 +35,7 @@ struct SuggestCommand: ParsableCommand {
         }
         let result = SuggestionResult(foreground: fg, background: bg, target: goal)
         if format == .json {
-            try Terminal.emit(try Targets.json(result), to: nil)
+            try Terminal.emit(try JSONWriter.prettyEncoded(result), to: nil)
         } else {
             print(result.text(goal: goal, color: Terminal.stdoutWantsColor), terminator: "")
         }
@@ -76,7 +76,7 @@ struct VariantsCommand: ParsableCommand {
         }
         let result = VariantsResult(color: base, on: surfaces, target: goal)
         if format == .json {
-            try Terminal.emit(try Targets.json(result), to: nil)
+            try Terminal.emit(try JSONWriter.prettyEncoded(result), to: nil)
         } else {
             print(result.text(goal: goal, color: Terminal.stdoutWantsColor), terminator: "")
         }
@@ -84,13 +84,6 @@ struct VariantsCommand: ParsableCommand {
     }
 }
 
-enum Targets {
-    static func json(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value) + Data([0x0A])
-    }
-}
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -118,7 +111,7 @@ struct SimulateCommand: ParsableCommand {
             throw InputError(error.message)
         }
         if format == .json {
-            try Terminal.emit(try Targets.json(simulation), to: nil)
+            try Terminal.emit(try JSONWriter.prettyEncoded(simulation), to: nil)
             return
         }
         print(simulation.text(color: Terminal.stdoutWantsColor), terminator: "")

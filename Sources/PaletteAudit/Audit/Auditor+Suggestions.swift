@@ -1,5 +1,4 @@
 public import ColorScience
-import Dispatch
 import Synchronization
 
 /// A bounded memory of computed suggestions and of the lightness ladders their searches walked.
@@ -72,26 +71,10 @@ extension Auditor {
     /// The suggestions of every pending check, on `threads` threads taking the next pending
     /// check as each finishes one; nil when `shouldStop` said to stop.
     static func computeInParallel(_ pending: [PendingSuggestion], threads: Int, shouldStop: (@Sendable () -> Bool)?) -> [Suggestions]? {
-        let output = UnsafeMutableBufferPointer<Suggestions?>.allocate(capacity: pending.count)
-        output.initialize(repeating: nil)
-        defer { output.deinitialize(); output.deallocate() }
-        let next = Atomic<Int>(0)
-        let stopped = Atomic<Bool>(false)
-        nonisolated(unsafe) let slots = output
-        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, pending.count))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                if index >= pending.count || stopped.load(ordering: .relaxed) { return }
-                if let shouldStop, shouldStop() {
-                    stopped.store(true, ordering: .relaxed)
-                    return
-                }
-                let p = pending[index]
-                slots[index] = Auditor.suggestions(foreground: p.foreground, background: p.background, target: p.target)
-            }
+        Parallel.mapTakingTurns(pending.count, threads: threads, cancelled: shouldStop) { index in
+            let p = pending[index]
+            return Auditor.suggestions(foreground: p.foreground, background: p.background, target: p.target)
         }
-        if stopped.load(ordering: .relaxed) { return nil }
-        return output.map { $0! }
     }
 
     /// Nearest passing colors for each side, and for both at once. Results are remembered in

@@ -50,11 +50,7 @@ public struct Baseline: Sendable, Codable {
 
     /// The JSON to commit: sorted keys, two-space indents, a final newline.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try JSONWriter.prettyEncoded(self)
     }
 
     /// Reads a baseline; errors say what is wrong with the file.

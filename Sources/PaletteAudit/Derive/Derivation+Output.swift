@@ -31,8 +31,6 @@ extension Derivation {
             var summary: AuditSummary
             var unresolved: [String]
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(Output(from: from, to: to, surface: surface, tokens: tokens, summary: report.summary, unresolved: unresolved)) + Data([0x0A])
+        return try JSONWriter.prettyEncoded(Output(from: from, to: to, surface: surface, tokens: tokens, summary: report.summary, unresolved: unresolved))
     }
 }

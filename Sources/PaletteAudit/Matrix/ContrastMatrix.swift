@@ -1,5 +1,4 @@
 public import ColorScience
-import Dispatch
 
 /// Every token of a theme against every other: the question "which text colors may go on which
 /// surfaces?", fast for thousands of tokens.
@@ -66,22 +65,18 @@ public struct ContrastMatrix: Sendable {
     public func summarize(partners: Int = 3) -> [TokenSummary] {
         let n = entries.count
         let luminance = entries.map { $0.color.relativeLuminance + 0.05 }
-        var summaries = entries.map { TokenSummary(token: $0.name, hex: $0.color.hex) }
         let chunk = max(1, (n + 63) / 64)
         let chunks = (n + chunk - 1) / chunk
         let entries = self.entries
-        summaries.withUnsafeMutableBufferPointer { buffer in
-            let base = UncheckedBuffer(buffer)
+        // Rows in 64 parts on the cores (each row reads every luminance and writes its own summary).
+        let parts = Parallel.map(chunks) { c in
             luminance.withUnsafeBufferPointer { lum in
-                let input = UncheckedBuffer(UnsafeMutableBufferPointer(mutating: lum))
-                DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                    for i in (c * chunk)..<min(n, (c + 1) * chunk) {
-                        base.pointer[i] = ContrastMatrix.row(i, UnsafeBufferPointer(input.pointer), names: entries, partners: partners, summary: base.pointer[i])
-                    }
+                (c * chunk..<min(n, (c + 1) * chunk)).map { i in
+                    ContrastMatrix.row(i, lum, names: entries, partners: partners, summary: TokenSummary(token: entries[i].name, hex: entries[i].color.hex))
                 }
             }
         }
-        return summaries
+        return parts.flatMap { $0 }
     }
 
     static func row(_ i: Int, _ lum: UnsafeBufferPointer<Double>, names: [Entry], partners: Int, summary: TokenSummary) -> TokenSummary {
@@ -126,8 +121,3 @@ public struct ContrastMatrix: Sendable {
     }
 }
 
-/// A buffer handed to `concurrentPerform`, where each iteration writes only its own rows.
-private struct UncheckedBuffer<Element>: @unchecked Sendable {
-    let pointer: UnsafeMutableBufferPointer<Element>
-    init(_ pointer: UnsafeMutableBufferPointer<Element>) { self.pointer = pointer }
-}

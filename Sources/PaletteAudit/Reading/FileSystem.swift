@@ -121,6 +121,37 @@ public struct FileSystem: Sendable {
         return .success(bytes)
     }
 
+    /// A descriptor to read `path` as a stream, for input read piece by piece and never held
+    /// whole (`check --batch FILE`): a regular file, or a FIFO or pipe (`<(generate-pairs)`),
+    /// which a stream may be. A directory, a device (`/dev/zero` would never end) or a socket
+    /// is refused before it is read. The caller closes the descriptor.
+    public func openStream(_ path: String) -> Result<Int32, PaletteProblem> {
+        let resolved: String
+        switch confine(path) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let r): resolved = r
+        }
+        let fd = open(resolved, O_RDONLY | O_CLOEXEC | (root == nil ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else {
+            return .failure(PaletteProblem(.unreadableFile, "cannot open the file for reading (\(String(cString: strerror(errno))))", file: path))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            return .failure(PaletteProblem(.unreadableFile, "cannot read the file's status", file: path))
+        }
+        switch (info.st_mode & S_IFMT, Self.kind(info)) {
+        case (S_IFIFO, _), (_, .file):
+            return .success(fd)
+        case (_, .directory):
+            close(fd)
+            return .failure(PaletteProblem(.unreadableFile, "a directory, not a file of JSON lines: not read", file: path))
+        case (_, .special(let what)):
+            close(fd)
+            return .failure(PaletteProblem(.unreadableFile, "\(what), not a file or a pipe: not read (give - for standard input)", file: path))
+        }
+    }
+
     func tooLarge(_ path: String) -> PaletteProblem {
         PaletteProblem(.limitExceeded, "the file is larger than \(maximumFileSize >> 20) MiB: not read", file: path)
     }

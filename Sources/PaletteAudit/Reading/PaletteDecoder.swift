@@ -171,12 +171,7 @@ public struct PaletteDecoder {
 
     /// The file name without folders and `.json` / `.tokens.json`.
     static func baseName(_ path: String) -> String {
-        var name = String(path.split(separator: "/").last ?? Substring(path))
-        for suffix in [".resolver.json", ".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json", ".css"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-            break
-        }
-        return name
+        SourceRegistry.stem(of: String(path.split(separator: "/").last ?? Substring(path)))
     }
 
     // MARK: Problems

@@ -179,7 +179,7 @@ extension PaletteLoader {
     /// use the `--gray-*` of `props.gray.css`, which a page loads beside them): the reader reads
     /// each stylesheet as a browser reads it alone, and the user learns how to read them together.
     static func noteDefinitionsAcrossStylesheets(in result: inout LoadResult) {
-        let stylesheets = result.palettes.indices.filter { result.palettes[$0].file.hasSuffix(".css") && result.palettes[$0].palette != nil }
+        let stylesheets = result.palettes.indices.filter { SourceRegistry.textFormat(file: result.palettes[$0].file) != nil && result.palettes[$0].palette != nil }
         guard stylesheets.count > 1 else { return }
         var definer: [String: String] = [:]
         for i in stylesheets {

@@ -204,10 +204,7 @@ public struct PaletteLoader: Sendable {
     }
 
     static func sidecar(of file: String) -> String {
-        for suffix in [".resolver.json", ".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json", ".css"] where file.hasSuffix(suffix) {
-            return String(file.dropLast(suffix.count)) + ".checks.json"
-        }
-        return file + ".checks.json"
+        SourceRegistry.stem(of: file) + ".checks.json"
     }
 
     /// Reads and decodes one file of any format; a `NAME.tokens.json` picks up checks from

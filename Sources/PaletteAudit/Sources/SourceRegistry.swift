@@ -64,6 +64,23 @@ public enum SourceRegistry {
         return all.filter { suffix in !all.contains { $0 != suffix && suffix.hasSuffix($0) } }.sorted()
     }()
 
+    /// Every file ending a format names, longest first (`.tokens.json` before `.json`): what a
+    /// file's name is without its format's ending (``stem(of:)``).
+    static let fileEndings: [String] = {
+        let all = Set(formats.filter { !($0 is any FolderSourceFormat) }.flatMap(\.suffixes))
+        return all.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+    }()
+
+    /// A file's path without the ending its format names (`tokens/light.tokens.json` is
+    /// `tokens/light`), or the path itself when no format names its ending. A source's palette
+    /// takes its name from it, and `NAME.checks.json` beside it is found by it.
+    static func stem(of path: String) -> String {
+        for ending in fileEndings where path.hasSuffix(ending) && ending != ".checks.json" {
+            return String(path.dropLast(ending.count))
+        }
+        return path
+    }
+
     /// What is accepted, for the message about a document no format reads.
     static var accepted: String {
         formats.filter { if case .companion = $0.role { return false } else { return true } }.map(\.summary).joined(separator: ", ")

@@ -179,6 +179,82 @@ import Testing
         #expect(notRead == ["bg:6", "bg:7"], "\(notRead)")
     }
 
+    /// Found by a new user on Equinor's color-scheme.css: a dark block that sets only
+    /// `color-scheme: dark` made no theme, so every light-dark() value was measured light only
+    /// (a dark pair at 2.81:1 never seen, exit 0). So did `:root { color-scheme: light dark }`.
+    @Test func aColorSchemeAloneMakesTheDarkThemeOfLightDarkValues() throws {
+        let values = ":root { --fg: light-dark(#111111, #555555); --bg: light-dark(#ffffff, #000000); }"
+        for css in [":root, [data-color-scheme=\"light\"] { color-scheme: light; }\n[data-color-scheme=\"dark\"] { color-scheme: dark; }\n" + values,
+                    ":root { color-scheme: light dark; }\n" + values] {
+            let (palette, problems) = Self.decode(css)
+            #expect(problems.isEmpty, "\(problems)")
+            let p = try #require(palette)
+            #expect(p.themes.map(\.name) == ["light", "dark"], "\(css)")
+            #expect(resolvedColors(p)["dark"] == ["fg": "#555555", "bg": "#000000"])
+            #expect(p.themes.last?.colorScheme == .dark)
+        }
+        // Without a light-dark() value a color-scheme changes nothing measured: no theme is added.
+        let plain = Self.decode(":root { color-scheme: light dark; --fg: #111111; }").palette
+        #expect(plain?.themes.map(\.name) == ["light"])
+    }
+
+    /// Pico's structure: the automatic dark theme (`@media (prefers-color-scheme: dark)
+    /// { :root:not([data-theme]) }`) and the chosen one (`[data-theme=dark]`) were one theme,
+    /// the second block's values replacing the first's with a false "declares again" reason.
+    @Test func aDarkPreferenceAndAChosenDarkThemeAreTwoThemes() throws {
+        let css = """
+        :root:not([data-theme=dark]), [data-theme=light] { --fg: #111111; --bg: #ffffff; }
+        @media only screen and (prefers-color-scheme: dark) { :root:not([data-theme]) { --fg: #555555; --bg: #000000; } }
+        [data-theme=dark] { --fg: #eeeeee; --bg: #000000; }
+        """
+        let (palette, problems) = Self.decode(css)
+        #expect(problems.isEmpty, "\(problems)")
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "auto-dark", "dark"])
+        let colors = resolvedColors(p)
+        #expect(colors["auto-dark"]?["fg"] == "#555555")
+        #expect(colors["dark"]?["fg"] == "#eeeeee")
+        #expect(p.ledger.completed(with: p).notReadEntries.isEmpty)
+        // Alone, a dark preference block is the dark theme, as before.
+        let alone = Self.decode(":root { --fg: #111111; }\n@media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; } }").palette
+        #expect(alone?.themes.map(\.name) == ["light", "dark"])
+    }
+
+    /// Element and state attributes (`[type=checkbox]`, `[role=search]`, `[aria-invalid]`) and
+    /// component classes with a modifier (`.navbar.is-light`) are scoped, not theme axes: Pico's
+    /// main stylesheet made 1,080 themes and was refused, and Bulma's `.navbar.is-light` was a theme.
+    @Test func elementAttributesAndComponentClassesAreNotThemes() throws {
+        let css = """
+        :root { --fg: #111111; --bg: #ffffff; }
+        [data-theme=dark] { --fg: #eeeeee; --bg: #000000; }
+        [type=checkbox] { --bg: #777777; }
+        [role=search] { --bg: #cccccc; }
+        [aria-invalid=true] { --bg: #ff0000; }
+        .navbar.is-light { --bg: #fafafa; }
+        .high-contrast { --fg: #000000; }
+        """
+        let (palette, _) = Self.decode(css)
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["light", "high-contrast", "dark", "dark-high-contrast"])
+        let notRead = p.ledger.completed(with: p).notReadEntries.map { $0.line ?? 0 }
+        #expect(notRead == [3, 4, 5, 6])
+    }
+
+    /// Two themes that come out with one name (two data attributes with the same value) are
+    /// told apart, with a warning, instead of sharing a name in every output and baseline.
+    @Test func themesNamedAlikeGetDistinctNames() throws {
+        let css = """
+        :root { --fg: #111111; --bg: #ffffff; }
+        [data-brand=x] { --fg: #222222; }
+        [data-mode=x] { --bg: #eeeeee; }
+        """
+        let (palette, problems) = Self.decode(css)
+        let p = try #require(palette)
+        let names = p.themes.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(problems.contains { $0.isWarning && $0.message.contains("two themes of this stylesheet are named 'x'") }, "\(problems)")
+    }
+
     /// Designsystemet nests `@supports` in `:root, [data-size]` and comments its selectors
     /// (`:root /* small */`): both are read as the browser reads them, and every property is in
     /// the ledger.

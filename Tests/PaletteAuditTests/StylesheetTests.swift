@@ -32,12 +32,16 @@ import Testing
         let (palette, problems) = Self.decode(css)
         #expect(problems.isEmpty, "\(problems)")
         let p = try #require(palette)
-        #expect(p.themes.map(\.name) == ["light", "dark"])
-        #expect(p.themes.map(\.colorScheme) == [.light, .dark])
+        // Two states of the page: a dark system preference without the class (the query's
+        // block), and the class chosen (its block). They were one theme, each block filling in
+        // what the other left out, and neither state was measured as a browser shows it.
+        #expect(p.themes.map(\.name) == ["light", "auto-dark", "dark"])
+        #expect(p.themes.map(\.colorScheme) == [.light, .dark, .dark])
         #expect(Self.colors(p) == ["light": ["background": "#ffffff", "foreground": "#171717"],
-                                   "dark": ["background": "#0a0a0a", "foreground": "#ededed"]])
+                                   "auto-dark": ["background": "#0a0a0a", "foreground": "#171717"],
+                                   "dark": ["background": "#ffffff", "foreground": "#ededed"]])
         #expect(p.format == "CSS custom properties")
-        let token = try #require(p.themes[1].tokens.first { $0.name == "foreground" })
+        let token = try #require(p.themes[2].tokens.first { $0.name == "foreground" })
         #expect(token.location?.line == 12 && token.location?.column == 3)
         #expect(token.pointer.description == "/.dark/--foreground")
     }

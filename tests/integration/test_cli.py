@@ -210,6 +210,32 @@ def test_audit_of_the_seed_palettes(run):
     assert verdicts == sorted(verdicts, key=lambda v: v != "FAIL")
 
 
+def test_batch_reads_a_file_or_a_pipe_and_refuses_a_device_or_a_directory(run, tmp_path):
+    r = run("check", "--batch", "/dev/zero")
+    assert r.returncode == 2 and "/dev/zero: a device, not a file or a pipe: not read (give - for standard input)" in r.stderr, r.stderr
+    r = run("check", "--batch", str(tmp_path))
+    assert r.returncode == 2 and "a directory, not a file of JSON lines" in r.stderr, r.stderr
+    fifo = tmp_path / "pairs"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f'printf \'{{"fg": "#777", "bg": "white"}}\\n\' > {fifo}'])
+    r = run("check", "--batch", str(fifo))
+    writer.wait(timeout=60)
+    assert r.returncode == 1 and '"ratio"' in r.stdout, (r.stdout, r.stderr)
+
+
+def test_the_checks_given_are_not_listed_as_skipped_in_the_folder_walked(run, tmp_path):
+    """contrast init writes contrast.checks.json into the folder; auditing the folder with it
+    said it was "a checks document with no token file beside it"."""
+    (tmp_path / "colors.tokens.json").write_text(json.dumps({"ink": {"$type": "color", "$value": "#111111"}, "paper": {"$type": "color", "$value": "#ffffff"}}))
+    (tmp_path / "contrast.checks.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "ink", "background": "paper"}]}))
+    r = run("audit", str(tmp_path), "--checks", str(tmp_path / "contrast.checks.json"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "skipped" not in r.stdout, r.stdout
+    # Not given, it is still named as passed over, with how to use it.
+    r = run("audit", str(tmp_path))
+    assert "a checks document with no token file beside it (give it with --checks)" in r.stdout
+
+
 def test_audit_refuses_more_checks_than_max_pairs_before_any_work(run, tmp_path):
     """A rule of every text token on every surface grows as the product: the CLI had no
     limit, so a few kilobytes of tokens could keep CI busy for hours. --max-pairs bounds it, exit 2."""

@@ -69,6 +69,15 @@ extension StylesheetReader {
                 for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
             }
         }
+        // A block that sets only `color-scheme` changes every `light-dark()` value: its axes hold
+        // colors when any value uses one.
+        if all.contains(where: { $0.value.lowercased().contains("light-dark(") }) {
+            for index in specColorSchemes.keys where index >= 0 && index < specs.count {
+                for alternative in specs[index].alternatives {
+                    for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
+                }
+            }
+        }
         let axes = axisOrder.filter { holdsColors.contains($0) && values[$0] != nil }
         let fixed = axisOrder.filter { !holdsColors.contains($0) && values[$0] != nil }
         // Each axis's values: a value under preference queries splits into one per preference.

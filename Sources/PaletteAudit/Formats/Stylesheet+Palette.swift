@@ -25,6 +25,20 @@ extension StylesheetReader {
             guard let built = singleAxisThemes(baseScheme: baseScheme) else { return nil }
             themes = built
         }
+        // Two themes of one name would be one in every output (a baseline keeps one of them, and
+        // `--theme` picks both): each later one takes a number, and a warning says so.
+        var seenNames: [String: Int] = [:]
+        for i in themes.indices {
+            let name = themes[i].name
+            seenNames[name, default: 0] += 1
+            guard let count = seenNames[name], count > 1 else { continue }
+            var renamed = "\(name)-\(count)"
+            while themes.contains(where: { $0.name == renamed }) { renamed += "-\(count)" }
+            problems.append(PaletteProblem(.duplicateName, "two themes of this stylesheet are named '\(name)' (their blocks are named alike by different selectors or queries); the later one is read as '\(renamed)'",
+                                           file: file, severity: .warning))
+            themes[i].name = renamed
+            themes[i].pointer = JSONPointer([renamed])
+        }
         // A declaration no theme takes (a later one of the same name in its block wins) was met
         // and not read.
         let taken = Set(themes.flatMap { $0.tokens.compactMap { token in token.location.map { "\(token.file ?? file ?? "")\u{0}\($0.offset)" } } })
@@ -64,10 +78,57 @@ extension StylesheetReader {
         return palette
     }
 
+    /// A theme named both by a color-scheme query alone (`@media (prefers-color-scheme: dark)
+    /// { :root:not([data-theme]) { … } }`) and by a selector (`[data-theme=dark]`) is two states
+    /// of the page, which never apply together: the query's blocks become `auto-dark` (what a
+    /// dark system preference shows), the selector's stay `dark`. They were one theme, the later
+    /// block replacing the other's values, and the state users with a dark system saw was never
+    /// measured.
+    mutating func separatingPreferenceThemes() {
+        guard !preferenceNamedSpecs.isEmpty else { return }
+        for key in declarations.keys.sorted() where !key.isEmpty {
+            guard let list = declarations[key] else { continue }
+            let preferred = list.filter { preferenceNamedSpecs.contains($0.spec) }
+            guard !preferred.isEmpty, preferred.count < list.count else { continue }
+            let renamed = "auto-" + key
+            declarations[key] = list.filter { !preferenceNamedSpecs.contains($0.spec) }
+            declarations[renamed, default: []] += preferred
+            declarations[renamed]?.sort { $0.order < $1.order }
+            if colorSchemes[renamed] == nil, let scheme = colorSchemes[key] { colorSchemes[renamed] = scheme }
+        }
+    }
+
+    /// Themes that only a `color-scheme` makes different: a block that sets `color-scheme: dark`
+    /// and no custom property (`[data-color-scheme="dark"] { color-scheme: dark }`), or a base
+    /// whose `color-scheme: light dark` follows the system's preference. Their `light-dark()`
+    /// values are the dark ones, so each is a theme: the base (and the theme it stands on) read
+    /// in that scheme. Without a `light-dark()` value nothing differs, and no theme is added.
+    mutating func addingColorSchemeThemes(baseScheme: ColorScheme) {
+        let usesLightDark = (declarations.values.joined() + initialValues).contains { $0.value.lowercased().contains("light-dark(") }
+        guard usesLightDark else { return }
+        func scheme(_ value: String) -> ColorScheme {
+            let words = value.split(separator: " ")
+            return words.contains("dark") && !words.contains("light") ? .dark : .light
+        }
+        for (key, value) in colorSchemes.sorted(by: { $0.key < $1.key }) where !key.isEmpty && key != baseScheme.rawValue && declarations[key] == nil {
+            if scheme(value) != baseScheme { declarations[key] = [] }
+        }
+        if let base = colorSchemes[""]?.split(separator: " "), base.contains("light"), base.contains("dark") {
+            // The system's preference picks the scheme: the dark one is a theme of its own.
+            let name = declarations["dark"] == nil && colorSchemes["dark"] == nil ? "dark" : "auto-dark"
+            if declarations[name] == nil {
+                declarations[name] = []
+                colorSchemes[name] = "dark"
+            }
+        }
+    }
+
     /// Themes as read before axes: each class or attribute value a theme standing on the base
     /// (nil when the read stopped or there is no theme at all).
     mutating func singleAxisThemes(baseScheme: ColorScheme) -> [Theme]? {
         let baseName = baseScheme.rawValue
+        separatingPreferenceThemes()
+        addingColorSchemeThemes(baseScheme: baseScheme)
         // A theme named like the base ("light", ".light") adds to it.
         if let same = declarations[baseName] {
             declarations[""] = ((declarations[""] ?? []) + same).sorted { $0.order < $1.order }
@@ -76,7 +137,12 @@ extension StylesheetReader {
         }
         guard !declarations.isEmpty || !initialValues.isEmpty else { return nil }
         var themes: [Theme] = []
-        let others = declarations.filter { !$0.key.isEmpty }.map { ($0.key, $0.value.first?.order ?? 0) }.sorted { $0.1 < $1.1 }.map(\.0)
+        // In the order the stylesheet first writes each theme; a theme only a color-scheme makes
+        // comes after those with declarations of their own.
+        var firstOrders: [(key: String, order: Int)] = []
+        for (key, list) in declarations where !key.isEmpty { firstOrders.append((key, list.first?.order ?? Int.max)) }
+        firstOrders.sort { (a: (key: String, order: Int), b: (key: String, order: Int)) -> Bool in a.order != b.order ? a.order < b.order : a.key < b.key }
+        let others: [String] = firstOrders.map { $0.key }
         for key in (declarations[""] != nil || !initialValues.isEmpty ? [""] : []) + others {
             let themeName = key.isEmpty ? baseName : key
             // The layers a theme stands on: the @property initial values, the base, the theme a

@@ -346,6 +346,7 @@ extension StylesheetReader {
             guard !stopped else { return }
             context.theme.name = theme(of: context, alternatives: alternatives, at: offset)
             if context.theme.name != nil {
+                if lastThemeFromPreference { preferenceNamedSpecs.insert(specs.count) }
                 context.theme.spec = specs.count
                 specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
             }

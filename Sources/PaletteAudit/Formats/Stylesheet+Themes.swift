@@ -146,6 +146,7 @@ extension StylesheetReader {
         // theme chosen for that scheme (Primer's `auto` mode), not a new one; a contrast query
         // still adds `high-contrast`. Without one, the queries name the theme.
         var parts: [String] = []
+        lastThemeFromPreference = selectorName == nil && !mediaNames.isEmpty
         if let selectorName {
             parts = [selectorName]
             if mediaNames.contains("high-contrast") && !selectorName.contains("contrast") { parts.append("high-contrast") }
@@ -312,6 +313,7 @@ extension StylesheetReader {
         var rest = Substring(s)
         var name = ""
         var sawRoot = false
+        var classes: [Substring] = [], attributes: [String] = []
         for root in [":root", "html", ":host", "body"] where rest.lowercased().hasPrefix(root) {
             rest = rest.dropFirst(root.count)
             sawRoot = true
@@ -322,10 +324,12 @@ extension StylesheetReader {
                 let word = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
                 guard !word.isEmpty else { return nil }
                 name = String(word)
+                classes.append(word)
                 rest = rest.dropFirst(1 + word.count)
             } else if rest.hasPrefix("[") {
                 guard let close = rest.firstIndex(of: "]") else { return nil }
                 let inside = rest[rest.index(after: rest.startIndex)..<close]
+                attributes.append(String(inside.prefix { !"=~|^$*".contains($0) }).cssTrimmed.lowercased())
                 if let equals = inside.firstIndex(of: "=") {
                     // `[class*="theme-"]`, `^=`, `$=`, `|=` match many values: no one theme.
                     if equals > inside.startIndex, "*^$|".contains(inside[inside.index(before: equals)]) { return nil }
@@ -346,9 +350,17 @@ extension StylesheetReader {
             }
         }
         guard sawRoot || !name.isEmpty else { return nil }
-        // A class alone names a theme when it says so (`.dark`, `.light-theme`, `.high-contrast`);
-        // `.btn` alone is a component whose properties are scoped to it.
-        if !sawRoot && !s.contains("["), !themeWords.contains(where: { name.lowercased().contains($0) }) { return nil }
+        if !sawRoot {
+            func saysTheme(_ word: some StringProtocol) -> Bool { themeWords.contains { word.lowercased().contains($0) } }
+            // Classes alone name a theme when each says so (`.dark`, `.light-theme`,
+            // `.high-contrast`); `.btn` or `.navbar.is-light` is a component whose properties
+            // are scoped to it.
+            if !classes.isEmpty && !classes.allSatisfy(saysTheme) { return nil }
+            // An attribute alone names a theme when it is a data attribute or says so
+            // (`[data-theme=dark]`, `[data-color=brand]`); `[type=checkbox]`, `[role=search]` or
+            // `[aria-invalid=true]` marks an element or a state, whose properties are scoped to it.
+            if !attributes.allSatisfy({ $0.hasPrefix("data-") || saysTheme($0) }) { return nil }
+        }
         return name
     }
 

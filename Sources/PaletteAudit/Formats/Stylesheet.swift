@@ -239,6 +239,14 @@ struct StylesheetReader {
     /// Themes of an element inside a themed root (`.dark .theme-zinc` is `theme-zinc-dark`), by
     /// name: the root's theme and the element's, which the theme stands on.
     var descendantThemes: [String: (ancestor: String, element: String)] = [:]
+    /// The theme blocks (by spec index) named by their color-scheme or contrast query alone
+    /// (`@media (prefers-color-scheme: dark) { :root:not([data-theme]) { … } }`), not by their
+    /// selector: where a selector names a theme of the same name (`[data-theme=dark]`), the two
+    /// are different states of the page (a dark system preference, a chosen dark theme) and
+    /// are read as two themes (``separatingPreferenceThemes()``).
+    var preferenceNamedSpecs: Set<Int> = []
+    /// Whether the last block ``theme(of:alternatives:at:)`` named was named by its queries alone.
+    var lastThemeFromPreference = false
     /// The `initial-value` of each `@property` rule, in source order: the value a property has
     /// where no rule sets it, under every theme's own declarations.
     var initialValues: [Declaration] = []

@@ -123,6 +123,11 @@ public struct PaletteLoader: Sendable {
         }
         PaletteLoader.giveDistinctNames(&result.palettes)
         if let checks {
+            // The checks document given with --checks is in use, not passed over, even where
+            // the walk met it (`contrast init` writes contrast.checks.json into the folder).
+            func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+            let given = absolute(checks)
+            result.skipped.removeAll { absolute($0.file) == given }
             switch PaletteLoader.read(checks) {  // the operator's own file, wherever it is
             case .failure(let problem):
                 for i in result.palettes.indices { result.palettes[i].problems.append(problem) }

@@ -338,3 +338,18 @@ def test_every_real_stylesheet_keeps_a_complete_ledger(run, path):
     assert ledger["colorDeclarations"] + ledger["notColors"] == expected, ledger
     entries = [(e.get("file") or path, e["line"], e["column"]) for e in ledger["notRead"]]
     assert len(entries) == len(set(entries)), "a declaration is listed twice"
+
+
+def test_a_value_no_theme_can_read_is_not_read_in_the_ledger(run, tmp_path):
+    """Found on Equinor's tokens: `oklch(0.58, 0.13, 240)` (commas, which oklch() does not take)
+    was a problem, yet the ledger said "read 472 of 472"."""
+    path = tmp_path / "t.tokens.json"
+    path.write_text(json.dumps({"ok": {"$type": "color", "$value": "#111111"},
+                                "bad": {"$type": "color", "$value": "oklch(0.58, 0.13, 240)"}}))
+    ledgers, report = ledger_of(run, path)
+    ledger = ledgers[str(path)]
+    assert ledger["read"] == 1 and ledger["colorDeclarations"] == 2, ledger
+    [entry] = ledger["notRead"]
+    assert entry["name"] == "bad" and entry["line"] and "oklch" in entry["reason"], entry
+    r = run("audit", str(path))
+    assert r.returncode == 2 and "read 1 of 2 color declarations; 1 not read" in r.stdout, r.stdout

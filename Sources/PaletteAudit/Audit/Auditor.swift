@@ -132,6 +132,9 @@ public struct Auditor: Sendable {
         // The problems so far, to say each once: a problem is looked up here, not in the list
         // (100,000 tokens that copy one broken value made the list's search quadratic).
         var said = Set(problems)
+        // The token values that could not be read, by place and theme: the ledger counts a
+        // declaration that no theme could read as not read, with the reason.
+        var unreadValues: [String: String] = [:]
         var suggestionsLeft = limits.maximumSuggestions ?? Int.max
         // With several threads, suggestions are collected while checks are evaluated and computed
         // together afterwards; the report is the same as computing them in place.
@@ -160,6 +163,11 @@ public struct Auditor: Sendable {
             var copies: [CopyKey: (index: Int, more: Int)] = [:]
             let checkedAll = resolver.validateAll(shouldStop: limits.shouldStop)
             if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
+            for problem in checkedAll where !problem.isWarning {
+                if let key = ReadLedger.failureKey(file: problem.file ?? palette.file, location: problem.location, theme: theme.name) {
+                    unreadValues[key] = problem.message
+                }
+            }
             for problem in checkedAll where said.insert(problem).inserted {
                 if let location = problem.location {
                     let key = CopyKey(code: problem.code, file: problem.file, location: location, theme: problem.theme)
@@ -215,7 +223,7 @@ public struct Auditor: Sendable {
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
                              summary: summary, problems: problems, assumptions: assumptions, themes: themes,
                              warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files,
-                             ledger: palette.ledger.completed(with: palette).summary)
+                             ledger: palette.ledger.completed(with: palette, unreadValues: unreadValues).summary)
     }
 
     /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".

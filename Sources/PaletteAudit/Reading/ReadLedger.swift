@@ -78,13 +78,33 @@ public struct ReadLedger: Sendable, Hashable {
     /// The ledger with a color entry for every declaration the palette's themes' tokens come
     /// from (a token written once and inherited, or copied by `$extends`, is one declaration; a
     /// name written in a light and a dark file is two), with the themes each is in.
-    public func completed(with palette: Palette) -> ReadLedger {
+    /// The key of a value that could not be read in a theme (``completed(with:unreadValues:)``).
+    static func failureKey(file: String?, location: SourceLocation?, theme: String) -> String? {
+        guard let location else { return nil }
+        return "\(file ?? "")\u{0}\(location.line)\u{0}\(location.column)\u{0}\(theme)"
+    }
+
+    /// `unreadValues`: the values the audit could not read (``failureKey(file:location:theme:)``
+    /// → why). A declaration no theme could read is not read, with that reason; one read in
+    /// some themes is a color token of those.
+    public func completed(with palette: Palette, unreadValues: [String: String] = [:]) -> ReadLedger {
         var ledger = self
         var order: [String] = []
         var found: [String: Entry] = [:]
+        var failedIn: [String: (themes: Int, entry: Entry)] = [:]
+        var appearsIn: [String: Int] = [:]
         for theme in palette.themes {
             for token in theme.tokens where token.isColorTyped {
                 let file = token.file ?? palette.file
+                if !unreadValues.isEmpty, token.unreadable == nil {
+                    let key = token.declaration ?? token.location.map { "\(file ?? "")\u{0}\($0.line)\u{0}\($0.column)" } ?? "\(file ?? "")\u{0}\(token.name)\u{0}\(token.pointer)"
+                    appearsIn[key, default: 0] += 1
+                    if let failure = Self.failureKey(file: file, location: token.location, theme: theme.name), let reason = unreadValues[failure] {
+                        failedIn[key] = ((failedIn[key]?.themes ?? 0) + 1, failedIn[key]?.entry
+                            ?? Entry(name: token.name, disposition: .notRead, reason: reason, file: file, line: token.location?.line, column: token.location?.column))
+                        continue
+                    }
+                }
                 if let reason = token.unreadable {
                     // A value the reader met and could not read (an asset catalog's appearance):
                     // not read, where it is, even when the same declaration is read elsewhere.
@@ -105,6 +125,10 @@ public struct ReadLedger: Sendable, Hashable {
             }
         }
         for key in order { if let entry = found[key] { ledger.record(entry) } }
+        // A declaration that no theme could read: not read, where it is, with the reason.
+        for (key, failure) in failedIn.sorted(by: { $0.key < $1.key }) where found[key] == nil && failure.themes == appearsIn[key] {
+            ledger.record(failure.entry)
+        }
         return ledger
     }
 

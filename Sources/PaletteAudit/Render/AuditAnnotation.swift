@@ -61,7 +61,10 @@ extension AuditReport {
                                                 message: problem.messageWithPlace, file: problem.file ?? palette.file,
                                                 line: problem.location?.line, column: problem.location?.column))
             }
-            for entry in palette.ledger?.notRead ?? [] {
+            // A declaration not read because of a problem reported at its place is that
+            // problem's annotation already.
+            let problemPlaces = Set(palette.problems.compactMap { p in p.location.map { "\(p.file ?? palette.file ?? "")\u{0}\($0.line)" } })
+            for entry in palette.ledger?.notRead ?? [] where !problemPlaces.contains("\(entry.file ?? palette.file ?? "")\u{0}\(entry.line ?? -1)") {
                 warnings.append(AuditAnnotation(.warning, rule: "contrast/not-read", title: "Declaration not read",
                                                 message: "\(palette.name): \(entry.name) is not read, so nothing that uses it is measured: \(entry.reason ?? "no reason given")",
                                                 file: entry.file ?? palette.file, line: entry.line, column: entry.column))

@@ -25,20 +25,15 @@ struct AuditCommand: ParsableCommand {
 
     @OptionGroup var sources: SourceOptions
 
-    @Option(help: "Output format.")
-    var format: AuditFormat = .text
+    @Option(help: "Output format.") var format: AuditFormat = .text
 
-    @Option(help: "Write the report to FILE instead of standard output.")
-    var output: String?
+    @Option(help: "Write the report to FILE instead of standard output.") var output: String?
 
-    @Option(help: "Compare with this baseline (written by --write-baseline).")
-    var baseline: String?
+    @Option(help: "Compare with this baseline (written by --write-baseline).") var baseline: String?
 
-    @Option(help: "Write the audit as a baseline to FILE (sorted, diff-friendly JSON to commit).")
-    var writeBaseline: String?
+    @Option(help: "Write the audit as a baseline to FILE (sorted, diff-friendly JSON to commit).") var writeBaseline: String?
 
-    @Option(help: "What fails the run. Default: regressions with --baseline, failures without.")
-    var failOn: FailOn?
+    @Option(help: "What fails the run. Default: regressions with --baseline, failures without.") var failOn: FailOn?
 
     func validate() throws {
         if failOn == .regressions && baseline == nil {

@@ -23,35 +23,25 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Foreground (text) color.")
-    var foreground: String?
+    @Argument(help: "Foreground (text) color.") var foreground: String?
 
-    @Argument(help: "Background color.")
-    var background: String?
+    @Argument(help: "Background color.") var background: String?
 
-    @Option(help: "Font size, like 16px or 12pt: decides large text with --weight.")
-    var size: String?
+    @Option(help: "Font size, like 16px or 12pt: decides large text with --weight.") var size: String?
 
-    @Option(help: "Font weight (400 regular, 700 bold).")
-    var weight: Int = 400
+    @Option(help: "Font weight (400 regular, 700 bold).") var weight: Int = 400
 
-    @Option(help: "What the pair is used for.")
-    var usage: ContrastUsage = .text
+    @Option(help: "What the pair is used for.") var usage: ContrastUsage = .text
 
-    @Option(help: "Required level.")
-    var level: WCAGLevel = .AA
+    @Option(help: "Required level.") var level: WCAGLevel = .AA
 
-    @Option(help: "The opaque surface a translucent background sits on. Without it, a translucent background gives the range over every backdrop.")
-    var backdrop: String?
+    @Option(help: "The opaque surface a translucent background sits on. Without it, a translucent background gives the range over every backdrop.") var backdrop: String?
 
-    @Option(help: "The color scheme light-dark() colors are read in (light or dark); without it, a pair that uses light-dark() is measured in both.")
-    var scheme: ColorScheme?
+    @Option(help: "The color scheme light-dark() colors are read in (light or dark); without it, a pair that uses light-dark() is measured in both.") var scheme: ColorScheme?
 
-    @Option(help: "Output format.")
-    var format: OutputFormat = .text
+    @Option(help: "Output format.") var format: OutputFormat = .text
 
-    @Option(help: "Read JSON Lines {\"fg\": …, \"bg\": …} from FILE (or - for standard input) and write one JSON object per line.")
-    var batch: String?
+    @Option(help: "Read JSON Lines {\"fg\": …, \"bg\": …} from FILE (or - for standard input) and write one JSON object per line.") var batch: String?
 
     func validate() throws {
         if usage.isExempt {

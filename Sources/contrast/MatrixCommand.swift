@@ -17,20 +17,15 @@ struct MatrixCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A palette file.")
-    var palette: String
+    @Argument(help: "A palette file.") var palette: String
 
-    @Option(help: "The theme (default: the first).")
-    var theme: String?
+    @Option(help: "The theme (default: the first).") var theme: String?
 
-    @Option(help: "Output format.")
-    var format: MatrixFormat = .text
+    @Option(help: "Output format.") var format: MatrixFormat = .text
 
-    @Option(help: "Write to FILE instead of standard output.")
-    var output: String?
+    @Option(help: "Write to FILE instead of standard output.") var output: String?
 
-    @Option(help: "Refuse matrices with more pairs than this (a guard against accidents).")
-    var maxPairs: Int = 1_000_000_000
+    @Option(help: "Refuse matrices with more pairs than this (a guard against accidents).") var maxPairs: Int = 1_000_000_000
 
     func run() throws {
         // A folder source (an asset catalog, a Tokens Studio folder) as well as a file, as derive reads.

@@ -179,6 +179,20 @@ import Testing
         #expect(notRead == ["bg:6", "bg:7"], "\(notRead)")
     }
 
+    /// A space or a `>` inside brackets or parentheses is not a combinator: the compound is read
+    /// whole (the splitting applied its depth test to `>` and `~` only).
+    @Test func aSpaceInsideAnAttributeValueIsNotACombinator() throws {
+        let css = """
+        .theme-zinc { --bg: #ffffff; }
+        [data-mode="night sky"] .theme-zinc { --bg: #000000; }
+        [data-mode="a > b"] .theme-zinc { --bg: #111111; }
+        """
+        let (palette, _) = Self.decode(css)
+        let p = try #require(palette)
+        #expect(p.themes.map(\.name) == ["theme-zinc", "theme-zinc-night sky", "theme-zinc-a > b"], "\(p.themes.map(\.name))")
+        #expect(resolvedColors(p)["theme-zinc-night sky"]?["bg"] == "#000000")
+    }
+
     /// Found by a new user on Equinor's color-scheme.css: a dark block that sets only
     /// `color-scheme: dark` made no theme, so every light-dark() value was measured light only
     /// (a dark pair at 2.81:1 never seen, exit 0). So did `:root { color-scheme: light dark }`.

@@ -282,11 +282,11 @@ extension StylesheetReader {
             case "\"", "'": quote = character
             case "(", "[": depth += 1
             case ")", "]": depth -= 1
-            case " ", ">" where depth == 0:
+            case " " where depth == 0, ">" where depth == 0:
                 if !current.isEmpty { compounds.append(current) }
                 current = ""
                 continue
-            case "+", "~" where depth == 0:
+            case "+" where depth == 0, "~" where depth == 0:
                 return nil  // sibling combinators: not the root and an element inside it
             default: break
             }
@@ -304,12 +304,34 @@ extension StylesheetReader {
         return (ancestor, element)
     }
 
+    /// Whether a selector joins compounds with a combinator (a space, `>`, `+` or `~`) outside
+    /// brackets, parentheses and strings.
+    static func hasCombinator(_ selector: String) -> Bool {
+        var depth = 0
+        var quote: Character?
+        for character in selector {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            switch character {
+            case "\"", "'": quote = character
+            case "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            case " " where depth == 0, ">" where depth == 0, "+" where depth == 0, "~" where depth == 0: return true
+            default: break
+            }
+        }
+        return false
+    }
+
     /// The theme a selector names: "" for `:root`/`html`/`:host`/`body` alone, the last class or
     /// attribute value on one of them (or alone) for a theme, nil for any other element.
     static func selectorTheme(_ selector: String) -> String? {
         let s = selector.cssTrimmed
-        // One compound selector: no combinators.
-        guard !s.contains(" "), !s.contains(">"), !s.contains("+"), !s.contains("~") else { return nil }
+        // One compound selector: no combinators (outside brackets, parentheses and strings,
+        // where a space or a `>` is part of a value or an argument).
+        guard !hasCombinator(s) else { return nil }
         var rest = Substring(s)
         var name = ""
         var sawRoot = false

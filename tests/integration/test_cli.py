@@ -419,6 +419,26 @@ def test_matrix_formats(run, tmp_path):
     assert run("matrix", "palettes/train.json", "--max-pairs", "10").returncode == 2
 
 
+def test_matrix_reads_folder_sources_and_is_not_stopped_by_warnings(run, tmp_path):
+    """Bare HSL channels are read as hsl() with a warning, which stopped the matrix (exit 2)
+    though it does not stop an audit; and an asset catalog, a folder, was not read at all."""
+    css = tmp_path / "globals.css"
+    css.write_text(":root { --background: 0 0% 100%; --foreground: 222.2 84% 4.9%; }\n")
+    r = run("matrix", str(css), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert "warning:" in r.stderr and "bare HSL channels" in r.stderr
+    assert {(p["foreground"], p["background"]) for p in json.loads(r.stdout)["pairs"]} == {("background", "foreground"), ("foreground", "background")}
+    catalog = tmp_path / "Assets.xcassets"
+    for name, value in [("Ink", "0.1"), ("Paper", "1.0")]:
+        (catalog / f"{name}.colorset").mkdir(parents=True)
+        components = {"red": value, "green": value, "blue": value, "alpha": "1.000"}
+        (catalog / f"{name}.colorset" / "Contents.json").write_text(json.dumps({"colors": [{"color": {"color-space": "srgb", "components": components}, "idiom": "universal"}]}))
+    (catalog / "Contents.json").write_text(json.dumps({"info": {"author": "xcode", "version": 1}}))
+    r = run("matrix", str(catalog), "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.splitlines()) == 3
+
+
 # suggest and variants -------------------------------------------------------------------------
 
 def test_suggest_gives_the_nearest_passing_colors(run):

@@ -42,7 +42,7 @@ export function isStylesheet(text, filename) {
 // names a palette after its file.
 export function baseName(filename) {
   const name = filename.toLowerCase();
-  const suffixes = formats.flatMap((f) => f.suffixes).concat(['.tokens.json']).sort((a, b) => b.length - a.length);
+  const suffixes = formats.flatMap((f) => f.suffixes).sort((a, b) => b.length - a.length);
   const suffix = suffixes.find((s) => name.endsWith(s) && name.length > s.length);
   return suffix ? filename.slice(0, filename.length - suffix.length) : filename;
 }

@@ -268,7 +268,24 @@ extension StylesheetReader {
     /// `.dark` and whose wrapper is `.theme-zinc`. The element inherits what the root's theme
     /// sets and declares its own over it, so the theme stands on both.
     static func descendantTheme(_ selector: String) -> (ancestor: String, element: String)? {
-        var compounds: [String] = []
+        let (compounds, sibling) = Self.compounds(selector)
+        guard !sibling else { return nil }  // sibling combinators: not the root and an element inside it
+        guard compounds.count == 2, let ancestor = selectorTheme(compounds[0]), let element = selectorTheme(compounds[1]), !element.isEmpty else { return nil }
+        // The inner element is not the root itself, and says it carries a theme: a class or an
+        // attribute named with a theme word (`.theme-zinc`, `[data-theme]`), not any class or
+        // attribute (`.btn[disabled]`, `[type="submit"]` inside Open Props' `:root`).
+        let inner = compounds[1].lowercased()
+        if [":root", "html", ":host", "body"].contains(where: { inner.hasPrefix($0) }) { return nil }
+        let markers = inner.split(whereSeparator: { $0 == "[" || $0 == "." || $0 == ":" }).map { $0.split(separator: "=").first ?? "" }
+        guard markers.contains(where: { marker in themeWords.contains { marker.contains($0) } }) else { return nil }
+        return (ancestor, element)
+    }
+
+    /// A selector's compound selectors, split at descendant and child combinators (a space,
+    /// `>`) outside brackets, parentheses and strings, where they are part of a value or an
+    /// argument; `sibling` when it also has a `+` or `~` combinator.
+    static func compounds(_ selector: String) -> (parts: [String], sibling: Bool) {
+        var parts: [String] = []
         var current = ""
         var depth = 0
         var quote: Character?
@@ -283,46 +300,17 @@ extension StylesheetReader {
             case "(", "[": depth += 1
             case ")", "]": depth -= 1
             case " " where depth == 0, ">" where depth == 0:
-                if !current.isEmpty { compounds.append(current) }
+                if !current.isEmpty { parts.append(current) }
                 current = ""
                 continue
             case "+" where depth == 0, "~" where depth == 0:
-                return nil  // sibling combinators: not the root and an element inside it
+                return (parts, true)
             default: break
             }
             current.append(character)
         }
-        if !current.isEmpty { compounds.append(current) }
-        guard compounds.count == 2, let ancestor = selectorTheme(compounds[0]), let element = selectorTheme(compounds[1]), !element.isEmpty else { return nil }
-        // The inner element is not the root itself, and says it carries a theme: a class or an
-        // attribute named with a theme word (`.theme-zinc`, `[data-theme]`), not any class or
-        // attribute (`.btn[disabled]`, `[type="submit"]` inside Open Props' `:root`).
-        let inner = compounds[1].lowercased()
-        if [":root", "html", ":host", "body"].contains(where: { inner.hasPrefix($0) }) { return nil }
-        let markers = inner.split(whereSeparator: { $0 == "[" || $0 == "." || $0 == ":" }).map { $0.split(separator: "=").first ?? "" }
-        guard markers.contains(where: { marker in themeWords.contains { marker.contains($0) } }) else { return nil }
-        return (ancestor, element)
-    }
-
-    /// Whether a selector joins compounds with a combinator (a space, `>`, `+` or `~`) outside
-    /// brackets, parentheses and strings.
-    static func hasCombinator(_ selector: String) -> Bool {
-        var depth = 0
-        var quote: Character?
-        for character in selector {
-            if let open = quote {
-                if character == open { quote = nil }
-                continue
-            }
-            switch character {
-            case "\"", "'": quote = character
-            case "(", "[": depth += 1
-            case ")", "]": depth -= 1
-            case " " where depth == 0, ">" where depth == 0, "+" where depth == 0, "~" where depth == 0: return true
-            default: break
-            }
-        }
-        return false
+        if !current.isEmpty { parts.append(current) }
+        return (parts, false)
     }
 
     /// The theme a selector names: "" for `:root`/`html`/`:host`/`body` alone, the last class or
@@ -331,7 +319,8 @@ extension StylesheetReader {
         let s = selector.cssTrimmed
         // One compound selector: no combinators (outside brackets, parentheses and strings,
         // where a space or a `>` is part of a value or an argument).
-        guard !hasCombinator(s) else { return nil }
+        let split = compounds(s)
+        guard !split.sibling, split.parts.count <= 1 else { return nil }
         var rest = Substring(s)
         var name = ""
         var sawRoot = false

@@ -147,8 +147,13 @@ let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestC
     guard let cls, let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
-    server.connectionIdle(cmhd_connection_fd(connection))
+    let fd = cmhd_connection_fd(connection)
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    // The sweeper answered 408 and the client then went quiet until the connection was cut.
+    if state.begun, state.status == 0, state.announcedBody, server.wasAnsweredMidUpload(fd, ending: false) {
+        server.record(server.deadlineRefusal(), in: state)
+    }
+    server.connectionIdle(fd)
     guard state.begun else { return }
     server.requestFinished()
     guard let onComplete = server.onComplete else { return }
@@ -213,7 +218,7 @@ extension Server {
             if summary.needsChecking, let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
                 return refuseEarly(rejection, state: state, on: connection)
             }
-            if state.announcedBody { setUploading(cmhd_connection_fd(connection), true) }
+            if state.announcedBody { startUploading(cmhd_connection_fd(connection)) }
             return .YES
         }
         // A worker finished: libmicrohttpd resumed the connection and calls again.
@@ -222,6 +227,11 @@ extension Server {
             return queue(pending, state: state, on: connection)
         }
         let size = uploadDataSize.pointee
+        if state.announcedBody, wasAnsweredMidUpload(cmhd_connection_fd(connection), ending: size == 0) {
+            record(deadlineRefusal(), in: state)
+            uploadDataSize.pointee = 0
+            return .NO
+        }
         if size > 0 {
             state.bodyBytes += size
             if state.body.count + size > configuration.maximumBodyBytes {
@@ -238,13 +248,11 @@ extension Server {
             }
             uploadDataSize.pointee = 0
             if exceededDeadline(state) {
-                setUploading(cmhd_connection_fd(connection), false)
-                return refuseMidUpload(configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive")), state: state, on: connection)
+                return refuseMidUpload(deadlineRefusal(), state: state, on: connection)
             }
             return .YES
         }
-        // Last call: the whole request is in.
-        if state.announcedBody { setUploading(cmhd_connection_fd(connection), false) }
+        // Last call: the whole request is in (no longer uploading: see above).
         collectQuery(connection, into: &state.query)
         Request.appendSegments(path: state.path, target: state.target, to: &state.segments)
         var request = Request(method: state.method, path: state.path, target: state.target, segments: state.segments,

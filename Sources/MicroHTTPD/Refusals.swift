@@ -14,16 +14,54 @@ extension Server {
     /// deadline). libmicrohttpd 0.9.75 queues a response only before the body or after all of
     /// it (`MHD_queue_response` says no in between), so on plain HTTP the server writes this
     /// small response to the socket itself, then has libmicrohttpd close the connection (which
-    /// lingers, so the client reads it). Over TLS the connection is closed without it.
+    /// lingers, so the client reads it). Over TLS the connection is closed without it. When the
+    /// sweeper has answered the request already (408), nothing more is written.
     func refuseMidUpload(_ response: Response, state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
+        let fd = cmhd_connection_fd(connection)
+        guard fd >= 0, configuration.tlsCertificatePEM == nil else {
+            record(response, in: state)
+            return .NO
+        }
+        let claimed = self.state.withLock { s -> Bool in
+            guard s.phases[fd]?.contains(.answered) != true else { return false }
+            s.phases[fd, default: []].insert(.answered)
+            answerMidUpload(response, on: fd, locked: &s)
+            return true
+        }
+        record(claimed ? response : deadlineRefusal(), in: state)
+        return .NO
+    }
+
+    /// The 408 of a request whose headers and body took longer than the deadline to arrive.
+    func deadlineRefusal() -> Response {
+        configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive"))
+    }
+
+    /// Writes a refusal to a plain-HTTP socket whose body is still arriving, and has the
+    /// connection linger when libmicrohttpd closes it (the caller holds the lock and has
+    /// marked the request `.answered`).
+    func answerMidUpload(_ response: Response, on fd: Int32, locked s: inout State) {
+        Server.writeDirectly(response, to: fd)
+        if configuration.lingerSeconds > 0 { s.lingerOnClose.insert(fd) }
+    }
+
+    /// Whether the server answered this request itself while its body arrived (the sweeper's
+    /// 408, or a refusal before): then the rest of it is neither read nor answered. `ending`:
+    /// the body is complete, and the connection stops counting as uploading, in the same step
+    /// as the check so that the sweeper cannot answer a request the handler goes on to serve.
+    func wasAnsweredMidUpload(_ fd: Int32, ending: Bool) -> Bool {
+        guard fd >= 0 else { return false }
+        return self.state.withLock { s in
+            if ending { s.phases[fd]?.remove(.uploading) }
+            return s.phases[fd]?.contains(.answered) == true
+        }
+    }
+
+    /// What the access log and the metrics report of a request refused mid-upload.
+    func record(_ response: Response, in state: RequestState) {
         state.status = response.status
         state.responseBytes = response.body.count
         state.queuedAt = Monotonic.nanoseconds()
-        let fd = cmhd_connection_fd(connection)
-        guard fd >= 0, configuration.tlsCertificatePEM == nil else { return .NO }
-        Server.writeDirectly(response, to: fd)
-        lingerOnClose(fd)
-        return .NO
     }
 
     /// A response as written to the socket by the server itself (not by libmicrohttpd), closing

@@ -11,18 +11,32 @@ import Synchronization
 extension Server {
     /// libmicrohttpd's own timeout measures idleness, so a client sending a byte every few
     /// seconds would hold a connection forever. A sweeper shuts down any connection whose
-    /// current request (headers and body) has taken longer than the deadline.
+    /// current request (headers and body) has taken longer than the deadline. A plain-HTTP
+    /// request whose body is still arriving is answered 408 first (``answerMidUpload``), then
+    /// cut a deadline later if the client neither stops nor goes on sending: the answer does not
+    /// wait for the client's next byte, which a busy or stalled client may not send in time.
     func startSweeper() {
         let deadline = Int(configuration.requestDeadlineSeconds * 1e9)
         let headerDeadline = Int(max(0.25, configuration.headerTimeoutSeconds) * 1e9)
+        let answersMidUpload = configuration.tlsCertificatePEM == nil
         let thread = DetachedThread { [weak self] in
             while let self, self.state.withLock({ $0.sweeping }) {
                 usleep(250_000)
                 let now = Monotonic.nanoseconds()
                 let expired = self.state.withLock { s -> [Int32] in
-                    // A body still arriving gets two more seconds: its next bytes are then
-                    // answered 408 (in `handle`) rather than the connection being cut unanswered.
-                    let old = s.clocks.filter { now - $0.value > (s.phases[$0.key]?.contains(.uploading) == true ? deadline + 2_000_000_000 : deadline) }.map(\.key)
+                    var old: [Int32] = []
+                    for (fd, start) in s.clocks where now - start > deadline {
+                        let phase = s.phases[fd] ?? []
+                        if answersMidUpload && phase.contains(.uploading) && !phase.contains(.answered) {
+                            // Under the lock, as the handler claims it: one answer, not two.
+                            s.phases[fd] = phase.union(.answered)
+                            s.clocks[fd] = now
+                            self.answerMidUpload(self.deadlineRefusal(), on: fd, locked: &s)
+                            shutdown(fd, Int32(SHUT_WR))
+                        } else {
+                            old.append(fd)
+                        }
+                    }
                     for fd in old { s.clocks[fd] = nil }
                     // Headers still arriving past the header timeout: closed unanswered. (An idle
                     // keep-alive connection with no new request line is left to the idle timeout.)
@@ -230,16 +244,15 @@ extension Server {
                 s.clocks.values[index] = now
                 s.phases[fd] = .served
             } else {
-                s.phases[fd]?.subtract([.uploading, .headersIn, .requestLine])
+                s.phases[fd]?.subtract([.uploading, .answered, .headersIn, .requestLine])
             }
         }
     }
 
-    /// The request's headers are in and it announced a body (true), or its body is complete.
-    func setUploading(_ fd: Int32, _ uploading: Bool) {
+    /// The request's headers are in and it announced a body: its body is arriving (until
+    /// ``wasAnsweredMidUpload(_:ending:)`` says the body is complete).
+    func startUploading(_ fd: Int32) {
         guard fd >= 0 else { return }
-        state.withLock { s in
-            if uploading { s.phases[fd, default: []].insert(.uploading) } else { s.phases[fd]?.remove(.uploading) }
-        }
+        state.withLock { _ = $0.phases[fd, default: []].insert(.uploading) }
     }
 }

@@ -64,6 +64,9 @@ public final class Server: Sendable {
         static let uploading = Phase(rawValue: 4)
         /// The connection has completed at least one request.
         static let served = Phase(rawValue: 8)
+        /// The server answered the request itself while its body was arriving (413, or 408 from
+        /// the handler or the sweeper): nothing more of it is read or answered.
+        static let answered = Phase(rawValue: 16)
     }
 
     /// How many connections one client address has open: changed under the state's lock,

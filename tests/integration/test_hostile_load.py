@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 
 from conftest import ROOT
-from server import Server, status_of
+from server import Server, _complete, status_of
 
 # 30 themes × 80 tokens (other colors in each theme, so no suggestion is computed twice), every
 # token on every other at AAA + APCA 90: 189,600 checks that nearly all fail and want
@@ -286,10 +286,25 @@ def test_a_response_over_the_size_limit_is_refused(binary, tmp_path):
         assert s.stop() == 0
 
 
+def read_answer(c, limit=30):
+    """Reads until a whole response (by its Content-Length) or the end of the connection."""
+    c.settimeout(limit)
+    answer = b""
+    while not _complete(answer):
+        try:
+            chunk = c.recv(65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        answer += chunk
+    return answer
+
+
 def test_a_body_trickling_past_the_deadline_gets_408(binary, tmp_path):
-    """A body sent a byte at a time is answered 408 once --request-timeout passes (the sweeper
-    gives a body still arriving two more seconds, so its next byte gets the answer), and the
-    client reads it."""
+    """A body sent a byte at a time is answered 408 once --request-timeout passes: by the
+    handler when the next byte comes, or by the sweeper if none comes in time. However slowly
+    this client runs, the answer is waiting for it when it reads."""
     s = serve(binary, tmp_path, "--request-timeout", "2")
     try:
         with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
@@ -298,20 +313,45 @@ def test_a_body_trickling_past_the_deadline_gets_408(binary, tmp_path):
             for _ in range(200):  # at most 40 s of trickling; the answer comes after about 2
                 try:
                     c.sendall(b" ")
-                except OSError:
+                except OSError:  # the server has stopped reading: its answer is still to be read
                     break
                 c.settimeout(0.2)
                 try:
                     chunk = c.recv(65536)
                 except socket.timeout:
                     continue
+                except OSError:
+                    break
                 if not chunk:
                     break
                 answer += chunk
-                if b"\r\n\r\n" in answer and answer.endswith(b"}"):
+                if _complete(answer):
                     break
+            answer += b"" if _complete(answer) else read_answer(c)
             assert status_of(answer) == 408, answer[:300]
             assert b"the request took longer than 2.0 s to arrive" in answer
+        assert s.json("GET", "/healthz")[0] == 200
+    finally:
+        assert s.stop() == 0
+
+
+def test_a_body_that_stops_arriving_is_answered_408_at_the_deadline(binary, tmp_path):
+    """The client sends part of its body and waits: the sweeper answers 408 without waiting
+    for a byte that never comes, ends the response (the client reads to the end), and the
+    access log and the metrics count the request as 408."""
+    directory = tmp_path / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--request-timeout", "2")
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"na")
+            answer = read_answer(c, limit=60)
+            assert status_of(answer) == 408, answer[:300]
+            assert b"Connection: close" in answer and b"the request took longer than 2.0 s to arrive" in answer
+            c.settimeout(60)
+            assert c.recv(100) == b"", "the connection stays open after the answer"
+        wait_for(lambda: re.search(r'method="POST",status="408"\} 1$', s.request("GET", "/metrics")[2].decode(), re.M), "the 408 in /metrics")
+        wait_for(lambda: re.search(r'POST /v1/audit.* 408 ', s.logs()), "the 408 in the access log")
         assert s.json("GET", "/healthz")[0] == 200
     finally:
         assert s.stop() == 0

@@ -22,13 +22,12 @@ extension Server {
             record(response, in: state)
             return .NO
         }
-        let claimed = self.state.withLock { s -> Bool in
-            guard s.phases[fd]?.contains(.answered) != true else { return false }
-            s.phases[fd, default: []].insert(.answered)
-            answerMidUpload(response, on: fd, locked: &s)
-            return true
+        let answeredBefore = self.state.withLock { s -> Bool in
+            guard s.phases[fd]?.contains(.answered) != true else { return true }
+            _ = answerMidUpload(response, on: fd, locked: &s)
+            return false
         }
-        record(claimed ? response : deadlineRefusal(), in: state)
+        record(answeredBefore ? deadlineRefusal() : response, in: state)
         return .NO
     }
 
@@ -37,12 +36,14 @@ extension Server {
         configuration.refusal(Refusal(status: 408, title: "Request Timeout", detail: "the request took longer than \(configuration.requestDeadlineSeconds) s to arrive"))
     }
 
-    /// Writes a refusal to a plain-HTTP socket whose body is still arriving, and has the
-    /// connection linger when libmicrohttpd closes it (the caller holds the lock and has
-    /// marked the request `.answered`).
-    func answerMidUpload(_ response: Response, on fd: Int32, locked s: inout State) {
-        Server.writeDirectly(response, to: fd)
+    /// Writes a refusal to a plain-HTTP socket whose body is still arriving, marks the request
+    /// `.answered` if all of it went, and has the connection linger when libmicrohttpd closes
+    /// it (the caller holds the lock). Whether it was written whole.
+    func answerMidUpload(_ response: Response, on fd: Int32, locked s: inout State) -> Bool {
+        let whole = Server.writeDirectly(response, to: fd)
+        if whole { s.phases[fd, default: []].insert(.answered) }
         if configuration.lingerSeconds > 0 { s.lingerOnClose.insert(fd) }
+        return whole
     }
 
     /// Whether the server answered this request itself while its body arrived (the sweeper's
@@ -74,8 +75,10 @@ extension Server {
     }
 
     /// Writes `response` (``wireBytes(of:)``) to the socket without blocking, as much of it as
-    /// the socket takes now: these are small answers on connections about to close.
-    static func writeDirectly(_ response: Response, to fd: Int32) {
+    /// the socket takes now: these are small answers on connections about to close. Whether
+    /// all of it went.
+    @discardableResult
+    static func writeDirectly(_ response: Response, to fd: Int32) -> Bool {
         let bytes = wireBytes(of: response)
         var offset = 0
         while offset < bytes.count {
@@ -83,6 +86,7 @@ extension Server {
             if sent <= 0 { break }
             offset += sent
         }
+        return offset == bytes.count
     }
 
     /// Now as an HTTP-date (RFC 9110 §5.6.7), as libmicrohttpd writes it.

@@ -12,13 +12,22 @@ extension Server {
     /// libmicrohttpd's own timeout measures idleness, so a client sending a byte every few
     /// seconds would hold a connection forever. A sweeper shuts down any connection whose
     /// current request (headers and body) has taken longer than the deadline. A plain-HTTP
-    /// request whose body is still arriving is answered 408 first (``answerMidUpload``), then
-    /// cut a deadline later if the client neither stops nor goes on sending: the answer does not
-    /// wait for the client's next byte, which a busy or stalled client may not send in time.
+    /// request whose body is still arriving is answered 408 first (``answerMidUpload``), and
+    /// cut a second later if the client neither stops nor goes on sending (its next byte has
+    /// libmicrohttpd close it at once): the answer does not wait for that byte, which a busy or
+    /// stalled client may not send in time.
+    ///
+    /// libmicrohttpd 0.9.75 answers some body errors itself (a malformed chunk) without calling
+    /// the handler, so the connection still counts as uploading until it closes; a sweep in that
+    /// moment could write its 408 after that answer. The window is one close, and the 408 is
+    /// counted only when it was written whole.
     func startSweeper() {
         let deadline = Int(configuration.requestDeadlineSeconds * 1e9)
         let headerDeadline = Int(max(0.25, configuration.headerTimeoutSeconds) * 1e9)
         let answersMidUpload = configuration.tlsCertificatePEM == nil
+        let afterAnswer = min(deadline, 1_000_000_000)
+        // Built here, not under the lock: `refusal` is the application's closure.
+        let timeout = deadlineRefusal()
         let thread = DetachedThread { [weak self] in
             while let self, self.state.withLock({ $0.sweeping }) {
                 usleep(250_000)
@@ -27,12 +36,11 @@ extension Server {
                     var old: [Int32] = []
                     for (fd, start) in s.clocks where now - start > deadline {
                         let phase = s.phases[fd] ?? []
-                        if answersMidUpload && phase.contains(.uploading) && !phase.contains(.answered) {
-                            // Under the lock, as the handler claims it: one answer, not two.
-                            s.phases[fd] = phase.union(.answered)
-                            s.clocks[fd] = now
-                            self.answerMidUpload(self.deadlineRefusal(), on: fd, locked: &s)
+                        // Under the lock, as the handler claims it: one answer, not two.
+                        if answersMidUpload && phase.contains(.uploading) && !phase.contains(.answered),
+                           self.answerMidUpload(timeout, on: fd, locked: &s) {
                             shutdown(fd, Int32(SHUT_WR))
+                            s.clocks[fd] = now - deadline + afterAnswer
                         } else {
                             old.append(fd)
                         }
@@ -175,7 +183,16 @@ extension Server {
     /// A request line is in (libmicrohttpd logged its target).
     func requestLineRead(_ fd: Int32) {
         guard fd >= 0 else { return }
-        state.withLock { _ = $0.phases[fd, default: []].insert(.requestLine) }
+        let now = Monotonic.nanoseconds()
+        state.withLock { s in
+            // On a kept-alive connection the request's clock starts here: the time it waited
+            // idle is not the request's (the deadline's 408 says how long the request took to
+            // arrive). A new connection's first request is timed from the accept, as before.
+            if s.phases[fd]?.contains(.served) == true, let index = s.clocks.index(forKey: fd) {
+                s.clocks.values[index] = now
+            }
+            s.phases[fd, default: []].insert(.requestLine)
+        }
     }
 
     /// The access handler has the request's headers.

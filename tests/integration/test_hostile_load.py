@@ -337,7 +337,8 @@ def test_a_body_trickling_past_the_deadline_gets_408(binary, tmp_path):
 
 def test_a_body_that_stops_arriving_is_answered_408_at_the_deadline(binary, tmp_path):
     """The client sends part of its body and waits: the sweeper answers 408 without waiting
-    for a byte that never comes, ends the response (the client reads to the end), and the
+    for a byte that never comes and ends the response (the client reads to the end of it);
+    then the server closes the connection itself (the client keeps its socket open), and the
     access log and the metrics count the request as 408."""
     directory = tmp_path / "palettes"
     shutil.copytree(ROOT / "palettes", directory)
@@ -349,10 +350,31 @@ def test_a_body_that_stops_arriving_is_answered_408_at_the_deadline(binary, tmp_
             assert status_of(answer) == 408, answer[:300]
             assert b"Connection: close" in answer and b"the request took longer than 2.0 s to arrive" in answer
             c.settimeout(60)
-            assert c.recv(100) == b"", "the connection stays open after the answer"
-        wait_for(lambda: re.search(r'method="POST",status="408"\} 1$', s.request("GET", "/metrics")[2].decode(), re.M), "the 408 in /metrics")
-        wait_for(lambda: re.search(r'POST /v1/audit.* 408 ', s.logs()), "the 408 in the access log")
+            assert c.recv(100) == b"", "the response is not ended after the answer"
+            # Counted once the server has closed its side: this client has not closed its own.
+            wait_for(lambda: re.search(r'method="POST",status="408"\} 1$', s.request("GET", "/metrics")[2].decode(), re.M), "the 408 in /metrics")
+            wait_for(lambda: re.search(r'POST /v1/audit.* 408 ', s.logs()), "the 408 in the access log")
         assert s.json("GET", "/healthz")[0] == 200
+    finally:
+        assert s.stop() == 0
+
+
+def test_time_idle_before_a_kept_alive_request_is_not_the_requests(binary, tmp_path):
+    """A keep-alive client waits 4 s after one request, then sends a body over 3 s: 7 s since
+    the last answer, 3 s since the request began, under a 6 s deadline. It is answered, not
+    408 (the deadline times the request, not the connection's idleness)."""
+    s = serve(binary, tmp_path, "--request-timeout", "6", "--idle-timeout", "30")
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            c.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert status_of(read_answer(c)) == 200
+            time.sleep(4)
+            body = json.dumps(CHEAP).encode()
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body[:5])
+            time.sleep(3)
+            c.sendall(body[5:])
+            answer = read_answer(c)
+            assert status_of(answer) == 200, answer[:300]
     finally:
         assert s.stop() == 0
 

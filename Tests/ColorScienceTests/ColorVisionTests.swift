@@ -112,4 +112,27 @@ struct CVDVectorFile: Decodable {
         let c = Distinguishability.assess(hex("#1a7f37"), hex("#1a7f37"))
         #expect(c.indistinctInNormalVision && !c.confusable && c.normalDifference == 0)
     }
+
+    /// What is measured of a simulated color starts from its linear light: the encoded color
+    /// is that light encoded, and measuring the encoded color again gives the same luminance
+    /// and CIELab but for the rounding of the round trip.
+    @Test func theSimulatedColorIsItsLinearLightEncoded() {
+        var random = SeededGenerator(seed: 7)
+        func unit() -> Double { Double.random(in: 0...1, using: &random) }
+        let others = ["protanomaly", "tritanomaly", "achromatopsia"].compactMap { ColorVisionDeficiency(name: $0) }
+        #expect(others.count == 3)
+        for deficiency in ColorVisionDeficiency.audited + others {
+            for _ in 0..<500 {
+                let color = SRGB(red: unit(), green: unit(), blue: unit())
+                let linear = deficiency.simulatedLinear(color)
+                let seen = deficiency.simulate(color)
+                #expect(seen == ColorVisionDeficiency.encoded(linear, alpha: 1))
+                #expect(all(linear .>= 0) && all(linear .<= 1))
+                let direct = WCAG.relativeLuminance(linear: linear), again = seen.relativeLuminance
+                #expect(abs(direct - again) <= 1e-15 + 1e-13 * direct, "\(deficiency.name) \(color.hex), seed \(random.seed)")
+                let lab = CIELab(XYZ(XYZ.fromLinearSRGB * linear)), labAgain = CIELab(seen)
+                #expect(ColorDifference.ciede2000(lab, labAgain) < 1e-9)
+            }
+        }
+    }
 }

@@ -202,4 +202,26 @@ import Testing
         _ = palette
         #expect(problems.map(\.message) == ["stop 0 of gradient token \"hero\" needs a \"position\" from 0 to 1"])
     }
+
+    // MARK: Contrast under a simulated deficiency
+
+    /// The ratio under each simulation is measured from its linear light; the colors shown are
+    /// that light encoded. Grays look the same to every dichromat, so their ratios tie but for
+    /// rounding, and the first deficiency simulated is named, not whichever rounded lowest.
+    @Test func contrastUnderASimulationIsMeasuredAsSimulatedAndTiesNameTheFirst() throws {
+        let tokens = "\"gray.dark\": \"#595959\", \"gray.light\": \"#f0f0f0\", \"red\": \"#d1242f\", \"white\": \"#ffffff\""
+        let (report, _) = try audit(##"{"id": "gray", "foreground": "gray.dark", "background": "gray.light"}, {"id": "red", "foreground": "red", "background": "white"}"##, tokens: tokens)
+        let r = results(report)
+        let gray = try #require(r["gray"]?.cvd)
+        #expect(gray.deficiency == "protanopia")
+        #expect(abs(gray.ratio - (r["gray"]?.ratio ?? 0)) < 1e-9)
+        let red = try #require(r["red"]?.cvd)
+        let fg = try SRGB(css: "#d1242f"), bg = SRGB.white
+        let lowest = ColorVisionDeficiency.audited.map { d in
+            (d.name, WCAG.contrastRatio(luminance: WCAG.relativeLuminance(linear: d.simulatedLinear(fg)), WCAG.relativeLuminance(linear: d.simulatedLinear(bg))))
+        }.min { $0.1 < $1.1 }
+        #expect(red.deficiency == lowest?.0 && red.ratio == lowest?.1)
+        let seen = try #require(ColorVisionDeficiency(name: red.deficiency))
+        #expect(red.foreground == seen.simulate(fg).hex && red.background == seen.simulate(bg).hex)
+    }
 }

@@ -96,9 +96,21 @@ public struct ColorVisionDeficiency: Hashable, Sendable, CustomStringConvertible
 
     /// `color` as a person with this deficiency sees it.
     public func simulate(_ color: SRGB) -> SRGB {
-        let clamped = simulateLinear(color.linear).clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
-        return SRGB(red: SRGBTransfer.encode(clamped.x), green: SRGBTransfer.encode(clamped.y),
-                    blue: SRGBTransfer.encode(clamped.z), alpha: color.alpha)
+        Self.encoded(simulatedLinear(color), alpha: color.alpha)
+    }
+
+    /// ``simulate(_:)`` before it is gamma-encoded: linear light, clamped to the sRGB gamut.
+    /// What is measured of a simulated color (its luminance, its CIELab) starts from here:
+    /// encoding it and decoding it again would cost a `pow` per channel each way and round
+    /// twice on the way back to the same values.
+    public func simulatedLinear(_ color: SRGB) -> SIMD3<Double> {
+        simulateLinear(color.linear).clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+    }
+
+    /// The gamma-encoded color of ``simulatedLinear(_:)``'s result.
+    public static func encoded(_ linear: SIMD3<Double>, alpha: Double) -> SRGB {
+        SRGB(red: SRGBTransfer.encode(linear.x), green: SRGBTransfer.encode(linear.y),
+             blue: SRGBTransfer.encode(linear.z), alpha: alpha)
     }
 
     /// The simulation on linear-light channels, before the gamut clamp.

@@ -41,15 +41,21 @@ public enum Distinguishability {
         let first = a.opaque, second = b.opaque
         let normal = difference(first, second)
         var assessment = Assessment(normalDifference: normal, confusable: false, indistinctInNormalVision: normal < threshold)
+        // Each simulation is compared in linear light (no encoding and decoding again); only
+        // the worst one's colors are encoded, for the answer.
+        var worst: (first: SIMD3<Double>, second: SIMD3<Double>)?
         for deficiency in deficiencies {
-            let sa = deficiency.simulate(first), sb = deficiency.simulate(second)
-            let d = difference(sa, sb)
+            let sa = deficiency.simulatedLinear(first), sb = deficiency.simulatedLinear(second)
+            let d = ColorDifference.ciede2000(CIELab(XYZ(XYZ.fromLinearSRGB * sa)), CIELab(XYZ(XYZ.fromLinearSRGB * sb)))
             if assessment.simulatedDifference.map({ d < $0 }) ?? true {
                 assessment.worstDeficiency = deficiency
-                assessment.simulatedFirst = sa
-                assessment.simulatedSecond = sb
                 assessment.simulatedDifference = d
+                worst = (sa, sb)
             }
+        }
+        if let worst {
+            assessment.simulatedFirst = ColorVisionDeficiency.encoded(worst.first, alpha: 1)
+            assessment.simulatedSecond = ColorVisionDeficiency.encoded(worst.second, alpha: 1)
         }
         if let simulated = assessment.simulatedDifference {
             assessment.confusable = normal >= threshold && simulated < threshold

@@ -150,19 +150,26 @@ extension Auditor {
             bg = over.effectiveBackground
         }
         guard let fg, let bg, !deficiencies.isEmpty else { return nil }
-        var lowest: (deficiency: ColorVisionDeficiency, ratio: Double, fg: SRGB, bg: SRGB)?
+        // Measured in linear light as simulated (no encoding and decoding again); only the
+        // lowest one's colors are encoded, for the answer.
+        var lowest: (deficiency: ColorVisionDeficiency, ratio: Double, fg: SIMD3<Double>, bg: SIMD3<Double>)?
         for deficiency in deficiencies {
-            let f = deficiency.simulate(fg), b = deficiency.simulate(bg)
-            let ratio = f.contrastRatio(with: b)
-            if lowest == nil || ratio < lowest!.ratio { lowest = (deficiency, ratio, f, b) }
+            let f = deficiency.simulatedLinear(fg), b = deficiency.simulatedLinear(bg)
+            let ratio = WCAG.contrastRatio(luminance: WCAG.relativeLuminance(linear: f), WCAG.relativeLuminance(linear: b))
+            // Ratios within a part in a billion are a tie (a gray pair, which every dichromacy
+            // keeps but for the last digits of the models' published constants): the first
+            // deficiency in the list is named, not whichever the constants happen to put lower.
+            if lowest == nil || ratio < lowest!.ratio * (1 - 1e-9) { lowest = (deficiency, ratio, f, b) }
         }
         guard let lowest else { return nil }
+        let seenForeground = ColorVisionDeficiency.encoded(lowest.fg, alpha: fg.alpha)
+        let seenBackground = ColorVisionDeficiency.encoded(lowest.bg, alpha: bg.alpha)
         var verdict: String?
         if let required, normalVerdict != .exempt, m.ratio >= required {
             verdict = lowest.ratio >= required ? "pass" : policy == .fail ? "fail" : "warn"
         }
         return SimulatedContrast(deficiency: lowest.deficiency.name, ratio: lowest.ratio, display: RatioFormat.display(lowest.ratio),
-                                 foreground: lowest.fg.hex, background: lowest.bg.hex, verdict: verdict,
+                                 foreground: seenForeground.hex, background: seenBackground.hex, verdict: verdict,
                                  deficiencies: deficiencies.map(\.name))
     }
 

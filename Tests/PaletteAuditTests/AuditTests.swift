@@ -369,3 +369,18 @@ import TestSupport
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("## FAKE") })
     }
 }
+
+/// The text outputs' numbers: one formatting each, whatever renders them.
+@Suite struct NumberFormattingTests {
+    @Test func deltaEOKHasThreeDecimals() {
+        #expect(Auditor.format3(0.004) == "0.004")
+        #expect(Auditor.format3(1.5) == "1.500")
+        #expect(Auditor.format3(0) == "0.000")
+        #expect(Auditor.format3(0.0125) == "0.013")
+        #expect(Auditor.format3(0.0004) == "0.000")
+        #expect(Auditor.format3(-0.0124) == "-0.012")
+        #expect(Auditor.format3(12.3456) == "12.346")
+        #expect(Auditor.format3(.infinity) == "inf")
+        #expect(Auditor.format3(1e300) == "1e+300")
+    }
+}

@@ -228,6 +228,15 @@ extension Auditor {
         let tenths = (value * 10).rounded() / 10
         return String(tenths)
     }
+
+    /// A ΔE-OK to three decimals, as the text outputs show it (`0.004`): one formatting for
+    /// every one of them.
+    static func format3(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return String(value) }
+        let thousandths = Int((abs(value) * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return (value < 0 && thousandths > 0 ? "-" : "") + "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
 }
 
 // MARK: Suggestions keep groups distinct

@@ -12,7 +12,7 @@ extension SuggestionResult {
         let fg = (try? SRGB(css: foreground)) ?? .black, bg = (try? SRGB(css: background)) ?? .white
         func line(_ label: String, _ c: SuggestedColor, _ swatchFg: String, _ swatchBg: String) -> String {
             let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: swatchFg)) ?? fg, background: (try? SRGB(css: swatchBg)) ?? bg) + " " : ""
-            return "  \(label.padding(toLength: 11)) \(swatch)\(c.hex)  \(c.direction.padding(toLength: 7))  ΔE-OK \(String(format: "%.3f", c.deltaEOK))  \(c.display)  Lc \(Auditor.formatLc(c.apca))\n"
+            return "  \(label.padding(toLength: 11)) \(swatch)\(c.hex)  \(c.direction.padding(toLength: 7))  ΔE-OK \(Auditor.format3(c.deltaEOK))  \(c.display)  Lc \(Auditor.formatLc(c.apca))\n"
         }
         var out = "\(foreground) on \(background) is \(display); \(goal) is needed.\n"
         let suggestions = self.suggestions ?? Suggestions(foreground: [], background: [], both: nil, notes: nil)
@@ -36,7 +36,7 @@ extension VariantsResult {
         for row in variants {
             if let v = row.variant {
                 let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: v.hex)) ?? base, background: (try? SRGB(css: row.background)) ?? base) + " " : ""
-                out += "  on \(row.background)  \(swatch)\(v.hex)  \(v.direction.padding(toLength: 9))  ΔE-OK \(String(format: "%.3f", v.deltaEOK))  \(v.display)\n"
+                out += "  on \(row.background)  \(swatch)\(v.hex)  \(v.direction.padding(toLength: 9))  ΔE-OK \(Auditor.format3(v.deltaEOK))  \(v.display)\n"
             } else {
                 out += "  on \(row.background)  no color of this hue reaches \(goal); the best reachable is \(RatioFormat.display(row.bestReachable ?? 1))\n"
             }
@@ -68,7 +68,7 @@ extension Derivation {
         var out = "theme \(to) derived from \(from) for the surface \(surface)\(minimumLevel.map { " at \($0.name) or better" } ?? ""):\n"
         let width = max(5, tokens.map(\.token.count).max() ?? 5)
         for t in tokens {
-            out += "  " + t.token.padding(toLength: width) + "  \(t.from) → \(t.value.padding(toLength: 9))  \(t.change.padding(toLength: 9))  ΔE-OK \(String(format: "%.3f", t.deltaEOK))  \(t.reason)\n"
+            out += "  " + t.token.padding(toLength: width) + "  \(t.from) → \(t.value.padding(toLength: 9))  \(t.change.padding(toLength: 9))  ΔE-OK \(Auditor.format3(t.deltaEOK))  \(t.reason)\n"
         }
         out += "audit of \(to): \(report.summary.line)\n"
         for line in unresolved { out += "  unresolved: \(line)\n" }

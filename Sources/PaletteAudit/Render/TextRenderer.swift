@@ -97,7 +97,7 @@ public struct TextRenderer: Sendable {
         guard let s = r.suggestions else { return nil }
         func describe(_ c: SuggestedColor, _ original: SRGB) -> String {
             let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: c.hex)) ?? original, background: (try? SRGB(css: c.hex)) ?? original, text: "  ") + " " : ""
-            return "\(swatch)\(c.hex) (\(c.direction), ΔE-OK \(String(format2(c.deltaEOK))), \(c.display))"
+            return "\(swatch)\(c.hex) (\(c.direction), ΔE-OK \(Auditor.format3(c.deltaEOK)), \(c.display))"
         }
         var parts: [String] = []
         if let f = s.foreground.first { parts.append("foreground " + describe(f, r.foreground.color)) }
@@ -106,11 +106,6 @@ public struct TextRenderer: Sendable {
         var line = parts.isEmpty ? "" : "fix: " + parts.joined(separator: " · ")
         for note in s.notes ?? [] { line += (line.isEmpty ? "" : "; ") + note }
         return line.isEmpty ? nil : line
-    }
-
-    func format2(_ value: Double) -> String {
-        let thousandths = Int((value * 1000).rounded())
-        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - String(thousandths % 1000).count) + String(thousandths % 1000)
     }
 
     func row(_ r: CheckResult) -> [String] {

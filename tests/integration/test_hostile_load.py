@@ -359,6 +359,39 @@ def test_a_body_that_stops_arriving_is_answered_408_at_the_deadline(binary, tmp_
         assert s.stop() == 0
 
 
+def test_a_chunk_size_line_trickling_past_the_deadline_gets_408(binary, tmp_path):
+    """A chunked body whose chunk-size line arrives a digit at a time never reaches the
+    handler (libmicrohttpd waits for the line's end): the sweeper answers it 408 at the
+    deadline, and the client reads the answer."""
+    s = serve(binary, tmp_path, "--request-timeout", "2")
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            answer = b""
+            for _ in range(100):  # at most 20 s; the answer comes after about 2
+                try:
+                    c.sendall(b"0")
+                except OSError:
+                    break
+                c.settimeout(0.2)
+                try:
+                    chunk = c.recv(65536)
+                except socket.timeout:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                answer += chunk
+                if _complete(answer):
+                    break
+            answer += b"" if _complete(answer) else read_answer(c)
+            assert status_of(answer) == 408, answer[:300]
+        assert s.json("GET", "/healthz")[0] == 200
+    finally:
+        assert s.stop() == 0
+
+
 def test_time_idle_before_a_kept_alive_request_is_not_the_requests(binary, tmp_path):
     """A keep-alive client waits 4 s after one request, then sends a body over 3 s: 7 s since
     the last answer, 3 s since the request began, under a 6 s deadline. It is answered, not

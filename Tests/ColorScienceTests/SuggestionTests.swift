@@ -294,3 +294,31 @@ import TestSupport
         #expect(ContrastTarget(parsing: "big") == nil)
     }
 }
+
+/// The ladders' table of halvings against `Dictionary`, on keys as they come (the bits of
+/// lightnesses, including 0 and ones that collide in the low bits) and random ones.
+@Suite struct BitsTableTests {
+    @Test func agreesWithADictionary() {
+        var random = SeededGenerator(seed: 11)
+        var table = BitsTable<Int>(), reference: [UInt64: Int] = [:]
+        var keys: [UInt64] = [0, (0.5).bitPattern, (1.0).bitPattern, 1 << 63, UInt64.max]
+        keys += (0..<3000).map { _ in Double.random(in: 0...1, using: &random).bitPattern }
+        keys += (0..<500).map { UInt64($0) << 40 }  // equal in their low bits
+        for (n, key) in keys.enumerated() {
+            if n % 3 == 0 {
+                table.update(key, default: -1) { $0 += 10 }
+                reference[key, default: -1] += 10
+            } else {
+                table.set(key, n)
+                reference[key] = n
+            }
+            if n % 97 == 0 { #expect(table[key] == reference[key], "seed \(random.seed)") }
+        }
+        for key in keys { #expect(table[key] == reference[key], "seed \(random.seed)") }
+        for _ in 0..<2000 {
+            let absent = UInt64.random(in: 0...UInt64.max, using: &random)
+            #expect(table[absent] == reference[absent])
+        }
+        #expect(BitsTable<Int>()[42] == nil)
+    }
+}

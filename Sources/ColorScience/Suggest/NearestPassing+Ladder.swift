@@ -59,7 +59,7 @@ extension NearestPassing {
         /// What is known of each halving between neighbouring rungs, by the bits of its middle
         /// lightness (which fixes the two neighbours): the middle rung and the bounds of the gap,
         /// each once made.
-        private let halvings = Mutex<[UInt64: Halving]>([:])
+        private let halvings = Mutex(BitsTable<Halving>())
 
         struct Halving: Sendable {
             var middle: Rung?
@@ -128,7 +128,7 @@ extension NearestPassing {
             let l = (near.lightness + far.lightness) / 2
             if let made = halvings.withLock({ $0[l.bitPattern]?.middle }) { return made }
             let made = Rung(lightness: l, candidate(l))
-            halvings.withLock { $0[l.bitPattern, default: Halving()].middle = made }
+            halvings.withLock { $0.update(l.bitPattern, default: Halving()) { $0.middle = made } }
             return made
         }
 
@@ -140,7 +140,7 @@ extension NearestPassing {
             if let bounds = known?.bounds, !needsMiddle || known?.middle != nil { return (bounds, known?.middle) }
             let bounds = known?.bounds ?? luminanceBounds(from: near.lightness, to: far.lightness)
             let middle = known?.middle ?? (needsMiddle ? Rung(lightness: l, candidate(l)) : nil)
-            halvings.withLock { $0[l.bitPattern] = Halving(middle: middle, bounds: bounds) }
+            halvings.withLock { $0.set(l.bitPattern, Halving(middle: middle, bounds: bounds)) }
             return (bounds, middle)
         }
 

@@ -301,33 +301,43 @@ def read_answer(c, limit=30):
     return answer
 
 
-def test_a_body_trickling_past_the_deadline_gets_408(binary, tmp_path):
+def trickle_until_answered(c, byte, limit=200):
+    """Sends `byte` about every 0.2 s (at most `limit` times) until a whole response has come,
+    the server stops reading, or it closes; then reads whatever answer is still to be read."""
+    answer = b""
+    for _ in range(limit):
+        try:
+            c.sendall(byte)
+        except OSError:  # the server has stopped reading: its answer is still to be read
+            break
+        c.settimeout(0.2)
+        try:
+            chunk = c.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            break
+        if not chunk:
+            break
+        answer += chunk
+        if _complete(answer):
+            return answer
+    return answer + read_answer(c)
+
+
+@pytest.mark.parametrize("framing, byte", [(b"Content-Length: 100000", b" "), (b"Transfer-Encoding: chunked", b"0")],
+                         ids=["content-length", "chunk-size-line"])
+def test_a_body_trickling_past_the_deadline_gets_408(binary, tmp_path, framing, byte):
     """A body sent a byte at a time is answered 408 once --request-timeout passes: by the
-    handler when the next byte comes, or by the sweeper if none comes in time. However slowly
-    this client runs, the answer is waiting for it when it reads."""
+    handler when the next byte comes, or by the sweeper if none comes in time. A chunk-size
+    line arriving a digit at a time never reaches the handler (libmicrohttpd waits for the
+    line's end): the sweeper answers it. However slowly this client runs, the answer is
+    waiting for it when it reads."""
     s = serve(binary, tmp_path, "--request-timeout", "2")
     try:
         with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
-            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
-            answer = b""
-            for _ in range(200):  # at most 40 s of trickling; the answer comes after about 2
-                try:
-                    c.sendall(b" ")
-                except OSError:  # the server has stopped reading: its answer is still to be read
-                    break
-                c.settimeout(0.2)
-                try:
-                    chunk = c.recv(65536)
-                except socket.timeout:
-                    continue
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                answer += chunk
-                if _complete(answer):
-                    break
-            answer += b"" if _complete(answer) else read_answer(c)
+            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing + b"\r\n\r\n")
+            answer = trickle_until_answered(c, byte)
             assert status_of(answer) == 408, answer[:300]
             assert b"the request took longer than 2.0 s to arrive" in answer
         assert s.json("GET", "/healthz")[0] == 200
@@ -354,39 +364,6 @@ def test_a_body_that_stops_arriving_is_answered_408_at_the_deadline(binary, tmp_
             # Counted once the server has closed its side: this client has not closed its own.
             wait_for(lambda: re.search(r'method="POST",status="408"\} 1$', s.request("GET", "/metrics")[2].decode(), re.M), "the 408 in /metrics")
             wait_for(lambda: re.search(r'POST /v1/audit.* 408 ', s.logs()), "the 408 in the access log")
-        assert s.json("GET", "/healthz")[0] == 200
-    finally:
-        assert s.stop() == 0
-
-
-def test_a_chunk_size_line_trickling_past_the_deadline_gets_408(binary, tmp_path):
-    """A chunked body whose chunk-size line arrives a digit at a time never reaches the
-    handler (libmicrohttpd waits for the line's end): the sweeper answers it 408 at the
-    deadline, and the client reads the answer."""
-    s = serve(binary, tmp_path, "--request-timeout", "2")
-    try:
-        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
-            c.sendall(b"POST /v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
-            answer = b""
-            for _ in range(100):  # at most 20 s; the answer comes after about 2
-                try:
-                    c.sendall(b"0")
-                except OSError:
-                    break
-                c.settimeout(0.2)
-                try:
-                    chunk = c.recv(65536)
-                except socket.timeout:
-                    continue
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                answer += chunk
-                if _complete(answer):
-                    break
-            answer += b"" if _complete(answer) else read_answer(c)
-            assert status_of(answer) == 408, answer[:300]
         assert s.json("GET", "/healthz")[0] == 200
     finally:
         assert s.stop() == 0

@@ -135,4 +135,19 @@ struct CVDVectorFile: Decodable {
             }
         }
     }
+
+    /// The lowest of values measured under several deficiencies is the true lowest; the one
+    /// named is the first within a part in a billion of it.
+    @Test func theLowestIsTrueAndTiesNameTheFirst() {
+        // A gray on white just at 4.5:1: the third is lower by 1e-12 of it. The verdict must see
+        // 4.49999999999999 (a fail), whichever is named.
+        let pick = ColorVisionDeficiency.lowest([4.5000000000025, 4.5000000000025, 4.49999999999999])
+        #expect(pick?.index == 0 && pick?.value == 4.49999999999999)
+        #expect(ColorVisionDeficiency.lowest([3, 2, 2.5])?.index == 1)
+        #expect(ColorVisionDeficiency.lowest([7, 7.1, 6.9999999])?.index == 2)  // 1.4e-8 apart: not a tie
+        #expect(ColorVisionDeficiency.lowest([0, 1e-14, 5])?.index == 0)  // differences of 0 tie only with themselves and noise
+        #expect(ColorVisionDeficiency.lowest([1e-14, 0])?.index == 0)
+        #expect(ColorVisionDeficiency.lowest([0.5, 0])?.index == 1)
+        #expect(ColorVisionDeficiency.lowest([]) == nil)
+    }
 }

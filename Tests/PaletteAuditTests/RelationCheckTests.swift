@@ -224,4 +224,16 @@ import Testing
         let seen = try #require(ColorVisionDeficiency(name: red.deficiency))
         #expect(red.foreground == seen.simulate(fg).hex && red.background == seen.simulate(bg).hex)
     }
+
+    /// A gradient's simulated contrast is named by the same rule: the gray text on a gray
+    /// gradient names protanopia as it does on the plain gray, at the same ratio but for rounding.
+    @Test func aGradientsSimulatedContrastTiesTheSameWay() throws {
+        let tokens = ##""ink": "#595959", "plain": "#f0f0f0", "hero": {"$type": "gradient", "$value": [{"color": "#f0f0f0", "position": 0}, {"color": "#f0f0f0", "position": 1}]}"##
+        let (report, problems) = try audit(##"{"id": "plain", "foreground": "ink", "background": "plain"}, {"id": "hero", "foreground": "ink", "background": "hero"}"##, tokens: tokens)
+        #expect(problems.isEmpty, "\(problems)")
+        let r = results(report)
+        let plain = try #require(r["plain"]?.cvd), hero = try #require(r["hero"]?.cvd)
+        #expect(plain.deficiency == "protanopia" && hero.deficiency == "protanopia")
+        #expect(abs(plain.ratio - hero.ratio) < 1e-9 * plain.ratio)
+    }
 }

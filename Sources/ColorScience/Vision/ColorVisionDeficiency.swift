@@ -107,6 +107,17 @@ public struct ColorVisionDeficiency: Hashable, Sendable, CustomStringConvertible
         simulateLinear(color.linear).clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
     }
 
+    /// Of values measured under several deficiencies (in the order they were simulated), the
+    /// lowest, and which deficiency to name for it: the first whose value lies within a part in
+    /// a billion of the lowest. A gray looks the same to every dichromat but for the last digits
+    /// of the models' published constants, so its values tie, and the order of the list, not
+    /// those digits, names one. The value is the true lowest, whichever is named: verdicts
+    /// compare it. Nil for no values.
+    public static func lowest(_ values: [Double]) -> (index: Int, value: Double)? {
+        guard let minimum = values.min(), let index = values.firstIndex(where: { $0 - minimum <= 1e-9 * abs(minimum) + 1e-12 }) else { return nil }
+        return (index, minimum)
+    }
+
     /// The gamma-encoded color of ``simulatedLinear(_:)``'s result.
     public static func encoded(_ linear: SIMD3<Double>, alpha: Double) -> SRGB {
         SRGB(red: SRGBTransfer.encode(linear.x), green: SRGBTransfer.encode(linear.y),

@@ -42,20 +42,16 @@ public enum Distinguishability {
         let normal = difference(first, second)
         var assessment = Assessment(normalDifference: normal, confusable: false, indistinctInNormalVision: normal < threshold)
         // Each simulation is compared in linear light (no encoding and decoding again); only
-        // the worst one's colors are encoded, for the answer.
-        var worst: (first: SIMD3<Double>, second: SIMD3<Double>)?
-        for deficiency in deficiencies {
+        // the named one's colors are encoded, for the answer.
+        let simulated = deficiencies.map { deficiency in
             let sa = deficiency.simulatedLinear(first), sb = deficiency.simulatedLinear(second)
-            let d = ColorDifference.ciede2000(CIELab(XYZ(XYZ.fromLinearSRGB * sa)), CIELab(XYZ(XYZ.fromLinearSRGB * sb)))
-            if assessment.simulatedDifference.map({ d < $0 }) ?? true {
-                assessment.worstDeficiency = deficiency
-                assessment.simulatedDifference = d
-                worst = (sa, sb)
-            }
+            return (sa, sb, ColorDifference.ciede2000(CIELab(XYZ(XYZ.fromLinearSRGB * sa)), CIELab(XYZ(XYZ.fromLinearSRGB * sb))))
         }
-        if let worst {
-            assessment.simulatedFirst = ColorVisionDeficiency.encoded(worst.first, alpha: 1)
-            assessment.simulatedSecond = ColorVisionDeficiency.encoded(worst.second, alpha: 1)
+        if let worst = ColorVisionDeficiency.lowest(simulated.map(\.2)) {
+            assessment.worstDeficiency = deficiencies[worst.index]
+            assessment.simulatedDifference = worst.value
+            assessment.simulatedFirst = ColorVisionDeficiency.encoded(simulated[worst.index].0, alpha: 1)
+            assessment.simulatedSecond = ColorVisionDeficiency.encoded(simulated[worst.index].1, alpha: 1)
         }
         if let simulated = assessment.simulatedDifference {
             assessment.confusable = normal >= threshold && simulated < threshold

@@ -24,25 +24,33 @@ extension Auditor {
         // Contrast as a person with a deficiency sees it: the gradient sampled, each point simulated.
         if var cvd = result.cvd {
             let required = result.required
-            var lowest = (name: cvd.deficiency, ratio: cvd.ratio, fg: cvd.foreground, bg: cvd.background)
+            // Each deficiency's lowest over the samples (the normal-vision worst point first,
+            // then evenly spaced positions and every stop); then the lowest of those, named as
+            // every simulated contrast is (`ColorVisionDeficiency.lowest`).
             let positions = (0...simulatedGradientSamples).map { Double($0) / Double(simulatedGradientSamples) } + gradient.stops.compactMap(\.position)
-            for deficiency in ColorVisionDeficiency.audited {
-                let f = deficiency.simulate(fg.color)
-                for t in positions {
-                    let m = ContrastMeasurement(foreground: f, background: deficiency.simulate(gradient.color(at: t)), backdrop: backdrop.map { deficiency.simulate($0.color) })
+            let samples = [extremes.worst.color] + positions.map { gradient.color(at: $0) }
+            let deficiencies = ColorVisionDeficiency.audited
+            let perDeficiency = deficiencies.map { deficiency -> (ratio: Double, fg: String, bg: String) in
+                let f = deficiency.simulate(fg.color), seenBackdrop = backdrop.map { deficiency.simulate($0.color) }
+                var lowest = (ratio: Double.infinity, fg: "", bg: "")
+                for color in samples {
+                    let m = ContrastMeasurement(foreground: f, background: deficiency.simulate(color), backdrop: seenBackdrop)
                     if m.ratio < lowest.ratio {
-                        lowest = (deficiency.name, m.ratio, (m.effectiveForeground ?? f).hex, (m.effectiveBackground ?? m.worstBackdrop ?? f).hex)
+                        lowest = (m.ratio, (m.effectiveForeground ?? f).hex, (m.effectiveBackground ?? m.worstBackdrop ?? f).hex)
                     }
                 }
+                return lowest
             }
-            cvd.deficiency = lowest.name
-            cvd.ratio = lowest.ratio
-            cvd.display = RatioFormat.display(lowest.ratio)
-            cvd.foreground = lowest.fg
-            cvd.background = lowest.bg
+            // Never nil: `audited` is not empty.
+            let named = ColorVisionDeficiency.lowest(perDeficiency.map(\.ratio)) ?? (0, cvd.ratio)
+            cvd.deficiency = deficiencies[named.index].name
+            cvd.ratio = named.value
+            cvd.display = RatioFormat.display(named.value)
+            cvd.foreground = perDeficiency[named.index].fg
+            cvd.background = perDeficiency[named.index].bg
             if let required, cvd.verdict != nil {
                 let policy = item.cvd ?? cvdDefault
-                cvd.verdict = lowest.ratio >= required ? "pass" : policy == .fail ? "fail" : "warn"
+                cvd.verdict = named.value >= required ? "pass" : policy == .fail ? "fail" : "warn"
                 if cvd.verdict == "fail" && result.verdict != .fail {
                     result.verdict = .fail
                     result.reasons = (result.reasons ?? []) + ["\(cvd.display) under simulated \(cvd.deficiency) is below the \(CSSNumber.format(required)):1 required (\"cvd\": \"fail\")"]

@@ -151,19 +151,15 @@ extension Auditor {
         }
         guard let fg, let bg, !deficiencies.isEmpty else { return nil }
         // Measured in linear light as simulated (no encoding and decoding again); only the
-        // lowest one's colors are encoded, for the answer.
-        var lowest: (deficiency: ColorVisionDeficiency, ratio: Double, fg: SIMD3<Double>, bg: SIMD3<Double>)?
-        for deficiency in deficiencies {
+        // named one's colors are encoded, for the answer.
+        let simulated = deficiencies.map { deficiency in
             let f = deficiency.simulatedLinear(fg), b = deficiency.simulatedLinear(bg)
-            let ratio = WCAG.contrastRatio(luminance: WCAG.relativeLuminance(linear: f), WCAG.relativeLuminance(linear: b))
-            // Ratios within a part in a billion are a tie (a gray pair, which every dichromacy
-            // keeps but for the last digits of the models' published constants): the first
-            // deficiency in the list is named, not whichever the constants happen to put lower.
-            if lowest == nil || ratio < lowest!.ratio * (1 - 1e-9) { lowest = (deficiency, ratio, f, b) }
+            return (f, b, WCAG.contrastRatio(luminance: WCAG.relativeLuminance(linear: f), WCAG.relativeLuminance(linear: b)))
         }
-        guard let lowest else { return nil }
-        let seenForeground = ColorVisionDeficiency.encoded(lowest.fg, alpha: fg.alpha)
-        let seenBackground = ColorVisionDeficiency.encoded(lowest.bg, alpha: bg.alpha)
+        guard let named = ColorVisionDeficiency.lowest(simulated.map(\.2)) else { return nil }
+        let lowest = (deficiency: deficiencies[named.index], ratio: named.value)
+        let seenForeground = ColorVisionDeficiency.encoded(simulated[named.index].0, alpha: fg.alpha)
+        let seenBackground = ColorVisionDeficiency.encoded(simulated[named.index].1, alpha: bg.alpha)
         var verdict: String?
         if let required, normalVerdict != .exempt, m.ratio >= required {
             verdict = lowest.ratio >= required ? "pass" : policy == .fail ? "fail" : "warn"

@@ -6,7 +6,7 @@ import Testing
 /// Android `res/` trees as Android Studio writes them.
 @Suite struct AndroidResourceTests {
     static func tree(_ files: [String: String]) throws -> URL {
-        let res = FileManager.default.temporaryDirectory.appendingPathComponent("android-\(UUID().uuidString)/app/src/main/res")
+        let res = Scratch.directory("android").appendingPathComponent("app/src/main/res")
         for (path, text) in files {
             let file = res.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -34,7 +34,7 @@ import Testing
     /// A palette on disk: one failing check (line 4 holds its foreground), a false claim,
     /// a deprecated token and a bad color.
     static func report(baseline: AuditReport? = nil, foreground: String = "#777777") throws -> (AuditReport, String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("annotations-\(UUID().uuidString)")
+        let directory = Scratch.directory("annotations")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("brand, v2.json").path
         let text = """
@@ -58,7 +58,7 @@ import Testing
     /// A token that is an alias: the annotation points at the token the check names, in its
     /// own file, not at the value its chain ends at in another file.
     @Test func anAliasIsAnnotatedWhereTheTokenIsDeclared() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("annotations-alias-\(UUID().uuidString)")
+        let directory = Scratch.directory("annotations-alias")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try ##"{"gray": {"light": {"$type": "color", "$value": "#eeeeee"}, "white": {"$type": "color", "$value": "#ffffff"}}}"##
             .write(to: directory.appendingPathComponent("base.tokens.json"), atomically: true, encoding: .utf8)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct AssetCatalogTests {
     /// A catalog on disk from `{relative path: Contents.json text}`.
     static func catalog(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        let root = Scratch.directory("catalog")
         let catalog = root.appendingPathComponent("Assets.xcassets")
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
         try #"{"info": {"author": "xcode", "version": 1}}"#.write(to: catalog.appendingPathComponent("Contents.json"), atomically: true, encoding: .utf8)

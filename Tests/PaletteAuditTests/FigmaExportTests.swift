@@ -8,7 +8,7 @@ import Testing
 /// followed across the files, and what the files do not hold is said.
 struct FigmaExportTests {
     func folder(_ files: [String: String]) throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("figma-export-\(UUID().uuidString)")
+        let root = Scratch.directory("figma-export")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         return root.path

@@ -13,7 +13,7 @@ import Darwin
 @Suite struct FileSystemTests {
     /// A fresh directory with `inside/` (the root) and `outside/` holding a secret.
     static func tree() throws -> (root: String, outside: String) {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("fs-\(UUID().uuidString)").path
+        let base = Scratch.directory("fs").path
         try FileManager.default.createDirectory(atPath: base + "/inside/sub", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: base + "/outside", withIntermediateDirectories: true)
         try "secret".write(toFile: base + "/outside/secret.json", atomically: true, encoding: .utf8)

@@ -136,6 +136,36 @@ struct CVDVectorFile: Decodable {
         }
     }
 
+    /// The simulation's clamp to the gamut is SIMD's `clamped(lowerBound:upperBound:)` lane by
+    /// lane, for out-of-range, signed-zero, infinite and NaN light as for the rest; the lowest
+    /// read by index is the lowest of the array.
+    @Test func theClampIsTheSIMDClampAndTheLowestByIndexTheArrays() {
+        let specials: [Double] = [-1, -0.0, 0, 0.5, 1, 1.5, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, 1 + .ulpOfOne]
+        for deficiency in ColorVisionDeficiency.audited + ["tritanomaly", "achromatopsia"].compactMap({ ColorVisionDeficiency(name: $0) }) {
+            for x in specials {
+                for y in specials {
+                    let linear = SIMD3(x, y, 0.25)
+                    let expected = deficiency.simulateLinear(linear).clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+                    let got = deficiency.simulatedLinear(linear: linear)
+                    for lane in 0..<3 {
+                        #expect(got[lane].bitPattern == expected[lane].bitPattern, "\(deficiency.name) \(linear)")
+                    }
+                }
+            }
+        }
+        var random = SeededGenerator(seed: 11)
+        for _ in 0..<1_000 {
+            let values = (0..<Int.random(in: 0...5, using: &random)).map { _ in [1.0, 2.0, 2.0 + 1e-12, .nan][Int.random(in: 0...3, using: &random)] }
+            let byIndex = ColorVisionDeficiency.lowest(count: values.count) { values[$0] }
+            // As the array's minimum and first index within the tolerance; nil when there is
+            // none (no values, or a NaN first, which nothing is less than).
+            var expected: (index: Int, value: Double)?
+            if let m = values.min(), let i = values.firstIndex(where: { $0 - m <= 1e-9 * abs(m) + 1e-12 }) { expected = (i, m) }
+            #expect(byIndex?.index == expected?.index, "\(values)")
+            #expect(byIndex?.value.bitPattern == expected?.value.bitPattern, "\(values)")
+        }
+    }
+
     /// The lowest of values measured under several deficiencies is the true lowest; the one
     /// named is the first within a part in a billion of it.
     @Test func theLowestIsTrueAndTiesNameTheFirst() {

@@ -23,5 +23,12 @@ public struct RankedName<Scale: RankScale>: NamedValue, Comparable, CustomString
 
     @inlinable
     public static func < (lhs: RankedName, rhs: RankedName) -> Bool { lhs.rank < rhs.rank }
+
+    /// Names of one scale have ranks of their own, so the rank alone tells them apart (an
+    /// integer compared, not two strings).
+    @inlinable
+    public static func == (lhs: RankedName, rhs: RankedName) -> Bool { lhs.rank == rhs.rank }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rank) }
     public var description: String { name }
 }

@@ -24,21 +24,32 @@ extension NamedValue {
 public struct ContrastUsage: Hashable, Sendable, CustomStringConvertible {
     /// The name used in palettes, the CLI and the API (`large-text`).
     public let name: String
+    /// Which of the five it is: what equality and hashing compare (one byte, where comparing
+    /// two different names went through the standard library's string comparison; a batch
+    /// compares usages several times a pair).
+    @usableFromInline let code: UInt8
 
-    private init(_ name: String) {
+    @inlinable
+    init(_ name: String, code: UInt8) {
         self.name = name
+        self.code = code
     }
 
+    @inlinable
+    public static func == (lhs: ContrastUsage, rhs: ContrastUsage) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
     /// Body text: SC 1.4.3 (AA 4.5:1) and 1.4.6 (AAA 7:1).
-    public static let text = ContrastUsage("text")
+    @inlinable public static var text: ContrastUsage { ContrastUsage("text", code: 0) }
     /// Large text (≥ 18 pt, or ≥ 14 pt bold): SC 1.4.3 (AA 3:1) and 1.4.6 (AAA 4.5:1).
-    public static let largeText = ContrastUsage("large-text")
+    @inlinable public static var largeText: ContrastUsage { ContrastUsage("large-text", code: 1) }
     /// User-interface components and graphical objects: SC 1.4.11 (3:1, an AA criterion only).
-    public static let nonText = ContrastUsage("non-text")
+    @inlinable public static var nonText: ContrastUsage { ContrastUsage("non-text", code: 2) }
     /// Pure decoration: WCAG sets no requirement; measured and reported, never failing.
-    public static let decorative = ContrastUsage("decorative")
+    @inlinable public static var decorative: ContrastUsage { ContrastUsage("decorative", code: 3) }
     /// Inactive (disabled) components: exempt by SC 1.4.3 and 1.4.11; reported, never failing.
-    public static let disabled = ContrastUsage("disabled")
+    @inlinable public static var disabled: ContrastUsage { ContrastUsage("disabled", code: 4) }
 
     public static let all: [ContrastUsage] = [.text, .largeText, .nonText, .decorative, .disabled]
 

@@ -56,6 +56,8 @@ public struct ColorVisionDeficiency: Hashable, Sendable, CustomStringConvertible
     /// What audits simulate by default: the three dichromacies, the strongest form of each
     /// cone deficiency (an anomalous trichromat sees at least as much difference).
     public static let audited: [ColorVisionDeficiency] = [.protanopia, .deuteranopia, .tritanopia]
+    /// The names of ``audited``, made once (each contrast result lists them).
+    public static let auditedNames: [String] = audited.map(\.name)
 
     /// Every kind, the anomalies at ``defaultSeverity``: what the designers' page offers.
     public static let all: [ColorVisionDeficiency] = [
@@ -104,7 +106,18 @@ public struct ColorVisionDeficiency: Hashable, Sendable, CustomStringConvertible
     /// encoding it and decoding it again would cost a `pow` per channel each way and round
     /// twice on the way back to the same values.
     public func simulatedLinear(_ color: SRGB) -> SIMD3<Double> {
-        simulateLinear(color.linear).clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+        simulatedLinear(linear: color.linear)
+    }
+
+    /// ``simulatedLinear(_:)`` of a color given as its linear-light channels (decoded once
+    /// when it is simulated several times).
+    public func simulatedLinear(linear: SIMD3<Double>) -> SIMD3<Double> {
+        // `clamped(lowerBound:upperBound:)`, lane by lane with the same `maximum` and
+        // `minimum`, which the generic SIMD version called out of line.
+        let seen = simulateLinear(linear)
+        return SIMD3(Double.minimum(Double.maximum(seen.x, 0), 1),
+                     Double.minimum(Double.maximum(seen.y, 0), 1),
+                     Double.minimum(Double.maximum(seen.z, 0), 1))
     }
 
     /// Of values measured under several deficiencies (in the order they were simulated), the
@@ -114,8 +127,23 @@ public struct ColorVisionDeficiency: Hashable, Sendable, CustomStringConvertible
     /// those digits, names one. The value is the true lowest, whichever is named: verdicts
     /// compare it. Nil for no values.
     public static func lowest(_ values: [Double]) -> (index: Int, value: Double)? {
-        guard let minimum = values.min(), let index = values.firstIndex(where: { $0 - minimum <= 1e-9 * abs(minimum) + 1e-12 }) else { return nil }
-        return (index, minimum)
+        lowest(count: values.count) { values[$0] }
+    }
+
+    /// ``lowest(_:)`` of `count` values read by index, without gathering them into an array
+    /// (a pair's three ratios, on the hot path of a batch). Inlinable, so the closure is
+    /// inlined into the caller's module rather than called through a context.
+    @inlinable
+    public static func lowest(count: Int, _ value: (Int) -> Double) -> (index: Int, value: Double)? {
+        guard count > 0 else { return nil }
+        // As `Sequence.min()`: the first value, replaced by each later one that is smaller.
+        var minimum = value(0)
+        for i in 1..<count {
+            let v = value(i)
+            if v < minimum { minimum = v }
+        }
+        for i in 0..<count where value(i) - minimum <= 1e-9 * abs(minimum) + 1e-12 { return (i, minimum) }
+        return nil
     }
 
     /// The gamma-encoded color of ``simulatedLinear(_:)``'s result.

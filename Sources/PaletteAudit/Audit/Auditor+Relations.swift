@@ -152,21 +152,27 @@ extension Auditor {
         guard let fg, let bg, !deficiencies.isEmpty else { return nil }
         // Measured in linear light as simulated (no encoding and decoding again); only the
         // named one's colors are encoded, for the answer.
-        let simulated = deficiencies.map { deficiency in
-            let f = deficiency.simulatedLinear(fg), b = deficiency.simulatedLinear(bg)
-            return (f, b, WCAG.contrastRatio(luminance: WCAG.relativeLuminance(linear: f), WCAG.relativeLuminance(linear: b)))
+        // Each color is decoded once; the ratios sit on the stack, not in arrays (this runs
+        // for every pair of a batch).
+        let fgLinear = fg.linear, bgLinear = bg.linear
+        let found = withUnsafeTemporaryAllocation(of: Double.self, capacity: deficiencies.count) { ratios in
+            for (i, deficiency) in deficiencies.enumerated() {
+                let f = deficiency.simulatedLinear(linear: fgLinear), b = deficiency.simulatedLinear(linear: bgLinear)
+                ratios.initializeElement(at: i, to: WCAG.contrastRatio(luminance: WCAG.relativeLuminance(linear: f), WCAG.relativeLuminance(linear: b)))
+            }
+            return ColorVisionDeficiency.lowest(count: deficiencies.count) { ratios[$0] }
         }
-        guard let named = ColorVisionDeficiency.lowest(simulated.map(\.2)) else { return nil }
+        guard let named = found else { return nil }
         let lowest = (deficiency: deficiencies[named.index], ratio: named.value)
-        let seenForeground = ColorVisionDeficiency.encoded(simulated[named.index].0, alpha: fg.alpha)
-        let seenBackground = ColorVisionDeficiency.encoded(simulated[named.index].1, alpha: bg.alpha)
+        let seenForeground = ColorVisionDeficiency.encoded(lowest.deficiency.simulatedLinear(linear: fgLinear), alpha: fg.alpha)
+        let seenBackground = ColorVisionDeficiency.encoded(lowest.deficiency.simulatedLinear(linear: bgLinear), alpha: bg.alpha)
         var verdict: String?
         if let required, normalVerdict != .exempt, m.ratio >= required {
             verdict = lowest.ratio >= required ? "pass" : policy == .fail ? "fail" : "warn"
         }
         return SimulatedContrast(deficiency: lowest.deficiency.name, ratio: lowest.ratio, display: RatioFormat.display(lowest.ratio),
                                  foreground: seenForeground.hex, background: seenBackground.hex, verdict: verdict,
-                                 deficiencies: deficiencies.map(\.name))
+                                 deficiencies: deficiencies == ColorVisionDeficiency.audited ? ColorVisionDeficiency.auditedNames : deficiencies.map(\.name))
     }
 
     /// Two members of a group that must stay distinguishable: `fail` when they are not told
@@ -212,7 +218,7 @@ extension Auditor {
         result.distinction = Distinction(metric: metric, threshold: threshold, difference: rounded(assessment.normalDifference),
                                          deficiency: assessment.worstDeficiency?.name, simulatedDifference: assessment.simulatedDifference.map(rounded),
                                          simulated: simulated, confusable: assessment.confusable, indistinct: assessment.indistinctInNormalVision,
-                                         deficiencies: deficiencies.map(\.name))
+                                         deficiencies: deficiencies == ColorVisionDeficiency.audited ? ColorVisionDeficiency.auditedNames : deficiencies.map(\.name))
         return result
     }
 

@@ -172,5 +172,44 @@ import TestSupport
         }
         for key in ["backdrop", "composited", "range", "outOfGamut", "id", "required"] { #expect(seen.contains(key), "no report had \(key)") }
     }
+
+    /// The laid-out report is written into room counted beforehand: every string at its
+    /// longest escaped (a control character becomes six bytes) must still fit, and still match
+    /// the ordinary writer's escaping.
+    @Test func everyStringAtItsLongestEscapedFitsTheRoomCounted() throws {
+        let worst = String(repeating: "\u{01}\"\\", count: 30)
+        let pairs: [PairRequest] = [
+            PairRequest(foreground: "rgb(0 0 0 / 0.5)", background: "#fff", backdrop: "#000"),
+            PairRequest(foreground: "#fff", background: "rgb(0 0 255 / 0.4)"),
+            PairRequest(foreground: "color(display-p3 1 0 0)", background: "oklch(0.9 0.3 140)"),
+        ]
+        for pair in pairs {
+            var report = try pair.evaluate()
+            report.foreground = worst; report.background = worst; report.display = worst
+            report.achieved = worst; report.usage = worst; report.level = worst
+            if report.backdrop != nil { report.backdrop = worst }
+            if report.composited != nil { report.composited = CompositedPair(foreground: worst, background: worst) }
+            if report.outOfGamut != nil { report.outOfGamut = [worst, worst] }
+            if let range = report.range { report.range = RatioRange(worst: range.worst, best: range.best, worstBackdrop: worst, bestBackdrop: worst) }
+            report.cvd?.deficiencies = [worst, worst, worst]
+            report.cvd?.deficiency = worst; report.cvd?.display = worst; report.cvd?.verdict = worst
+            report.cvd?.foreground = worst; report.cvd?.background = worst
+            report.apca = -1.2345678901234567e-300; report.ratio = 1.2345678901234567e-300
+            let laidOut = JSONWriter.compact { report.writeLaidOut(&$0, id: worst) }
+            let ordinary = JSONWriter.compact { report.writeMembers(&$0, id: worst) }
+            #expect(laidOut == ordinary)
+            #expect(String(decoding: laidOut, as: UTF8.self).contains(#"\u0001\"\\"#))
+        }
+    }
+
+    /// A laid-out value that would pass the room counted for it stops the process instead of
+    /// writing past the buffer.
+    @Test func aCursorNeverWritesPastItsRoom() async {
+        await #expect(processExitsWith: .failure) {
+            _ = JSONWriter.compact { $0.laidOut(bound: 4) { $0.fragment("12345") } }
+        }
+        let fits = JSONWriter.compact { $0.laidOut(bound: 5) { $0.fragment("12345") } }
+        #expect(fits == Array("12345".utf8))
+    }
 }
 

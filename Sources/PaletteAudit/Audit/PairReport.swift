@@ -88,48 +88,66 @@ extension PairReport {
     }
 
     func writeLaidOut(_ w: inout JSONWriter, id: String?) {
-        w.beginLaidOutValue()
-        w.fragment("{\"achieved\":"); w.laidOutString(achieved)
-        w.fragment(",\"apca\":"); w.laidOutNumber(apca)
-        if let backdrop { w.fragment(",\"backdrop\":"); w.laidOutString(backdrop) }
-        w.fragment(",\"background\":"); w.laidOutString(background)
-        if let composited {
-            w.fragment(",\"composited\":{\"background\":"); w.laidOutString(composited.background)
-            w.fragment(",\"foreground\":"); w.laidOutString(composited.foreground)
-            w.fragment("}")
+        w.laidOut(bound: laidOutBound(id: id)) { c in
+            c.fragment("{\"achieved\":"); c.string(achieved)
+            c.fragment(",\"apca\":"); c.number(apca)
+            if let backdrop { c.fragment(",\"backdrop\":"); c.string(backdrop) }
+            c.fragment(",\"background\":"); c.string(background)
+            if let composited {
+                c.fragment(",\"composited\":{\"background\":"); c.string(composited.background)
+                c.fragment(",\"foreground\":"); c.string(composited.foreground)
+                c.fragment("}")
+            }
+            if let cvd {
+                c.fragment(",\"cvd\":{\"background\":"); c.string(cvd.background)
+                c.fragment(",\"deficiencies\":["); c.strings(cvd.deficiencies)
+                c.fragment("],\"deficiency\":"); c.string(cvd.deficiency)
+                c.fragment(",\"display\":"); c.string(cvd.display)
+                c.fragment(",\"foreground\":"); c.string(cvd.foreground)
+                c.fragment(",\"ratio\":"); c.number(cvd.ratio)
+                if let verdict = cvd.verdict { c.fragment(",\"verdict\":"); c.string(verdict) }
+                c.fragment("}")
+            }
+            c.fragment(",\"display\":"); c.string(display)
+            c.fragment(",\"foreground\":"); c.string(foreground)
+            if let id { c.fragment(",\"id\":"); c.string(id) }
+            c.fragment(",\"level\":"); c.string(level)
+            if let outOfGamut { c.fragment(",\"outOfGamut\":["); c.strings(outOfGamut); c.fragment("]") }
+            c.fragment(pass ? ",\"pass\":true" : ",\"pass\":false")
+            if let range {
+                c.fragment(",\"range\":{\"best\":"); c.number(range.best)
+                c.fragment(",\"bestBackdrop\":"); c.string(range.bestBackdrop)
+                c.fragment(",\"worst\":"); c.number(range.worst)
+                c.fragment(",\"worstBackdrop\":"); c.string(range.worstBackdrop)
+                c.fragment("}")
+            }
+            c.fragment(",\"ratio\":"); c.number(ratio)
+            if let required { c.fragment(",\"required\":"); c.number(required) }
+            c.fragment(",\"usage\":"); c.string(usage)
+            c.fragment(verdicts.largeTextAA ? ",\"verdicts\":{\"large-text\":{\"AA\":true" : ",\"verdicts\":{\"large-text\":{\"AA\":false")
+            c.fragment(verdicts.largeTextAAA ? ",\"AAA\":true},\"non-text\":{\"AA\":" : ",\"AAA\":false},\"non-text\":{\"AA\":")
+            c.fragment(verdicts.nonTextAA ? "true},\"text\":{\"AA\":" : "false},\"text\":{\"AA\":")
+            c.fragment(verdicts.textAA ? "true,\"AAA\":" : "false,\"AAA\":")
+            c.fragment(verdicts.textAAA ? "true}}}" : "false}}}")
         }
-        if let cvd {
-            w.fragment(",\"cvd\":{\"background\":"); w.laidOutString(cvd.background)
-            w.fragment(",\"deficiencies\":["); w.laidOutStrings(cvd.deficiencies)
-            w.fragment("],\"deficiency\":"); w.laidOutString(cvd.deficiency)
-            w.fragment(",\"display\":"); w.laidOutString(cvd.display)
-            w.fragment(",\"foreground\":"); w.laidOutString(cvd.foreground)
-            w.fragment(",\"ratio\":"); w.laidOutNumber(cvd.ratio)
-            if let verdict = cvd.verdict { w.fragment(",\"verdict\":"); w.laidOutString(verdict) }
-            w.fragment("}")
-        }
-        w.fragment(",\"display\":"); w.laidOutString(display)
-        w.fragment(",\"foreground\":"); w.laidOutString(foreground)
-        if let id { w.fragment(",\"id\":"); w.laidOutString(id) }
-        w.fragment(",\"level\":"); w.laidOutString(level)
-        if let outOfGamut { w.fragment(",\"outOfGamut\":["); w.laidOutStrings(outOfGamut); w.fragment("]") }
-        w.fragment(pass ? ",\"pass\":true" : ",\"pass\":false")
-        if let range {
-            w.fragment(",\"range\":{\"best\":"); w.laidOutNumber(range.best)
-            w.fragment(",\"bestBackdrop\":"); w.laidOutString(range.bestBackdrop)
-            w.fragment(",\"worst\":"); w.laidOutNumber(range.worst)
-            w.fragment(",\"worstBackdrop\":"); w.laidOutString(range.worstBackdrop)
-            w.fragment("}")
-        }
-        w.fragment(",\"ratio\":"); w.laidOutNumber(ratio)
-        if let required { w.fragment(",\"required\":"); w.laidOutNumber(required) }
-        w.fragment(",\"usage\":"); w.laidOutString(usage)
-        w.fragment(verdicts.largeTextAA ? ",\"verdicts\":{\"large-text\":{\"AA\":true" : ",\"verdicts\":{\"large-text\":{\"AA\":false")
-        w.fragment(verdicts.largeTextAAA ? ",\"AAA\":true},\"non-text\":{\"AA\":" : ",\"AAA\":false},\"non-text\":{\"AA\":")
-        w.fragment(verdicts.nonTextAA ? "true},\"text\":{\"AA\":" : "false},\"text\":{\"AA\":")
-        w.fragment(verdicts.textAA ? "true,\"AAA\":" : "false,\"AAA\":")
-        w.fragment(verdicts.textAAA ? "true}}}" : "false}}}")
     }
+
+    /// The most bytes ``writeLaidOut(_:id:)`` writes: every fragment it can write, and each
+    /// string and number at its cursor bound.
+    private func laidOutBound(id: String?) -> Int {
+        func s(_ text: String?) -> Int { text.map { JSONCursor.stringBound($0.utf8.count) } ?? 0 }
+        func list(_ items: [String]?) -> Int { (items ?? []).reduce(0) { $0 + 1 + JSONCursor.stringBound($1.utf8.count) } }
+        var bound = PairReport.fragmentBytes + 6 * JSONCursor.numberBound
+        bound += s(achieved) + s(backdrop) + s(background) + s(display) + s(foreground) + s(id) + s(level) + s(usage)
+        bound += s(composited?.background) + s(composited?.foreground) + list(outOfGamut)
+        bound += s(range?.bestBackdrop) + s(range?.worstBackdrop)
+        if let cvd { bound += s(cvd.background) + list(cvd.deficiencies) + s(cvd.deficiency) + s(cvd.display) + s(cvd.foreground) + s(cvd.verdict) }
+        return bound
+    }
+
+    /// More than the bytes of all the fragments in ``writeLaidOut(_:id:)`` together (334,
+    /// counting both of each pair of alternatives), so every report's fit.
+    static var fragmentBytes: Int { 512 }
 
     /// ``write(_:id:)`` through the writer's ordinary calls, in any layout.
     func writeMembers(_ w: inout JSONWriter, id: String?) {

@@ -28,31 +28,91 @@ extension JSONWriter {
     /// Appends `text` escaped, without quotes.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { utf8 in
-            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                out.append(contentsOf: utf8)
-            } else {
-                appendEscaped(utf8, to: &out)
+        text.withUTF8 { appendEscaped($0, to: &out) }
+    }
+
+    /// Escapes into the buffer a piece at a time, so that no more than six times a piece's
+    /// bytes are ever reserved ahead.
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        while start < utf8.count {
+            let piece = UnsafeBufferPointer(rebasing: utf8[start..<min(utf8.count, start + 4096)])
+            out.append(addingCapacity: escapedBound(piece.count)) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    initialized = writeEscaped(piece, to: buffer.baseAddress!)
+                }
             }
+            start += piece.count
         }
     }
 
-    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    /// The most bytes `count` bytes of text take escaped (`\u00XX` for each), and quoted.
+    @inline(__always) static func escapedBound(_ count: Int) -> Int { 6 * count }
+    @inline(__always) static func quotedBound(_ count: Int) -> Int { 6 * count + 2 }
+
+    /// Writes `utf8` as a JSON string at `out`, which has room for ``quotedBound(_:)`` bytes;
+    /// returns how many it wrote.
+    @inline(__always)
+    static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = 0x22
+        let clean = copyClean(utf8, to: out + 1)
+        var written = 1 + clean
+        if clean < utf8.count {
+            written += writeEscaped(UnsafeBufferPointer(rebasing: utf8[clean...]), to: out + written)
+        }
+        out[written] = 0x22
+        return written + 1
+    }
+
+    /// Copies `utf8` to `out` up to the first byte a JSON string must escape (`"`, `\`, a
+    /// control character), eight bytes at a time while none is; returns how many it copied.
+    @inline(__always)
+    static func copyClean(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = utf8.count
+        var copied = 0
+        if let source = utf8.baseAddress {
+            while copied + 8 <= count {
+                let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self)
+                if [UInt8].mayNeedEscape(word) { break }
+                UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt64.self)
+                copied += 8
+            }
+        }
+        while copied < count {
+            let byte = utf8[copied]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
+            out[copied] = byte
+            copied += 1
+        }
+        return copied
+    }
+
+    /// Writes every byte of `utf8` at `out`, escaped where a JSON string must be (`\"`, `\\`,
+    /// `\n`, `\r`, `\t`, else `\u00XX` for a control character); `out` has room for
+    /// ``escapedBound(_:)`` bytes. Returns how many it wrote.
+    static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
         for byte in utf8 {
             switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x22, 0x5C:
+                out[n] = 0x5C; out[n + 1] = byte; n += 2
+            case 0x0A:
+                out[n] = 0x5C; out[n + 1] = UInt8(ascii: "n"); n += 2
+            case 0x0D:
+                out[n] = 0x5C; out[n + 1] = UInt8(ascii: "r"); n += 2
+            case 0x09:
+                out[n] = 0x5C; out[n + 1] = UInt8(ascii: "t"); n += 2
             case ..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-            default: out.append(byte)
+                let digits: StaticString = "0123456789abcdef"
+                out[n] = 0x5C; out[n + 1] = UInt8(ascii: "u"); out[n + 2] = 0x30; out[n + 3] = 0x30
+                out[n + 4] = digits.utf8Start[Int(byte >> 4)]; out[n + 5] = digits.utf8Start[Int(byte & 15)]
+                n += 6
+            default:
+                out[n] = byte; n += 1
             }
         }
+        return n
     }
-
 }
 
 extension Array where Element == UInt8 {
@@ -84,22 +144,7 @@ extension Array where Element == UInt8 {
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 let out = buffer.baseAddress!
                 out[0] = 0x22
-                // Eight bytes at a time while none of them is to be escaped; the loop below
-                // finds the exact byte.
-                if let source = utf8.baseAddress {
-                    while copied + 8 <= count {
-                        let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self)
-                        if Self.mayNeedEscape(word) { break }
-                        UnsafeMutableRawPointer(out + 1 + copied).storeBytes(of: word, as: UInt64.self)
-                        copied += 8
-                    }
-                }
-                while copied < count {
-                    let byte = utf8[copied]
-                    if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
-                    out[copied + 1] = byte
-                    copied += 1
-                }
+                copied = JSONWriter.copyClean(utf8, to: out + 1)
                 if copied == count {
                     out[count + 1] = 0x22
                     initialized = count + 2

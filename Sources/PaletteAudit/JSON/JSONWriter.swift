@@ -151,33 +151,26 @@ public struct JSONWriter {
 
     /// Whether the layout is ``Layout/compact``: then a model written millions of times (a
     /// batch's pair reports) may lay out its fixed keys and punctuation itself, as literal
-    /// fragments, between ``beginLaidOutValue()`` and its last fragment, with its strings and
-    /// numbers still escaped and formatted here. Such a model also writes itself through the
-    /// ordinary calls, and a test holds the two to the same bytes.
+    /// fragments, through ``laidOut(bound:_:)``, with its strings and numbers still escaped
+    /// and formatted here. Such a model also writes itself through the ordinary calls, and a
+    /// test holds the two to the same bytes.
     public var isCompact: Bool { layout == .compact }
 
-    /// The next value is laid out by the caller: the separator before it is written now.
+    /// The next value, laid out by the caller through a ``JSONCursor`` in at most `bound`
+    /// bytes: the separator before it is written first, and the buffer's uniqueness and
+    /// capacity are checked once for the whole value instead of once per piece. A piece that
+    /// would pass `bound` stops the process rather than write past the buffer, so `bound` is
+    /// counted with the cursor's own ``JSONCursor/stringBound(_:)`` and
+    /// ``JSONCursor/numberBound``.
     @inline(__always)
-    public mutating func beginLaidOutValue() { beginValue() }
-
-    /// Literal compact JSON (`,"ratio":`), written as it is.
-    @inline(__always)
-    public mutating func fragment(_ text: StaticString) { put(text) }
-
-    /// A string value inside a laid-out value, quoted and escaped.
-    @inline(__always)
-    public mutating func laidOutString(_ s: String) { quoted(s) }
-
-    /// A number inside a laid-out value.
-    @inline(__always)
-    public mutating func laidOutNumber(_ d: Double) { JSONNumber.write(d, to: &stream) }
-
-    /// Strings as the values of a laid-out array, separated by commas.
-    @inline(__always)
-    public mutating func laidOutStrings(_ items: [String]) {
-        for (index, item) in items.enumerated() {
-            if index > 0 { put(0x2C) }
-            quoted(item)
+    public mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
+        beginValue()
+        stream.bytes.append(addingCapacity: bound) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var cursor = JSONCursor(buffer)
+                body(&cursor)
+                initialized = cursor.written
+            }
         }
     }
 
@@ -399,3 +392,90 @@ private struct ContainerStack {
         }
     }
 }
+
+/// Writes a laid-out compact value into room reserved for it (``JSONWriter/laidOut(bound:_:)``):
+/// literal fragments, escaped strings and numbers, each a copy into memory already there.
+public struct JSONCursor {
+    private let start: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    /// How many bytes have been written.
+    public private(set) var written = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        start = buffer.baseAddress!
+        capacity = buffer.count
+    }
+
+    /// The most bytes ``string(_:)`` writes for a string of `utf8Count` bytes.
+    @inline(__always)
+    public static func stringBound(_ utf8Count: Int) -> Int { JSONWriter.quotedBound(utf8Count) }
+
+    /// The most bytes ``number(_:)`` writes (`-1.2345678901234567e-308` is 24).
+    public static let numberBound = 32
+
+    @inline(__always)
+    private func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(count <= capacity - written, "a laid-out JSON value passed the room reserved for it")
+        return start + written
+    }
+
+    /// Literal compact JSON (`,"ratio":`), written as it is.
+    @inline(__always)
+    public mutating func fragment(_ text: StaticString) {
+        text.withUTF8Buffer { bytes in
+            guard let source = bytes.baseAddress else { return }
+            room(bytes.count).initialize(from: source, count: bytes.count)
+            written += bytes.count
+        }
+    }
+
+    /// A string, quoted and escaped.
+    @inline(__always)
+    public mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            let at = room(JSONWriter.quotedBound(utf8.count))
+            written += JSONWriter.writeQuoted(utf8, to: at)
+        }
+    }
+
+    /// Strings separated by commas (an array's values).
+    @inline(__always)
+    public mutating func strings(_ items: [String]) {
+        for (index, item) in items.enumerated() {
+            if index > 0 { fragment(",") }
+            string(item)
+        }
+    }
+
+    /// A number, as ``JSONNumber`` writes it.
+    @inline(__always)
+    public mutating func number(_ d: Double) {
+        var digits = DigitStream(at: room(JSONCursor.numberBound), capacity: JSONCursor.numberBound)
+        JSONNumber.write(d, to: &digits)
+        written += digits.count
+    }
+
+    /// A number's digits, straight into the reserved room.
+    private struct DigitStream: TextOutputStream {
+        let at: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        var count = 0
+
+        mutating func write(_ string: String) {
+            var string = string
+            string.withUTF8 { _writeASCII($0) }
+        }
+
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            guard let source = buffer.baseAddress else { return }
+            precondition(buffer.count <= capacity - count, "a number passed the room reserved for it")
+            (at + count).initialize(from: source, count: buffer.count)
+            count += buffer.count
+        }
+    }
+}
+
+/// A cursor writes into one writer's buffer, on the thread writing it.
+@available(*, unavailable)
+extension JSONCursor: Sendable {}

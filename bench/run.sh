@@ -140,6 +140,22 @@ echo "== POST /v1/contrast with 10,000 pairs (target: < 15 ms of server time)"
 python3 bench/server_time.py 18080 "$out/access.log" | tee -a "$report"
 echo >> "$report"
 echo "access log lines written during the HTTP runs: $(wc -l < "$out/access.log")" | tee -a "$report"
+echo "== CPU per request, user and kernel (the service, the bare server, and the bare server sending the service's answer)"
+section "6a. CPU per request at 64 connections"
+echo "Command: \`python3 bench/cpu_per_request.py PID URL 64 5\` (wrk as above; the server's user and kernel CPU time from /proc/PID/stat over the run, divided by the requests). The third server is \`bench/hello.c\` answering the bytes of the service's \`GET /v1/contrast\` answer with its headers: the same bytes on the wire with none of the work. Three rounds, alternating." >> "$report"
+curl -s "http://127.0.0.1:18080/v1/contrast?fg=%23777777&bg=%23ffffff" > "$out/answer.json"
+"$out/hello" 18082 "$threads" "$out/answer.json" > "$out/hello2.log" 2>&1 &
+sleep 1
+{
+  echo '```'
+  for round in 1 2 3; do
+    python3 bench/cpu_per_request.py "$(pgrep -f "$out/hello 18081" | head -1)" http://127.0.0.1:18081/ 64 "$duration"
+    python3 bench/cpu_per_request.py "$(pgrep -f "$out/hello 18082" | head -1)" http://127.0.0.1:18082/ 64 "$duration"
+    python3 bench/cpu_per_request.py "$(pgrep -f 'contrast serve --port 18080' | head -1)" http://127.0.0.1:18080/healthz 64 "$duration"
+    python3 bench/cpu_per_request.py "$(pgrep -f 'contrast serve --port 18080' | head -1)" "http://127.0.0.1:18080/v1/contrast?fg=%23777777&bg=%23ffffff" 64 "$duration"
+  done
+  echo '```'
+} | tee -a "$report"
 # The HTTP section's servers are done: stopped, so that nothing else holds the cores (or a
 # port) while callgrind runs.
 kill $(jobs -p) 2>/dev/null || true

@@ -132,17 +132,28 @@ extension PairReport {
         }
     }
 
-    /// The most bytes ``writeLaidOut(_:id:)`` writes: every fragment it can write, and each
-    /// string and number at its cursor bound.
+    /// The most bytes ``writeLaidOut(_:id:)`` writes: every fragment it can write, each number
+    /// at the cursor's bound, and each string at six bytes a byte escaped with its quotes and a
+    /// comma (``JSONCursor/stringBound(_:)`` is six a byte and two).
     private func laidOutBound(id: String?) -> Int {
-        func s(_ text: String?) -> Int { text.map { JSONCursor.stringBound($0.utf8.count) } ?? 0 }
-        func list(_ items: [String]?) -> Int { (items ?? []).reduce(0) { $0 + 1 + JSONCursor.stringBound($1.utf8.count) } }
-        var bound = PairReport.fragmentBytes + 6 * JSONCursor.numberBound
-        bound += s(achieved) + s(backdrop) + s(background) + s(display) + s(foreground) + s(id) + s(level) + s(usage)
-        bound += s(composited?.background) + s(composited?.foreground) + list(outOfGamut)
-        bound += s(range?.bestBackdrop) + s(range?.worstBackdrop)
-        if let cvd { bound += s(cvd.background) + list(cvd.deficiencies) + s(cvd.deficiency) + s(cvd.display) + s(cvd.foreground) + s(cvd.verdict) }
-        return bound
+        var bytes = achieved.utf8.count + background.utf8.count + display.utf8.count + foreground.utf8.count
+            + level.utf8.count + usage.utf8.count
+        var strings = 6
+        func add(_ text: String?) {
+            guard let text else { return }
+            bytes += text.utf8.count
+            strings += 1
+        }
+        add(id)
+        add(backdrop)
+        add(composited?.background); add(composited?.foreground)
+        add(range?.bestBackdrop); add(range?.worstBackdrop)
+        if let outOfGamut { for item in outOfGamut { add(item) } }
+        if let cvd {
+            add(cvd.background); add(cvd.deficiency); add(cvd.display); add(cvd.foreground); add(cvd.verdict)
+            for item in cvd.deficiencies { add(item) }
+        }
+        return PairReport.fragmentBytes + 6 * JSONCursor.numberBound + JSONCursor.stringBound(bytes) + 3 * strings
     }
 
     /// More than the bytes of all the fragments in ``writeLaidOut(_:id:)`` together (334,

@@ -75,11 +75,10 @@ extension PairRequest {
             var seen: UInt16 = 0  // the keys met, by their index in `fields` (JSON refuses repeats)
             guard !take(0x7D) else { return nil }  // {} is an error the full reader words
             while true {
-                guard take(0x22), let key = string(), let field = PairRequest.field(key),
-                      let index = PairRequest.fields.firstIndex(of: key), seen & (1 << index) == 0 else { return nil }
+                guard take(0x22), let key = string(), let index = PairRequest.fieldIndex(key), seen & (1 << index) == 0 else { return nil }
                 seen |= 1 << index
                 guard take(0x3A), take(0x22), let value = string() else { return nil }
-                pair[keyPath: field] = value
+                pair.set(field: index, to: value)
                 if take(0x7D) { return pair }
                 guard take(0x2C) else { return nil }
             }

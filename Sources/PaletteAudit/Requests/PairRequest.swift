@@ -49,8 +49,8 @@ public struct PairRequest: Hashable, Sendable {
                 case .number(let n, _): id = CSSNumber.format(n)
                 default: throw RequestError(.wrongType, field: "id", "\(path())/id must be a string or a number, found \(member.value.typeName)")
                 }
-            } else if let field = PairRequest.field(member.key) {
-                self[keyPath: field] = try text(member)
+            } else if let index = PairRequest.fieldIndex(member.key) {
+                set(field: index, to: try text(member))
             } else {
                 let pointer = path()
                 throw RequestError(.unknownField, field: member.key, "unknown field \"\(member.key)\" at \(pointer.isEmpty ? "/" : pointer); expected fg, bg, backdrop, usage, level, scheme, id")
@@ -58,17 +58,33 @@ public struct PairRequest: Hashable, Sendable {
         }
     }
 
-    /// The property a JSON key sets (every key but `id` takes a string).
-    static func field(_ key: String) -> WritableKeyPath<PairRequest, String?>? {
+    /// The index in ``fields`` of a JSON key, or nil for a key a pair does not have.
+    static func fieldIndex(_ key: String) -> Int? {
         switch key {
-        case "fg", "foreground": \.foreground
-        case "bg", "background": \.background
-        case "backdrop": \.backdrop
-        case "usage": \.usage
-        case "level": \.level
-        case "scheme": \.scheme
-        case "id": \.id
+        case "fg": 0
+        case "bg": 1
+        case "foreground": 2
+        case "background": 3
+        case "backdrop": 4
+        case "usage": 5
+        case "level": 6
+        case "scheme": 7
+        case "id": 8
         default: nil
+        }
+    }
+
+    /// Sets the property of the key at `index` in ``fields`` (`fg` and `foreground` set the
+    /// same one) to a string value.
+    mutating func set(field index: Int, to value: String) {
+        switch index {
+        case 0, 2: foreground = value
+        case 1, 3: background = value
+        case 4: backdrop = value
+        case 5: usage = value
+        case 6: level = value
+        case 7: scheme = value
+        default: id = value
         }
     }
 

@@ -41,7 +41,9 @@ int main(int argc, char **argv) {
         static char loaded[1 << 16];
         if (file == NULL) { fprintf(stderr, "cannot read %s\n", argv[3]); return 1; }
         body_size = fread(loaded, 1, sizeof loaded, file);
+        int more = fgetc(file) != EOF;
         fclose(file);
+        if (more) { fprintf(stderr, "%s is over %zu bytes\n", argv[3], sizeof loaded); return 1; }
         body = loaded;
         service_headers = 1;
     }

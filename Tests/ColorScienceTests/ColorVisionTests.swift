@@ -153,6 +153,15 @@ struct CVDVectorFile: Decodable {
                 }
             }
         }
+        // The clamp itself, on lanes the simulation rarely yields (-0.0 among them).
+        for x in specials {
+            for y in specials {
+                let lanes = SIMD3(x, y, -0.0)
+                let expected = lanes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+                let got = ColorVisionDeficiency.clampedToGamut(lanes)
+                for lane in 0..<3 { #expect(got[lane].bitPattern == expected[lane].bitPattern, "\(lanes)") }
+            }
+        }
         var random = SeededGenerator(seed: 11)
         for _ in 0..<1_000 {
             let values = (0..<Int.random(in: 0...5, using: &random)).map { _ in [1.0, 2.0, 2.0 + 1e-12, .nan][Int.random(in: 0...3, using: &random)] }

@@ -112,12 +112,17 @@ public struct ColorVisionDeficiency: Hashable, Sendable, CustomStringConvertible
     /// ``simulatedLinear(_:)`` of a color given as its linear-light channels (decoded once
     /// when it is simulated several times).
     public func simulatedLinear(linear: SIMD3<Double>) -> SIMD3<Double> {
-        // `clamped(lowerBound:upperBound:)`, lane by lane with the same `maximum` and
-        // `minimum`, which the generic SIMD version called out of line.
-        let seen = simulateLinear(linear)
-        return SIMD3(Double.minimum(Double.maximum(seen.x, 0), 1),
-                     Double.minimum(Double.maximum(seen.y, 0), 1),
-                     Double.minimum(Double.maximum(seen.z, 0), 1))
+        Self.clampedToGamut(simulateLinear(linear))
+    }
+
+    /// `clamped(lowerBound: 0, upperBound: 1)`, lane by lane with the same `maximum` and
+    /// `minimum` in the same order (signed zeros and NaN come out the same), inlined: the
+    /// generic SIMD version was called out of line.
+    @inline(__always)
+    static func clampedToGamut(_ v: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(Double.minimum(1, Double.maximum(0, v.x)),
+              Double.minimum(1, Double.maximum(0, v.y)),
+              Double.minimum(1, Double.maximum(0, v.z)))
     }
 
     /// Of values measured under several deficiencies (in the order they were simulated), the

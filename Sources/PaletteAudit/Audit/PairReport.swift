@@ -156,9 +156,10 @@ extension PairReport {
         return PairReport.fragmentBytes + 6 * JSONCursor.numberBound + JSONCursor.stringBound(bytes) + 3 * strings
     }
 
-    /// More than the bytes of all the fragments in ``writeLaidOut(_:id:)`` together (334,
-    /// counting both of each pair of alternatives), so every report's fit.
-    static var fragmentBytes: Int { 512 }
+    /// More than the bytes of the fragments ``writeLaidOut(_:id:)`` writes for any report:
+    /// 455 on its longest path (every optional part, the longer of each alternative), 570 for
+    /// all its fragments together. Past it the cursor stops the process; it never writes past.
+    static var fragmentBytes: Int { 640 }
 
     /// ``write(_:id:)`` through the writer's ordinary calls, in any layout.
     func writeMembers(_ w: inout JSONWriter, id: String?) {

@@ -163,7 +163,7 @@ public struct JSONWriter {
     /// counted with the cursor's own ``JSONCursor/stringBound(_:)`` and
     /// ``JSONCursor/numberBound``.
     @inline(__always)
-    public mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
+    mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
         beginValue()
         stream.bytes.append(addingCapacity: bound) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
@@ -395,11 +395,13 @@ private struct ContainerStack {
 
 /// Writes a laid-out compact value into room reserved for it (``JSONWriter/laidOut(bound:_:)``):
 /// literal fragments, escaped strings and numbers, each a copy into memory already there.
-public struct JSONCursor {
+/// Internal: it holds a pointer into the writer's buffer that is valid only inside the
+/// closure it is lent to, so no code outside this module can keep one.
+struct JSONCursor {
     private let start: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// How many bytes have been written.
-    public private(set) var written = 0
+    private(set) var written = 0
 
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         start = buffer.baseAddress!
@@ -408,10 +410,10 @@ public struct JSONCursor {
 
     /// The most bytes ``string(_:)`` writes for a string of `utf8Count` bytes.
     @inline(__always)
-    public static func stringBound(_ utf8Count: Int) -> Int { JSONWriter.quotedBound(utf8Count) }
+    static func stringBound(_ utf8Count: Int) -> Int { JSONWriter.quotedBound(utf8Count) }
 
     /// The most bytes ``number(_:)`` writes (`-1.2345678901234567e-308` is 24).
-    public static let numberBound = 32
+    static var numberBound: Int { 32 }
 
     @inline(__always)
     private func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
@@ -421,7 +423,7 @@ public struct JSONCursor {
 
     /// Literal compact JSON (`,"ratio":`), written as it is.
     @inline(__always)
-    public mutating func fragment(_ text: StaticString) {
+    mutating func fragment(_ text: StaticString) {
         text.withUTF8Buffer { bytes in
             guard let source = bytes.baseAddress else { return }
             room(bytes.count).initialize(from: source, count: bytes.count)
@@ -431,7 +433,7 @@ public struct JSONCursor {
 
     /// A string, quoted and escaped.
     @inline(__always)
-    public mutating func string(_ s: String) {
+    mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             let at = room(JSONWriter.quotedBound(utf8.count))
@@ -441,7 +443,7 @@ public struct JSONCursor {
 
     /// Strings separated by commas (an array's values).
     @inline(__always)
-    public mutating func strings(_ items: [String]) {
+    mutating func strings(_ items: [String]) {
         for (index, item) in items.enumerated() {
             if index > 0 { fragment(",") }
             string(item)
@@ -450,7 +452,7 @@ public struct JSONCursor {
 
     /// A number, as ``JSONNumber`` writes it.
     @inline(__always)
-    public mutating func number(_ d: Double) {
+    mutating func number(_ d: Double) {
         var digits = DigitStream(at: room(JSONCursor.numberBound), capacity: JSONCursor.numberBound)
         JSONNumber.write(d, to: &digits)
         written += digits.count

@@ -124,7 +124,6 @@ import Testing
             ##"{"fg":"#777","bg":"#fff"}"##,
             "  { \"fg\" : \"rgb(1 2 3 / 50%)\" ,\t\"bg\":\"white\" }  ",
             ##"{"foreground":"#000","background":"#fff","backdrop":"#fff","usage":"large-text","level":"AAA","scheme":"dark","id":"x-1"}"##,
-            ##"{"fg":"#000","foreground":"#111","bg":"#fff"}"##,
             "{\"fg\":\"\",\"bg\":\"#fff\"}\r",
         ]
         for line in lines {
@@ -134,10 +133,25 @@ import Testing
         }
     }
 
+    /// A field under both its names is refused by the full reader, which the simple one
+    /// leaves it to: never read as either value.
+    @Test func aFieldUnderBothItsNamesIsRefused() throws {
+        for line in [##"{"fg":"#000","foreground":"#111","bg":"#fff"}"##, ##"{"background":"#fff","fg":"#000","bg":"#111"}"##] {
+            #expect(Self.simple(line) == nil, "\(line)")
+            do {
+                _ = try PairRequest(json: try JSONParser.parse(Array(line.utf8)))
+                Issue.record("\(line) was read")
+            } catch let error as RequestError {
+                #expect(error.code == .repeatedField, "\(line): \(error)")
+            }
+        }
+    }
+
     @Test func leavesEveryOtherLineToTheFullReader() {
         let lines: [String] = [
             "", "{}", "[]", ##"{"fg":"#777","bg":"#fff""##, ##"{"fg":"#777","bg":"#fff"} x"##,
             ##"{"fg":"#777","fg":"#000","bg":"#fff"}"##,  // a repeated key is an error
+            ##"{"fg":"#000","foreground":"#111","bg":"#fff"}"##,  // so is a field under both its names
             ##"{"fg":"#777","colour":"#fff"}"##,  // an unknown key is an error
             ##"{"fg":"#777","bg":"#fff","id":7}"##,  // a number
             ##"{"fg":"\u0023777","bg":"#fff"}"##,  // an escape

@@ -34,17 +34,23 @@ import TestSupport
             {"bg":"#fff"}
             {"fg":"#000","bg":"#fff","colour":"x"}
             {"fg":"#000","bg":"#fff","id":7}
+            {"fg":"#777","foreground":"#000","bg":"#fff"}
+            {"fg":"#777","background":"#fff","bg":"#000"}
             """
         let (text, outcome) = run(Array(input.utf8))
         let lines = try objects(text)
-        #expect(lines.count == 6)  // the blank line has no answer
+        #expect(lines.count == 8)  // the blank line has no answer
+        // A field under both its names is refused, never read as either.
+        #expect(lines[6]["code"] as? String == "repeated-field" && lines[6]["line"] as? Int == 8)
+        #expect(lines[6]["error"] as? String == #"/foreground repeats "fg": "fg" and "foreground" name one field; give it once"#)
+        #expect(lines[7]["code"] as? String == "repeated-field" && lines[7]["line"] as? Int == 9)
         #expect(lines[0]["display"] as? String == "4.47:1" && lines[0]["pass"] as? Bool == false)
         #expect(lines[1]["code"] as? String == "invalid-json" && lines[1]["line"] as? Int == 3)
         #expect(lines[2]["code"] as? String == "invalid-color" && lines[2]["line"] as? Int == 4)
         #expect(lines[3]["code"] as? String == "missing-field" && lines[3]["error"] as? String == "missing \"fg\" (the foreground color)")
         #expect(lines[4]["code"] as? String == "unknown-field" && lines[4]["line"] as? Int == 6)
         #expect(lines[5]["id"] as? String == "7" && lines[5]["pass"] as? Bool == true)
-        #expect(outcome.anyError && outcome.anyFail && outcome.lines == 7)
+        #expect(outcome.anyError && outcome.anyFail && outcome.lines == 9)
     }
 
     /// The parts measured on other threads join into the answers one thread gives, whatever

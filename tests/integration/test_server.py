@@ -95,6 +95,7 @@ def test_every_problem_json_carries_a_code(server):
     cases = [
         ("GET", "/v1/contrast?fg=blu&bg=white", None, {}, 400, "invalid-color"),
         ("GET", "/v1/contrast?fg=%23000&bg=%23fff&colour=1", None, {}, 400, "unknown-field"),
+        ("POST", "/v1/contrast", {"pairs": [{"fg": "#777", "foreground": "#000", "bg": "#fff"}]}, {}, 400, "repeated-field"),
         ("GET", "/nowhere", None, {}, 404, "not-found"),
         ("DELETE", "/v1/palettes", None, {}, 405, "method-not-allowed"),
         ("POST", "/v1/audit", b"not json", {"Content-Type": "text/plain"}, 415, "unsupported-media-type"),

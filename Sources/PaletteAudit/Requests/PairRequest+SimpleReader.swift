@@ -72,11 +72,15 @@ extension PairRequest {
         mutating func pair() -> PairRequest? {
             guard take(0x7B) else { return nil }
             var pair = PairRequest(foreground: nil, background: nil)
-            var seen: UInt16 = 0  // the keys met, by their index in `fields` (JSON refuses repeats)
+            // The fields met, by property (`fg` and `foreground` are one): a repeat, or a field
+            // given under both its names, goes to the full reader, which words the error.
+            var seen: UInt16 = 0
             guard !take(0x7D) else { return nil }  // {} is an error the full reader words
             while true {
-                guard take(0x22), let key = string(), let index = PairRequest.fieldIndex(key), seen & (1 << index) == 0 else { return nil }
-                seen |= 1 << index
+                guard take(0x22), let key = string(), let index = PairRequest.fieldIndex(key) else { return nil }
+                let bit = PairRequest.propertyBit(index)
+                guard seen & bit == 0 else { return nil }
+                seen |= bit
                 guard take(0x3A), take(0x22), let value = string() else { return nil }
                 pair.set(field: index, to: value)
                 if take(0x7D) { return pair }

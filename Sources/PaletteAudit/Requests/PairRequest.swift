@@ -50,6 +50,13 @@ public struct PairRequest: Hashable, Sendable {
                 default: throw RequestError(.wrongType, field: "id", "\(path())/id must be a string or a number, found \(member.value.typeName)")
                 }
             } else if let index = PairRequest.fieldIndex(member.key) {
+                // A JSON object cannot repeat a key (the parser refuses it), but it can give a
+                // field under both its names; reading either would answer a question the client
+                // did not ask.
+                if let other = PairRequest.otherName(of: member.key), (index == 0 || index == 2 ? foreground : index == 1 || index == 3 ? background : nil) != nil {
+                    let pointer = path()
+                    throw RequestError(.repeatedField, field: member.key, "\(pointer)/\(member.key) repeats \"\(other)\": \"\(other)\" and \"\(member.key)\" name one field; give it once")
+                }
                 set(field: index, to: try text(member))
             } else {
                 let pointer = path()
@@ -71,6 +78,27 @@ public struct PairRequest: Hashable, Sendable {
         case "scheme": 7
         case "id": 8
         default: nil
+        }
+    }
+
+    /// The other name of a field that has two (`fg` for `foreground`, …), or nil.
+    static func otherName(of key: String) -> String? {
+        switch key {
+        case "fg": "foreground"
+        case "foreground": "fg"
+        case "bg": "background"
+        case "background": "bg"
+        default: nil
+        }
+    }
+
+    /// The property a key at `index` in ``fields`` sets, as a bit: `fg` and `foreground` set
+    /// the same one.
+    static func propertyBit(_ index: Int) -> UInt16 {
+        switch index {
+        case 2: 1 << 0
+        case 3: 1 << 1
+        default: 1 << UInt16(index)
         }
     }
 

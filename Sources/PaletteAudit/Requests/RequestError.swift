@@ -24,6 +24,8 @@ public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let missingField = Code("missing-field")
         /// A field of a kind the request does not take.
         public static let unknownField = Code("unknown-field")
+        /// A field given under both its names (`fg` and `foreground`): it takes one value.
+        public static let repeatedField = Code("repeated-field")
         /// A field, or the request, has the wrong JSON type (a number for a color).
         public static let wrongType = Code("wrong-type")
         /// A color that does not parse as CSS (the message quotes the parser's reason).

@@ -136,7 +136,12 @@ import Testing
     /// A field under both its names is refused by the full reader, which the simple one
     /// leaves it to: never read as either value.
     @Test func aFieldUnderBothItsNamesIsRefused() throws {
-        for line in [##"{"fg":"#000","foreground":"#111","bg":"#fff"}"##, ##"{"background":"#fff","fg":"#000","bg":"#111"}"##] {
+        let lines = [
+            ##"{"fg":"#000","foreground":"#111","bg":"#fff"}"##, ##"{"foreground":"#000","fg":"#111","bg":"#fff"}"##,
+            ##"{"background":"#fff","fg":"#000","bg":"#111"}"##, ##"{"fg":"#000","bg":"#fff","background":"#111"}"##,
+            ##"{"fg":"","foreground":"#000","bg":"#fff"}"##,
+        ]
+        for line in lines {
             #expect(Self.simple(line) == nil, "\(line)")
             do {
                 _ = try PairRequest(json: try JSONParser.parse(Array(line.utf8)))

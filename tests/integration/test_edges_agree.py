@@ -61,6 +61,12 @@ def test_same_errors_on_both_edges(run, server):
     r = run("check", "--batch", "-", input=json.dumps({"fg": "#000", "bg": "#fff", "colour": "x"}) + "\n")
     status, _, api = server.json("POST", "/v1/contrast", {"fg": "#000", "bg": "#fff", "colour": "x"})
     assert status == 400 and json.loads(r.stdout)["error"] == api["detail"] == 'unknown field "colour" at /; expected fg, bg, backdrop, usage, level, scheme, id'
+    both = {"fg": "#000", "foreground": "#777", "bg": "#fff"}
+    r = run("check", "--batch", "-", input=json.dumps(both) + "\n")
+    status, _, api = server.json("POST", "/v1/contrast", both)
+    line = json.loads(r.stdout)
+    assert r.returncode == 2 and status == 400 and line["code"] == api["code"] == "repeated-field"
+    assert line["error"] == api["detail"] == '/foreground repeats "fg": "fg" and "foreground" name one field; give it once'
 
 
 def test_light_dark_without_a_scheme_is_measured_in_both_on_both_edges(run, server):

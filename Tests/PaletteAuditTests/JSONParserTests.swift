@@ -152,6 +152,12 @@ import Testing
         }
     }
 
+    /// The key switch and the documented list of keys name the same keys in the same order.
+    @Test func theKeysAreTheListedOnes() {
+        #expect(PairRequest.fields.indices.allSatisfy { PairRequest.fieldIndex(PairRequest.fields[$0]) == $0 })
+        #expect(PairRequest.fieldIndex("colour") == nil)
+    }
+
     @Test func leavesEveryOtherLineToTheFullReader() {
         let lines: [String] = [
             "", "{}", "[]", ##"{"fg":"#777","bg":"#fff""##, ##"{"fg":"#777","bg":"#fff"} x"##,

@@ -150,10 +150,9 @@ extension Auditor {
             bg = over.effectiveBackground
         }
         guard let fg, let bg, !deficiencies.isEmpty else { return nil }
-        // Measured in linear light as simulated (no encoding and decoding again); only the
-        // named one's colors are encoded, for the answer.
-        // Each color is decoded once; the ratios sit on the stack, not in arrays (this runs
-        // for every pair of a batch).
+        // Measured in linear light as simulated (no encoding and decoding again), each color
+        // decoded once, the ratios on the stack (this runs for every pair of a batch); only the
+        // named deficiency's colors are encoded, for the answer.
         let fgLinear = fg.linear, bgLinear = bg.linear
         let found = withUnsafeTemporaryAllocation(of: Double.self, capacity: deficiencies.count) { ratios in
             for (i, deficiency) in deficiencies.enumerated() {

@@ -134,7 +134,7 @@ extension PairReport {
 
     /// The most bytes ``writeLaidOut(_:id:)`` writes: every fragment it can write, each number
     /// at the cursor's bound, and each string at six bytes a byte escaped with its quotes and a
-    /// comma (``JSONCursor/stringBound(_:)`` is six a byte and two).
+    /// comma (``JSONWriter/quotedBound(_:)`` is six a byte and two).
     private func laidOutBound(id: String?) -> Int {
         var bytes = achieved.utf8.count + background.utf8.count + display.utf8.count + foreground.utf8.count
             + level.utf8.count + usage.utf8.count
@@ -153,7 +153,7 @@ extension PairReport {
             add(cvd.background); add(cvd.deficiency); add(cvd.display); add(cvd.foreground); add(cvd.verdict)
             for item in cvd.deficiencies { add(item) }
         }
-        return PairReport.fragmentBytes + 6 * JSONCursor.numberBound + JSONCursor.stringBound(bytes) + 3 * strings
+        return PairReport.fragmentBytes + 6 * JSONCursor.numberBound + JSONWriter.quotedBound(bytes) + 3 * strings
     }
 
     /// More than the bytes of the fragments ``writeLaidOut(_:id:)`` writes for any report:

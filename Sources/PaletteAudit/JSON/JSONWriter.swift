@@ -160,8 +160,8 @@ public struct JSONWriter {
     /// bytes: the separator before it is written first, and the buffer's uniqueness and
     /// capacity are checked once for the whole value instead of once per piece. A piece that
     /// would pass `bound` stops the process rather than write past the buffer, so `bound` is
-    /// counted with the cursor's own ``JSONCursor/stringBound(_:)`` and
-    /// ``JSONCursor/numberBound``.
+    /// counted with ``quotedBound(_:)`` for each string and ``JSONCursor/numberBound`` for each
+    /// number.
     @inline(__always)
     mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
         beginValue()
@@ -407,10 +407,6 @@ struct JSONCursor {
         start = buffer.baseAddress!
         capacity = buffer.count
     }
-
-    /// The most bytes ``string(_:)`` writes for a string of `utf8Count` bytes.
-    @inline(__always)
-    static func stringBound(_ utf8Count: Int) -> Int { JSONWriter.quotedBound(utf8Count) }
 
     /// The most bytes ``number(_:)`` writes (`-1.2345678901234567e-308` is 24).
     static var numberBound: Int { 32 }

@@ -42,6 +42,9 @@ public struct PairRequest: Hashable, Sendable {
             }
             return s
         }
+        // The fields given, by property (`fg` and `foreground` are one), as the simple line
+        // reader counts them.
+        var given: UInt16 = 0
         for member in members {
             if member.key == "id" {
                 switch member.value {
@@ -53,10 +56,12 @@ public struct PairRequest: Hashable, Sendable {
                 // A JSON object cannot repeat a key (the parser refuses it), but it can give a
                 // field under both its names; reading either would answer a question the client
                 // did not ask.
-                if let other = PairRequest.otherName(of: member.key), (index == 0 || index == 2 ? foreground : index == 1 || index == 3 ? background : nil) != nil {
+                let bit = PairRequest.propertyBit(index)
+                if given & bit != 0, let other = PairRequest.otherName(of: member.key) {
                     let pointer = path()
                     throw RequestError(.repeatedField, field: member.key, "\(pointer)/\(member.key) repeats \"\(other)\": \"\(other)\" and \"\(member.key)\" name one field; give it once")
                 }
+                given |= bit
                 set(field: index, to: try text(member))
             } else {
                 let pointer = path()

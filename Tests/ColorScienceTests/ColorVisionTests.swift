@@ -113,6 +113,51 @@ struct CVDVectorFile: Decodable {
         #expect(c.indistinctInNormalVision && !c.confusable && c.normalDifference == 0)
     }
 
+    /// Colors prepared once and weighed against many give the same assessment as two colors
+    /// assessed from scratch, the way it was worked out before colors were prepared: each
+    /// simulated, its CIELAB from the linear light, the least difference named. Kept colors are
+    /// the same as fresh ones, and a second color prepared under other deficiencies is prepared
+    /// again under the first's.
+    @Test func preparedColorsAssessAsFromScratch() {
+        var random = SeededGenerator(seed: 11)
+        func color() -> SRGB {
+            let alpha = Bool.random(using: &random) ? 1 : Double.random(in: 0...1, using: &random)
+            return SRGB(rgb24: UInt32.random(in: 0...0xFFFFFF, using: &random), alpha: alpha)
+        }
+        func fromScratch(_ a: SRGB, _ b: SRGB, _ threshold: Double, _ deficiencies: [ColorVisionDeficiency]) -> Distinguishability.Assessment {
+            let first = a.opaque, second = b.opaque
+            let normal = ColorDifference.ciede2000(first, second)
+            var expected = Distinguishability.Assessment(normalDifference: normal, confusable: false, indistinctInNormalVision: normal < threshold)
+            let simulated = deficiencies.map { d in
+                let sa = d.simulatedLinear(first), sb = d.simulatedLinear(second)
+                return (sa, sb, ColorDifference.ciede2000(CIELab(XYZ(XYZ.fromLinearSRGB * sa)), CIELab(XYZ(XYZ.fromLinearSRGB * sb))))
+            }
+            if let worst = ColorVisionDeficiency.lowest(simulated.map(\.2)) {
+                expected.worstDeficiency = deficiencies[worst.index]
+                expected.simulatedDifference = worst.value
+                expected.simulatedFirst = ColorVisionDeficiency.encoded(simulated[worst.index].0, alpha: 1)
+                expected.simulatedSecond = ColorVisionDeficiency.encoded(simulated[worst.index].1, alpha: 1)
+                expected.confusable = normal >= threshold && worst.value < threshold
+            }
+            return expected
+        }
+        let others = ["protanomaly", "tritanomaly", "achromatopsia"].compactMap { ColorVisionDeficiency(name: $0) }
+        var kept = Distinguishability.PreparedColors()
+        let palette = (0..<40).map { _ in color() } + [hex("#dc2626"), hex("#16a34a"), .white, .black]
+        for (i, a) in palette.enumerated() {
+            for b in palette[i...] {
+                for (threshold, deficiencies) in [(9.0, ColorVisionDeficiency.audited), (3.0, others), (20.0, []), (9.0, Array(others.prefix(1)))] {
+                    let expected = fromScratch(a, b, threshold, deficiencies)
+                    #expect(Distinguishability.assess(a, b, threshold: threshold, under: deficiencies) == expected, "\(a.hex) \(b.hex)")
+                    let pa = kept.prepared(a, under: deficiencies), pb = kept.prepared(b, under: deficiencies)
+                    #expect(Distinguishability.assess(pa, pb, threshold: threshold) == expected, "\(a.hex) \(b.hex) kept")
+                    // The second prepared under the audited deficiencies: taken under the first's.
+                    #expect(Distinguishability.assess(pa, kept.prepared(b), threshold: threshold) == expected, "\(a.hex) \(b.hex) mixed")
+                }
+            }
+        }
+    }
+
     /// What is measured of a simulated color starts from its linear light: the encoded color
     /// is that light encoded, and measuring the encoded color again gives the same luminance
     /// and CIELab but for the rounding of the round trip.

@@ -474,9 +474,14 @@ struct GradientColorAideFile: Decodable {
         for text in ["linear-gradient(red, blue)", "  Radial-Gradient(", "repeating-conic-gradient(x", "\nREPEATING-LINEAR-GRADIENT("] {
             #expect(Gradient.isGradient(text), "\(text)")
         }
-        for text in ["red", "linear-gradient", "linear-gradient (red)", "repeating-gradient(", "-webkit-linear-gradient(red, blue)", "url(a.png)", ""] {
+        for text in ["red", "linear-gradient", "linear-gradient (red)", "repeating-gradient(", "-webkit-linear-gradient(red, blue)", "url(a.png)", "",
+                     "repeating-", "\u{00A0}linear-gradient(", "linéar-gradient(", "\u{212A}onic-gradient(", "conic-gradient"] {
             #expect(!Gradient.isGradient(text), "\(text)")
         }
+        // A string that shares another's storage is read the same.
+        let long = "value: linear-gradient(red, blue)"
+        #expect(Gradient.isGradient(String(long.dropFirst(7))))
+        #expect(!Gradient.isGradient(String(long.dropFirst(6).prefix(15))))
     }
 
     // MARK: Design tokens

@@ -384,3 +384,21 @@ import TestSupport
         #expect(Auditor.format3(1e300) == "1e+300")
     }
 }
+
+/// A theme's scheme and contrast are told from words in its name; the byte search that tells
+/// them answers as lowercasing the name and searching it would.
+@Suite struct ThemeNameWordTests {
+    @Test func theSearchAgreesWithLowercasing() {
+        let names = ["Dark", "dark", "DARK", "Darker", "high-contrast dark", "High Contrast", "contras", "contrast", "",
+                     "light", "Light DARK", "daRk", "d ark", "x\r\ndark", "da\r\nrk", "DAR\u{212A}", "dar\u{301}k", "darḱ",
+                     "dark\u{301}", "Ünicode dark", "İlight", "LİGHT", "dark-ish", "darkdark", "da", "ark", "x"]
+        for name in names {
+            for word: StaticString in ["dark", "light", "contrast"] {
+                #expect(name.lowercasedContains(word) == name.lowercased().contains(String(describing: word)), "\(name) \(word)")
+            }
+            let theme = Theme(name: name, tokens: [])
+            let expected: ColorScheme? = name.lowercased().contains("dark") ? .dark : name.lowercased().contains("light") ? .light : nil
+            #expect(theme.scheme == expected, "\(name)")
+        }
+    }
+}

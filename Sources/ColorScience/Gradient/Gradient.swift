@@ -105,16 +105,25 @@ public struct Gradient: Hashable, Sendable {
     /// `radial-gradient(`, `conic-gradient(` or a `repeating-` form of one: a value to read with
     /// ``init(css:)`` rather than as a color.
     public static func isGradient(_ text: String) -> Bool {
-        var bytes = text.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
-        func dropPrefix(_ word: String) -> Bool {
-            let count = word.utf8.count
-            guard bytes.count >= count else { return false }
-            for (a, b) in zip(bytes.prefix(count), word.utf8) where a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) != b { return false }
-            bytes = bytes.dropFirst(count)
-            return true
+        // Over the string's own bytes: it is asked of every value a theme resolves, so no slices
+        // or iterators of the UTF-8 view (which cost thousands of instructions a call).
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count, CSSTokenizer.isWhitespace(bytes[index]) { index += 1 }
+            func dropPrefix(_ word: StaticString) -> Bool {
+                let count = word.utf8CodeUnitCount
+                guard bytes.count - index >= count else { return false }
+                for offset in 0..<count {
+                    let a = bytes[index + offset]
+                    if a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) != word.utf8Start[offset] { return false }
+                }
+                index += count
+                return true
+            }
+            _ = dropPrefix("repeating-")
+            return (dropPrefix("linear") || dropPrefix("radial") || dropPrefix("conic")) && dropPrefix("-gradient(")
         }
-        _ = dropPrefix("repeating-")
-        return (dropPrefix("linear") || dropPrefix("radial") || dropPrefix("conic")) && dropPrefix("-gradient(")
     }
 
     /// The color of the gradient line at `position` (0 its start, 1 its end), gamut-mapped into

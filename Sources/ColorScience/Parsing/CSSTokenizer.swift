@@ -155,7 +155,7 @@ package struct CSSTokenizer {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func isWhitespace(_ b: UInt8) -> Bool {
+    static func isWhitespace(_ b: UInt8) -> Bool {
         b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D
     }
 

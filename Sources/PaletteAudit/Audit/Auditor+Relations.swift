@@ -194,7 +194,8 @@ extension Auditor {
         }
         let a = first.color.isOpaque ? first.color : first.color.composited(over: surface)
         let b = second.color.isOpaque ? second.color : second.color.composited(over: surface)
-        let assessment = Distinguishability.assess(a, b, threshold: threshold, under: deficiencies)
+        let assessment = Distinguishability.assess(resolver.distinguishable.prepared(a, under: deficiencies),
+                                                   resolver.distinguishable.prepared(b, under: deficiencies), threshold: threshold)
         var reasons: [String] = []
         let metric = Distinguishability.metric
         if assessment.indistinctInNormalVision {
@@ -290,6 +291,7 @@ extension Auditor {
             // The same color weighed against the same member's partners (another check's
             // suggestion) has the same answer: each is assessed once.
             var clashes: [ClashKey: String?] = [:]
+            var prepared = Distinguishability.PreparedColors()
             for i in themes[t].results.indices {
                 guard var suggestions = themes[t].results[i].suggestions else { continue }
                 let (foreground, background) = (themes[t].results[i].foreground, themes[t].results[i].background)
@@ -302,7 +304,8 @@ extension Auditor {
                     var found: String?
                     if let candidate = try? SRGB(css: hex) {
                         for partner in list {
-                            let a = Distinguishability.assess(candidate, partner.color, threshold: partner.threshold, under: partner.deficiencies)
+                            let a = Distinguishability.assess(prepared.prepared(candidate, under: partner.deficiencies),
+                                                              prepared.prepared(partner.color, under: partner.deficiencies), threshold: partner.threshold)
                             if a.confusable || a.indistinctInNormalVision { found = partner.partner.name; break }
                         }
                     }

@@ -171,7 +171,7 @@ extension StylesheetReader {
                 if let declared = layers.compactMap({ specColorSchemes[$0] }).max(by: { $0.order < $1.order })?.value.split(separator: " "), !declared.isEmpty {
                     return declared.contains("dark") && !declared.contains("light") ? .dark : .light
                 }
-                return themeName.lowercased().contains("dark") ? .dark : baseScheme
+                return themeName.lowercasedContains("dark") ? .dark : baseScheme
             }()
             let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return .stopped }

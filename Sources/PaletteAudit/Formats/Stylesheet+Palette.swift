@@ -176,7 +176,7 @@ extension StylesheetReader {
                     return declared.contains("dark") && !declared.contains("light") ? .dark : .light
                 }
                 if key.isEmpty { return baseScheme }
-                return key.lowercased().contains("dark") ? .dark : baseScheme
+                return key.lowercasedContains("dark") ? .dark : baseScheme
             }()
             let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return nil }

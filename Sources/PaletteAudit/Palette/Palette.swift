@@ -117,8 +117,7 @@ public struct Theme: Sendable {
     /// extend, and where there is none `light-dark()` is a problem that says so.
     public var scheme: ColorScheme? {
         if let colorScheme { return colorScheme }
-        let lower = name.lowercased()
-        return lower.contains("dark") ? .dark : lower.contains("light") ? .light : nil
+        return name.lowercasedContains("dark") ? .dark : name.lowercasedContains("light") ? .light : nil
     }
 }
 
@@ -403,5 +402,30 @@ extension String {
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
         return s
+    }
+}
+
+extension String {
+    /// `lowercased().contains(word)` for a `word` of lowercase ASCII letters (a theme's `dark`,
+    /// `contrast`). An ASCII string is searched over its bytes, folding case as it goes, with
+    /// neither string built; the answer is the same, since ASCII lowercases to ASCII and its only
+    /// character of two bytes, CR LF, holds no letter. Any other string takes the general path,
+    /// where Unicode lowercasing (the Kelvin sign lowers to `k`) and grapheme boundaries matter.
+    func lowercasedContains(_ word: StaticString) -> Bool {
+        var text = self
+        let answer: Bool? = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            let count = word.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            search: for index in 0...(bytes.count - count) {
+                for offset in 0..<count {
+                    let a = bytes[index + offset]
+                    if a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) != word.utf8Start[offset] { continue search }
+                }
+                return true
+            }
+            return false
+        }
+        return answer ?? lowercased().contains(String(describing: word))
     }
 }

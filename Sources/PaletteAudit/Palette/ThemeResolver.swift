@@ -13,6 +13,9 @@ public struct ThemeResolver: Sendable {
     /// one of the theme it extends, nearest first.
     public let scheme: ColorScheme?
     private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
+    /// The theme's colors made ready for `distinct` checks, each once: a color meets several
+    /// others in a group.
+    var distinguishable = Distinguishability.PreparedColors()
     /// Properties the palette declares harmless (``Palette/ignoredProperties``).
     let ignoredProperties: Set<String>
     /// Declarations the reader met that are not color tokens (not colors, not read), by name:
@@ -320,7 +323,7 @@ public struct ThemeResolver: Sendable {
     /// its name says so. Values Apple does not publish carry an assumption saying where they
     /// come from.
     static func systemColor(_ name: String, theme: Theme, scheme: ColorScheme?) -> ResolvedColor? {
-        let highContrast = theme.name.lowercased().contains("contrast")
+        let highContrast = theme.name.lowercasedContains("contrast")
         guard let css = AppleSystemColors.value(name, dark: scheme == .dark, highContrast: highContrast),
               let parsed = try? CSSColor.parse(css) else { return nil }
         let published = AppleSystemColors.table[name]?.applePublished ?? false

@@ -208,18 +208,18 @@ extension Auditor {
         let ratio = a.contrastRatio(with: b)
         var simulated: CompositedPair?
         if let sa = assessment.simulatedFirst, let sb = assessment.simulatedSecond { simulated = CompositedPair(foreground: sa.hex, background: sb.hex) }
-        var result = CheckResult(
+        // Made in the one expression that returns it: a result built and then changed was copied.
+        return CheckResult(
             id: item.id, kind: .distinct, description: item.description, usage: item.usage, level: item.level,
             criterion: nil, required: nil, fontSize: nil, fontWeight: nil, foreground: first, background: second, backdrop: nil,
             composited: first.color.isOpaque && second.color.isOpaque ? nil : CompositedPair(foreground: a.hex, background: b.hex),
             ratio: ratio, display: RatioFormat.display(ratio), range: nil, apca: APCA.lightnessContrast(text: a, background: b), apcaRequired: nil,
             achieved: AchievedLevel(ratio: ratio), verdict: failed ? .fail : .pass, reasons: reasons.isEmpty ? nil : reasons,
-            claim: nil, suggestions: nil, fixes: nil, assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
-        result.distinction = Distinction(metric: metric, threshold: threshold, difference: rounded(assessment.normalDifference),
-                                         deficiency: assessment.worstDeficiency?.name, simulatedDifference: assessment.simulatedDifference.map(rounded),
-                                         simulated: simulated, confusable: assessment.confusable, indistinct: assessment.indistinctInNormalVision,
-                                         deficiencies: deficiencies == ColorVisionDeficiency.audited ? ColorVisionDeficiency.auditedNames : deficiencies.map(\.name))
-        return result
+            claim: nil, suggestions: nil, fixes: nil, assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line,
+            distinction: Distinction(metric: metric, threshold: threshold, difference: rounded(assessment.normalDifference),
+                                     deficiency: assessment.worstDeficiency?.name, simulatedDifference: assessment.simulatedDifference.map(rounded),
+                                     simulated: simulated, confusable: assessment.confusable, indistinct: assessment.indistinctInNormalVision,
+                                     deficiencies: deficiencies == ColorVisionDeficiency.audited ? ColorVisionDeficiency.auditedNames : deficiencies.map(\.name)))
     }
 
     /// A difference to four decimals, as reports carry it.

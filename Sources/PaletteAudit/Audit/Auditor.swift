@@ -147,14 +147,12 @@ public struct Auditor: Sendable {
             var themeSummary = AuditSummary()
             for item in items {
                 if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
-                switch evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft, deferred: &deferred,
-                                at: (themes.count, results.count)) {
-                case .success(let result):
-                    results.append(result)
-                    themeSummary.add(result)
-                case .failure(let problem):
+                if let problem = evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft, deferred: &deferred,
+                                          at: (themes.count, results.count), into: &results) {
                     if said.insert(problem).inserted { problems.append(problem) }
                     unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: problem.description))
+                } else {
+                    themeSummary.add(results[results.count - 1])
                 }
             }
             // Tokens no check uses must still be valid colors. A value many tokens copy (a
@@ -257,65 +255,64 @@ public struct Auditor: Sendable {
 
     // MARK: Evaluation
 
-    func evaluate(_ item: Item, with resolver: inout ThemeResolver) -> Result<CheckResult, PaletteProblem> {
-        var unlimited = Int.max
-        var inPlace: [PendingSuggestion]?
-        return evaluate(item, with: &resolver, suggestionsLeft: &unlimited, deferred: &inPlace, at: (0, 0))
-    }
-
-
-    /// Evaluates one check. When `deferred` is not nil, a failing check's suggestions are not
-    /// computed but appended there (with `position`, its theme and result index) for
-    /// ``computeInParallel(_:threads:shouldStop:)``.
-    func evaluate(_ item: Item, with resolver: inout ThemeResolver, suggestionsLeft: inout Int,
-                  deferred: inout [PendingSuggestion]?, at position: (theme: Int, result: Int)) -> Result<CheckResult, PaletteProblem> {
+    /// Evaluates one check and appends its result to `results`, or returns the problem that
+    /// kept it from being measured. (A result is large: appended where it is made, it is not
+    /// copied out of a `Result` and destroyed there.) When `deferred` is not nil, a failing
+    /// check's suggestions are not computed but appended there (with `position`, its theme and
+    /// result index) for ``computeInParallel(_:threads:shouldStop:)``.
+    func evaluate(_ item: Item, with resolver: inout ThemeResolver, suggestionsLeft: inout Int, deferred: inout [PendingSuggestion]?,
+                  at position: (theme: Int, result: Int), into results: inout [CheckResult]) -> PaletteProblem? {
         let fg: ResolvedColor, bg: ResolvedColor
         switch resolver.resolve(item.foreground, at: item.pointer.appending(item.kind.foregroundField), location: item.location, referenceFile: item.file) {
         case .success(let c): fg = c
-        case .failure(let p): return .failure(p)
+        case .failure(let p): return p
         }
         let backgroundPointer = item.pointer.appending("background")
         switch item.kind == .distinct
             ? resolver.resolve(item.background, at: backgroundPointer, location: item.location, referenceFile: item.file)
             : resolver.resolveBackground(item.background, at: backgroundPointer, location: item.location, referenceFile: item.file) {
         case .success(let c): bg = c
-        case .failure(let p): return .failure(p)
+        case .failure(let p): return p
         }
         if item.kind == .distinct {
-            return .success(Auditor.distinctResult(item, first: fg, second: bg, resolver: &resolver))
+            results.append(Auditor.distinctResult(item, first: fg, second: bg, resolver: &resolver))
+            return nil
         }
         var backdrop: ResolvedColor?
         let translucent = bg.gradient.map { $0.stops.contains { !$0.color.color.isOpaque } } ?? !bg.color.isOpaque
         if let reference = item.backdrop ?? (translucent ? resolver.theme.backdrop : nil) {
             switch resolver.resolve(reference, at: item.pointer.appending("backdrop"), location: item.location, referenceFile: item.file) {
             case .success(let c): backdrop = c
-            case .failure(let p): return .failure(p)
+            case .failure(let p): return p
             }
         }
         if let gradient = bg.gradient {
-            return .success(Auditor.gradientResult(item, fg: fg, bg: bg, gradient: gradient, backdrop: backdrop, theme: resolver.theme.name,
-                                                   suggest: suggestionsLeft > 0, cvdDefault: cvdPolicy))
+            results.append(Auditor.gradientResult(item, fg: fg, bg: bg, gradient: gradient, backdrop: backdrop, theme: resolver.theme.name,
+                                                  suggest: suggestionsLeft > 0, cvdDefault: cvdPolicy))
+            return nil
         }
         let measurement = ContrastMeasurement(foreground: fg.color, background: bg.color, backdrop: backdrop?.color)
         let limit = limits.maximumSuggestions
-        var result = Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement,
-                                    suggest: suggestionsLeft > 0 && deferred == nil, cvdDefault: cvdPolicy)
+        results.append(Auditor.result(item, fg: fg, bg: bg, backdrop: backdrop, theme: resolver.theme.name, measurement: measurement,
+                                      suggest: suggestionsLeft > 0 && deferred == nil, cvdDefault: cvdPolicy))
+        let last = results.count - 1
         // A check failed only as a deficiency sees it already meets its target in normal
         // vision: the nearest-color search (normal vision) has nothing to suggest for it.
-        let failsInNormalVision = result.verdict == .fail && !(result.cvd?.verdict == "fail" && result.reasons?.count == 1)
-        if failsInNormalVision && !(result.range != nil) {
+        let failsInNormalVision = results[last].verdict == .fail && !(results[last].cvd?.verdict == "fail" && results[last].reasons?.count == 1)
+        if failsInNormalVision && !(results[last].range != nil) {
             if suggestionsLeft > 0 {
                 suggestionsLeft -= 1
-                if deferred != nil, let inputs = Auditor.suggestionInputs(verdict: .fail, measurement: measurement, required: result.required, apca: item.apcaMinimum) {
+                if deferred != nil,
+                   let inputs = Auditor.suggestionInputs(verdict: .fail, measurement: measurement, required: results[last].required, apca: item.apcaMinimum) {
                     deferred!.append(PendingSuggestion(theme: position.theme, result: position.result,
                                                        foreground: inputs.foreground, background: inputs.background, target: inputs.target))
                 }
             } else if let limit {
                 let note = limit == 0 ? "suggestions off for this request" : "suggestions omitted: limit \(limit) per request"
-                result.suggestions = Suggestions(foreground: [], background: [], both: nil, notes: [note])
+                results[last].suggestions = Suggestions(foreground: [], background: [], both: nil, notes: [note])
             }
         }
-        return .success(result)
+        return nil
     }
 
     static func result(_ item: Item, fg: ResolvedColor, bg: ResolvedColor, backdrop: ResolvedColor?, theme: String,
@@ -378,7 +375,8 @@ public struct Auditor: Sendable {
             verdict = .fail
             reasons.append("\(cvd!.display) under simulated \(cvd!.deficiency) is below the \(CSSNumber.format(required ?? 0)):1 required (\"cvd\": \"fail\")")
         }
-        var result = CheckResult(
+        // Made in the one expression that returns it: a result built and then changed was copied.
+        return CheckResult(
             id: item.id, kind: item.kind, description: item.description, usage: item.usage, level: item.level,
             criterion: criterion, required: required,
             fontSize: item.fontSize?.description, fontWeight: item.fontWeight,
@@ -388,11 +386,8 @@ public struct Auditor: Sendable {
             claim: item.claim.map { ClaimCheck.evaluate($0, ratio: m.ratio, usage: item.usage) },
             suggestions: suggestions,
             fixes: suggestions.flatMap { fixes($0, foreground: fg, background: bg, kind: item.kind, pointer: item.pointer, theme: theme) },
-            assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line)
-        result.relation = item.relation
-        result.technique = item.fixed?.technique
-        result.cvd = cvd
-        return result
+            assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line,
+            relation: item.relation, technique: item.fixed?.technique, cvd: cvd)
     }
 
 

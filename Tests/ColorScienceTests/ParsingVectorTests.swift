@@ -115,4 +115,22 @@ import Testing
             }
         }
     }
+
+    /// `isColor` answers as `try? parse` does, for every vector, the words a format detector
+    /// meets and each color scheme; only the failure's message is left unfinished.
+    @Test func isColorAnswersAsParse() throws {
+        let valid = try loadVectors("parsing_valid", as: ValidParsingFile.self).cases.map(\.input)
+        let invalid = try loadVectors("parsing_invalid", as: InvalidParsingFile.self).cases.map(\.input)
+        let words = ["text", "blu", "bleu", "Blue", "transparent", "currentColor", "Canvas", "é", "", " ", "#fff", "#ffff ",
+                     "light-dark(#000, #fff)", "light-dark(blu, #fff)", "color-mix(in srgb, bleu, red)", "rgb(from bleu r g b)",
+                     "linear-gradient(red, blue)", "{brand.primary}", "var(--x)", "none", "inherit", "0 0 0 1px #000"]
+        for text in valid + invalid + words {
+            for scheme: ColorScheme? in [nil, .light, .dark] {
+                #expect(CSSColor.isColor(text, scheme: scheme) == ((try? CSSColor.parse(text, scheme: scheme)) != nil), "\(text.debugDescription) \(String(describing: scheme))")
+            }
+        }
+        // The message a parse gives still names the nearest color.
+        #expect(throws: ColorParseError.self) { _ = try CSSColor.parse("bleu") }
+        do { _ = try CSSColor.parse("bleu") } catch { #expect(error.message.contains("did you mean 'blue'?")) }
+    }
 }

@@ -40,6 +40,15 @@ public enum CSSColor {
         return try parseInFull(text, scheme: scheme)
     }
 
+    /// Whether `text` is a CSS color (in `scheme`, as ``parse(_:scheme:)`` reads it), for a
+    /// caller that only asks: the answer is the same as that of `try? parse`, but a failure's
+    /// message is not finished (an unknown word is not measured against every color name for
+    /// its "did you mean").
+    public static func isColor(_ text: String, scheme: ColorScheme? = nil) -> Bool {
+        if fastHex(text) != nil { return true }
+        return (try? parseInFull(text, scheme: scheme, suggestingNames: false)) != nil
+    }
+
     /// The value of each byte as a hex digit, 0xFF for the bytes that are not one.
     @usableFromInline
     static let hexDigitValues: [UInt8] = [
@@ -70,7 +79,7 @@ public enum CSSColor {
 
     /// Everything but the short hex forms: the full CSS parser.
     @usableFromInline
-    static func parseInFull(_ text: String, scheme: ColorScheme?) throws(ColorParseError) -> ParsedColor {
+    static func parseInFull(_ text: String, scheme: ColorScheme?, suggestingNames: Bool = true) throws(ColorParseError) -> ParsedColor {
         let byteCount = text.utf8.count
         if byteCount > maximumLength {
             throw ColorParseError(code: .tooLong,
@@ -79,13 +88,13 @@ public enum CSSColor {
         }
         // The parser reads the string's own bytes; only a bridged string is copied first.
         let direct = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<ParsedColor, ColorParseError> in
-            var parser = ColorParser(text: text, bytes: bytes, scheme: scheme)
+            var parser = ColorParser(text: text, bytes: bytes, scheme: scheme, suggestsNames: suggestingNames)
             return Result { () throws(ColorParseError) in try parser.parseColor() }
         }
         if let direct { return try direct.get() }
         let copy = Array(text.utf8)
         return try copy.withUnsafeBufferPointer { bytes throws(ColorParseError) -> ParsedColor in
-            var parser = ColorParser(text: text, bytes: bytes, scheme: scheme)
+            var parser = ColorParser(text: text, bytes: bytes, scheme: scheme, suggestsNames: suggestingNames)
             return try parser.parseColor()
         }
     }

@@ -76,9 +76,15 @@ struct ColorParser {
     /// How deeply colors nest inside color-mix(), light-dark() and relative colors.
     var colorDepth = 0
 
-    init(text: String, bytes: UnsafeBufferPointer<UInt8>, scheme: ColorScheme?) {
+    /// Whether an unknown name's error suggests the nearest color name. Off for callers that
+    /// only ask whether a text is a color (``CSSColor/isColor(_:scheme:)``): the search measures
+    /// the word against every name, for a message they never read.
+    let suggestsNames: Bool
+
+    init(text: String, bytes: UnsafeBufferPointer<UInt8>, scheme: ColorScheme?, suggestsNames: Bool = true) {
         self.text = text
         self.scheme = scheme
+        self.suggestsNames = suggestsNames
         self.bytes = bytes
         self.tokenizer = CSSTokenizer(bytes)
         self.current = tokenizer.next()
@@ -246,7 +252,7 @@ struct ColorParser {
                         at: offset)
         }
         var message = "'\(name)' is not a CSS color name"
-        if let suggestion = NamedColors.closest(to: lower) { message += " (did you mean '\(suggestion)'?)" }
+        if suggestsNames, let suggestion = NamedColors.closest(to: lower) { message += " (did you mean '\(suggestion)'?)" }
         throw error(.unknownName, message, at: offset)
     }
 }

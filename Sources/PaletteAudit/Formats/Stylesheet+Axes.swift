@@ -54,7 +54,7 @@ extension StylesheetReader {
         var colorNames: Set<String> = []
         var queue: [String] = []
         for declaration in initialValues + all {
-            if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || (try? CSSColor.parse(declaration.value, scheme: .light)) != nil {
+            if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || CSSColor.isColor(declaration.value, scheme: .light) {
                 if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
             }
             for name in Self.varNames(declaration.value) { referrers[name, default: []].append(declaration.name) }

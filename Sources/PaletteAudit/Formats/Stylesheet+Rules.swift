@@ -358,7 +358,7 @@ extension StylesheetReader {
                 // Whatever the block would make a color (a color, a var(), bare HSL channels, a
                 // color name) is not read, never "not a color".
                 if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") || StylesheetReader.isBareHSL(value)
-                    || (value.utf8.count <= 64 && (try? CSSColor.parse(value)) != nil) {
+                    || (value.utf8.count <= 64 && CSSColor.isColor(value)) {
                     ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset))
                 } else {
                     ledger.notColor(String(name.dropFirst(2)), type: "\"\(value.prefix(40))\" (\(reason))", file: file, location: location(offset))

@@ -134,7 +134,7 @@ extension StylesheetReader {
                                                    severity: StylesheetReader.looksLikeColor(raw) ? .error : .warning))
                 }
             case .success(let text):
-                let isColor = (try? CSSColor.parse(text, scheme: scheme)) != nil
+                let isColor = CSSColor.isColor(text, scheme: scheme)
                 if !isColor, StylesheetReader.isBareHSL(text), let color = try? CSSColor.parse("hsl(\(text))", scheme: scheme) {
                     // shadcn/ui's older themes and Tailwind v3 projects write `--background: 0 0% 100%`
                     // and use it as `hsl(var(--background))`: read as that color, and said so.

@@ -97,7 +97,7 @@ extension PaletteDecoder {
     /// Whether an untyped value should be read as a color (and so reported if it does not
     /// parse): it parses, or it is written the way colors are (`#…`, a color function).
     static func couldBeColor(_ value: String) -> Bool {
-        if (try? CSSColor.parse(value)) != nil || StylesheetReader.looksLikeColor(value) { return true }
+        if CSSColor.isColor(value) || StylesheetReader.looksLikeColor(value) { return true }
         // Built from other tokens: a color when, with each reference standing for a color, it
         // reads as one (`{ink}`, `rgba({ink}, 0.5)`), not when the references sit in another
         // kind of value (a shadow's `0 0 0 1px {gray} inset`, which is not audited).
@@ -111,7 +111,7 @@ extension PaletteDecoder {
         }
         standIn += rest
         // (A color function around them counts; a stand-in at the start of other text does not.)
-        return (try? CSSColor.parse(standIn)) != nil || (!standIn.hasPrefix("#") && StylesheetReader.looksLikeColor(standIn))
+        return CSSColor.isColor(standIn) || (!standIn.hasPrefix("#") && StylesheetReader.looksLikeColor(standIn))
     }
 
     /// Gives each token its value for the theme being built (Primer's overrides), and reports

@@ -48,6 +48,12 @@ public struct JSONWriter {
         if sink != nil { stream.bytes.reserveCapacity(JSONWriter.chunkBytes + (1 << 12)) }
     }
 
+    /// Reserves room for `count` more bytes, so a document whose size is about known is not
+    /// copied each time its buffer doubles.
+    public mutating func reserve(_ count: Int) {
+        stream.bytes.reserveCapacity(stream.bytes.count + count)
+    }
+
     /// Continues `bytes`: ``append(to:_:)`` uses it to write into a caller's buffer.
     private init(continuing bytes: [UInt8]) {
         layout = .compact

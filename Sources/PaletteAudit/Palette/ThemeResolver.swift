@@ -368,7 +368,7 @@ public struct ThemeResolver: Sendable {
                     depth[name] = -1  // its reader reported why
                     continue
                 }
-                if (try? CSSColor.parse(token.value, scheme: scheme)) != nil {
+                if CSSColor.isColor(token.value, scheme: scheme) {
                     depth[name] = 0
                     continue
                 }
@@ -399,7 +399,7 @@ public struct ThemeResolver: Sendable {
                     current = target
                     continue
                 }
-                if (try? CSSColor.parse(token.value, scheme: scheme)) == nil && token.operations.isEmpty {
+                if !CSSColor.isColor(token.value, scheme: scheme) && token.operations.isEmpty {
                     var copy = self
                     if case .failure(let p) = copy.resolveBackground(token.name) {
                         problems.append(p)

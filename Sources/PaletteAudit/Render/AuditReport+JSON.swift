@@ -28,6 +28,10 @@ extension AuditReport {
 
     func json(pretty: Bool) -> [UInt8] {
         var w = JSONWriter(layout: pretty ? .pretty : .compact)
+        // Most of a report is its results, about 1.2 KB each in compact JSON (Peptide Fox's 73
+        // take 84 KB): room for them up front, at most 16 MB (a larger report grows as any).
+        let results = palettes.reduce(0) { $0 + $1.themes.reduce(0) { $0 + $1.results.count } }
+        w.reserve(min(4_096 + results * 1_280, 16 << 20))
         document(&w)
         return w.bytes
     }

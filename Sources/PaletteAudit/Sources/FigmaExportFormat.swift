@@ -298,7 +298,7 @@ struct FigmaExportFormat: SourceFormat {
     /// a hex string.
     static func css(_ value: JSONValue) -> String? {
         if let text = value.stringValue {
-            return text.hasPrefix("#") && (try? CSSColor.parse(text)) != nil ? text : nil
+            return text.hasPrefix("#") && CSSColor.isColor(text) ? text : nil
         }
         guard case .array(let items, _)? = value["components"], items.count == 3 else { return nil }
         let channels = items.compactMap { item -> Double? in if case .number(let v, _) = item { return v } else { return nil } }

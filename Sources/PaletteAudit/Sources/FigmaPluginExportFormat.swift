@@ -76,7 +76,7 @@ struct FigmaPluginExportFormat: SourceFormat {
                         let value: FigmaVariables.Value
                         if let target = raw?["name"]?.stringValue {
                             value = .alias((raw?["collection"]?.stringValue ?? collection) + "/" + target)
-                        } else if let text = raw?.stringValue, (try? CSSColor.parse(text)) != nil {
+                        } else if let text = raw?.stringValue, CSSColor.isColor(text) {
                             value = .color(text)
                         } else {
                             value = .invalid(reason: "its value is neither a color nor an alias {collection, name}",

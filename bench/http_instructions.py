@@ -8,6 +8,8 @@ answering N more requests on one keep-alive connection, and prints the differenc
 
 Usage: bench/http_instructions.py CONTRAST_BINARY HELLO_BINARY [N]
 (HELLO_BINARY: `gcc -O2 -o hello bench/hello.c -lmicrohttpd`). Loopback only. Needs valgrind.
+GETs are counted over N requests (default 2,000), and `POST /v1/audit` of Peptide Fox, the
+whole service's work for one audit (read, audit, answer), over N/20.
 
 Callgrind counts each byte `rep stosb` clears as one instruction, so libmicrohttpd's clearing
 of the connection's memory pool (twice per request, in both servers) shows as ~49,000
@@ -29,21 +31,28 @@ def free_port():
         return s.getsockname()[1]
 
 
-def get(sock, path):
-    sock.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+def get(sock, path, body=None):
+    """One request on the connection, answered in full: a GET, or a POST of `body` as JSON."""
+    if body is None:
+        sock.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    else:
+        sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = sock.recv(65536)
         if not chunk:
             raise RuntimeError("connection closed")
         data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
+    head, _, answer = data.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200"):
+        raise RuntimeError(f"{path} answered {head.splitlines()[0]!r}")
     length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
-    while len(body) < length:
-        body += sock.recv(65536)
+    while len(answer) < length:
+        answer += sock.recv(65536)
 
 
-def count(command, port, path, requests, out_dir):
+def count(command, port, path, requests, out_dir, body=None):
     """Callgrind's totals (all instructions, and those of memset) for `requests` requests."""
     out = os.path.join(out_dir, f"cg-{port}.out")
     process = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + command,
@@ -59,9 +68,9 @@ def count(command, port, path, requests, out_dir):
                     raise RuntimeError(f"{command[0]} did not start")
                 time.sleep(0.3)
         with sock:
-            get(sock, path)  # readiness, in both runs
+            get(sock, path, body)  # readiness (and one-time set-up), in both runs
             for _ in range(requests):
-                get(sock, path)
+                get(sock, path, body)
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -86,19 +95,24 @@ def main():
     print("| server | path | instructions per request | of which pool clearing (memset) | the rest |")
     print("|---|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as out_dir:
+        serve = lambda p: [contrast, "serve", "--port", str(p), "--threads", "1", "--workers", "1", "--palettes", palettes]
+        with open(os.path.join(palettes, "peptide-fox.json"), "rb") as f:
+            fox = f.read()
+        # (name, command, path, body, requests): an audit costs a thousand GETs, so fewer of them.
         cases = [
-            ("bench/hello.c", lambda p: [hello, str(p), "1"], "/"),
-            ("contrast serve", lambda p: [contrast, "serve", "--port", str(p), "--threads", "1", "--workers", "1", "--palettes", palettes], "/healthz"),
-            ("contrast serve", lambda p: [contrast, "serve", "--port", str(p), "--threads", "1", "--workers", "1", "--palettes", palettes],
-             "/v1/contrast?fg=%23777777&bg=%23ffffff"),
+            ("bench/hello.c", lambda p: [hello, str(p), "1"], "/", None, n),
+            ("contrast serve", serve, "/healthz", None, n),
+            ("contrast serve", serve, "/v1/contrast?fg=%23777777&bg=%23ffffff", None, n),
+            ("contrast serve", serve, "POST /v1/audit (Peptide Fox)", fox, max(1, n // 20)),
         ]
-        for name, command, path in cases:
+        for name, command, path, body, requests in cases:
             runs = []
-            for requests in (0, n):
+            target = path.split(" ")[1] if path.startswith("POST ") else path
+            for count_of in (0, requests):
                 port = free_port()
-                runs.append(count(command(port), port, path, requests, out_dir))
-            total = (runs[1][0] - runs[0][0]) / n
-            memset = (runs[1][1] - runs[0][1]) / n
+                runs.append(count(command(port), port, target, count_of, out_dir, body))
+            total = (runs[1][0] - runs[0][0]) / requests
+            memset = (runs[1][1] - runs[0][1]) / requests
             print(f"| {name} | `{path}` | {total:,.0f} | {memset:,.0f} | {total - memset:,.0f} |")
 
 

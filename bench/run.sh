@@ -173,7 +173,7 @@ wait 2>/dev/null || true
 echo "== instructions per HTTP request (callgrind; the service against bench/hello.c)"
 command -v valgrind >/dev/null 2>&1 || { echo "bench: installing valgrind" >&2; apt-get install -y -qq valgrind >/dev/null 2>&1 || sudo apt-get install -y -qq valgrind >/dev/null; }
 section "6b. Instructions per HTTP request"
-echo "Command: \`python3 bench/http_instructions.py $bin/contrast HELLO 2000\` (each server under callgrind with one I/O thread; 2,000 requests on one keep-alive connection, minus a run with none). Requests per second on these shared cores move by a third between runs; instruction counts do not. Callgrind counts each byte that \`rep stosb\` clears as an instruction, so libmicrohttpd's clearing of the connection's memory pool, which both servers do twice per request, is shown apart." >> "$report"
+echo "Command: \`python3 bench/http_instructions.py $bin/contrast HELLO 2000\` (each server under callgrind with one I/O thread; 2,000 requests on one keep-alive connection, minus a run with none; \`POST /v1/audit\` of Peptide Fox over 100, the whole service's work for an audit). Requests per second on these shared cores move by a third between runs; instruction counts do not. Callgrind counts each byte that \`rep stosb\` clears as an instruction, so libmicrohttpd's clearing of the connection's memory pool, which both servers do twice per request, is shown apart." >> "$report"
 echo >> "$report"
 python3 bench/http_instructions.py "$bin/contrast" "$out/hello" 2000 | tee -a "$report"
 cat bench/analysis.md >> "$report"

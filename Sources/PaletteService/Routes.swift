@@ -245,7 +245,22 @@ public struct Routes: Sendable {
 
     /// The request's media type, lowercased, without parameters.
     static func mediaType(_ request: Request) -> String? {
-        request.header("content-type").map { $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "" }
+        request.header("content-type").map { bareMediaType($0[...]) }
+    }
+
+    /// The media type a header field names (`Application/JSON; charset=utf-8` is
+    /// `application/json`): its first non-empty part before a `;`, without the spaces and tabs
+    /// around it, lowercased. One reading for Content-Type and each element of Accept. An ASCII
+    /// field (every real one) is read over its bytes, which gives the same answer; any other
+    /// is trimmed and lowered as Unicode by Foundation (23,000 instructions for an ASCII one).
+    static func bareMediaType(_ field: Substring) -> String {
+        guard field.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return field.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+        guard var part = Array(field.utf8).split(separator: UInt8(ascii: ";")).first else { return "" }
+        while let first = part.first, first == 0x20 || first == 0x09 { part = part.dropFirst() }
+        while let last = part.last, last == 0x20 || last == 0x09 { part = part.dropLast() }
+        return String(decoding: part.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The formats this service reads, from the one registry: what the designers' page offers
@@ -272,7 +287,7 @@ public struct Routes: Sendable {
     /// 415 unless the body is JSON (a missing Content-Type is read as JSON), 400 when empty.
     static func requireJSONBody(_ request: Request, what: String = "a JSON document") throws(ServiceError) {
         if let type = request.header("content-type") {
-            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let media = bareMediaType(type[...])
             if !(media == "application/json" || media.hasSuffix("+json")) {
                 throw ServiceError(415, "the body must be JSON (application/json or application/design-tokens+json), not \(media)")
             }
@@ -326,12 +341,12 @@ public struct Routes: Sendable {
 
     static func wantsHTML(_ request: Request) -> Bool {
         guard let accept = request.header("accept") else { return false }
-        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/html" }
+        return accept.split(separator: ",").contains { bareMediaType($0) == "text/html" }
     }
 
     static func wantsMarkdown(_ request: Request) -> Bool {
         guard let accept = request.header("accept") else { return false }
-        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/markdown" }
+        return accept.split(separator: ",").contains { bareMediaType($0) == "text/markdown" }
     }
 
     static func markdown(_ report: AuditReport, title: String, comparedWith: String = "the baseline") -> Response {

@@ -22,6 +22,18 @@ import Testing
     }
 
     /// Segments are split on the target as sent, then decoded: "%2F" stays inside its segment.
+    /// A header's media type is read over its bytes; it is what splitting at `;`, trimming
+    /// Foundation's whitespace and lowercasing give, for ASCII fields and for others.
+    @Test func mediaTypesReadAsFoundationWouldReadThem() {
+        let fields = ["application/json", "Application/JSON; charset=utf-8", " text/css ;x", "\ttext/html\t", ";charset=utf-8", ";;",
+                      "", " ", "a; b; c", "TEXT/MARKDOWN;q=0.9", "x\r\n", "\u{00A0}text/html\u{00A0}", "téxt/css", "\u{3000}application/json",
+                      "application/design-tokens+json", " ; application/json", "text/html , text/css"]
+        for field in fields {
+            let expected = field.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            #expect(Routes.bareMediaType(field[...]) == expected, "\(field.debugDescription)")
+        }
+    }
+
     @Test func pathSegmentsKeepAnEncodedSlash() {
         func segments(_ target: String) -> [String] { Request(method: "GET", path: "(decoded)", target: target).pathSegments }
         #expect(segments("/v1/palettes/acme%2Fbrand%20%C3%BC/audit?theme=a%2Fb") == ["v1", "palettes", "acme/brand ü", "audit"])

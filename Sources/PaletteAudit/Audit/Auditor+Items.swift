@@ -49,7 +49,7 @@ extension Auditor {
     /// it throws before a single pair is made (a `distinct: ["*"]` over 1,414 tokens built its
     /// million pairs, 1 GB, before the audit counted them).
     static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int],
-                      room: Int = .max) throws(ExpansionLimit) -> [Item] {
+                      room: Int = .max, badgeGroups: BadgeGroups? = nil) throws(ExpansionLimit) -> [Item] {
         var items: [Item] = []
         // Problems are said once, looked up in a set: 20,000 one-member "distinct" checks each
         // searched the whole list (113 s).
@@ -97,7 +97,8 @@ extension Auditor {
                 }
             }
         }
-        let themeBadges = palette.badges.filter { $0.themes.map { $0.contains(theme) } ?? true }
+        let shown = palette.badges.indices.filter { palette.badges[$0].themes.map { $0.contains(theme) } ?? true }
+        let themeBadges = shown.map { palette.badges[$0] }
         for badge in themeBadges {
             items.append(Item(id: "badge:\(badge.name)", kind: .badge, description: "Badge \"\(badge.name)\": its text on its background",
                               foreground: badge.text, background: badge.background, usage: .text, level: badge.level,
@@ -110,8 +111,22 @@ extension Auditor {
                                   themes: badge.themes, pointer: badge.pointer.appending("border"), location: badge.location))
             }
         }
-        items += badgeGroupItems(themeBadges, palette: palette)
+        items += badgeGroups?.items(for: shown) { badgeGroupItems(themeBadges, palette: palette) } ?? badgeGroupItems(themeBadges, palette: palette)
         return items
+    }
+
+    /// The badge-group checks of an audit's themes, made once for each set of badges a theme
+    /// shows (nearly always all of them): each pair's id and description were made again for
+    /// every theme.
+    final class BadgeGroups {
+        private var made: [[Int]: [Item]] = [:]
+
+        func items(for badges: [Int], _ make: () -> [Item]) -> [Item] {
+            if let known = made[badges] { return known }
+            let items = make()
+            made[badges] = items
+            return items
+        }
     }
 
     static func assumptions(of palette: Palette) -> [Assumption] {

@@ -97,6 +97,7 @@ public struct Auditor: Sendable {
         var plan: [(theme: Theme, resolver: ThemeResolver?, items: [Item])] = []
         var total = 0, themeTokens = 0, unlisted = 0
         let allowance = ThemeResolver.Allowance()
+        let badgeGroups = BadgeGroups()
         for theme in selected {
             if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
             let resolver = plan.count < Auditor.resolversKept ? ThemeResolver(palette: palette, theme: theme, suggestions: allowance) : nil
@@ -110,7 +111,7 @@ public struct Auditor: Sendable {
             let items: [Item]
             do {
                 items = try Auditor.items(of: palette, theme: theme.name, tokens: names, problems: &problems, ruleMatches: &ruleMatches,
-                                          room: limits.maximumChecks.map { $0 - total } ?? .max)
+                                          room: limits.maximumChecks.map { $0 - total } ?? .max, badgeGroups: badgeGroups)
             } catch {
                 total += error.atLeast
                 items = []

@@ -77,6 +77,39 @@ import Testing
         }
     }
 
+    /// A string's plain run is found eight bytes at a time: whatever ends it (the quote, a
+    /// backslash, a control byte), or a non-ASCII byte, at every place in and across the
+    /// eight-byte words, in both quotes of JSON5, reads as it did byte by byte.
+    @Test func stringsEndWhereverTheirRunEnds() throws {
+        for length in 0..<34 {
+            for at in 0...length {
+                let plain = String(repeating: "a", count: length)
+                let cut = plain.index(plain.startIndex, offsetBy: at)
+                for (inserted, expected) in [("\\n", "\n"), ("\\\"", "\""), ("é", "é"), ("'", "'"), ("\\u00e9", "é")] {
+                    let text = plain[..<cut] + inserted + plain[cut...]
+                    let value = try JSONParser.parse(Array("{\"k\": \"\(text)\"}".utf8), dialect: .json)["k"]?.stringValue
+                    #expect(value == String(plain[..<cut] + expected + plain[cut...]), "\(length) \(at) \(inserted)")
+                }
+                // Single quotes (JSON5): a double quote inside is plain text, an escaped single
+                // quote is not the end.
+                let single = try JSONParser.parse(Array("{k: '\(plain[..<cut])\"\\'\(plain[cut...])'}".utf8))["k"]?.stringValue
+                #expect(single == String(plain[..<cut] + "\"'" + plain[cut...]))
+                // Invalid UTF-8 is an error wherever it falls (the run must notice a non-ASCII byte).
+                let invalid = Array("{\"k\": \"".utf8) + Array(plain[..<cut].utf8) + [0xFF] + Array(plain[cut...].utf8) + Array("\"}".utf8)
+                #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(invalid) }
+                // A raw control byte inside is an error wherever it falls.
+                #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(Array("[\"\(plain[..<cut])\u{1}\(plain[cut...])\"]".utf8)) }
+            }
+            // Unclosed, and cut at the limit of a string's bytes.
+            #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(Array("[\"\(String(repeating: "a", count: length))".utf8)) }
+            var limits = JSONParser.Limits()
+            limits.maximumStringBytes = 16
+            let fits = length <= 16
+            let parsed = try? JSONParser.parse(Array("[\"\(String(repeating: "a", count: length))\"]".utf8), limits: limits)
+            #expect((parsed != nil) == fits, "\(length) bytes against a limit of 16")
+        }
+    }
+
     @Test func deepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         do {

@@ -61,7 +61,7 @@ def count(command, port, path, requests, out_dir, body=None):
         deadline = time.time() + 120
         while True:
             try:
-                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # an audit under callgrind is slow
                 break
             except OSError:
                 if time.time() > deadline:

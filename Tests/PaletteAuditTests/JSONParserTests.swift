@@ -107,6 +107,10 @@ import Testing
             let fits = length <= 16
             let parsed = try? JSONParser.parse(Array("[\"\(String(repeating: "a", count: length))\"]".utf8), limits: limits)
             #expect((parsed != nil) == fits, "\(length) bytes against a limit of 16")
+            // No limit at all (`Int.max`) does not overflow where the run's end is worked out.
+            limits.maximumStringBytes = .max
+            let unlimited = try JSONParser.parse(Array("{\"k\": \"\(String(repeating: "a", count: length))\"}".utf8), limits: limits)
+            #expect(unlimited["k"]?.stringValue == String(repeating: "a", count: length))
         }
     }
 

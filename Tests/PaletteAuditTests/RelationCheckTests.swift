@@ -155,6 +155,21 @@ import Testing
         #expect(pair.description == "Badges \"red\" and \"rose\": their backgrounds must stay distinguishable")
     }
 
+    /// Each theme's badge group holds the badges it shows; themes that show the same badges
+    /// share one set of group checks, made once.
+    @Test func eachThemeGroupsTheBadgesItShows() throws {
+        let text = ##"{"name": "b", "themes": {"light": {"tokens": {"a": "#fee2e2", "b": "#1a7f37", "c": "#0969da", "t": "#000000"}}, "dark": {"extends": "light", "tokens": {}}, "dim": {"extends": "light", "tokens": {}}}, "badges": [{"name": "red", "background": "a", "text": "t"}, {"name": "green", "background": "b", "text": "t", "themes": ["dark", "dim"]}, {"name": "blue", "background": "c", "text": "t"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        let report = Auditor().audit(try #require(palette), problems: problems)
+        let groups = Dictionary(uniqueKeysWithValues: report.themes.map { theme in (theme.name, theme.results.filter { $0.id.hasPrefix("badges[") }.map(\.id)) })
+        #expect(groups["light"] == ["badges[red vs blue]"])
+        #expect(groups["dark"] == ["badges[red vs green]", "badges[red vs blue]", "badges[green vs blue]"])
+        #expect(groups["dim"] == groups["dark"])
+        let dark = try #require(report.themes.first { $0.name == "dark" }?.results.first { $0.id == "badges[green vs blue]" })
+        #expect(dark.description == "Badges \"green\" and \"blue\": their backgrounds must stay distinguishable")
+        #expect(dark.foreground.token == "b" && dark.background.token == "c")
+    }
+
     @Test func aDistinctRegressionIsJudgedByItsVerdict() throws {
         let (before, _) = try audit(##"{"id": "status", "distinct": ["color.status.success.background", "color.status.danger.background"]}"##,
                                     tokens: Self.tokens.replacingOccurrences(of: "\"color.status.danger.background\": \"#d1242f\"", with: "\"color.status.danger.background\": \"#000000\""))

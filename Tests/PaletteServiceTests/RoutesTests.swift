@@ -21,7 +21,6 @@ import Testing
         Request(method: "POST", path: path, headers: [Header(name: "Content-Type", value: type)], body: Array(body.utf8))
     }
 
-    /// Segments are split on the target as sent, then decoded: "%2F" stays inside its segment.
     /// A header's media type is read over its bytes; it is what splitting at `;`, trimming
     /// Foundation's whitespace and lowercasing give, for ASCII fields and for others.
     @Test func mediaTypesReadAsFoundationWouldReadThem() {
@@ -34,6 +33,7 @@ import Testing
         }
     }
 
+    /// Segments are split on the target as sent, then decoded: "%2F" stays inside its segment.
     @Test func pathSegmentsKeepAnEncodedSlash() {
         func segments(_ target: String) -> [String] { Request(method: "GET", path: "(decoded)", target: target).pathSegments }
         #expect(segments("/v1/palettes/acme%2Fbrand%20%C3%BC/audit?theme=a%2Fb") == ["v1", "palettes", "acme/brand ü", "audit"])

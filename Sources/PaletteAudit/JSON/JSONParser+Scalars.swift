@@ -132,7 +132,8 @@ extension JSONParser {
         // Most strings have no escape: find the closing quote and make the string from the bytes
         // in place.
         var end = position, ascii = true
-        let limit = min(bytes.count, position + limits.maximumStringBytes + 1)
+        // (Compared before it is added: a limit of `Int.max`, meaning none, must not overflow.)
+        let limit = limits.maximumStringBytes < bytes.count - position ? position + limits.maximumStringBytes + 1 : bytes.count
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             // Eight bytes at a time while none of them ends the run; then byte by byte.

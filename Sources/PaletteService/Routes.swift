@@ -250,9 +250,10 @@ public struct Routes: Sendable {
 
     /// The media type a header field names (`Application/JSON; charset=utf-8` is
     /// `application/json`): of its parts between `;`s, the first that is not empty, without the
-    /// spaces and tabs around it (so `" ;b"` names none), lowercased. One reading for Content-Type and each element of Accept. An ASCII
-    /// field (every real one) is read over its bytes, which gives the same answer; any other
-    /// is trimmed and lowered as Unicode by Foundation (23,000 instructions for an ASCII one).
+    /// spaces and tabs around it (so `" ;b"` names none), lowercased. One reading for
+    /// Content-Type and each element of Accept. An ASCII field (every real one) is read over its
+    /// bytes, which gives the same answer; any other is trimmed and lowered as Unicode by
+    /// Foundation (which took 23,000 instructions for an ASCII one).
     static func bareMediaType(_ field: Substring) -> String {
         guard field.utf8.allSatisfy({ $0 < 0x80 }) else {
             return field.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

@@ -112,13 +112,8 @@ public struct Gradient: Hashable, Sendable {
             var index = 0
             while index < bytes.count, CSSTokenizer.isWhitespace(bytes[index]) { index += 1 }
             func dropPrefix(_ word: StaticString) -> Bool {
-                let count = word.utf8CodeUnitCount
-                guard bytes.count - index >= count else { return false }
-                for offset in 0..<count {
-                    let a = bytes[index + offset]
-                    if a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) != word.utf8Start[offset] { return false }
-                }
-                index += count
+                guard CSSTokenizer.bytes(bytes, at: index, startWith: word) else { return false }
+                index += word.utf8CodeUnitCount
                 return true
             }
             _ = dropPrefix("repeating-")

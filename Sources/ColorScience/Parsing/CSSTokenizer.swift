@@ -268,10 +268,17 @@ package struct CSSTokenizer {
     }
 
     private func equalsIgnoringASCIICase(_ range: Range<Int>, _ name: StaticString) -> Bool {
-        guard range.count == name.utf8CodeUnitCount else { return false }
+        range.count == name.utf8CodeUnitCount && CSSTokenizer.bytes(bytes, at: range.lowerBound, startWith: name)
+    }
+
+    /// Whether `bytes` from `offset` begin with `name`, ignoring ASCII case; `name` is
+    /// lowercase ASCII. One comparison for identifiers, gradient names and theme-name words.
+    package static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, startWith name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard offset >= 0, bytes.count - offset >= count else { return false }
         let expected = name.utf8Start
-        for i in 0..<range.count {
-            var b = bytes[range.lowerBound + i]
+        for i in 0..<count {
+            var b = bytes[offset + i]
             if b >= 0x41 && b <= 0x5A { b |= 0x20 }
             if b != expected[i] { return false }
         }

@@ -417,14 +417,7 @@ extension String {
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             let count = word.utf8CodeUnitCount
             guard bytes.count >= count else { return false }
-            search: for index in 0...(bytes.count - count) {
-                for offset in 0..<count {
-                    let a = bytes[index + offset]
-                    if a | (a >= 0x41 && a <= 0x5A ? 0x20 : 0) != word.utf8Start[offset] { continue search }
-                }
-                return true
-            }
-            return false
+            return (0...(bytes.count - count)).contains { CSSTokenizer.bytes(bytes, at: $0, startWith: word) }
         }
         return answer ?? lowercased().contains(String(describing: word))
     }

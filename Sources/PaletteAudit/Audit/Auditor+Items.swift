@@ -49,7 +49,7 @@ extension Auditor {
     /// it throws before a single pair is made (a `distinct: ["*"]` over 1,414 tokens built its
     /// million pairs, 1 GB, before the audit counted them).
     static func items(of palette: Palette, theme: String, tokens: [String], problems: inout [PaletteProblem], ruleMatches: inout [String: Int],
-                      room: Int = .max, badgeGroups: BadgeGroups? = nil) throws(ExpansionLimit) -> [Item] {
+                      room: Int = .max, badgeGroups: BadgeGroups = BadgeGroups()) throws(ExpansionLimit) -> [Item] {
         var items: [Item] = []
         // Problems are said once, looked up in a set: 20,000 one-member "distinct" checks each
         // searched the whole list (113 s).
@@ -111,7 +111,7 @@ extension Auditor {
                                   themes: badge.themes, pointer: badge.pointer.appending("border"), location: badge.location))
             }
         }
-        items += badgeGroups?.items(for: shown) { badgeGroupItems(themeBadges, palette: palette) } ?? badgeGroupItems(themeBadges, palette: palette)
+        items += badgeGroups.items(for: shown) { badgeGroupItems(themeBadges, palette: palette) }
         return items
     }
 

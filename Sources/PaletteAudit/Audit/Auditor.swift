@@ -300,7 +300,7 @@ public struct Auditor: Sendable {
         // A check failed only as a deficiency sees it already meets its target in normal
         // vision: the nearest-color search (normal vision) has nothing to suggest for it.
         let failsInNormalVision = results[last].verdict == .fail && !(results[last].cvd?.verdict == "fail" && results[last].reasons?.count == 1)
-        if failsInNormalVision && !(results[last].range != nil) {
+        if failsInNormalVision && results[last].range == nil {
             if suggestionsLeft > 0 {
                 suggestionsLeft -= 1
                 if deferred != nil,

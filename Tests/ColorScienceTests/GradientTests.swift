@@ -520,3 +520,21 @@ struct GradientColorAideFile: Decodable {
         }
     }
 }
+
+/// Found by `scripts/fuzz.sh --runs 20000 800` (fuzz-color): a hard edge at the gradient's
+/// last stop left the color after it out of the worst point, although the line shows it there.
+@Suite struct GradientEndEdgeTests {
+    @Test func aHardEdgeAtTheLastStopCountsTheColorAfterIt() throws {
+        for text in ["linear-gradient(in oklch longer hue, #ff0000 100%, transparent)\n", "linear-gradient(#ff0000 100%, #ffffff)",
+                     "linear-gradient(#ffffff, #ff0000 100%, #000000 100%)"] {
+            let gradient = try Gradient(css: text)
+            let extremes = gradient.contrast(foreground: .black, backdrop: nil)
+            for step in 0...16 {
+                let ratio = ContrastMeasurement(foreground: .black, background: gradient.color(at: Double(step) / 16)).ratio
+                #expect(extremes.worst.ratio <= ratio + 1e-9 && extremes.best.ratio >= ratio - 1e-9, "\(text) at \(step)/16")
+            }
+            let end = ContrastMeasurement(foreground: .black, background: gradient.color(at: 1)).ratio
+            #expect(extremes.worst.ratio == end || extremes.best.ratio == end, "\(text): the end's color is an extreme")
+        }
+    }
+}

@@ -202,11 +202,17 @@ struct GradientLine {
         } else {
             stretches = [range]
         }
+        // A hard edge at the last stop (`red 100%, transparent`): the segment into it has no
+        // length, and the color after the edge is what the line shows at that point
+        // (``color(at:)``), so it counts where the box reaches it.
+        let endsOnEdge = positions.count >= 2 && positions[positions.count - 2] == last
         var pieces: [Piece] = [], patches: [Patch] = []
         for stretch in stretches {
             if period == 0 {
                 if stretch.lowerBound < first { patches.append(Patch(position: stretch.lowerBound, color: firstColor)) }
-                if stretch.upperBound > last { patches.append(Patch(position: max(last, stretch.lowerBound), color: lastColor)) }
+                if stretch.upperBound > last || (endsOnEdge && stretch.upperBound == last) {
+                    patches.append(Patch(position: max(last, stretch.lowerBound), color: lastColor))
+                }
             }
             for k in pairs.indices where positions[k + 1] > positions[k] {
                 let low = max(positions[k], stretch.lowerBound), high = min(positions[k + 1], stretch.upperBound)

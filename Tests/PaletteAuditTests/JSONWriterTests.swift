@@ -49,14 +49,17 @@ import Testing
             #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text)")
         }
         #expect(JSONWriter.quoted("ab\"c\u{01}d") == #""ab\"c\u0001d""#)
-        // Each byte that must be escaped, at every place of the first 24 (strings are scanned
-        // eight bytes at a time), and bytes next to those values that must not be.
+        // Each byte that must be escaped, at every place of strings of every length to 25
+        // (strings are scanned eight bytes at a time, their last seven four, two and one at a
+        // time), and bytes next to those values that must not be.
         for special in ["\"", "\\", "\u{00}", "\u{1F}", "\n", "!", "#", "[", "]", " ", "\u{7F}", "é"] {
-            for place in 0..<24 {
-                let text = String(repeating: "x", count: place) + special + String(repeating: "y", count: 24 - place)
-                var w = JSONWriter()
-                w.array { w in w.string(text) }
-                #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text.debugDescription)")
+            for length in 1...25 {
+                for place in 0..<length {
+                    let text = String(repeating: "x", count: place) + special + String(repeating: "y", count: length - 1 - place)
+                    var w = JSONWriter()
+                    w.array { w in w.string(text) }
+                    #expect(w.bytes == [UInt8](try JSONEncoder().encode([text])), "\(text.debugDescription)")
+                }
             }
         }
     }
@@ -67,7 +70,15 @@ import Testing
                 var word: UInt64 = 0x4141_4141_4141_4141  // "AAAAAAAA"
                 word = word & ~(UInt64(0xFF) << UInt64(8 * place)) | UInt64(byte) << UInt64(8 * place)
                 let mustEscape = byte < 0x20 || byte == 0x22 || byte == 0x5C
-                #expect([UInt8].mayNeedEscape(word) == mustEscape, "byte \(byte) at \(place)")
+                #expect([UInt8].mayEndString(word) == mustEscape, "byte \(byte) at \(place)")
+                let endsSingleQuoted = byte < 0x20 || byte == 0x27 || byte == 0x5C
+                #expect([UInt8].mayEndString(word, quote: 0x27) == endsSingleQuoted, "byte \(byte) at \(place)")
+                if place < 4 {
+                    #expect([UInt8].mayEndString(UInt32(truncatingIfNeeded: word)) == mustEscape, "byte \(byte) at \(place) of four")
+                }
+                if place < 2 {
+                    #expect([UInt8].mayEndString(UInt16(truncatingIfNeeded: word)) == mustEscape, "byte \(byte) at \(place) of two")
+                }
             }
         }
     }
@@ -84,6 +95,74 @@ import Testing
         var w = JSONWriter()
         w.pointer(JSONPointer(["a/b", "c~d"]))
         #expect(String(decoding: w.bytes, as: UTF8.self) == #""/a~1b/c~0d""#)
+    }
+
+    /// The pointer is written in one reservation a segment (a long one in 4 KB pieces), its runs
+    /// between `~` and `/` copied as strings are: every special byte at every place, runs of
+    /// each length around the eight-byte scan, and segments across a piece's end.
+    @Test func aPointerIsItsDescriptionWhateverItsSegmentsHold() {
+        let specials: [UInt8] = [0x7E, 0x2F, 0x22, 0x5C, 0x0A, 0x01, 0x1F, 0x7F]
+        var segments: [[String]] = [[""], ["", ""], ["~"], ["/"], ["~/~"], ["é"], ["a", "", "é~/"]]
+        for length in 1...19 {
+            for place in 0..<length {
+                for special in specials {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes[place] = special
+                    segments.append([String(decoding: bytes, as: UTF8.self), "x~y"])
+                }
+            }
+        }
+        for length in [4095, 4096, 4097, 9000] {
+            segments.append([String(repeating: "b", count: length), "tail"])
+            let edge = String(repeating: "b", count: length - 1) + "~" + "/\\\"" + String(repeating: "\u{1}", count: 5000)
+            segments.append([edge, "é~"])
+        }
+        for pointer in segments.map(JSONPointer.init) {
+            var viaPointer = JSONWriter(), viaString = JSONWriter()
+            viaPointer.pointer(pointer)
+            viaString.string(pointer.description)
+            #expect(viaPointer.bytes == viaString.bytes, "\(pointer.segments.map { $0.prefix(40) })")
+        }
+    }
+
+    /// Integers, and numbers with no fraction, are written from their digits on the stack: the
+    /// same text as `String(_:)`, from `Int.min` to `Int.max`.
+    @Test func integersAreTheirDecimalText() {
+        var values: [Int] = [0, 1, -1, 9, 10, -10, 99, 100, 12345, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power]
+        }
+        for value in values {
+            var w = JSONWriter()
+            w.int(value)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(value))
+            var text = ""
+            JSONNumber.writeInteger(value, to: &text)
+            #expect(text == String(value))
+        }
+        for value in [0.0, -0.0, 1.0, -7.0, 21.0, 999_999_999_999_999.0, -999_999_999_999_999.0] {
+            var w = JSONWriter()
+            w.number(value)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(Int(value)))
+        }
+        // From 1e15 on, and with a fraction, a number is Swift's shortest text instead.
+        #expect(JSONNumber.format(1e15) == 1e15.description && JSONNumber.format(4.5) == "4.5")
+    }
+
+    /// A key's name is copied as two words that may overlap, a byte, or by `memcpy`, by its
+    /// length: each length from 0 to 40, after a comma or not, lands where it belongs.
+    @Test func aKeysNameIsCopiedWhole() {
+        let source = (0..<40).map { UInt8(0x41 + $0) }
+        for comma in [false, true] {
+            for length in 0...40 {
+                var out: [UInt8] = [0x7A]
+                let name = Array(source.suffix(length))
+                name.withUnsafeBufferPointer { out.appendKey($0, comma: comma) }
+                #expect(out == [0x7A] + (comma ? [0x2C] : []) + [0x22] + name + [0x22, 0x3A], "length \(length)")
+            }
+        }
     }
 
     @Test func optionalMembersAreWrittenOnlyWhenPresent() {

@@ -112,19 +112,6 @@ extension JSONParser {
         }
     }
 
-    /// Whether one of the eight bytes of `word` is `quote`, a backslash or a control
-    /// character: a byte that ends a string's plain run. (As ``JSONWriter``'s escape test: a
-    /// byte below 0x20 leaves its high bit set in `(w - 0x20·0x01…) & ~w & 0x80…`, a byte equal
-    /// to `c` is a zero byte of `w ^ c·0x01…`, and a borrow only marks bytes after such a one.)
-    @inline(__always)
-    static func mayEndString(_ word: UInt64, quote: UInt8) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- 0x20 &* ones) & ~word & highs
-        let quoted = word ^ (UInt64(quote) &* ones), backslash = word ^ (0x5C &* ones)
-        let equal = ((quoted &- ones) & ~quoted | (backslash &- ones) & ~backslash) & highs
-        return control | equal != 0
-    }
-
     mutating func parseString() throws(SyntaxError) -> String {
         let start = location
         let quote = bytes[position]
@@ -139,7 +126,7 @@ extension JSONParser {
             // Eight bytes at a time while none of them ends the run; then byte by byte.
             while end + 8 <= limit {
                 let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
-                if JSONParser.mayEndString(word, quote: quote) { break }
+                if [UInt8].mayEndString(word, quote: quote) { break }
                 if word & 0x8080_8080_8080_8080 != 0 { ascii = false }
                 end += 8
             }

@@ -14,21 +14,73 @@ extension JSONWriter {
 
     /// Appends `text` as a JSON string.
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            // Most strings need no escaping: they are copied between their quotes in one pass
-            // that stops at the first byte to escape; the rest is then escaped byte by byte.
-            let clean = out.appendQuotedIfClean(utf8)
-            guard clean < utf8.count else { return }
-            appendEscaped(UnsafeBufferPointer(rebasing: utf8[clean...]), to: &out)
-            out.append(0x22)
+        // A native string lends its bytes where they are; another (a bridged one) is made
+        // contiguous first.
+        if text.utf8.withContiguousStorageIfAvailable({ appendQuoted($0, to: &out) }) == nil {
+            var text = text
+            text.withUTF8 { appendQuoted($0, to: &out) }
         }
     }
 
-    /// Appends `text` escaped, without quotes.
-    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendEscaped($0, to: &out) }
+    @inline(__always)
+    private static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        // Most strings need no escaping: they are copied between their quotes in one pass
+        // that stops at the first byte to escape; the rest is then escaped byte by byte.
+        let clean = out.appendQuotedIfClean(utf8)
+        guard clean < utf8.count else { return }
+        appendEscaped(UnsafeBufferPointer(rebasing: utf8[clean...]), to: &out)
+        out.append(0x22)
+    }
+
+    /// Appends a JSON pointer made of `segments` as a JSON string (`"/themes/light"`): each
+    /// segment after a `/`, its `~` written `~0` and its `/` written `~1` (RFC 6901), and the
+    /// whole escaped as a JSON string. A segment is written in one reservation of the buffer,
+    /// a long one in pieces of 4 KB, so no more than six times a piece's bytes are reserved.
+    static func appendPointer(_ segments: [String], to out: inout [UInt8]) {
+        out.append(0x22)
+        for segment in segments {
+            var segment = segment
+            segment.withUTF8 { utf8 in
+                var start = 0
+                repeat {
+                    let piece = UnsafeBufferPointer(rebasing: utf8[start..<min(utf8.count, start + 4096)])
+                    let first = start == 0
+                    out.append(addingCapacity: 1 + escapedBound(piece.count)) { span in
+                        span.withUnsafeMutableBufferPointer { buffer, initialized in
+                            let at = buffer.baseAddress!
+                            if first { at[0] = 0x2F }
+                            let slash = first ? 1 : 0
+                            initialized = slash + writePointerSegment(piece, to: at + slash)
+                        }
+                    }
+                    start += piece.count
+                } while start < utf8.count
+            }
+        }
+        out.append(0x22)
+    }
+
+    /// Writes a pointer segment (or a piece of one) at `out`, which has room for
+    /// ``escapedBound(_:)`` of its bytes (`~0` and `~1` take two for one): its runs between `~`
+    /// and `/` as a JSON string's contents. Returns how many bytes it wrote.
+    @inline(__always)
+    private static func writePointerSegment(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0, runStart = 0
+        func run(to end: Int) {
+            let piece = UnsafeBufferPointer(rebasing: utf8[runStart..<end])
+            let clean = copyClean(piece, to: out + n)
+            n += clean
+            if clean < piece.count { n += writeEscaped(UnsafeBufferPointer(rebasing: piece[clean...]), to: out + n) }
+        }
+        for index in utf8.indices where utf8[index] == 0x7E || utf8[index] == 0x2F {
+            run(to: index)
+            out[n] = 0x7E
+            out[n + 1] = utf8[index] == 0x7E ? 0x30 : 0x31
+            n += 2
+            runStart = index + 1
+        }
+        run(to: utf8.count)
+        return n
     }
 
     /// Escapes into the buffer a piece at a time, so that no more than six times a piece's
@@ -73,9 +125,26 @@ extension JSONWriter {
         if let source = utf8.baseAddress {
             while copied + 8 <= count {
                 let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self)
-                if [UInt8].mayNeedEscape(word) { break }
+                if [UInt8].mayEndString(word) { break }
                 UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt64.self)
                 copied += 8
+            }
+        }
+        if let source = utf8.baseAddress {
+            // The last seven bytes or fewer: four and two at a time where clean, then one.
+            if copied + 4 <= count {
+                let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt32.self)
+                if ![UInt8].mayEndString(word) {
+                    UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt32.self)
+                    copied += 4
+                }
+            }
+            if copied + 2 <= count {
+                let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt16.self)
+                if ![UInt8].mayEndString(word) {
+                    UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt16.self)
+                    copied += 2
+                }
             }
         }
         while copied < count {
@@ -116,20 +185,47 @@ extension JSONWriter {
 }
 
 extension Array where Element == UInt8 {
-    /// Appends three pieces with one check of the buffer's uniqueness and capacity (each
-    /// `append(contentsOf:)` makes its own).
+    /// Appends a compact member's name, `"name":` after a comma when `comma`, with one check
+    /// of the buffer's uniqueness and capacity. `name` needs no escaping (a literal).
     @inline(__always)
-    mutating func append(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ c: UnsafeBufferPointer<UInt8>) {
-        let total = a.count + b.count + c.count
-        guard total > 0 else { return }
-        append(addingCapacity: total) { span in
+    mutating func appendKey(_ name: UnsafeBufferPointer<UInt8>, comma: Bool) {
+        let count = name.count
+        append(addingCapacity: count + 4) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 let out = buffer.baseAddress!
-                if let start = a.baseAddress { out.initialize(from: start, count: a.count) }
-                if let start = b.baseAddress { (out + a.count).initialize(from: start, count: b.count) }
-                if let start = c.baseAddress { (out + a.count + b.count).initialize(from: start, count: c.count) }
-                initialized = total
+                out[0] = 0x2C
+                out[1] = 0x22
+                let start = comma ? 2 : 1
+                if !comma { out[0] = 0x22 }
+                Array.copySmall(name, to: out + start)
+                out[start + count] = 0x22
+                out[start + count + 1] = 0x3A
+                initialized = start + count + 2
             }
+        }
+    }
+
+    /// Copies a few bytes (a key's name) without a call to `memcpy`, which costs more than the
+    /// copy for pieces this short: as two loads and two stores that may overlap (of eight,
+    /// four or two bytes, by the length), one byte alone; pieces over 16 bytes go to `memcpy`.
+    @inline(__always)
+    static func copySmall(_ piece: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
+        guard let source = piece.baseAddress else { return }
+        let count = piece.count
+        @inline(__always) func ends<Word: FixedWidthInteger>(_: Word.Type) {
+            let size = MemoryLayout<Word>.size
+            let first = UnsafeRawPointer(source).loadUnaligned(as: Word.self)
+            let last = UnsafeRawPointer(source + count - size).loadUnaligned(as: Word.self)
+            UnsafeMutableRawPointer(out).storeBytes(of: first, as: Word.self)
+            UnsafeMutableRawPointer(out + count - size).storeBytes(of: last, as: Word.self)
+        }
+        switch count {
+        case 0: break
+        case 1: out[0] = source[0]
+        case 2...3: ends(UInt16.self)
+        case 4...7: ends(UInt32.self)
+        case 8...16: ends(UInt64.self)
+        default: out.initialize(from: source, count: count)
         }
     }
 
@@ -156,15 +252,18 @@ extension Array where Element == UInt8 {
         return copied
     }
 
-    /// Whether one of the eight bytes of `word` is a control character, `"` or `\\`. (A byte
-    /// below `n` leaves its high bit set in `(w - n·0x01…) & ~w & 0x80…`, and a byte equal to
-    /// `c` is a zero byte of `w ^ c·0x01…`; a borrow can only mark a byte after such a one.)
+    /// Whether one of the bytes of `word` (8, 4 or 2 of them) is a control character, `quote`
+    /// or `\\`: a byte a JSON string must escape (`quote` is `"`), or one that ends a plain run
+    /// when reading one (`quote` is the string's own). The writer and the parser both scan with
+    /// it. (A byte below 0x20 leaves its high bit set in `(w - 0x20·0x01…) & ~w & 0x80…`, and a
+    /// byte equal to `c` is a zero byte of `w ^ c·0x01…`; a borrow can only mark a byte after
+    /// such a one.)
     @inline(__always)
-    static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+    static func mayEndString<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word, quote: UInt8 = 0x22) -> Bool {
+        let ones = Word.max / 0xFF, highs = ones &* 0x80
         let control = (word &- 0x20 &* ones) & ~word & highs
-        let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
-        let equal = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+        let quoted = word ^ (Word(quote) &* ones), backslash = word ^ (0x5C &* ones)
+        let equal = ((quoted &- ones) & ~quoted | (backslash &- ones) & ~backslash) & highs
         return control | equal != 0
     }
 }

@@ -115,12 +115,7 @@ public struct JSONWriter {
             // look for characters to escape and one check of the buffer's capacity.
             let hadValue = containers.topHasValue
             containers.topHasValue = true
-            let opening: StaticString = hadValue ? ",\"" : "\"", closing: StaticString = "\":"
-            opening.withUTF8Buffer { opening in
-                name.withUTF8Buffer { name in
-                    closing.withUTF8Buffer { closing in stream.bytes.append(opening, name, closing) }
-                }
-            }
+            name.withUTF8Buffer { stream.bytes.appendKey($0, comma: hadValue) }
             afterKey = true
             return
         }
@@ -135,7 +130,7 @@ public struct JSONWriter {
     public mutating func string(_ s: String) { beginValue(); quoted(s) }
     @inline(__always)
     public mutating func number(_ d: Double) { beginValue(); JSONNumber.write(d, to: &stream) }
-    public mutating func int(_ i: Int) { beginValue(); stream.write(String(i)) }
+    public mutating func int(_ i: Int) { beginValue(); JSONNumber.writeInteger(i, to: &stream) }
     @inline(__always)
     public mutating func bool(_ b: Bool) { beginValue(); if b { put("true") } else { put("false") } }
     public mutating func null() { beginValue(); put("null") }
@@ -234,16 +229,7 @@ public struct JSONWriter {
     /// segments: the same bytes as `string(pointer.description)`, without making that string.
     public mutating func pointer(_ pointer: JSONPointer) {
         beginValue()
-        put(0x22)
-        for segment in pointer.segments {
-            put(0x2F)
-            if segment.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) {
-                JSONWriter.appendEscaped(segment.replacing("~", with: "~0").replacing("/", with: "~1"), to: &stream.bytes)
-            } else {
-                JSONWriter.appendEscaped(segment, to: &stream.bytes)
-            }
-        }
-        put(0x22)
+        JSONWriter.appendPointer(pointer.segments, to: &stream.bytes)
     }
 
     // MARK: Layout

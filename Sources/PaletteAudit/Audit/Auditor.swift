@@ -356,8 +356,9 @@ public struct Auditor: Sendable {
         }
         var assumed: [String] = []
         if let a = item.assumed { assumed.append(a) }
-        for color in [fg, bg] + (backdrop.map { [$0] } ?? []) {
-            if let a = color.assumed, !assumed.contains(a) { assumed.append(a) }
+        // Their assumptions only: a list of the colors themselves would copy each.
+        for colorAssumed in [fg.assumed, bg.assumed, backdrop?.assumed] {
+            if let a = colorAssumed, !assumed.contains(a) { assumed.append(a) }
         }
         var composited: CompositedPair?
         if let f = m.effectiveForeground, let b = m.effectiveBackground, !(fg.color.isOpaque && bg.color.isOpaque) {

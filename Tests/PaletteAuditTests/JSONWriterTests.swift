@@ -70,14 +70,14 @@ import Testing
                 var word: UInt64 = 0x4141_4141_4141_4141  // "AAAAAAAA"
                 word = word & ~(UInt64(0xFF) << UInt64(8 * place)) | UInt64(byte) << UInt64(8 * place)
                 let mustEscape = byte < 0x20 || byte == 0x22 || byte == 0x5C
-                #expect([UInt8].mayEndString(word) == mustEscape, "byte \(byte) at \(place)")
+                #expect(JSONWriter.mayEndString(word) == mustEscape, "byte \(byte) at \(place)")
                 let endsSingleQuoted = byte < 0x20 || byte == 0x27 || byte == 0x5C
-                #expect([UInt8].mayEndString(word, quote: 0x27) == endsSingleQuoted, "byte \(byte) at \(place)")
+                #expect(JSONWriter.mayEndString(word, quote: 0x27) == endsSingleQuoted, "byte \(byte) at \(place)")
                 if place < 4 {
-                    #expect([UInt8].mayEndString(UInt32(truncatingIfNeeded: word)) == mustEscape, "byte \(byte) at \(place) of four")
+                    #expect(JSONWriter.mayEndString(UInt32(truncatingIfNeeded: word)) == mustEscape, "byte \(byte) at \(place) of four")
                 }
                 if place < 2 {
-                    #expect([UInt8].mayEndString(UInt16(truncatingIfNeeded: word)) == mustEscape, "byte \(byte) at \(place) of two")
+                    #expect(JSONWriter.mayEndString(UInt16(truncatingIfNeeded: word)) == mustEscape, "byte \(byte) at \(place) of two")
                 }
             }
         }
@@ -152,17 +152,52 @@ import Testing
     }
 
     /// A key's name is copied as two words that may overlap, a byte, or by `memcpy`, by its
-    /// length: each length from 0 to 40, after a comma or not, lands where it belongs.
+    /// length: each length from 0 to 40 (16 and 32 bytes are the edges), after a comma or not,
+    /// lands where it belongs.
     @Test func aKeysNameIsCopiedWhole() {
         let source = (0..<40).map { UInt8(0x41 + $0) }
         for comma in [false, true] {
             for length in 0...40 {
-                var out: [UInt8] = [0x7A]
+                var out = JSONBuffer(capacity: 16)
+                out.append(0x7A)
                 let name = Array(source.suffix(length))
-                name.withUnsafeBufferPointer { out.appendKey($0, comma: comma) }
-                #expect(out == [0x7A] + (comma ? [0x2C] : []) + [0x22] + name + [0x22, 0x3A], "length \(length)")
+                name.withUnsafeBufferPointer { JSONWriter.appendKey($0, comma: comma, to: &out) }
+                #expect(out.array == [0x7A] + (comma ? [0x2C] : []) + [0x22] + name + [0x22, 0x3A], "length \(length)")
             }
         }
+    }
+
+    /// The writer's buffer grows by doubling, or to what a piece needs: pieces of every size
+    /// from 0 to 300 bytes, appended, reserved and laid out, come back in order whatever the
+    /// starting capacity; and a document appended to a caller's bytes follows them.
+    @Test func theBufferKeepsEveryPieceAcrossItsGrowth() {
+        for capacity in [0, 1, 16, 100, 4096] {
+            var buffer = JSONBuffer(capacity: capacity)
+            var model: [UInt8] = []
+            for size in 0...300 {
+                let piece = (0..<size).map { UInt8(truncatingIfNeeded: $0 &+ size) }
+                switch size % 3 {
+                case 0: piece.withUnsafeBufferPointer { buffer.append($0) }
+                case 1: buffer.append(piece)
+                default:
+                    let at = buffer.room(size + 7)
+                    for (i, byte) in piece.enumerated() { at[i] = byte }
+                    buffer.commit(size)
+                }
+                model += piece
+                if size % 50 == 0 { buffer.reserve(size * 10) }
+            }
+            #expect(buffer.count == model.count && buffer.array == model, "capacity \(capacity)")
+            var out: [UInt8] = [1, 2, 3]
+            buffer.append(to: &out)
+            #expect(out == [1, 2, 3] + model)
+            buffer.removeAll()
+            buffer.append(9)
+            #expect(buffer.array == [9])
+        }
+        var out: [UInt8] = Array("x\n".utf8)
+        JSONWriter.append(to: &out) { w in w.object { w in w.key("a"); w.int(1) } }
+        #expect(String(decoding: out, as: UTF8.self) == "x\n{\"a\":1}")
     }
 
     @Test func optionalMembersAreWrittenOnlyWhenPresent() {

@@ -74,9 +74,16 @@ extension PairReport {
         return out
     }
 
-    /// Appends the JSON of ``jsonBytes(id:)`` to a buffer (a batch writes many into one).
+    /// Appends the JSON of ``jsonBytes(id:)`` to a buffer (a batch writes many into one): laid
+    /// out in room reserved at its end, with no writer of its own.
     public func appendJSON(to out: inout [UInt8], id: String? = nil) {
-        JSONWriter.append(to: &out) { write(&$0, id: id) }
+        out.append(addingCapacity: laidOutBound(id: id)) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var cursor = JSONCursor(buffer)
+                layOut(&cursor, id: id)
+                initialized = cursor.written
+            }
+        }
     }
 
     /// Writes the report as the next value of `w`. In the compact layout (a batch's lines, the
@@ -88,48 +95,51 @@ extension PairReport {
     }
 
     func writeLaidOut(_ w: inout JSONWriter, id: String?) {
-        w.laidOut(bound: laidOutBound(id: id)) { c in
-            c.fragment("{\"achieved\":"); c.string(achieved)
-            c.fragment(",\"apca\":"); c.number(apca)
-            if let backdrop { c.fragment(",\"backdrop\":"); c.string(backdrop) }
-            c.fragment(",\"background\":"); c.string(background)
-            if let composited {
-                c.fragment(",\"composited\":{\"background\":"); c.string(composited.background)
-                c.fragment(",\"foreground\":"); c.string(composited.foreground)
-                c.fragment("}")
-            }
-            if let cvd {
-                c.fragment(",\"cvd\":{\"background\":"); c.string(cvd.background)
-                c.fragment(",\"deficiencies\":["); c.strings(cvd.deficiencies)
-                c.fragment("],\"deficiency\":"); c.string(cvd.deficiency)
-                c.fragment(",\"display\":"); c.string(cvd.display)
-                c.fragment(",\"foreground\":"); c.string(cvd.foreground)
-                c.fragment(",\"ratio\":"); c.number(cvd.ratio)
-                if let verdict = cvd.verdict { c.fragment(",\"verdict\":"); c.string(verdict) }
-                c.fragment("}")
-            }
-            c.fragment(",\"display\":"); c.string(display)
-            c.fragment(",\"foreground\":"); c.string(foreground)
-            if let id { c.fragment(",\"id\":"); c.string(id) }
-            c.fragment(",\"level\":"); c.string(level)
-            if let outOfGamut { c.fragment(",\"outOfGamut\":["); c.strings(outOfGamut); c.fragment("]") }
-            c.fragment(pass ? ",\"pass\":true" : ",\"pass\":false")
-            if let range {
-                c.fragment(",\"range\":{\"best\":"); c.number(range.best)
-                c.fragment(",\"bestBackdrop\":"); c.string(range.bestBackdrop)
-                c.fragment(",\"worst\":"); c.number(range.worst)
-                c.fragment(",\"worstBackdrop\":"); c.string(range.worstBackdrop)
-                c.fragment("}")
-            }
-            c.fragment(",\"ratio\":"); c.number(ratio)
-            if let required { c.fragment(",\"required\":"); c.number(required) }
-            c.fragment(",\"usage\":"); c.string(usage)
-            c.fragment(verdicts.largeTextAA ? ",\"verdicts\":{\"large-text\":{\"AA\":true" : ",\"verdicts\":{\"large-text\":{\"AA\":false")
-            c.fragment(verdicts.largeTextAAA ? ",\"AAA\":true},\"non-text\":{\"AA\":" : ",\"AAA\":false},\"non-text\":{\"AA\":")
-            c.fragment(verdicts.nonTextAA ? "true},\"text\":{\"AA\":" : "false},\"text\":{\"AA\":")
-            c.fragment(verdicts.textAA ? "true,\"AAA\":" : "false,\"AAA\":")
-            c.fragment(verdicts.textAAA ? "true}}}" : "false}}}")
+        w.laidOut(bound: laidOutBound(id: id)) { layOut(&$0, id: id) }
+    }
+
+    /// The compact report through a cursor with room for ``laidOutBound(id:)`` bytes.
+    private func layOut(_ c: inout JSONCursor, id: String?) {
+        c.fragment("{\"achieved\":"); c.string(achieved)
+        c.fragment(",\"apca\":"); c.number(apca)
+        if let backdrop { c.fragment(",\"backdrop\":"); c.string(backdrop) }
+        c.fragment(",\"background\":"); c.string(background)
+        if let composited {
+            c.fragment(",\"composited\":{\"background\":"); c.string(composited.background)
+            c.fragment(",\"foreground\":"); c.string(composited.foreground)
+            c.fragment("}")
         }
+        if let cvd {
+            c.fragment(",\"cvd\":{\"background\":"); c.string(cvd.background)
+            c.fragment(",\"deficiencies\":["); c.strings(cvd.deficiencies)
+            c.fragment("],\"deficiency\":"); c.string(cvd.deficiency)
+            c.fragment(",\"display\":"); c.string(cvd.display)
+            c.fragment(",\"foreground\":"); c.string(cvd.foreground)
+            c.fragment(",\"ratio\":"); c.number(cvd.ratio)
+            if let verdict = cvd.verdict { c.fragment(",\"verdict\":"); c.string(verdict) }
+            c.fragment("}")
+        }
+        c.fragment(",\"display\":"); c.string(display)
+        c.fragment(",\"foreground\":"); c.string(foreground)
+        if let id { c.fragment(",\"id\":"); c.string(id) }
+        c.fragment(",\"level\":"); c.string(level)
+        if let outOfGamut { c.fragment(",\"outOfGamut\":["); c.strings(outOfGamut); c.fragment("]") }
+        c.fragment(pass ? ",\"pass\":true" : ",\"pass\":false")
+        if let range {
+            c.fragment(",\"range\":{\"best\":"); c.number(range.best)
+            c.fragment(",\"bestBackdrop\":"); c.string(range.bestBackdrop)
+            c.fragment(",\"worst\":"); c.number(range.worst)
+            c.fragment(",\"worstBackdrop\":"); c.string(range.worstBackdrop)
+            c.fragment("}")
+        }
+        c.fragment(",\"ratio\":"); c.number(ratio)
+        if let required { c.fragment(",\"required\":"); c.number(required) }
+        c.fragment(",\"usage\":"); c.string(usage)
+        c.fragment(verdicts.largeTextAA ? ",\"verdicts\":{\"large-text\":{\"AA\":true" : ",\"verdicts\":{\"large-text\":{\"AA\":false")
+        c.fragment(verdicts.largeTextAAA ? ",\"AAA\":true},\"non-text\":{\"AA\":" : ",\"AAA\":false},\"non-text\":{\"AA\":")
+        c.fragment(verdicts.nonTextAA ? "true},\"text\":{\"AA\":" : "false},\"text\":{\"AA\":")
+        c.fragment(verdicts.textAA ? "true,\"AAA\":" : "false,\"AAA\":")
+        c.fragment(verdicts.textAAA ? "true}}}" : "false}}}")
     }
 
     /// The most bytes ``writeLaidOut(_:id:)`` writes: every fragment it can write, each number
@@ -288,18 +298,3 @@ public enum JSONNumber {
     }
 }
 
-/// Bytes as a text stream: numbers write their ASCII digits straight into the buffer.
-struct ByteStream: TextOutputStream {
-    var bytes: [UInt8] = []
-
-    mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    /// The standard library hands integers' and floating-point numbers' digits to this hook;
-    /// without it they would become a `String` first.
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: buffer)
-    }
-}

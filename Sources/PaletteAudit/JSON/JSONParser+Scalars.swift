@@ -126,7 +126,7 @@ extension JSONParser {
             // Eight bytes at a time while none of them ends the run; then byte by byte.
             while end + 8 <= limit {
                 let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
-                if [UInt8].mayEndString(word, quote: quote) { break }
+                if JSONWriter.mayEndString(word, quote: quote) { break }
                 if word & 0x8080_8080_8080_8080 != 0 { ascii = false }
                 end += 8
             }

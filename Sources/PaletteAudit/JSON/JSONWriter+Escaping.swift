@@ -6,14 +6,13 @@ extension JSONWriter {
     /// `text` as a JSON string: `"`, `\` and control characters escaped (`\n`, `\r`, `\t`, else
     /// `\u00XX`); everything else, non-ASCII included, as it is.
     public static func quoted(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 2)
+        var out = JSONBuffer(capacity: text.utf8.count + 2)
         appendQuoted(text, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: out.array, as: UTF8.self)
     }
 
     /// Appends `text` as a JSON string.
-    public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+    static func appendQuoted(_ text: String, to out: inout JSONBuffer) {
         // A native string lends its bytes where they are; another (a bridged one) is made
         // contiguous first.
         if text.utf8.withContiguousStorageIfAvailable({ appendQuoted($0, to: &out) }) == nil {
@@ -22,12 +21,20 @@ extension JSONWriter {
         }
     }
 
+    /// Most strings need no escaping: they are copied between their quotes in one pass that
+    /// stops at the first byte to escape; the rest is then escaped byte by byte.
     @inline(__always)
-    private static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        // Most strings need no escaping: they are copied between their quotes in one pass
-        // that stops at the first byte to escape; the rest is then escaped byte by byte.
-        let clean = out.appendQuotedIfClean(utf8)
-        guard clean < utf8.count else { return }
+    private static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout JSONBuffer) {
+        let count = utf8.count
+        let at = out.room(count + 2)
+        at[0] = 0x22
+        let clean = copyClean(utf8, to: at + 1)
+        if clean == count {
+            at[count + 1] = 0x22
+            out.commit(count + 2)
+            return
+        }
+        out.commit(clean + 1)
         appendEscaped(UnsafeBufferPointer(rebasing: utf8[clean...]), to: &out)
         out.append(0x22)
     }
@@ -36,7 +43,7 @@ extension JSONWriter {
     /// segment after a `/`, its `~` written `~0` and its `/` written `~1` (RFC 6901), and the
     /// whole escaped as a JSON string. A segment is written in one reservation of the buffer,
     /// a long one in pieces of 4 KB, so no more than six times a piece's bytes are reserved.
-    static func appendPointer(_ segments: [String], to out: inout [UInt8]) {
+    static func appendPointer(_ segments: [String], to out: inout JSONBuffer) {
         out.append(0x22)
         for segment in segments {
             var segment = segment
@@ -44,15 +51,10 @@ extension JSONWriter {
                 var start = 0
                 repeat {
                     let piece = UnsafeBufferPointer(rebasing: utf8[start..<min(utf8.count, start + 4096)])
-                    let first = start == 0
-                    out.append(addingCapacity: 1 + escapedBound(piece.count)) { span in
-                        span.withUnsafeMutableBufferPointer { buffer, initialized in
-                            let at = buffer.baseAddress!
-                            if first { at[0] = 0x2F }
-                            let slash = first ? 1 : 0
-                            initialized = slash + writePointerSegment(piece, to: at + slash)
-                        }
-                    }
+                    let slash = start == 0 ? 1 : 0
+                    let at = out.room(1 + escapedBound(piece.count))
+                    if slash == 1 { at[0] = 0x2F }
+                    out.commit(slash + writePointerSegment(piece, to: at + slash))
                     start += piece.count
                 } while start < utf8.count
             }
@@ -85,15 +87,11 @@ extension JSONWriter {
 
     /// Escapes into the buffer a piece at a time, so that no more than six times a piece's
     /// bytes are ever reserved ahead.
-    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout JSONBuffer) {
         var start = 0
         while start < utf8.count {
             let piece = UnsafeBufferPointer(rebasing: utf8[start..<min(utf8.count, start + 4096)])
-            out.append(addingCapacity: escapedBound(piece.count)) { span in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    initialized = writeEscaped(piece, to: buffer.baseAddress!)
-                }
-            }
+            out.commit(writeEscaped(piece, to: out.room(escapedBound(piece.count))))
             start += piece.count
         }
     }
@@ -125,7 +123,7 @@ extension JSONWriter {
         if let source = utf8.baseAddress {
             while copied + 8 <= count {
                 let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt64.self)
-                if [UInt8].mayEndString(word) { break }
+                if JSONWriter.mayEndString(word) { break }
                 UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt64.self)
                 copied += 8
             }
@@ -134,14 +132,14 @@ extension JSONWriter {
             // The last seven bytes or fewer: four and two at a time where clean, then one.
             if copied + 4 <= count {
                 let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt32.self)
-                if ![UInt8].mayEndString(word) {
+                if !JSONWriter.mayEndString(word) {
                     UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt32.self)
                     copied += 4
                 }
             }
             if copied + 2 <= count {
                 let word = UnsafeRawPointer(source + copied).loadUnaligned(as: UInt16.self)
-                if ![UInt8].mayEndString(word) {
+                if !JSONWriter.mayEndString(word) {
                     UnsafeMutableRawPointer(out + copied).storeBytes(of: word, as: UInt16.self)
                     copied += 2
                 }
@@ -184,72 +182,21 @@ extension JSONWriter {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Appends a compact member's name, `"name":` after a comma when `comma`, with one check
-    /// of the buffer's uniqueness and capacity. `name` needs no escaping (a literal).
+extension JSONWriter {
+    /// Appends a compact member's name, `"name":` after a comma when `comma`, in one check of
+    /// the room left. `name` needs no escaping (a literal).
     @inline(__always)
-    mutating func appendKey(_ name: UnsafeBufferPointer<UInt8>, comma: Bool) {
+    static func appendKey(_ name: UnsafeBufferPointer<UInt8>, comma: Bool, to buffer: inout JSONBuffer) {
         let count = name.count
-        append(addingCapacity: count + 4) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                let out = buffer.baseAddress!
-                out[0] = 0x2C
-                out[1] = 0x22
-                let start = comma ? 2 : 1
-                if !comma { out[0] = 0x22 }
-                Array.copySmall(name, to: out + start)
-                out[start + count] = 0x22
-                out[start + count + 1] = 0x3A
-                initialized = start + count + 2
-            }
-        }
-    }
-
-    /// Copies a few bytes (a key's name) without a call to `memcpy`, which costs more than the
-    /// copy for pieces this short: as two loads and two stores that may overlap (of eight,
-    /// four or two bytes, by the length), one byte alone; pieces over 16 bytes go to `memcpy`.
-    @inline(__always)
-    static func copySmall(_ piece: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
-        guard let source = piece.baseAddress else { return }
-        let count = piece.count
-        @inline(__always) func ends<Word: FixedWidthInteger>(_: Word.Type) {
-            let size = MemoryLayout<Word>.size
-            let first = UnsafeRawPointer(source).loadUnaligned(as: Word.self)
-            let last = UnsafeRawPointer(source + count - size).loadUnaligned(as: Word.self)
-            UnsafeMutableRawPointer(out).storeBytes(of: first, as: Word.self)
-            UnsafeMutableRawPointer(out + count - size).storeBytes(of: last, as: Word.self)
-        }
-        switch count {
-        case 0: break
-        case 1: out[0] = source[0]
-        case 2...3: ends(UInt16.self)
-        case 4...7: ends(UInt32.self)
-        case 8...16: ends(UInt64.self)
-        default: out.initialize(from: source, count: count)
-        }
-    }
-
-    /// Appends `"` and then the bytes of `utf8` up to the first one a JSON string must escape
-    /// (`"`, `\\`, a control character); when there is none, the closing `"` too. Returns how
-    /// many bytes of `utf8` were copied: `utf8.count` when the string is complete.
-    @inline(__always)
-    mutating func appendQuotedIfClean(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        let count = utf8.count
-        var copied = 0
-        append(addingCapacity: count + 2) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                let out = buffer.baseAddress!
-                out[0] = 0x22
-                copied = JSONWriter.copyClean(utf8, to: out + 1)
-                if copied == count {
-                    out[count + 1] = 0x22
-                    initialized = count + 2
-                } else {
-                    initialized = copied + 1
-                }
-            }
-        }
-        return copied
+        let out = buffer.room(count + 4)
+        out[0] = 0x2C
+        out[1] = 0x22
+        let start = comma ? 2 : 1
+        if !comma { out[0] = 0x22 }
+        JSONBuffer.copySmall(name, to: out + start)
+        out[start + count] = 0x22
+        out[start + count + 1] = 0x3A
+        buffer.commit(start + count + 2)
     }
 
     /// Whether one of the bytes of `word` (8, 4 or 2 of them) is a control character, `quote`

@@ -14,7 +14,7 @@
 ///   `--format json` and `contrast report`'s `audit.json`.
 /// - ``Layout/document``: how palette files are written back (two spaces per level,
 ///   `"key": value`, `{}` and `[]` when empty, and short lists of scalars on one line).
-public struct JSONWriter {
+public struct JSONWriter: ~Copyable {
     public enum Layout: Sendable {
         case compact, pretty, document
     }
@@ -30,8 +30,8 @@ public struct JSONWriter {
         case linePerValue
     }
 
-    /// The bytes written so far (numbers are written into it as a text stream).
-    private var stream = ByteStream()
+    /// The bytes written so far.
+    private var stream = JSONBuffer()
     /// The open containers, innermost last.
     private var containers = ContainerStack()
     /// A key was just written: the next value belongs to it.
@@ -45,33 +45,24 @@ public struct JSONWriter {
     public init(layout: Layout = .compact, sink: (([UInt8]) -> Void)? = nil) {
         self.layout = layout
         self.sink = sink
-        if sink != nil { stream.bytes.reserveCapacity(JSONWriter.chunkBytes + (1 << 12)) }
+        if sink != nil { stream.reserve(JSONWriter.chunkBytes + (1 << 12)) }
     }
 
     /// Reserves room for `count` more bytes, so a document whose size is about known is not
     /// copied each time its buffer doubles.
     public mutating func reserve(_ count: Int) {
-        stream.bytes.reserveCapacity(stream.bytes.count + count)
-    }
-
-    /// Continues `bytes`: ``append(to:_:)`` uses it to write into a caller's buffer.
-    private init(continuing bytes: [UInt8]) {
-        layout = .compact
-        sink = nil
-        stream.bytes = bytes
+        stream.reserve(count)
     }
 
     /// The bytes written (all of them, when there is no sink; what is not yet handed over, when
     /// there is).
-    public var bytes: [UInt8] { stream.bytes }
+    public var bytes: [UInt8] { stream.array }
 
-    /// Writes one compact document at the end of `out` (a batch writes many into one buffer,
-    /// without a copy).
+    /// Writes one compact document at the end of `out` (a batch's lines).
     public static func append(to out: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(continuing: [])
-        swap(&writer.stream.bytes, &out)
+        var writer = JSONWriter()
         body(&writer)
-        swap(&writer.stream.bytes, &out)
+        writer.stream.append(to: &out)
     }
 
     /// One compact document as bytes.
@@ -83,16 +74,16 @@ public struct JSONWriter {
 
     /// Hands the rest to the sink.
     public mutating func finish() {
-        guard let sink, !stream.bytes.isEmpty else { return }
-        sink(stream.bytes)
-        stream.bytes.removeAll(keepingCapacity: true)
+        guard let sink, stream.count > 0 else { return }
+        sink(stream.array)
+        stream.removeAll()
     }
 
     /// Hands what is written so far to the sink once it is large enough.
     private mutating func drainIfLarge() {
-        guard let sink, stream.bytes.count >= JSONWriter.chunkBytes else { return }
-        sink(stream.bytes)
-        stream.bytes.removeAll(keepingCapacity: true)
+        guard let sink, stream.count >= JSONWriter.chunkBytes else { return }
+        sink(stream.array)
+        stream.removeAll()
     }
 
     // MARK: Values
@@ -115,13 +106,13 @@ public struct JSONWriter {
             // look for characters to escape and one check of the buffer's capacity.
             let hadValue = containers.topHasValue
             containers.topHasValue = true
-            name.withUTF8Buffer { stream.bytes.appendKey($0, comma: hadValue) }
+            name.withUTF8Buffer { JSONWriter.appendKey($0, comma: hadValue, to: &stream) }
             afterKey = true
             return
         }
         separate()
         put(0x22)
-        name.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
+        name.withUTF8Buffer { stream.append($0) }
         put(0x22)
         afterKeyName()
     }
@@ -129,18 +120,32 @@ public struct JSONWriter {
     @inline(__always)
     public mutating func string(_ s: String) { beginValue(); quoted(s) }
     @inline(__always)
-    public mutating func number(_ d: Double) { beginValue(); JSONNumber.write(d, to: &stream) }
-    public mutating func int(_ i: Int) { beginValue(); JSONNumber.writeInteger(i, to: &stream) }
+    public mutating func number(_ d: Double) {
+        beginValue()
+        var digits = DigitStream(at: stream.room(DigitStream.bound))
+        JSONNumber.write(d, to: &digits)
+        stream.commit(digits.count)
+    }
+    public mutating func int(_ i: Int) {
+        beginValue()
+        var digits = DigitStream(at: stream.room(DigitStream.bound))
+        JSONNumber.writeInteger(i, to: &digits)
+        stream.commit(digits.count)
+    }
     @inline(__always)
     public mutating func bool(_ b: Bool) { beginValue(); if b { put("true") } else { put("false") } }
     public mutating func null() { beginValue(); put("null") }
 
     /// A number written as the caller formatted it (the matrix keeps Swift's `21.0`, as its
     /// CSV does). `text` must be a JSON number.
-    public mutating func number(formatted text: String) { beginValue(); stream.write(text) }
+    public mutating func number(formatted text: String) {
+        beginValue()
+        var text = text
+        text.withUTF8 { stream.append($0) }
+    }
 
     /// Already-encoded JSON as the next value.
-    public mutating func raw(_ json: [UInt8]) { beginValue(); stream.bytes.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) { beginValue(); stream.append(json) }
 
     public mutating func object(_ style: ContainerStyle = .normal, _ body: (inout JSONWriter) -> Void) {
         open(0x7B, style)
@@ -166,13 +171,9 @@ public struct JSONWriter {
     @inline(__always)
     mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
         beginValue()
-        stream.bytes.append(addingCapacity: bound) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var cursor = JSONCursor(buffer)
-                body(&cursor)
-                initialized = cursor.written
-            }
-        }
+        var cursor = JSONCursor(UnsafeMutableBufferPointer(start: stream.room(bound), count: bound))
+        body(&cursor)
+        stream.commit(cursor.written)
     }
 
     /// Opens an object that ``endObject()`` closes: for a model written millions of times (a
@@ -229,22 +230,22 @@ public struct JSONWriter {
     /// segments: the same bytes as `string(pointer.description)`, without making that string.
     public mutating func pointer(_ pointer: JSONPointer) {
         beginValue()
-        JSONWriter.appendPointer(pointer.segments, to: &stream.bytes)
+        JSONWriter.appendPointer(pointer.segments, to: &stream)
     }
 
     // MARK: Layout
 
     @inline(__always)
-    private mutating func quoted(_ text: String) { JSONWriter.appendQuoted(text, to: &stream.bytes) }
+    private mutating func quoted(_ text: String) { JSONWriter.appendQuoted(text, to: &stream) }
 
     @inline(__always)
     private mutating func put(_ text: StaticString) {
-        text.withUTF8Buffer { stream.bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { stream.append($0) }
     }
 
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
-        stream.bytes.append(byte)
+        stream.append(byte)
     }
 
     /// A line break and the indentation of each depth, made once.
@@ -252,10 +253,12 @@ public struct JSONWriter {
 
     private mutating func newline(depth: Int) {
         if depth < JSONWriter.lineStarts.count {
-            stream.bytes.append(contentsOf: JSONWriter.lineStarts[depth])
+            stream.append(JSONWriter.lineStarts[depth])
         } else {
             put(0x0A)
-            stream.bytes.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+            let at = stream.room(2 * depth)
+            at.initialize(repeating: 0x20, count: 2 * depth)
+            stream.commit(2 * depth)
         }
     }
 
@@ -400,8 +403,8 @@ struct JSONCursor {
         capacity = buffer.count
     }
 
-    /// The most bytes ``number(_:)`` writes (`-1.2345678901234567e-308` is 24).
-    static var numberBound: Int { 32 }
+    /// The most bytes ``number(_:)`` writes.
+    static var numberBound: Int { DigitStream.bound }
 
     @inline(__always)
     private func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
@@ -441,28 +444,9 @@ struct JSONCursor {
     /// A number, as ``JSONNumber`` writes it.
     @inline(__always)
     mutating func number(_ d: Double) {
-        var digits = DigitStream(at: room(JSONCursor.numberBound), capacity: JSONCursor.numberBound)
+        var digits = DigitStream(at: room(JSONCursor.numberBound))
         JSONNumber.write(d, to: &digits)
         written += digits.count
-    }
-
-    /// A number's digits, straight into the reserved room.
-    private struct DigitStream: TextOutputStream {
-        let at: UnsafeMutablePointer<UInt8>
-        let capacity: Int
-        var count = 0
-
-        mutating func write(_ string: String) {
-            var string = string
-            string.withUTF8 { _writeASCII($0) }
-        }
-
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-            guard let source = buffer.baseAddress else { return }
-            precondition(buffer.count <= capacity - count, "a number passed the room reserved for it")
-            (at + count).initialize(from: source, count: buffer.count)
-            count += buffer.count
-        }
     }
 }
 

@@ -47,6 +47,7 @@ public enum Service: Sendable {
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
+        MemoryRelease.configureForService()
 
         var config = configuration.server
         let log = ServiceLog(format: configuration.logFormat)

@@ -102,7 +102,10 @@ import Testing
     /// each length around the eight-byte scan, and segments across a piece's end.
     @Test func aPointerIsItsDescriptionWhateverItsSegmentsHold() {
         let specials: [UInt8] = [0x7E, 0x2F, 0x22, 0x5C, 0x0A, 0x01, 0x1F, 0x7F]
-        var segments: [[String]] = [[""], ["", ""], ["~"], ["/"], ["~/~"], ["é"], ["a", "", "é~/"]]
+        // A combining mark after `/` or `~` leaves it a `/` or `~`: a pointer is read scalar by
+        // scalar (RFC 6901), not by characters.
+        var segments: [[String]] = [[""], ["", ""], ["~"], ["/"], ["~/~"], ["é"], ["a", "", "é~/"],
+                                    ["a/\u{301}b"], ["~\u{301}"], ["x \u{301}/"]]
         for length in 1...19 {
             for place in 0..<length {
                 for special in specials {
@@ -123,6 +126,21 @@ import Testing
             viaString.string(pointer.description)
             #expect(viaPointer.bytes == viaString.bytes, "\(pointer.segments.map { $0.prefix(40) })")
         }
+    }
+
+    /// A pointer's text reads back as its segments, through `init(parsing:)` and `Codable`:
+    /// `~0`, `~1`, other `~`s, empty segments and combining marks after `/` or `~`.
+    @Test func aPointerReadsBackAsItsSegments() throws {
+        let pointers = [JSONPointer(), JSONPointer([""]), JSONPointer(["a/b", "c~d", "~01", "~1~0", "~", "", "q"]),
+                        JSONPointer(["a/\u{301}b", "~\u{301}", "\u{301}"]), JSONPointer(["themes", "light", "tokens", "text.body"])]
+        for pointer in pointers {
+            #expect(JSONPointer(parsing: pointer.description) == pointer, "\(pointer.segments)")
+            let decoded = try JSONDecoder().decode([JSONPointer].self, from: JSONEncoder().encode([pointer]))
+            #expect(decoded == [pointer])
+        }
+        #expect(JSONPointer(["a/\u{301}b"]).description == "/a~1\u{301}b")
+        #expect(JSONPointer.unescaped("~01") == "~1" && JSONPointer.unescaped("~2~") == "~2~" && JSONPointer.unescaped("a~1~0") == "a/~")
+        #expect(JSONPointer(parsing: "/a~1b//c").segments == ["a/b", "", "c"])
     }
 
     /// Integers, and numbers with no fraction, are written from their digits on the stack: the

@@ -61,8 +61,8 @@ extension PaletteDecoder {
             }
             if let ref = item["$ref"]?.stringValue {
                 if ref.hasPrefix("#/sets/") || ref.hasPrefix("#sets/") {
-                    let setName = String(ref.split(separator: "/").last ?? "")
-                    guard let set = sets?[setName.replacing("~1", with: "/").replacing("~0", with: "~")] else {
+                    let setName = JSONPointer.unescaped(ref.split(separator: "/").last ?? "")
+                    guard let set = sets?[setName] else {
                         problem(.unknownToken, "\"\(ref)\" names no set of this resolver (sets: \((sets?.members ?? []).map(\.key).joined(separator: ", ")))", at: pointer.appending("$ref"), item["$ref"])
                         continue
                     }
@@ -271,8 +271,8 @@ extension PaletteDecoder {
                         problem(.refCycle, "set reference cycle: \((visiting + [ref]).joined(separator: " → "))", at: itemPointer.appending("$ref"), item["$ref"])
                         continue
                     }
-                    let setName = String(trimmed.dropFirst("sets/".count)).replacing("~1", with: "/").replacing("~0", with: "~")
-                    guard let root = cache[resolverFile] ?? nil, let set = PaletteDecoder.follow("/sets/" + setName.replacing("~", with: "~0").replacing("/", with: "~1"), in: root) else {
+                    let setName = JSONPointer.unescaped(trimmed.dropFirst("sets/".count))
+                    guard let root = cache[resolverFile] ?? nil, let set = PaletteDecoder.follow("/sets/" + JSONPointer.escaped(setName), in: root) else {
                         problem(.unknownToken, "\"\(ref)\" names no set of this resolver", at: itemPointer.appending("$ref"), item["$ref"])
                         continue
                     }

@@ -115,8 +115,7 @@ extension PaletteDecoder {
         if text.hasPrefix("/") { text = text.dropFirst() }
         guard !text.isEmpty else { return root }
         var path = file + "#"
-        for raw in text.split(separator: "/", omittingEmptySubsequences: false) {
-            let segment = String(raw).replacing("~1", with: "/").replacing("~0", with: "~")
+        for segment in JSONPointer(parsing: "/" + text).segments {
             switch value {
             case .object(let members, _) where indexWideObjects && members.count > 32:
                 if indexes[path] == nil {
@@ -134,7 +133,7 @@ extension PaletteDecoder {
             default:
                 return nil
             }
-            if indexWideObjects { path += "/" + String(raw) }
+            if indexWideObjects { path += "/" + JSONPointer.escaped(segment) }
         }
         return value
     }

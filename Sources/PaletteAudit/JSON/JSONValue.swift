@@ -92,19 +92,55 @@ public struct JSONPointer: Hashable, Sendable, Codable, CustomStringConvertible,
         var out = ""
         for segment in segments {
             out.append("/")
-            if segment.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) {
-                out += segment.replacing("~", with: "~0").replacing("/", with: "~1")
-            } else {
-                out += segment
-            }
+            out += JSONPointer.escaped(segment)
         }
         return out
     }
 
+    /// The segments of a pointer's text: split at each `/` (the first, before the first segment,
+    /// dropped), each unescaped.
+    public init(parsing text: String) {
+        segments = text.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            .map { JSONPointer.unescaped(Substring($0)) }
+    }
+
     public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            .map { String($0).replacing("~1", with: "/").replacing("~0", with: "~") }
+        self.init(parsing: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// A segment as a pointer writes it (RFC 6901): `~` as `~0`, `/` as `~1`. Scalar by
+    /// scalar, as the RFC reads a pointer: a `/` that a combining mark follows is still a `/`
+    /// (`JSONWriter` writes pointers the same way, over their bytes).
+    public static func escaped(_ segment: String) -> String {
+        guard segment.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else { return segment }
+        var out = String.UnicodeScalarView()
+        for scalar in segment.unicodeScalars {
+            switch scalar {
+            case "~": out.append(contentsOf: "~0".unicodeScalars)
+            case "/": out.append(contentsOf: "~1".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A segment as written in a pointer, read back: `~1` as `/` and `~0` as `~`, scalar by
+    /// scalar and left to right (so `~01` is `~1`); any other `~` stays as it is.
+    public static func unescaped(_ text: Substring) -> String {
+        guard text.utf8.contains(0x7E) else { return String(text) }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "~", index + 1 < scalars.count, scalars[index + 1] == "0" || scalars[index + 1] == "1" {
+                out.append(scalars[index + 1] == "0" ? "~" : "/")
+                index += 2
+            } else {
+                out.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(out)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -15,17 +15,18 @@ enum MemoryRelease {
     ///
     /// glibc gives the top of a heap back to the system whenever more than 128 KB of it is free
     /// (`M_TRIM_THRESHOLD`). An audit answer's buffers are about that size, so each `POST
-    /// /v1/audit` of Peptide Fox shrank the heap as it finished and grew it again in the next
-    /// request: 53–60 page faults a request (`perf stat -e page-faults -p PID` under wrk), and
-    /// ~10 % of its CPU. Now up to 8 MB of free top stays in each arena, and blocks from 4 MB
-    /// up are mapped and unmapped on their own (`M_MMAP_THRESHOLD`; setting either fixes both,
-    /// where glibc would otherwise raise the mapping threshold as high as 32 MB as large blocks
-    /// are freed). A request with a large body still returns everything free afterwards
-    /// (``toSystem()``), so what one burst leaves is bounded by these two figures per arena.
+    /// /v1/audit` of Peptide Fox could shrink the heap as it finished and fault it in again in
+    /// the next request: 53–60 page faults a request (`perf stat -e page-faults -p PID` under
+    /// wrk), ~10 % of its CPU. Now up to 1 MB of free top stays in each arena, and blocks from
+    /// 1 MB up are mapped and unmapped on their own (`M_MMAP_THRESHOLD`). Setting either fixes
+    /// both: left alone, glibc raises the mapping threshold as large blocks are freed, up to
+    /// 32 MB, and the trim threshold to twice that, so these settings keep less between
+    /// requests than the defaults can. They bound only the free top of each arena; free blocks
+    /// below it stay until ``toSystem()``, which runs after a request with a large body.
     static func configureForService() {
         #if os(Linux)
-        _ = glibcMallopt(glibcTrimThreshold, 8 << 20)
-        _ = glibcMallopt(glibcMmapThreshold, 4 << 20)
+        _ = glibcMallopt(glibcTrimThreshold, 1 << 20)
+        _ = glibcMallopt(glibcMmapThreshold, 1 << 20)
         #endif
     }
 }

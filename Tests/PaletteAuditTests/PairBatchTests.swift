@@ -170,6 +170,11 @@ import TestSupport
             let laidOut = JSONWriter.compact { report.writeLaidOut(&$0, id: pair.id) }
             let ordinary = JSONWriter.compact { report.writeMembers(&$0, id: pair.id) }
             #expect(String(decoding: laidOut, as: UTF8.self) == String(decoding: ordinary, as: UTF8.self))
+            // Appended to a batch's bytes, it is laid out there with no writer: the same bytes.
+            var appended: [UInt8] = Array("x\n".utf8)
+            report.appendJSON(to: &appended, id: pair.id)
+            #expect(appended == Array("x\n".utf8) + ordinary)
+            #expect(report.jsonBytes(id: pair.id) == ordinary)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(laidOut)) as? [String: Any])
             seen.formUnion(object.keys)
             // Inside an array, the separator comes before each report, as for any value.

@@ -6,6 +6,19 @@ import Testing
 /// The checks that relate more than one pair: `distinct` groups, `focus` indicators and `link`
 /// colors, and contrast as people with a color-vision deficiency see it.
 @Suite struct RelationCheckTests {
+    /// A badge pair's check id (`badges[a vs b]`) names its two sides around its one ` vs `,
+    /// found over its bytes, as the id was joined: none or two of them name no sides.
+    @Test func aBadgePairsSidesAreAroundItsOneVs() {
+        func sides(_ text: Substring) -> [String]? { Partner.sides(of: text).map { [String($0.before), String($0.after)] } }
+        #expect(sides("danger vs success") == ["danger", "success"])
+        #expect(sides(" vs ") == ["", ""])
+        #expect(sides("a vs b vs c") == nil)
+        #expect(sides("a vs  vs b") == nil)
+        #expect(sides("avsb") == nil && sides("") == nil && sides("a vs") == nil)
+        #expect(sides("x vs \u{301}y") == ["x", "\u{301}y"])
+        #expect(sides("é vs ü") == ["é", "ü"])
+    }
+
     static let tokens = """
     "color.bg.default": "#ffffff", "color.bg.subtle": "#f6f8fa",
     "color.fg.default": "#1f2328", "color.fg.link": "#0969da", "color.fg.pale-link": "#54aeff",

@@ -251,7 +251,7 @@ private struct ClashKey: Hashable {
 
 /// The other member of a passing `distinct` check, named in words only when a suggestion
 /// clashes with it.
-private struct Partner {
+struct Partner {
     var check: String
     var token: String
     var hex: String
@@ -282,7 +282,9 @@ private struct Partner {
             }
         }
         guard matches.count == 1, let at = matches.first else { return nil }
-        // The separator is ASCII, so both ends are between characters.
+        // The separator is ASCII, so both ends are between Unicode scalars. (The check's id was
+        // joined as `badges[a vs b]`, so its bytes are where to look: `split` would not see a
+        // ` vs ` whose last space a combining mark follows.)
         return (pair[..<at], pair[bytes.index(at, offsetBy: separator.count)...])
     }
 }

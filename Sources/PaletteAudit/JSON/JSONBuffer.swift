@@ -62,7 +62,8 @@ struct JSONBuffer: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// The bytes written, as an array.
+    /// The bytes written, as an array: a copy (an `Array` cannot take over this memory), so a
+    /// document's bytes exist twice for a moment as its writer hands them over.
     var array: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
     /// Appends the bytes written to `out`.
@@ -74,9 +75,9 @@ struct JSONBuffer: ~Copyable {
     mutating func removeAll() { count = 0 }
 
     /// Copies `piece` to `out`; a short one (a key's name, a literal, a number's digits)
-    /// without a call to `memcpy`, which costs more than the copy for pieces this short: as
-    /// two loads and two stores that may overlap (of 16, 8, 4 or 2 bytes by the length), one
-    /// byte alone. Pieces over 32 bytes go to `memcpy`.
+    /// without a call to `memcpy`, which costs more than the copy for pieces this short: its
+    /// first and last 2, 4 or 8 bytes (which may overlap) by its length, its first and last 16
+    /// as four 8-byte words from 17 to 32, one byte alone. Pieces over 32 bytes go to `memcpy`.
     @inline(__always)
     static func copySmall(_ piece: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
         guard let source = piece.baseAddress else { return }

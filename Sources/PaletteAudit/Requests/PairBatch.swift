@@ -47,11 +47,14 @@ public struct PairBatch: Sendable {
         let parts = Parallel.parts(items: pairs.count, minimum: minimumPart, threads: threads)
         let measured = Parallel.map(parts, cancelled: cancelled) { k in
             let range = (k * pairs.count / parts)..<((k + 1) * pairs.count / parts)
-            var w = JSONWriter()
-            w.arrayContents { w in
-                for index in range { listEntry(pairs[index], index: index, to: &w) }
+            // Each entry laid out at the end of the part's bytes, separated by commas: the part
+            // is the array the answer joins, not a copy of a writer's buffer.
+            var part: [UInt8] = []
+            for index in range {
+                if index > range.lowerBound { part.append(0x2C) }
+                listEntry(pairs[index], index: index, to: &part)
             }
-            return w.bytes
+            return part
         }
         guard let answers = measured else { return nil }
         // `{"results":[…]}`, the parts joined with commas into the one buffer reserved for the
@@ -69,17 +72,19 @@ public struct PairBatch: Sendable {
         return out
     }
 
-    /// One pair of a list, or its error entry, as the next value of `w` (a part's values are
+    /// One pair of a list, or its error entry, appended to a part's bytes (a part's values are
     /// joined with commas, so the parts join into one array).
-    private func listEntry(_ pair: PairRequest, index: Int, to w: inout JSONWriter) {
+    private func listEntry(_ pair: PairRequest, index: Int, to part: inout [UInt8]) {
         do throws(RequestError) {
-            try measure(pair).write(&w, id: pair.id)
+            try measure(pair).appendJSON(to: &part, id: pair.id)
         } catch {
-            w.object { w in
-                w.key("code"); w.string(error.code.rawValue)
-                w.key("error"); w.string(error.message)
-                if let id = pair.id { w.key("id"); w.string(id) }
-                w.key("pointer"); w.string("/pairs/\(index)/\(error.field)")
+            JSONWriter.append(to: &part) { w in
+                w.object { w in
+                    w.key("code"); w.string(error.code.rawValue)
+                    w.key("error"); w.string(error.message)
+                    if let id = pair.id { w.key("id"); w.string(id) }
+                    w.key("pointer"); w.string("/pairs/\(index)/\(error.field)")
+                }
             }
         }
     }

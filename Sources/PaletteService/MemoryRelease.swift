@@ -14,15 +14,19 @@ enum MemoryRelease {
     /// server starts.
     ///
     /// glibc gives the top of a heap back to the system whenever more than 128 KB of it is free
-    /// (`M_TRIM_THRESHOLD`). An audit answer's buffers are about that size, so each `POST
-    /// /v1/audit` of Peptide Fox could shrink the heap as it finished and fault it in again in
-    /// the next request: 53–60 page faults a request (`perf stat -e page-faults -p PID` under
-    /// wrk), ~10 % of its CPU. Now up to 1 MB of free top stays in each arena, and blocks from
-    /// 1 MB up are mapped and unmapped on their own (`M_MMAP_THRESHOLD`). Setting either fixes
-    /// both: left alone, glibc raises the mapping threshold as large blocks are freed, up to
-    /// 32 MB, and the trim threshold to twice that, so these settings keep less between
-    /// requests than the defaults can. They bound only the free top of each arena; free blocks
-    /// below it stay until ``toSystem()``, which runs after a request with a large body.
+    /// (`M_TRIM_THRESHOLD`), and maps blocks from 128 KB up on their own (`M_MMAP_THRESHOLD`),
+    /// raising both as mapped blocks are freed (the mapping threshold up to 32 MB, the trim
+    /// threshold to twice it). Blocks just under 128 KB never raise them: an audit answer's
+    /// buffers are about that size, so each `POST /v1/audit` of Peptide Fox shrank the heap as
+    /// it finished and faulted it in again in the next request, 53–60 page faults a request
+    /// (`perf stat -e page-faults -p PID` under wrk), ~10 % of its CPU. Both are set here to
+    /// 1 MB: up to 1 MB of a heap's free top stays between requests, and blocks from 1 MB up
+    /// are mapped and unmapped on their own, so what stays after any request is small. The
+    /// cost is in large answers, whose buffers are mapped and faulted in afresh each time (a
+    /// `POST /v1/contrast` of 10,000 pairs: ~5,000 faults a request against ~3,000). 32 MB,
+    /// tried, kept 80 MB resident after `scripts/rss_rounds.py` against 31 MB.
+    /// All free memory goes back by ``toSystem()``, which runs once a request with a large body
+    /// or a large answer is done with (`Service.run`'s completion).
     static func configureForService() {
         #if os(Linux)
         _ = glibcMallopt(glibcTrimThreshold, 1 << 20)

@@ -72,9 +72,13 @@ public enum Service: Sendable {
         let finalRoutes = routes
         config.lane = { finalRoutes.lane(for: $0) }
         let quiet = configuration.quiet
+        let releaseAfter = configuration.limits.releaseMemoryAfterBodyBytes
         let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
             metrics.record(completed)
             if !quiet { log.access(completed) }
+            // Once a large request or answer is done with, its memory goes back to the system
+            // (the allocator keeps up to 32 MB of free heap otherwise: MemoryRelease).
+            if completed.requestBytes >= releaseAfter || completed.responseBytes >= releaseAfter { MemoryRelease.toSystem() }
         })
         serverBox.server = server
         do {

@@ -20,8 +20,9 @@ enum MemoryRelease {
     /// buffers are about that size, so each `POST /v1/audit` of Peptide Fox shrank the heap as
     /// it finished and faulted it in again in the next request, 53–60 page faults a request
     /// (`perf stat -e page-faults -p PID` under wrk), ~10 % of its CPU. Both are set here to
-    /// 1 MB: up to 1 MB of a heap's free top stays between requests, and blocks from 1 MB up
-    /// are mapped and unmapped on their own, so what stays after any request is small. The
+    /// 1 MB: up to 1 MB of each arena's free top stays between requests, and blocks from 1 MB
+    /// up are mapped and unmapped on their own (free blocks below a heap's top are not bounded
+    /// by either; the trim below returns them). The
     /// cost is in large answers, whose buffers are mapped and faulted in afresh each time (a
     /// `POST /v1/contrast` of 10,000 pairs: ~5,000 faults a request against ~3,000). 32 MB,
     /// tried, kept 80 MB resident after `scripts/rss_rounds.py` against 31 MB.

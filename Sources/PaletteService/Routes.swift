@@ -23,9 +23,9 @@ public struct Routes: Sendable {
         /// (`--max-request-memory`, 256 MiB): the cap of a ``ReadBudget``, under which it may
         /// build in proportion to the body.
         public var maximumReadBytes = ReadBudget.defaultMaximumBytes
-        /// A request whose body is at least this large gives the allocator's free memory back
-        /// to the system when it is answered, so a burst of large requests does not leave the
-        /// process holding their peak.
+        /// A request whose body, or whose answer, is at least this large gives the allocator's
+        /// free memory back to the system once it is done with (`Service.run`'s completion),
+        /// so a burst of large requests does not leave the process holding their peak.
         public var releaseMemoryAfterBodyBytes = 256 << 10
         public init() {}
     }
@@ -51,7 +51,6 @@ public struct Routes: Sendable {
             response.route = route
         }
         Routes.addCommonHeaders(&response)
-        if request.body.count >= limits.releaseMemoryAfterBodyBytes { MemoryRelease.toSystem() }
         return response
     }
 

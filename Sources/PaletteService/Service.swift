@@ -76,8 +76,9 @@ public enum Service: Sendable {
         let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
             metrics.record(completed)
             if !quiet { log.access(completed) }
-            // Once a large request or answer is done with, its memory goes back to the system
-            // (the allocator keeps up to 32 MB of free heap otherwise: MemoryRelease).
+            // Once a large request or answer is done with (its body and answer freed), free
+            // memory goes back to the system; between requests each arena keeps at most 1 MB of
+            // free heap top (MemoryRelease).
             if completed.requestBytes >= releaseAfter || completed.responseBytes >= releaseAfter { MemoryRelease.toSystem() }
         })
         serverBox.server = server

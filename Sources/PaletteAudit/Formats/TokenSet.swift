@@ -111,11 +111,12 @@ extension PaletteDecoder {
 
     static func follow(_ fragment: String, in root: JSONValue, file: String, indexes: inout [String: [String: JSONValue]], indexWideObjects: Bool) -> JSONValue? {
         var value = root
-        var text = Substring(fragment)
-        if text.hasPrefix("/") { text = text.dropFirst() }
-        guard !text.isEmpty else { return root }
+        // A fragment with or without its leading `/` (read over bytes: a `/` that a combining
+        // mark follows is still a `/`).
+        let text = fragment.utf8.first == 0x2F ? fragment : "/" + fragment
+        guard text != "/" else { return root }
         var path = file + "#"
-        for segment in JSONPointer(parsing: "/" + text).segments {
+        for segment in JSONPointer(parsing: text).segments {
             switch value {
             case .object(let members, _) where indexWideObjects && members.count > 32:
                 if indexes[path] == nil {

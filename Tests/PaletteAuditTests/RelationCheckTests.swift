@@ -203,6 +203,32 @@ import Testing
         #expect(notes.contains { $0.hasPrefix("the foreground #") && $0.hasSuffix("(darker) is left out: it would be confusable with badge red (#e03131), which it must stay distinguishable from") })
     }
 
+    /// A translucent member is weighed against suggestions as the check saw it: over the
+    /// theme's backdrop, or white when there is none. (It was weighed as its opaque color, so
+    /// #c35255 was kept in "light" though it is indistinct from #a01010cc over white, #b34040:
+    /// CIEDE2000 6.4.)
+    @Test func aTranslucentPartnerIsWeighedAsSeen() throws {
+        let text = ##"{"name": "s", "themes": {"light": {"tokens": {"bg": "#ffffff", "a": "#ff8787", "b": "#a01010cc", "ink": "#000000"}}, "dark": {"extends": "light", "backdrop": "ink", "tokens": {}}}, "checks": [{"id": "a-on-bg", "foreground": "a", "background": "bg"}, {"id": "reds", "distinct": ["a", "b"]}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        let report = Auditor().audit(try #require(palette), problems: problems)
+        func result(_ theme: String, _ id: String) throws -> CheckResult {
+            try #require(report.themes.first { $0.name == theme }?.results.first { $0.id == id })
+        }
+        #expect(try result("light", "reds[a vs b]").composited?.background == "#b34040")
+        #expect(try result("dark", "reds[a vs b]").composited?.background == "#800d0d")
+        #expect(try result("light", "reds[a vs b]").verdict == .pass && result("dark", "reds[a vs b]").verdict == .pass)
+        let light = try #require(try result("light", "a-on-bg").suggestions)
+        #expect(light.foreground.isEmpty)
+        #expect(light.notes?.contains("the foreground #c35255 (darker) is left out: it would be confusable with b, which it must stay distinguishable from") == true)
+        let dark = try #require(try result("dark", "a-on-bg").suggestions)
+        #expect(dark.foreground.map(\.hex) == ["#c35255"])
+        #expect(dark.notes == nil)
+        // The pair the suggestion would make, judged by the check itself.
+        let (alone, _) = PaletteDecoder.decode(##"{"name": "t", "tokens": {"x": "#c35255", "y": "#a01010cc"}, "checks": [{"id": "g", "distinct": ["x", "y"]}]}"##)
+        let judged = Auditor().audit(try #require(alone), problems: []).themes[0].results[0]
+        #expect(judged.verdict == .fail && judged.distinction?.indistinct == true)
+    }
+
     @Test func aSuggestionThatWouldMakeAGroupConfusableIsLeftOut() throws {
         let text = ##"{"name": "s", "tokens": {"bg": "#ffffff", "a": "#ff8787", "b": "#e03131"}, "checks": [{"id": "a-on-bg", "foreground": "a", "background": "bg"}, {"id": "reds", "distinct": ["a", "b"]}]}"##
         let (palette, problems) = PaletteDecoder.decode(text)

@@ -186,8 +186,8 @@ extension Auditor {
         for colorAssumed in [first.assumed, second.assumed] { if let a = colorAssumed, !assumed.contains(a) { assumed.append(a) } }
         var surface = SRGB.white
         if !(first.color.isOpaque && second.color.isOpaque) {
-            if let reference = resolver.theme.backdrop, case .success(let backdrop) = resolver.resolve(reference) {
-                surface = backdrop.color.isOpaque ? backdrop.color : backdrop.color.composited(over: .white)
+            if let backdrop = distinctSurface(&resolver) {
+                surface = backdrop
             } else {
                 assumed.append("translucent members are judged over white (the theme names no backdrop)")
             }
@@ -220,6 +220,15 @@ extension Auditor {
                                      deficiency: assessment.worstDeficiency?.name, simulatedDifference: assessment.simulatedDifference.map(rounded),
                                      simulated: simulated, confusable: assessment.confusable, indistinct: assessment.indistinctInNormalVision,
                                      deficiencies: deficiencies == ColorVisionDeficiency.audited ? ColorVisionDeficiency.auditedNames : deficiencies.map(\.name)))
+    }
+
+    /// What translucent members of a `distinct` group are seen over: the theme's backdrop
+    /// (itself over white when translucent), or nil when the theme names none or it does not
+    /// resolve (they are then judged over white, and the result says so). One answer for the
+    /// check and for the suggestions weighed against its members.
+    static func distinctSurface(_ resolver: inout ThemeResolver) -> SRGB? {
+        guard let reference = resolver.theme.backdrop, case .success(let backdrop) = resolver.resolve(reference) else { return nil }
+        return backdrop.color.isOpaque ? backdrop.color : backdrop.color.composited(over: .white)
     }
 
     /// A difference to four decimals, as reports carry it.
@@ -292,7 +301,10 @@ struct Partner {
 extension Auditor {
     /// Leaves out suggested colors that would make a member of a `distinct` group (or a badge
     /// background) confusable with a partner it is told apart from now, and says so.
-    static func keepGroupsDistinct(_ themes: inout [ThemeReport]) {
+    /// `surfaces` holds, for each theme, what its `distinct` checks saw translucent members over
+    /// (``distinctSurface(_:)``; white when nil or absent): a translucent partner, or a
+    /// translucent suggestion, is weighed as seen there, as the check weighed it.
+    static func keepGroupsDistinct(_ themes: inout [ThemeReport], surfaces: [SRGB?]) {
         // The deficiencies of each list of names (most checks name the same ones), read once.
         var deficienciesNamed: [[String]: [ColorVisionDeficiency]] = [:]
         for t in themes.indices {
@@ -309,6 +321,8 @@ extension Auditor {
                 partners[b, default: []].append((Partner(check: r.id, token: a, hex: r.foreground.hex, second: false), r.foreground.color, d.threshold, deficiencies))
             }
             guard !partners.isEmpty else { continue }
+            let surface = (t < surfaces.count ? surfaces[t] : nil) ?? .white
+            func seen(_ color: SRGB) -> SRGB { color.isOpaque ? color : color.composited(over: surface) }
             // The same color weighed against the same member's partners (another check's
             // suggestion) has the same answer: each is assessed once.
             var clashes: [ClashKey: String?] = [:]
@@ -323,10 +337,10 @@ extension Auditor {
                     let key = ClashKey(member: member, hex: hex)
                     if let known = clashes[key] { return known }
                     var found: String?
-                    if let candidate = try? SRGB(css: hex) {
+                    if let candidate = (try? SRGB(css: hex)).map(seen) {
                         for partner in list {
                             let a = Distinguishability.assess(prepared.prepared(candidate, under: partner.deficiencies),
-                                                              prepared.prepared(partner.color, under: partner.deficiencies), threshold: partner.threshold)
+                                                              prepared.prepared(seen(partner.color), under: partner.deficiencies), threshold: partner.threshold)
                             if a.confusable || a.indistinctInNormalVision { found = partner.partner.name; break }
                         }
                     }

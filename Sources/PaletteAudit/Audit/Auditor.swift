@@ -140,6 +140,7 @@ public struct Auditor: Sendable {
         // With several threads, suggestions are collected while checks are evaluated and computed
         // together afterwards; the report is the same as computing them in place.
         var deferred: [PendingSuggestion]? = limits.suggestionThreads > 1 ? [] : nil
+        var surfaces: [SRGB?] = []
         for (theme, planned, items) in plan {
             var resolver = planned ?? ThemeResolver(palette: palette, theme: theme, suggestions: allowance)
             var results: [CheckResult] = []
@@ -187,6 +188,9 @@ public struct Auditor: Sendable {
             for (index, more) in copies.values where more > 0 {
                 problems[index].message += " (and \(more) more token\(more == 1 ? "" : "s") that copy this value)"
             }
+            // What this theme's translucent `distinct` members were seen over, for the
+            // suggestions weighed against them below.
+            surfaces.append(results.contains { $0.kind == .distinct && $0.composited != nil } ? Auditor.distinctSurface(&resolver) : nil)
             themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved))
             summary.add(themeSummary)
         }
@@ -198,7 +202,7 @@ public struct Auditor: Sendable {
                 Auditor.attach(suggestions, to: &themes[pending.theme].results[pending.result], theme: themes[pending.theme].name)
             }
         }
-        Auditor.keepGroupsDistinct(&themes)
+        Auditor.keepGroupsDistinct(&themes, surfaces: surfaces)
         for check in palette.checks where check.isRule && (ruleMatches[check.id] ?? 0) == 0 && !selected.isEmpty
         && selected.contains(where: { check.applies(to: $0.name) }) {
             // A rule whose own "except" removes every pair its globs match says so.

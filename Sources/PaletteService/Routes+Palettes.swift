@@ -176,7 +176,7 @@ extension Routes {
         try Routes.onlyQuery(request, ["theme", "format"], expected: "theme, format")
         let csv: Bool
         switch request.query("format") {
-        case nil: csv = request.header("accept")?.lowercased().contains("text/csv") == true
+        case nil: csv = Negotiation.choose(accept: request.header("accept"), offering: ["application/json", "text/csv"]) == "text/csv"
         case "json": csv = false
         case "csv": csv = true
         case let other?: throw ServiceError.badRequest("format must be json or csv, not \"\(other.prefix(40))\"", field: "format", code: "invalid-value")

@@ -339,15 +339,17 @@ public struct Routes: Sendable {
     /// nothing fetched from anywhere.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    static func wantsHTML(_ request: Request) -> Bool {
-        guard let accept = request.header("accept") else { return false }
-        return accept.split(separator: ",").contains { bareMediaType($0) == "text/html" }
+    /// What an audit can be sent as, JSON first (the default).
+    static let auditRepresentations = ["application/json", "text/html", "text/markdown"]
+
+    /// The audit's representation the request's `Accept` prefers (``Negotiation``).
+    static func preferredAuditType(_ request: Request) -> String {
+        Negotiation.choose(accept: request.header("accept"), offering: auditRepresentations)
     }
 
-    static func wantsMarkdown(_ request: Request) -> Bool {
-        guard let accept = request.header("accept") else { return false }
-        return accept.split(separator: ",").contains { bareMediaType($0) == "text/markdown" }
-    }
+    static func wantsHTML(_ request: Request) -> Bool { preferredAuditType(request) == "text/html" }
+
+    static func wantsMarkdown(_ request: Request) -> Bool { preferredAuditType(request) == "text/markdown" }
 
     static func markdown(_ report: AuditReport, title: String, comparedWith: String = "the baseline") -> Response {
         Response(status: 200, headers: [Header(name: "Content-Type", value: "text/markdown; charset=utf-8")],

@@ -33,6 +33,34 @@ import Testing
         }
     }
 
+    /// The audit's representation follows the weights in Accept (RFC 9110 12.5.1), not the mere
+    /// mention of a type: `text/html;q=0` refuses HTML, and a client that ranks JSON first gets
+    /// JSON though it names HTML too.
+    @Test func acceptIsWeighed() {
+        let offers = Routes.auditRepresentations
+        let cases: [(String?, String)] = [
+            (nil, "application/json"), ("", "application/json"), ("*/*", "application/json"),
+            ("text/html", "text/html"), ("text/markdown", "text/markdown"), ("TEXT/HTML; charset=UTF-8", "text/html"),
+            ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "text/html"),  // a browser
+            ("application/json, text/html;q=0.1", "application/json"),
+            ("text/html;q=0, application/json", "application/json"),
+            ("text/html;q=0", "application/json"),  // refuses the only other: the default
+            ("text/*;q=0.5, application/json;q=0.4", "text/html"), ("text/*, text/html;q=0", "text/markdown"),
+            ("text/html;q=0.5, text/markdown;q=0.8", "text/markdown"), ("text/markdown, text/html", "text/markdown"),
+            ("text/html, text/markdown", "text/html"), ("text/*", "text/html"),
+            ("image/png", "application/json"), ("text/html;q=2, text/markdown", "text/markdown"),  // q=2 is no weight
+            ("text/html;q=0.5x", "application/json"), ("text/html;q=0.0001", "application/json"),
+            ("text/html;level=\"1,2\";q=0.2, text/markdown;q=0.1", "text/html"),  // the quoted comma does not split
+            ("*/html", "application/json"), ("text/html;Q=0.001, text/markdown;q=0", "text/html"),
+            ("application/json;q=1.000, text/html;q=1", "application/json"), (",,  ,", "application/json"),
+        ]
+        for (field, expected) in cases {
+            #expect(Negotiation.choose(accept: field, offering: offers) == expected, "\(field.debugDescription)")
+        }
+        #expect(Negotiation.qvalue("0.5") == 0.5 && Negotiation.qvalue("1.000") == 1 && Negotiation.qvalue("0.") == 0 && Negotiation.qvalue("0.123") == 0.123)
+        #expect(Negotiation.qvalue("1.001") == nil && Negotiation.qvalue(".5") == nil && Negotiation.qvalue("0.1234") == nil && Negotiation.qvalue("") == nil)
+    }
+
     /// Segments are split on the target as sent, then decoded: "%2F" stays inside its segment.
     @Test func pathSegmentsKeepAnEncodedSlash() {
         func segments(_ target: String) -> [String] { Request(method: "GET", path: "(decoded)", target: target).pathSegments }

@@ -291,6 +291,19 @@ def test_html_report_served_with_a_strict_policy(server):
     assert status == 200 and b"<script>x" not in raw and b"&lt;script&gt;x" in raw
 
 
+def test_accept_weights_choose_the_representation(server):
+    """The audit and the matrix follow Accept's weights, as a client that ranks its types expects."""
+    for accept, expected in [("application/json, text/html;q=0.1", "application/json"), ("text/html;q=0", "application/json"),
+                             ("text/markdown;q=0.9, text/html;q=0.5", "text/markdown"), ("text/*;q=0.3, */*;q=0.2", "text/html")]:
+        status, headers, raw = server.request("GET", "/v1/palettes/train/audit", headers={"Accept": accept})
+        assert status == 200 and headers["Content-Type"].startswith(expected), (accept, headers["Content-Type"])
+        if expected == "application/json":
+            assert json.loads(raw)["palettes"][0]["name"] == "train"
+    for accept, expected in [("text/csv", "text/csv"), ("text/csv;q=0, application/json", "application/json"), ("application/json;q=0.5, text/csv", "text/csv")]:
+        status, headers, _ = server.request("GET", "/v1/palettes/train/matrix", headers={"Accept": accept})
+        assert status == 200 and headers["Content-Type"].startswith(expected), (accept, headers["Content-Type"])
+
+
 def test_tls_with_a_self_signed_certificate(binary, palettes, tmp_path):
     import ssl
     import subprocess

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Gives the allocator's free memory back to the system.
 ///
 /// glibc keeps what a large request freed in its arenas (one per thread that allocated), so
@@ -8,6 +10,44 @@ enum MemoryRelease {
         #if os(Linux)
         _ = glibcMallocTrim(0)
         #endif
+    }
+
+    /// Runs ``toSystem()`` on a thread of its own when asked. `malloc_trim` walks every arena;
+    /// run in the request's completion, on libmicrohttpd's I/O thread, it held up every other
+    /// connection of that thread (a `/healthz` included) for as long as it took. Asking while
+    /// a trim is pending or running costs a flag: the asks made meanwhile are answered by one
+    /// more trim after it, so a burst of large requests trims at most twice.
+    final class Trimmer: @unchecked Sendable {
+        // `pending` and `started` are read and written only with `condition` locked.
+        private let condition = NSCondition()
+        private var pending = false
+        private var started = false
+
+        init() {}
+
+        /// Asks for a trim, soon, without waiting for it.
+        func request() {
+            condition.lock()
+            defer { condition.unlock() }
+            pending = true
+            if !started {
+                started = true
+                let thread = Thread { [self] in self.run() }
+                thread.name = "contrast-trim"
+                thread.start()
+            }
+            condition.signal()
+        }
+
+        private func run() {
+            while true {
+                condition.lock()
+                while !pending { condition.wait() }
+                pending = false
+                condition.unlock()
+                MemoryRelease.toSystem()
+            }
+        }
     }
 
     /// How the service's allocator keeps freed memory between requests, set once before the
@@ -26,8 +66,8 @@ enum MemoryRelease {
     /// cost is in large answers, whose buffers are mapped and faulted in afresh each time (a
     /// `POST /v1/contrast` of 10,000 pairs: ~5,000 faults a request against ~3,000). 32 MB,
     /// tried, kept 80 MB resident after `scripts/rss_rounds.py` against 31 MB.
-    /// All free memory goes back by ``toSystem()``, which runs once a request with a large body
-    /// or a large answer is done with (`Service.run`'s completion).
+    /// All free memory goes back by ``toSystem()``, which a ``Trimmer`` runs once a request with
+    /// a large body or a large answer is done with (`Service.run`'s completion).
     static func configureForService() {
         #if os(Linux)
         _ = glibcMallopt(glibcTrimThreshold, 1 << 20)

@@ -73,13 +73,14 @@ public enum Service: Sendable {
         config.lane = { finalRoutes.lane(for: $0) }
         let quiet = configuration.quiet
         let releaseAfter = configuration.limits.releaseMemoryAfterBodyBytes
+        let trimmer = MemoryRelease.Trimmer()
         let server = Server(configuration: config, handler: { finalRoutes.respond(to: $0) }, onComplete: { completed in
             metrics.record(completed)
             if !quiet { log.access(completed) }
             // Once a large request or answer is done with (its body and answer freed), free
-            // memory goes back to the system; between requests each arena keeps at most 1 MB of
-            // free heap top (MemoryRelease).
-            if completed.requestBytes >= releaseAfter || completed.responseBytes >= releaseAfter { MemoryRelease.toSystem() }
+            // memory goes back to the system, on the trimmer's thread; between requests each
+            // arena keeps at most 1 MB of free heap top (MemoryRelease).
+            if completed.requestBytes >= releaseAfter || completed.responseBytes >= releaseAfter { trimmer.request() }
         })
         serverBox.server = server
         do {

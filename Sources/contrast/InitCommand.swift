@@ -60,7 +60,7 @@ struct InitCommand: ParsableCommand {
         let document = proposal.checksDocument(source: path, toolVersion: Contrast.version, ignoredProperties: ignoredProperties)
         try Terminal.emit(document, to: checksFile)
         if checksFile != "-" {
-            Terminal.writeError("wrote \(proposal.checks.count) checks to \(checksFile)")
+            Terminal.writeError("wrote \(proposal.checks.count) check\(proposal.checks.count == 1 ? "" : "s") to \(checksFile)")
         }
         if let baselineFile {
             // The audit reads the checks as `contrast audit --checks` does: from the file written.

@@ -112,6 +112,28 @@ import Testing
         #expect(proposal.checks.map { "\($0.foreground) on \($0.background)" } == ["color-red-900 on color-red-50"])
     }
 
+    /// An alpha scale (Radix's `gray-a1` … `gray-a12`) is not proposed: its first step is
+    /// translucent, so over an unknown surface the pair's worst case is 1:1 and the check could
+    /// only fail. The note names it; the solid scale beside it is still checked. (It was proposed,
+    /// and `gray-a12 on gray-a1` failed at 1.00:1.)
+    @Test func translucentScalesAreNamedNotChecked() {
+        let solid = ["#fcfcfc", "#f0f0f0", "#e0e0e0", "#bbbbbb", "#838383", "#202020"]
+        let alpha = ["#00000003", "#0000000f", "#0000001f", "#00000044", "#0000007c", "#000000df"]
+        var tokens: [String: String] = [:]
+        for i in solid.indices { tokens["gray-\(i + 1)"] = solid[i]; tokens["gray-a\(i + 1)"] = alpha[i] }
+        let proposal = Self.propose(Self.palette([("light", tokens)]))
+        #expect(proposal.checks.map { "\($0.foreground) on \($0.background)" } == ["gray-6 on gray-1"])
+        #expect(proposal.notes.contains("1 numbered scale has a translucent first step (gray-aN) and is not checked: over an unknown surface its contrast can fall to 1:1. Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)"))
+        #expect(proposal.notes.contains { $0.hasPrefix("no token name says what it is for; 1 numbered scale found:") })
+        // Only the alpha scale: nothing is proposed, and the note says why.
+        let alphaOnly = Self.propose(Self.palette([("light", tokens.filter { $0.key.hasPrefix("gray-a") })]))
+        #expect(alphaOnly.checks.isEmpty)
+        #expect(alphaOnly.notes.contains("no checks proposed: no token name says what it is for, and its numbered scales are translucent. Write its checks by hand (docs/palette-format.md)"))
+        // A translucent last step over an opaque first one is exact (composited): still checked.
+        tokens["gray-6"] = "#202020cc"
+        #expect(Self.propose(Self.palette([("light", tokens)])).checks.map(\.id) == ["gray-6 on gray-1"])
+    }
+
     static func format2(_ value: Int) -> String {
         let digits = Array("0123456789abcdef")
         return String([digits[value / 16], digits[value % 16]])

@@ -81,7 +81,7 @@ def test_never_overwrites_without_force(run, tmp_path):
     written = (tmp_path / "contrast.checks.json").read_text()
     assert "text.* on surface.*" in written
     assert json.loads((tmp_path / "contrast-baseline.json").read_text())
-    assert "text.* on surface.*" in first.stderr and "wrote 1 checks" in first.stderr
+    assert "text.* on surface.*" in first.stderr and "wrote 1 check to" in first.stderr
 
     again = run("init", str(tmp_path))
     assert again.returncode == 2

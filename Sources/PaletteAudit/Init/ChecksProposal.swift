@@ -79,22 +79,28 @@ struct PaletteProposer {
     let roles: [String: TokenNameRole]
     /// Tokens that did not resolve to a color in some theme (left out there).
     let unresolved: Set<String>
+    /// Tokens whose color is translucent in some theme.
+    let translucent: Set<String>
 
     init(palette: Palette) {
         self.palette = palette
         // Only tokens whose color the audit can tell are paired: a check on a token it cannot
         // resolve (a property it cannot apply, an overlay's attribute) would be a problem.
-        var unresolved: Set<String> = []
+        var unresolved: Set<String> = [], translucent: Set<String> = []
         themeNames = palette.themes.map { theme in
             var resolver = ThemeResolver(palette: palette, theme: theme)
             let names = resolver.tokenNames.filter { name in
-                if case .success = resolver.resolve(name) { return true }
+                if case .success(let resolved) = resolver.resolve(name) {
+                    if !resolved.color.isOpaque { translucent.insert(name) }
+                    return true
+                }
                 unresolved.insert(name)
                 return false
             }
             return (theme.name, names)
         }
         self.unresolved = unresolved
+        self.translucent = translucent
         var seen: Set<String> = []
         var all: [String] = []
         for (_, names) in themeNames {
@@ -187,12 +193,18 @@ struct PaletteProposer {
         }
 
         // 3. Numbered scales, when no name says what it is for.
+        var translucentScalesOnly = false
         if checks.isEmpty {
-            let scales = scaleChecks()
+            let (scales, translucentScales) = scaleChecks()
             if !scales.isEmpty {
-                notes.append("no token name says what it is for; \(scales.count) numbered scales found: each scale's last step is checked as text on its first (light tints and dark shades, as Tailwind, Radix and USWDS number them)")
+                notes.append("no token name says what it is for; \(scales.count) numbered scale\(scales.count == 1 ? "" : "s") found: each scale's last step is checked as text on its first (light tints and dark shades, as Tailwind, Radix and USWDS number them)")
+            }
+            if !translucentScales.isEmpty {
+                let shown = translucentScales.prefix(3).joined(separator: ", ") + (translucentScales.count > 3 ? ", …" : "")
+                notes.append("\(translucentScales.count) numbered scale\(translucentScales.count == 1 ? " has" : "s have") a translucent first step (\(shown)) and \(translucentScales.count == 1 ? "is" : "are") not checked: over an unknown surface its contrast can fall to 1:1. Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)")
             }
             checks = scales
+            translucentScalesOnly = scales.isEmpty && !translucentScales.isEmpty
         }
         if scoped {
             for i in checks.indices { checks[i].palettes = [palette.name] }
@@ -202,7 +214,9 @@ struct PaletteProposer {
         let ownChecks = palette.checks.count + palette.badges.count
         let uncovered = ownChecks > 0 ? [] : themeNames.map(\.theme).filter { !covered.contains($0) }
         if checks.isEmpty {
-            notes.append(ownChecks > 0 ? "no checks proposed: the palette's own \(ownChecks) checks stay" : "no checks proposed: no token name says what it is for, and there are no numbered scales. Write its checks by hand (docs/palette-format.md)")
+            notes.append(ownChecks > 0 ? "no checks proposed: the palette's own \(ownChecks) checks stay" : translucentScalesOnly
+                         ? "no checks proposed: no token name says what it is for, and its numbered scales are translucent. Write its checks by hand (docs/palette-format.md)"
+                         : "no checks proposed: no token name says what it is for, and there are no numbered scales. Write its checks by hand (docs/palette-format.md)")
         } else if !uncovered.isEmpty {
             notes.append("no proposed check measures theme\(uncovered.count == 1 ? "" : "s") \(uncovered.joined(separator: ", "))")
         }
@@ -347,8 +361,11 @@ struct PaletteProposer {
 
     /// Names with a number in them, grouped by what is around the number (`red-#`,
     /// `blue-cool-#v`, `gray.#`); a group of five or more steps is a scale, and its last step
-    /// on its first is proposed.
-    func scaleChecks() -> [ProposedCheck] {
+    /// on its first is proposed. A scale whose first step is translucent in some theme (an
+    /// alpha scale, Radix's `gray-a#`) is not: over an unknown surface the pair's worst case
+    /// can be 1:1, a failure nobody can fix by changing the scale. Those scales' patterns
+    /// (`gray-aN`) come back apart, for the note.
+    func scaleChecks() -> (checks: [ProposedCheck], translucent: [String]) {
         var families: [String: [(step: Int, name: String)]] = [:]
         var order: [String] = []
         for name in allNames {
@@ -361,17 +378,21 @@ struct PaletteProposer {
             if families[family] == nil { order.append(family) }
             families[family, default: []].append((step, name))
         }
-        var checks: [ProposedCheck] = []
+        var checks: [ProposedCheck] = [], translucentScales: [String] = []
         for family in order {
             guard let steps = families[family]?.sorted(by: { $0.step < $1.step }), Set(steps.map(\.step)).count >= 5,
                   let lightest = steps.first, let darkest = steps.last, checks.count < PaletteProposer.maximumScaleChecks else { continue }
             let themes = themesHaving([darkest.name, lightest.name])
             guard !themes.isEmpty else { continue }
+            guard !translucent.contains(lightest.name) else {
+                translucentScales.append(family.replacing("#", with: "N"))
+                continue
+            }
             var check = ProposedCheck(id: "\(darkest.name) on \(lightest.name)", foreground: darkest.name, background: lightest.name, usage: .text,
                                       description: "proposed by contrast init: \(family.replacing("#", with: "N")) is a numbered scale of \(steps.count) steps; its last step (\(darkest.step)) as text on its first (\(lightest.step))")
             check.themes = themes.count == themeNames.count ? nil : themes
             checks.append(check)
         }
-        return checks
+        return (checks, translucentScales)
     }
 }

@@ -6,7 +6,10 @@
 /// Nothing is rounded here: pass/fail decisions compare the full-precision ratio.
 public enum WCAG {
     /// Luminance weights of linear red, green and blue (ITU-R BT.709, as WCAG gives them).
-    public static let luminanceWeights = SIMD3<Double>(0.2126, 0.7152, 0.0722)
+    /// (A constant, not a stored global: reading a lazily made global costs a `swift_once` at
+    /// every use, and luminances are computed millions of times.)
+    @inlinable
+    public static var luminanceWeights: SIMD3<Double> { SIMD3<Double>(0.2126, 0.7152, 0.0722) }
 
     /// The relative luminance of linear-light components.
     @inlinable

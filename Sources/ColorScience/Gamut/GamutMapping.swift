@@ -37,9 +37,28 @@ public enum GamutMapping {
     static let linearHigh = SRGBTransfer.decodeByFormula(1 + inGamutTolerance)
 
     static func isInGamut(linear c: SIMD3<Double>) -> Bool {
-        let low = linearLow, high = linearHigh
-        return c.x >= low && c.x <= high && c.y >= low && c.y <= high && c.z >= low && c.z <= high
+        isInGamut(linear: c, low: linearLow, high: linearHigh)
     }
+
+    @inline(__always)
+    static func isInGamut(linear c: SIMD3<Double>, low: Double, high: Double) -> Bool {
+        c.x >= low && c.x <= high && c.y >= low && c.y <= high && c.z >= low && c.z <= high
+    }
+
+    /// What one mapping reads: its five matrices and the in-gamut bounds, in one global. Each
+    /// read of a lazily made global goes through `swift_once`; the suggestions map hundreds of
+    /// thousands of candidates, each of which read seven.
+    struct Constants {
+        let labToLMS: Matrix3, lmsToXYZ: Matrix3, xyzToLinear: Matrix3, linearToLMS: Matrix3, lmsToLab: Matrix3
+        let linearLow: Double, linearHigh: Double
+
+        init() {
+            (labToLMS, lmsToXYZ, xyzToLinear) = (OKLab.labToLMS, OKLab.lmsToXYZ, XYZ.toLinearSRGB)
+            (linearToLMS, lmsToLab) = (GamutMapping.linearSRGBToLMS, OKLab.lmsToLab)
+            (linearLow, linearHigh) = (GamutMapping.linearLow, GamutMapping.linearHigh)
+        }
+    }
+    static let constants = Constants()
 
     /// Linear sRGB straight to OKLab's LMS (the product of the two matrices), for the distance
     /// of each clipped candidate.
@@ -99,9 +118,8 @@ public enum GamutMapping {
     /// encoding: each linear component is placed among the 8-bit levels' linear thresholds
     /// (the suggestions make thousands of candidates and report only their 8-bit values).
     static func srgb8(l: Double, c: Double, hue: (cosine: Double, sine: Double)) -> SRGB {
-        let mapped = linear(l: l, c: c, hue: hue)
-        return SRGB(red8: SRGBTransfer.eightBitLevel(linear: mapped.x), green8: SRGBTransfer.eightBitLevel(linear: mapped.y),
-                    blue8: SRGBTransfer.eightBitLevel(linear: mapped.z))
+        let levels = SRGBTransfer.eightBitLevels(linear: linear(l: l, c: c, hue: hue))
+        return SRGB(red8: levels.x, green8: levels.y, blue8: levels.z)
     }
 
     /// The mapped color in linear light, not clamped (the CSS algorithm returns the last
@@ -114,8 +132,10 @@ public enum GamutMapping {
         // The matrices are read once per mapping, not once per candidate, and every step is
         // written out in place: the same operations in the same order as `OKLab.xyz`,
         // `XYZ.linearSRGB` and `SIMD3.clamped` (so the same bits), without their calls.
-        let labToLMS = OKLab.labToLMS, lmsToXYZ = OKLab.lmsToXYZ, xyzToLinear = XYZ.toLinearSRGB
-        let linearToLMS = GamutMapping.linearSRGBToLMS, lmsToLab = OKLab.lmsToLab
+        let constants = GamutMapping.constants
+        let labToLMS = constants.labToLMS, lmsToXYZ = constants.lmsToXYZ, xyzToLinear = constants.xyzToLinear
+        let linearToLMS = constants.linearToLMS, lmsToLab = constants.lmsToLab
+        let gamutLow = constants.linearLow, gamutHigh = constants.linearHigh
         func lab(_ chroma: Double) -> OKLab { OKLab(l: origin.l, a: chroma * cosine, b: chroma * sine) }
         func linear(_ chroma: Double) -> SIMD3<Double> {
             let lab = lab(chroma)
@@ -131,7 +151,7 @@ public enum GamutMapping {
         }
 
         var current = linear(origin.c)
-        if isInGamut(linear: current) || clippedDistance(current, origin.c) < jnd { return current }
+        if isInGamut(linear: current, low: gamutLow, high: gamutHigh) || clippedDistance(current, origin.c) < jnd { return current }
 
         // The suggestions' search bounds its candidates by what this loop can return (see
         // `NearestPassing.Ladder.chromaFloor`): an in-gamut chroma is passed over only while
@@ -140,7 +160,7 @@ public enum GamutMapping {
         while high - low > chromaEpsilon {
             let chroma = (low + high) / 2
             let candidate = linear(chroma)
-            if lowInGamut && isInGamut(linear: candidate) {
+            if lowInGamut && isInGamut(linear: candidate, low: gamutLow, high: gamutHigh) {
                 low = chroma
                 continue
             }

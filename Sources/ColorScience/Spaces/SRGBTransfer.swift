@@ -41,16 +41,32 @@ public enum SRGBTransfer {
     /// The 8-bit level a linear-light value shows as: exactly `SRGB.to8Bit(encode(value))`,
     /// found among 255 thresholds instead of through `pow`.
     public static func eightBitLevel(linear value: Double) -> UInt8 {
+        level(value, buckets: levelBuckets, thresholds: levelThresholds)
+    }
+
+    /// ``eightBitLevel(linear:)`` of each channel, the two tables read once for the three (each
+    /// read of a lazily made global goes through `swift_once`: the suggestions' ladders place
+    /// millions of channels).
+    public static func eightBitLevels(linear value: SIMD3<Double>) -> SIMD3<UInt8> {
+        let (buckets, thresholds) = levelTables
+        return SIMD3(level(value.x, buckets: buckets, thresholds: thresholds), level(value.y, buckets: buckets, thresholds: thresholds),
+                     level(value.z, buckets: buckets, thresholds: thresholds))
+    }
+
+    /// The search itself: start from the level at the lower edge of the value's bucket (buckets
+    /// are even in the fourth root, where the levels are nearly even too: at most one threshold
+    /// per bucket), then count the thresholds passed.
+    @inline(__always)
+    private static func level(_ value: Double, buckets: [UInt8], thresholds: [Double]) -> UInt8 {
         guard value > 0 else { return 0 }  // also NaN
         guard value < 1 else { return 255 }
-        // Start from the level at the lower edge of the value's bucket (buckets are even in the
-        // fourth root, where the levels are nearly even too: at most one threshold per bucket),
-        // then count the thresholds passed.
-        var level = Int(levelBuckets[Int(value.squareRoot().squareRoot() * Double(levelBuckets.count - 1))])
-        let thresholds = levelThresholds
+        var level = Int(buckets[Int(value.squareRoot().squareRoot() * Double(buckets.count - 1))])
         while level < 255 && thresholds[level] <= value { level += 1 }
         return UInt8(level)
     }
+
+    /// Both tables, in one global (one `swift_once` for the pair).
+    static let levelTables = (buckets: levelBuckets, thresholds: levelThresholds)
 
     /// Element b: the level of (b / 1024)⁴, a lower bound for every value in bucket b.
     static let levelBuckets: [UInt8] = (0...1024).map { bucket in

@@ -71,10 +71,7 @@ extension NearestPassing.Ladder {
         if !fitsInGamut(lower, upper) { (lower, upper) = box(from: low, to: high, chroma: chromaFloor(from: low, to: high), c) }
         if low <= 0 { lower = SIMD3(Swift.min(lower.x, 0), Swift.min(lower.y, 0), Swift.min(lower.z, 0)) }  // black
         if high >= 1 { upper = SIMD3(Swift.max(upper.x, 1), Swift.max(upper.y, 1), Swift.max(upper.z, 1)) }  // white
-        func levels(_ v: SIMD3<Double>) -> SIMD3<UInt8> {
-            SIMD3(SRGBTransfer.eightBitLevel(linear: v.x), SRGBTransfer.eightBitLevel(linear: v.y), SRGBTransfer.eightBitLevel(linear: v.z))
-        }
-        return (levels(lower), levels(upper))
+        return (SRGBTransfer.eightBitLevels(linear: lower), SRGBTransfer.eightBitLevels(linear: upper))
     }
 
     /// The bounds of each linear channel of x(l, s) over lightness `low`…`high` and chroma

@@ -1,21 +1,30 @@
 /// Which of the representations a route can send the client prefers, read from its `Accept`
 /// field as RFC 9110 (section 12.5.1) weighs it: each media range with its quality (`q`,
 /// 1 when absent, 0 meaning "not acceptable"); for each representation offered, the most
-/// specific range that matches it (`text/html` before `text/*` before `*/*`) gives its quality.
-/// The offered type of the highest quality wins; among equals, the one the client named by the
-/// more specific range, then the one it named first, then the route's own order.
+/// specific range that matches it (`text/html;charset=utf-8` before `text/html` before
+/// `text/*` before `*/*`) gives its quality. The offered type of the highest quality wins;
+/// among equals, the one the client named by the more specific range, then the one it named
+/// first, then the route's own order.
+///
+/// Every representation offered is UTF-8 and has no other parameter, so a range whose
+/// parameters ask for something else (`text/html;level=1`, `text/html;charset=latin1`)
+/// matches none of them.
 ///
 /// The route's first offer is its default: sent when the request has no `Accept`, and when the
 /// field accepts none of the offers (a representation the client may still read is better
 /// than a 406 for a JSON API whose clients often send `Accept` loosely).
 enum Negotiation {
     /// One element of an Accept field.
-    struct Range: Equatable {
+    struct Range {
         var type: Substring
         var subtype: Substring
         var quality: Double
         /// Its place in the field.
         var order: Int
+        /// It names parameters, all of which the offers satisfy (`charset=utf-8`).
+        var parameterized = false
+        /// It names a parameter the offers do not have.
+        var asksOtherParameters = false
     }
 
     /// The offered media type (lowercase `type/subtype`) the field prefers, or the first offer.
@@ -23,30 +32,30 @@ enum Negotiation {
         guard let first = offers.first else { return "" }
         guard let field else { return first }
         let ranges = parse(field)
-        var best: (offer: String, quality: Double, specificity: Int, order: Int, rank: Int)?
-        for (rank, offer) in offers.enumerated() {
+        var best: (offer: String, quality: Double, specificity: Int, order: Int)?
+        for offer in offers {
             guard let slash = offer.firstIndex(of: "/") else { continue }
             let type = offer[..<slash], subtype = offer[offer.index(after: slash)...]
             // The most specific range naming this offer; its quality counts, even when a less
             // specific one would give more (`text/*;q=1, text/html;q=0` refuses text/html).
             var match: (specificity: Int, range: Range)?
-            for range in ranges {
+            for range in ranges where !range.asksOtherParameters {
                 let specificity: Int
                 if range.type == "*" && range.subtype == "*" { specificity = 0 }
                 else if range.type == type && range.subtype == "*" { specificity = 1 }
-                else if range.type == type && range.subtype == subtype { specificity = 2 }
+                else if range.type == type && range.subtype == subtype { specificity = range.parameterized ? 3 : 2 }
                 else { continue }
                 if match == nil || specificity > match!.specificity { match = (specificity, range) }
             }
             guard let match, match.range.quality > 0 else { continue }
-            let candidate = (offer: offer, quality: match.range.quality, specificity: match.specificity, order: match.range.order, rank: rank)
             if let current = best {
-                if candidate.quality != current.quality { if candidate.quality < current.quality { continue } }
-                else if candidate.specificity != current.specificity { if candidate.specificity < current.specificity { continue } }
-                else if candidate.order != current.order { if candidate.order > current.order { continue } }
-                else { continue }  // the same range: the route's earlier offer stays
+                // Earlier offers win every tie, so only a strictly better one replaces it.
+                let better = match.range.quality != current.quality ? match.range.quality > current.quality
+                    : match.specificity != current.specificity ? match.specificity > current.specificity
+                    : match.range.order < current.order
+                guard better else { continue }
             }
-            best = candidate
+            best = (offer, match.range.quality, match.specificity, match.range.order)
         }
         return best?.offer ?? first
     }
@@ -56,42 +65,62 @@ enum Negotiation {
     /// out: what it asks cannot be known.
     static func parse(_ field: String) -> [Range] {
         var ranges: [Range] = []
-        for (order, element) in elements(of: field.lowercased()).enumerated() {
-            let parts = element.split(separator: ";", omittingEmptySubsequences: false).map(trimmed)
+        for (order, element) in split(asciiLowercased(field), at: ",").enumerated() {
+            let parts = split(element, at: ";")
             guard let media = parts.first, let slash = media.firstIndex(of: "/") else { continue }
             let type = media[..<slash], subtype = media[media.index(after: slash)...]
             guard isToken(type), isToken(subtype), !(type == "*" && subtype != "*") else { continue }
-            var quality = 1.0, valid = true
+            var range = Range(type: type, subtype: subtype, quality: 1, order: order)
+            var valid = true
             for parameter in parts.dropFirst() {
-                guard let equals = parameter.firstIndex(of: "=") else { continue }
-                guard trimmed(parameter[..<equals]) == "q" else { continue }
-                guard let q = qvalue(trimmed(parameter[parameter.index(after: equals)...])) else { valid = false; break }
-                quality = q
-                break  // parameters after the weight are accept-extensions
+                let equals = parameter.firstIndex(of: "=")
+                let name = trimmed(equals.map { parameter[..<$0] } ?? parameter)
+                let value = equals.map { unquoted(trimmed(parameter[parameter.index(after: $0)...])) } ?? ""
+                if name == "q" {
+                    // The weight; the parameters after it are accept-extensions, not the type's.
+                    guard equals != nil, let q = qvalue(value) else { valid = false; break }
+                    range.quality = q
+                    break
+                }
+                if name == "charset" && (value == "utf-8" || value == "utf8") { range.parameterized = true }
+                else { range.asksOtherParameters = true }
             }
-            if valid { ranges.append(Range(type: type, subtype: subtype, quality: quality, order: order)) }
+            if valid { ranges.append(range) }
         }
         return ranges
     }
 
-    /// The field's comma-separated elements; a comma inside a quoted parameter value does not
-    /// separate.
-    static func elements(of field: String) -> [Substring] {
-        var elements: [Substring] = []
-        var start = field.startIndex, index = field.startIndex, quoted = false, escaped = false
-        while index != field.endIndex {
-            let character = field[index]
+    /// `text` split at each `separator` outside a quoted string (where `\` escapes the next
+    /// character), each piece without its surrounding spaces and tabs; empty pieces are left
+    /// out.
+    static func split(_ text: Substring, at separator: Character) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = text.startIndex, index = text.startIndex, quoted = false, escaped = false
+        while index != text.endIndex {
+            let character = text[index]
             if escaped { escaped = false }
             else if quoted && character == "\\" { escaped = true }
             else if character == "\"" { quoted.toggle() }
-            else if character == "," && !quoted {
-                elements.append(field[start..<index])
-                start = field.index(after: index)
+            else if character == separator && !quoted {
+                pieces.append(text[start..<index])
+                start = text.index(after: index)
             }
-            index = field.index(after: index)
+            index = text.index(after: index)
         }
-        elements.append(field[start...])
-        return elements.map(trimmed).filter { !$0.isEmpty }
+        pieces.append(text[start...])
+        return pieces.map(trimmed).filter { !$0.isEmpty }
+    }
+
+    /// A parameter value without its quotes and escapes (`"utf-8"` is `utf-8`).
+    static func unquoted(_ value: Substring) -> Substring {
+        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return value }
+        var result = "", escaped = false
+        for character in value.dropFirst().dropLast() {
+            if !escaped && character == "\\" { escaped = true; continue }
+            escaped = false
+            result.append(character)
+        }
+        return result[...]
     }
 
     /// RFC 9110's qvalue: `0`, `0.` and up to three digits, `1`, or `1.` and up to three zeros.
@@ -116,6 +145,12 @@ enum Negotiation {
             default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
             }
         }
+    }
+
+    /// ASCII letters lowered, every other byte kept: the names in a field are ASCII (a byte
+    /// outside it makes its range no token, so no match).
+    static func asciiLowercased(_ text: String) -> Substring {
+        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)[...]
     }
 
     static func trimmed(_ text: Substring) -> Substring {

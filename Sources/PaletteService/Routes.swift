@@ -249,8 +249,8 @@ public struct Routes: Sendable {
 
     /// The media type a header field names (`Application/JSON; charset=utf-8` is
     /// `application/json`): of its parts between `;`s, the first that is not empty, without the
-    /// spaces and tabs around it (so `" ;b"` names none), lowercased. One reading for
-    /// Content-Type and each element of Accept. An ASCII field (every real one) is read over its
+    /// spaces and tabs around it (so `" ;b"` names none), lowercased: how Content-Type is read
+    /// (Accept, whose elements carry weights, is read by ``Negotiation``). An ASCII field (every real one) is read over its
     /// bytes, which gives the same answer; any other is trimmed and lowered as Unicode by
     /// Foundation (which took 23,000 instructions for an ASCII one).
     static func bareMediaType(_ field: Substring) -> String {

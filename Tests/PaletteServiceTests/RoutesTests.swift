@@ -50,9 +50,17 @@ import Testing
             ("text/html, text/markdown", "text/html"), ("text/*", "text/html"),
             ("image/png", "application/json"), ("text/html;q=2, text/markdown", "text/markdown"),  // q=2 is no weight
             ("text/html;q=0.5x", "application/json"), ("text/html;q=0.0001", "application/json"),
-            ("text/html;level=\"1,2\";q=0.2, text/markdown;q=0.1", "text/html"),  // the quoted comma does not split
+            ("text/markdown;q=0.3;ext=\"a, text/html;q=1, b\", application/json;q=0.2", "text/markdown"),  // the quoted commas do not split
             ("*/html", "application/json"), ("text/html;Q=0.001, text/markdown;q=0", "text/html"),
             ("application/json;q=1.000, text/html;q=1", "application/json"), (",,  ,", "application/json"),
+            // The weight's extensions (after q) are not read, quoted separators and all.
+            ("text/html;q=0.5;ext=\"x;q=0.9\", text/markdown;q=0.6", "text/markdown"),
+            ("text/html;charset=utf-8;q=0.7;ext=\"y\";q=0, text/markdown;q=0.6", "text/html"),
+            ("text/html;q, text/markdown;q=0.5", "text/markdown"),  // a bare q is no weight
+            // Parameters: the offers are UTF-8 and have no other.
+            ("text/html;level=1;q=0, text/html", "text/html"), ("text/html;level=1", "application/json"),
+            ("text/html;charset=latin1", "application/json"), ("text/html; charset=\"UTF-8\"", "text/html"),
+            ("text/html;q=0.5, text/html;charset=utf-8;q=0", "application/json"),  // the more specific range decides
         ]
         for (field, expected) in cases {
             #expect(Negotiation.choose(accept: field, offering: offers) == expected, "\(field.debugDescription)")

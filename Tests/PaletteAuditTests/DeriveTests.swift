@@ -34,6 +34,26 @@ import Testing
         #expect(derivation.palette.theme(named: "light")?.tokens.first { $0.name == "text" }?.value == "#0f172a")
     }
 
+    /// A translucent member of a `distinct` group is weighed as the derived theme's check weighs
+    /// it (over white: the derived theme names no backdrop). Weighed as its opaque color,
+    /// #a01010cc let `a` move to #c35255, and the derived theme's `reds` check failed (CIEDE2000
+    /// 6.4 against #a01010cc over white, #b34040) while derive said every check passes.
+    @Test func aTranslucentGroupMemberIsWeighedAsTheCheckSeesIt() throws {
+        let text = ##"{"name": "s", "themes": {"light": {"tokens": {"bg": "#ffffff", "a": "#ff8787", "b": "#a01010cc"}}}, "checks": [{"id": "a-on-bg", "foreground": "a", "background": "bg"}, {"id": "reds", "distinct": ["a", "b"]}]}"##
+        let (palette, _) = PaletteDecoder.decode(text)
+        let derivation = try ThemeDeriver.derive(try #require(palette), from: "light", to: "x", surface: .white)
+        #expect(derivation.unresolved.isEmpty, "\(derivation.unresolved)")
+        #expect(derivation.report.summary.fail == 0)
+        let a = try #require(derivation.tokens.first { $0.token == "a" })
+        #expect(a.to != "#c35255")
+        let reds = try #require(derivation.report.themes.first?.results.first { $0.id == "reds[a vs b]" })
+        #expect(reds.verdict == .pass && reds.composited?.background == "#b34040")
+        // A group's pair that still fails says so in color difference, not as a contrast ratio.
+        let (same, _) = PaletteDecoder.decode(##"{"name": "s", "themes": {"light": {"tokens": {"bg": "#ffffff", "a": "#e03131", "b": "#e03132"}}}, "checks": [{"id": "a-on-bg", "foreground": "a", "background": "bg"}, {"id": "reds", "distinct": ["a", "b"]}]}"##)
+        let stuck = try ThemeDeriver.derive(try #require(same), from: "light", to: "x", surface: .black)
+        #expect(stuck.unresolved == ["reds[a vs b] still fails: #e03131 and #e03132 differ by CIEDE2000 0.2, below the 9 that tells them apart, even in normal vision"])
+    }
+
     @Test func highContrastAtAAA() throws {
         let (palette, _) = PaletteDecoder.decode(Self.text)
         let derivation = try ThemeDeriver.derive(try #require(palette), from: "light", to: "high-contrast", surface: .black, minimumLevel: .AAA)

@@ -192,8 +192,7 @@ extension Auditor {
                 assumed.append("translucent members are judged over white (the theme names no backdrop)")
             }
         }
-        let a = first.color.isOpaque ? first.color : first.color.composited(over: surface)
-        let b = second.color.isOpaque ? second.color : second.color.composited(over: surface)
+        let a = seenInGroup(first.color, over: surface), b = seenInGroup(second.color, over: surface)
         let assessment = Distinguishability.assess(resolver.distinguishable.prepared(a, under: deficiencies),
                                                    resolver.distinguishable.prepared(b, under: deficiencies), threshold: threshold)
         var reasons: [String] = []
@@ -229,6 +228,13 @@ extension Auditor {
     static func distinctSurface(_ resolver: inout ThemeResolver) -> SRGB? {
         guard let reference = resolver.theme.backdrop, case .success(let backdrop) = resolver.resolve(reference) else { return nil }
         return backdrop.color.isOpaque ? backdrop.color : backdrop.color.composited(over: .white)
+    }
+
+    /// A member of a `distinct` group as its check weighs it: itself when opaque, else
+    /// composited over `surface` (``distinctSurface(_:)``, or white). The check, the suggestions
+    /// kept clear of its members and `contrast derive` all weigh members so.
+    static func seenInGroup(_ color: SRGB, over surface: SRGB) -> SRGB {
+        color.isOpaque ? color : color.composited(over: surface)
     }
 
     /// A difference to four decimals, as reports carry it.
@@ -322,7 +328,7 @@ extension Auditor {
             }
             guard !partners.isEmpty else { continue }
             let surface = (t < surfaces.count ? surfaces[t] : nil) ?? .white
-            func seen(_ color: SRGB) -> SRGB { color.isOpaque ? color : color.composited(over: surface) }
+            func seen(_ color: SRGB) -> SRGB { seenInGroup(color, over: surface) }
             // The same color weighed against the same member's partners (another check's
             // suggestion) has the same answer: each is assessed once.
             var clashes: [ClashKey: String?] = [:]

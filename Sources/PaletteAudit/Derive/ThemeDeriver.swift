@@ -113,11 +113,16 @@ public enum ThemeDeriver {
 
         /// The other members of every distinct pair `name` is in that was told apart in the source
         /// theme, with their group's settings.
+        /// Translucent members are weighed as the audit's check weighs them
+        /// (``Auditor/seenInGroup(_:over:)``): in the source theme over its backdrop or white;
+        /// in the derived theme, which names no backdrop, over white.
+        let sourceGroupSurface = Auditor.distinctSurface(&resolver) ?? .white
         func distinctPartners(of name: String) -> [(String, CheckRelation.Distinct)] {
             items.compactMap { item -> (String, CheckRelation.Distinct)? in
                 guard item.kind == .distinct, let group = item.distinct, let a = tokenName(item.foreground), let b = tokenName(item.background),
                       a == name || b == name, let ca = original[a], let cb = original[b] else { return nil }
-                let before = Distinguishability.assess(ca, cb, threshold: group.threshold ?? Distinguishability.defaultThreshold,
+                let before = Distinguishability.assess(Auditor.seenInGroup(ca, over: sourceGroupSurface), Auditor.seenInGroup(cb, over: sourceGroupSurface),
+                                                       threshold: group.threshold ?? Distinguishability.defaultThreshold,
                                                        under: group.deficiencies ?? ColorVisionDeficiency.audited)
                 guard !before.confusable && !before.indistinctInNormalVision else { return nil }
                 return (a == name ? b : a, group)
@@ -166,7 +171,7 @@ public enum ThemeDeriver {
                 func keepsApart(_ c: SRGB) -> Bool {
                     partners.allSatisfy { other, group in
                         guard let color = colors[other] else { return true }
-                        let a = Distinguishability.assess(c, color, threshold: group.threshold ?? Distinguishability.defaultThreshold,
+                        let a = Distinguishability.assess(c, Auditor.seenInGroup(color, over: .white), threshold: group.threshold ?? Distinguishability.defaultThreshold,
                                                           under: group.deficiencies ?? ColorVisionDeficiency.audited)
                         return !a.confusable && !a.indistinctInNormalVision
                     }
@@ -229,8 +234,9 @@ public enum ThemeDeriver {
         for theme in report.themes {
             for r in theme.results where r.verdict == .fail {
                 let literal = r.foreground.token == nil && r.background.token == nil
-                stillFailing.append("\(r.id) still fails: \(r.display) (\(r.foreground.reference) on \(r.background.reference))"
-                    + (literal ? ": both are literal colors, not tokens, so derive cannot change them" : ""))
+                // A group's pair is told apart by color difference, not contrast: its reason says so.
+                let what = r.distinction != nil ? r.failureSummary : "\(r.display) (\(r.foreground.reference) on \(r.background.reference))"
+                stillFailing.append("\(r.id) still fails: \(what)" + (literal ? ": both are literal colors, not tokens, so derive cannot change them" : ""))
             }
         }
         return Derivation(from: source, to: target, surface: newSurface.hex, tokens: derived, palette: result, report: report, unresolved: stillFailing)

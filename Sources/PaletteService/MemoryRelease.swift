@@ -14,9 +14,11 @@ enum MemoryRelease {
 
     /// Runs ``toSystem()`` on a thread of its own when asked. `malloc_trim` walks every arena;
     /// run in the request's completion, on libmicrohttpd's I/O thread, it held up every other
-    /// connection of that thread (a `/healthz` included) for as long as it took. Asking while
-    /// a trim is pending or running costs a flag: the asks made meanwhile are answered by one
-    /// more trim after it, so a burst of large requests trims at most twice.
+    /// connection of that thread (a `/healthz` included) for the whole walk. (An allocation
+    /// can still wait for the one arena being trimmed: glibc locks each while it trims it.)
+    /// Asking while a trim is pending or running costs a flag: at most one trim waits behind
+    /// the running one, however many asks came meanwhile. Only glibc trims; elsewhere asking
+    /// does nothing.
     final class Trimmer: @unchecked Sendable {
         // `pending` and `started` are read and written only with `condition` locked.
         private let condition = NSCondition()
@@ -27,6 +29,7 @@ enum MemoryRelease {
 
         /// Asks for a trim, soon, without waiting for it.
         func request() {
+            #if os(Linux)
             condition.lock()
             defer { condition.unlock() }
             pending = true
@@ -37,6 +40,7 @@ enum MemoryRelease {
                 thread.start()
             }
             condition.signal()
+            #endif
         }
 
         private func run() {

@@ -123,7 +123,7 @@ import Testing
         for i in solid.indices { tokens["gray-\(i + 1)"] = solid[i]; tokens["gray-a\(i + 1)"] = alpha[i] }
         let proposal = Self.propose(Self.palette([("light", tokens)]))
         #expect(proposal.checks.map { "\($0.foreground) on \($0.background)" } == ["gray-6 on gray-1"])
-        #expect(proposal.notes.contains("1 numbered scale has a translucent first step (gray-aN) and is not checked: over an unknown surface its contrast can fall to 1:1. Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)"))
+        #expect(proposal.notes.contains("1 numbered scale has a translucent first step (gray-aN) and is not checked: a translucent background's contrast depends on the surface beneath it, which the theme does not name (its worst case is often near 1:1). Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)"))
         #expect(proposal.notes.contains { $0.hasPrefix("no token name says what it is for; 1 numbered scale found:") })
         // Only the alpha scale: nothing is proposed, and the note says why.
         let alphaOnly = Self.propose(Self.palette([("light", tokens.filter { $0.key.hasPrefix("gray-a") })]))
@@ -132,6 +132,10 @@ import Testing
         // A translucent last step over an opaque first one is exact (composited): still checked.
         tokens["gray-6"] = "#202020cc"
         #expect(Self.propose(Self.palette([("light", tokens)])).checks.map(\.id) == ["gray-6 on gray-1"])
+        // A theme that names its backdrop makes the alpha scale exact too: proposed.
+        var backed = Self.palette([("light", tokens.merging(["page": "#ffffff"]) { $1 })])
+        backed.themes[0].backdrop = "page"
+        #expect(Self.propose(backed).checks.map(\.id) == ["gray-6 on gray-1", "gray-a6 on gray-a1"])
     }
 
     static func format2(_ value: Int) -> String {

@@ -79,7 +79,9 @@ struct PaletteProposer {
     let roles: [String: TokenNameRole]
     /// Tokens that did not resolve to a color in some theme (left out there).
     let unresolved: Set<String>
-    /// Tokens whose color is translucent in some theme.
+    /// Tokens whose color is translucent in some theme that names no backdrop (or whose
+    /// backdrop does not resolve): as a background there, its contrast is a range over every
+    /// surface it could be drawn on.
     let translucent: Set<String>
 
     init(palette: Palette) {
@@ -89,9 +91,10 @@ struct PaletteProposer {
         var unresolved: Set<String> = [], translucent: Set<String> = []
         themeNames = palette.themes.map { theme in
             var resolver = ThemeResolver(palette: palette, theme: theme)
+            let overUnknown = Auditor.distinctSurface(&resolver) == nil  // the theme's backdrop, when it has one
             let names = resolver.tokenNames.filter { name in
                 if case .success(let resolved) = resolver.resolve(name) {
-                    if !resolved.color.isOpaque { translucent.insert(name) }
+                    if overUnknown && !resolved.color.isOpaque { translucent.insert(name) }
                     return true
                 }
                 unresolved.insert(name)
@@ -121,7 +124,7 @@ struct PaletteProposer {
             if role.disabled { counts["disabled", default: 0] += 1 }
         }
         if !unresolved.isEmpty {
-            notes.append("\(unresolved.count) tokens have no color the audit can tell in some theme (\(unresolved.sorted().prefix(3).joined(separator: ", "))\(unresolved.count > 3 ? ", …" : "")) and are paired only where they have one; `contrast audit` says why")
+            notes.append("\(unresolved.count) token\(unresolved.count == 1 ? " has" : "s have") no color the audit can tell in some theme (\(unresolved.sorted().prefix(3).joined(separator: ", "))\(unresolved.count > 3 ? ", …" : "")) and are paired only where they have one; `contrast audit` says why")
             // Properties the tool cannot apply are the usual cause (a plugin's metadata on every
             // token): name them, and how to declare them harmless.
             var properties: [String: Int] = [:]
@@ -156,7 +159,7 @@ struct PaletteProposer {
             checks.append(check)
         }
         if !partnered.isEmpty {
-            notes.append("\(partnered.count) foregrounds are named after the background they sit on (on-X, X-foreground): each is checked on that background only")
+            notes.append("\(partnered.count) foreground\(partnered.count == 1 ? " is" : "s are") named after the background they sit on (on-X, X-foreground): each is checked on that background only")
         }
 
         // 2. Rules from role words.
@@ -201,7 +204,7 @@ struct PaletteProposer {
             }
             if !translucentScales.isEmpty {
                 let shown = translucentScales.prefix(3).joined(separator: ", ") + (translucentScales.count > 3 ? ", …" : "")
-                notes.append("\(translucentScales.count) numbered scale\(translucentScales.count == 1 ? " has" : "s have") a translucent first step (\(shown)) and \(translucentScales.count == 1 ? "is" : "are") not checked: over an unknown surface its contrast can fall to 1:1. Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)")
+                notes.append("\(translucentScales.count) numbered scale\(translucentScales.count == 1 ? " has" : "s have") a translucent first step (\(shown)) and \(translucentScales.count == 1 ? "is" : "are") not checked: a translucent background's contrast depends on the surface beneath it, which the theme does not name (its worst case is often near 1:1). Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)")
             }
             checks = scales
             translucentScalesOnly = scales.isEmpty && !translucentScales.isEmpty
@@ -214,7 +217,7 @@ struct PaletteProposer {
         let ownChecks = palette.checks.count + palette.badges.count
         let uncovered = ownChecks > 0 ? [] : themeNames.map(\.theme).filter { !covered.contains($0) }
         if checks.isEmpty {
-            notes.append(ownChecks > 0 ? "no checks proposed: the palette's own \(ownChecks) checks stay" : translucentScalesOnly
+            notes.append(ownChecks > 0 ? "no checks proposed: the palette's own \(ownChecks) check\(ownChecks == 1 ? "" : "s") stay\(ownChecks == 1 ? "s" : "")" : translucentScalesOnly
                          ? "no checks proposed: no token name says what it is for, and its numbered scales are translucent. Write its checks by hand (docs/palette-format.md)"
                          : "no checks proposed: no token name says what it is for, and there are no numbered scales. Write its checks by hand (docs/palette-format.md)")
         } else if !uncovered.isEmpty {

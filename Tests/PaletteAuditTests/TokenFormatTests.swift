@@ -261,6 +261,18 @@ import Testing
         #expect(report.themes[1].results.map(\.foreground.hex) == ["#ffffff", "#9198a1"])
     }
 
+    /// A resolution-order reference names its set by everything after `sets/` (RFC 6901
+    /// escapes undone), as the sets' own references do: `#/sets/x/base` names no set, and says
+    /// so, where it was read as the set `base` (its last segment).
+    @Test func aSetReferenceNamesItsSetByItsWholeRest() throws {
+        var files = Self.files
+        files["ds/ds.resolver.json"] = files["ds/ds.resolver.json"]!.replacing(##"{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}"##, with: ##"{"$ref": "#/sets/x/base"}, {"$ref": "#/modifiers/theme"}"##)
+        let (_, problems) = PaletteDecoder.decode(bytes: Array(files["ds/ds.resolver.json"]!.utf8), file: "ds/ds.resolver.json", reader: Self.reader(files))
+        #expect(problems.contains { $0.code == .unknownToken && $0.message.hasPrefix("\"#/sets/x/base\" names no set of this resolver") }, "\(problems)")
+        #expect(PaletteDecoder.setName(inFragment: "/sets/a~1b~0") == "a/b~" && PaletteDecoder.setName(inFragment: "sets/base") == "base")
+        #expect(PaletteDecoder.setName(inFragment: "/modifiers/theme") == nil)
+    }
+
     @Test func missingFilesAndEmptyRulesAreProblems() throws {
         var files = Self.files
         files["ds/ds.resolver.json"] = files["ds/ds.resolver.json"]!.replacing("dark.tokens.json", with: "drak.tokens.json")

@@ -60,8 +60,7 @@ extension PaletteDecoder {
                 continue
             }
             if let ref = item["$ref"]?.stringValue {
-                if ref.hasPrefix("#/sets/") || ref.hasPrefix("#sets/") {
-                    let setName = JSONPointer.unescaped(ref.split(separator: "/").last ?? "")
+                if ref.hasPrefix("#"), let setName = PaletteDecoder.setName(inFragment: ref.dropFirst()) {
                     guard let set = sets?[setName] else {
                         problem(.unknownToken, "\"\(ref)\" names no set of this resolver (sets: \((sets?.members ?? []).map(\.key).joined(separator: ", ")))", at: pointer.appending("$ref"), item["$ref"])
                         continue
@@ -266,12 +265,11 @@ extension PaletteDecoder {
             let fragment = hash.map { String(ref[ref.index(after: $0)...]) } ?? ""
             if pathPart.isEmpty {
                 let trimmed = fragment.hasPrefix("/") ? String(fragment.dropFirst()) : fragment
-                if trimmed.hasPrefix("sets/") {
+                if let setName = PaletteDecoder.setName(inFragment: fragment[...]) {
                     if visiting.contains(ref) {
                         problem(.refCycle, "set reference cycle: \((visiting + [ref]).joined(separator: " → "))", at: itemPointer.appending("$ref"), item["$ref"])
                         continue
                     }
-                    let setName = JSONPointer.unescaped(trimmed.dropFirst("sets/".count))
                     guard let root = cache[resolverFile] ?? nil, let set = PaletteDecoder.follow("/sets/" + JSONPointer.escaped(setName), in: root) else {
                         problem(.unknownToken, "\"\(ref)\" names no set of this resolver", at: itemPointer.appending("$ref"), item["$ref"])
                         continue
@@ -334,5 +332,17 @@ extension PaletteDecoder {
             }
         }
         return .modifier(name: name, contexts: contexts, defaultContext: defaultContext)
+    }
+}
+
+extension PaletteDecoder {
+    /// The set a same-file reference's fragment names (`/sets/NAME` or `sets/NAME`, the name
+    /// escaped as RFC 6901 escapes a segment), or nil when it names no set. The whole rest is
+    /// the name: `/sets/a/b` names a set `a/b` (usually none, which is said), not `b`. One
+    /// reading for the resolution order's references and the sets' own.
+    static func setName(inFragment fragment: Substring) -> String? {
+        let trimmed = fragment.hasPrefix("/") ? fragment.dropFirst() : fragment
+        guard trimmed.hasPrefix("sets/") else { return nil }
+        return JSONPointer.unescaped(trimmed.dropFirst("sets/".count))
     }
 }

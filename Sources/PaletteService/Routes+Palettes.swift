@@ -71,7 +71,8 @@ extension Routes {
     func requestLimits(_ request: Request) throws(ServiceError) -> Auditor.Limits {
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumOutputBytes = self.limits.maximumResponseBytes
-        limits.rendering = Routes.wantsHTML(request) || request.path == "/v1/report" || request.query("include") == "html" ? .html : Routes.wantsMarkdown(request) ? .markdown : .json
+        let preferred = Routes.preferredAuditType(request)
+        limits.rendering = preferred == "text/html" || request.path == "/v1/report" || request.query("include") == "html" ? .html : preferred == "text/markdown" ? .markdown : .json
         switch request.query("suggestions") {
         case nil, "all": break
         case "none": limits.maximumSuggestions = 0
@@ -100,7 +101,7 @@ extension Routes {
         let report = try audit(request)
         let title = "Contrast audit of \(report.name)"
         let response = Routes.negotiated(request, AuditReport(palettes: [report]), title: title)
-        guard html, !Routes.wantsHTML(request), !Routes.wantsMarkdown(request) else { return response }
+        guard html, Routes.preferredAuditType(request) == "application/json" else { return response }
         return try Routes.including(Routes.html(AuditReport(palettes: [report]), title: title), in: response)
     }
 
@@ -235,8 +236,11 @@ extension Routes {
         let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
         let report = AuditReport(palettes: [proposed], comparison: comparison)
         let title = "Proposed change to \(name)"
-        if Routes.wantsHTML(request) { return Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")) }
-        if Routes.wantsMarkdown(request) { return Routes.markdown(report, title: title, comparedWith: "the served palette") }
+        switch Routes.preferredAuditType(request) {
+        case "text/html": return Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette"))
+        case "text/markdown": return Routes.markdown(report, title: title, comparedWith: "the served palette")
+        default: break
+        }
         let json = Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
                                                              comparison: comparison,
                                                              audit: AuditReport(palettes: [proposed], comparison: comparison)))

@@ -347,10 +347,6 @@ public struct Routes: Sendable {
         Negotiation.choose(accept: request.header("accept"), offering: auditRepresentations)
     }
 
-    static func wantsHTML(_ request: Request) -> Bool { preferredAuditType(request) == "text/html" }
-
-    static func wantsMarkdown(_ request: Request) -> Bool { preferredAuditType(request) == "text/markdown" }
-
     static func markdown(_ report: AuditReport, title: String, comparedWith: String = "the baseline") -> Response {
         Response(status: 200, headers: [Header(name: "Content-Type", value: "text/markdown; charset=utf-8")],
                  body: Array(MarkdownRenderer.render(report, title: title, comparedWith: comparedWith).utf8))
@@ -358,9 +354,11 @@ public struct Routes: Sendable {
 
     /// The audit as JSON, or as HTML or Markdown when the client asks for them (`Accept`).
     static func negotiated(_ request: Request, _ report: AuditReport, title: String) -> Response {
-        if wantsHTML(request) { return html(report, title: title) }
-        if wantsMarkdown(request) { return markdown(report, title: title) }
-        return jsonBytes(report.compactJSON())
+        switch preferredAuditType(request) {
+        case "text/html": return html(report, title: title)
+        case "text/markdown": return markdown(report, title: title)
+        default: return jsonBytes(report.compactJSON())
+        }
     }
 
     static func html(_ report: AuditReport, title: String, comparison: (BaselineComparison, against: String)? = nil) -> Response {

@@ -61,6 +61,9 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Checks one run may measure at most (themes × checks × expanded rules); more is refused before any work, naming the palette. A rule of every text token on every surface grows as the product of the two.")
     var maxPairs: Int = AuditRun.defaultMaximumChecks
 
+    @Option(help: "The directory the files a token file names ($ref, a resolver's sources, Tokens Studio's sets, @import) may be read from. Default: each directory named, or a named file's own folder; a reference that leads outside is not read, so a token file from a pull request cannot make CI read another file.")
+    var root: String?
+
     var themeFilter: [String]? { themes.isEmpty ? nil : themes }
 
     /// The `--cvd` policy.

@@ -45,7 +45,7 @@ struct AuditCommand: ParsableCommand {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
                                     ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy,
-                                    maximumChecks: max(1, sources.maxPairs))
+                                    maximumChecks: max(1, sources.maxPairs), referenceRoot: sources.root)
         let unknownThemes = AuditRun.unknownThemes(sources.themes, in: report)
         if !unknownThemes.isEmpty {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")

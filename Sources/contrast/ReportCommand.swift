@@ -26,7 +26,7 @@ struct ReportCommand: ParsableCommand {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
                                     ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy,
-                                    maximumChecks: max(1, sources.maxPairs))
+                                    maximumChecks: max(1, sources.maxPairs), referenceRoot: sources.root)
         var history = ReportHistory()
         if let path = self.history {
             switch ReportHistory.read(path: path) {

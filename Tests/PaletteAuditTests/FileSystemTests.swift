@@ -122,6 +122,41 @@ import Darwin
     }
 }
 
+/// The files a token file names (`$ref`s, a resolver's sources, Tokens Studio's sets) are read
+/// only inside the directory audited, in the CLI too: a token file from a pull request must not
+/// make CI read, and quote in its annotations, a file nobody named.
+@Suite struct ReferenceConfinementTests {
+    @Test func aReferenceOutOfTheAuditedDirectoryIsNotRead() throws {
+        let (root, outside) = try FileSystemTests.tree()
+        try #"{"auth": "c2VjcmV0LXRva2Vu"}"#.write(toFile: outside + "/config.json", atomically: true, encoding: .utf8)
+        let file = root + "/a.tokens.json"
+        try #"{"a": {"$type": "color", "$value": {"$ref": "../outside/config.json#/auth"}}, "b": {"$type": "color", "$value": {"$ref": "sub/b.json#/b"}}}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try ##"{"b": "#123456"}"##.write(toFile: root + "/sub/b.json", atomically: true, encoding: .utf8)
+        for paths in [[file], [root]] {
+            let loaded = PaletteLoader.loadSources(paths: paths).palettes
+            let problems = loaded.flatMap(\.problems)
+            let refused = try #require(problems.first { $0.message.contains("../outside/config.json") })
+            #expect(refused.message.contains("outside \(root), the directory audited"), "\(refused.message)")
+            #expect(!problems.contains { $0.message.contains("c2VjcmV0") }, "the file's bytes are never quoted")
+            // A reference inside the directory still reads.
+            let tokens = loaded.compactMap(\.palette).flatMap { $0.themes.flatMap(\.tokens) }
+            #expect(tokens.contains { $0.name == "b" && $0.value == "#123456" }, "\(tokens.map { "\($0.name)=\($0.value)" })")
+        }
+    }
+
+    @Test func aResolverSourceOutOfTheAuditedDirectoryIsNotRead() throws {
+        let (root, outside) = try FileSystemTests.tree()
+        try ##"{"x": {"$type": "color", "$value": "#000000"}}"##.write(toFile: outside + "/secret.tokens.json", atomically: true, encoding: .utf8)
+        let resolver = root + "/r.resolver.json"
+        try ##"{"version": "2025.10", "sets": {"s": {"sources": [{"$ref": "../outside/secret.tokens.json"}]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}"##
+            .write(toFile: resolver, atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadSources(paths: [resolver]).palettes
+        #expect(loaded.flatMap(\.problems).contains { $0.message.contains("\"../outside/secret.tokens.json\"") && $0.message.contains("the directory audited") })
+        #expect(!loaded.compactMap(\.palette).flatMap { $0.themes.flatMap(\.tokens) }.contains { $0.name == "x" })
+    }
+}
+
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }

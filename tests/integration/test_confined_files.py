@@ -141,3 +141,38 @@ def test_files_named_on_the_command_line_are_read_by_the_same_reader(run, tmp_pa
     os.mkfifo(palette)
     r = run("derive", str(palette), "--from", "light", "--to", "dark", "--surface", "#111111", "--output", "-", timeout=60)
     assert r.returncode == 2 and str(palette) in r.stderr and "FIFO" in r.stderr, r.stderr
+
+
+def test_a_reference_in_a_token_file_reads_nothing_outside_the_directory_audited(run, tmp_path):
+    """Found by a hostile probe: the CLI followed a `$ref` or a resolver source anywhere, and
+    `--format github` quoted the file's value in an annotation (in CI, on a pull request's token
+    file, a secret in a public log). A reference inside the directory still reads."""
+    outside = tmp_path / "secret"
+    outside.mkdir()
+    (outside / "config.json").write_text(json.dumps({"auth": SECRET}))
+    (outside / "x.tokens.json").write_text(json.dumps({"x": {"$type": "color", "$value": "#123456"}}))
+    tokens = tmp_path / "tokens"
+    tokens.mkdir()
+    (tokens / "a.tokens.json").write_text(json.dumps({
+        "a": {"$type": "color", "$value": {"$ref": "../secret/config.json#/auth"}},
+        "b": {"$type": "color", "$value": {"$ref": "base.json#/b"}},
+        "c": {"$type": "color", "$value": "#ffffff"}}))
+    (tokens / "base.json").write_text(json.dumps({"b": "#202020"}))
+    (tokens / "a.checks.json").write_text(json.dumps({"checks": [{"foreground": "b", "background": "c"}]}))
+    resolver = tmp_path / "r"
+    resolver.mkdir()
+    (resolver / "r.resolver.json").write_text(json.dumps({
+        "version": "2025.10", "sets": {"s": {"sources": [{"$ref": "../secret/x.tokens.json"}]}},
+        "resolutionOrder": [{"$ref": "#/sets/s"}]}))
+    for args in (["audit", str(tokens / "a.tokens.json")], ["audit", str(tokens)], ["audit", str(resolver)]):
+        for fmt in ("text", "github", "json"):
+            r = run(*args, "--format", fmt)
+            text = r.stdout + r.stderr
+            assert r.returncode == 2, (args, fmt, text[-800:])
+            assert_nothing_outside_was_read(text, tmp_path)
+            assert "the directory audited" in text and "audit a directory that holds both to follow it" in text, text[-800:]
+    # The reference inside the directory was followed: the check is measured.
+    r = run("audit", str(tokens / "a.tokens.json"), "--format", "json")
+    result = json.loads(r.stdout)["palettes"][0]["themes"][0]["results"][0]
+    assert result["foreground"]["hex"] == "#202020" and result["display"] == "16.29:1", result
+

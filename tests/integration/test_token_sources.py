@@ -60,8 +60,12 @@ def test_primer_json5_sources_match_primers_own_build(run, tmp_path):
         "resolutionOrder": [{"$ref": "#/modifiers/theme"}, {"$ref": "#/sets/functional"}]}))
     every = tmp_path / "every.json"
     every.write_text(json.dumps({"checks": [{"id": "all", "foreground": "*", "background": "bgColor.default", "usage": "decorative"}]}))
-    report, _ = audit_json(run, str(resolver), "--theme", "light", "--checks", str(every))
+    # The resolver is written beside the test, its sources are Primer's: `--root` lets its
+    # references read them (by default only the resolver's own folder is read).
+    report, _ = audit_json(run, str(resolver), "--theme", "light", "--checks", str(every), "--root", str(tokens))
     light = next(t for t in report["palettes"][0]["themes"] if t["name"] == "light")
+    refused = run("audit", str(resolver), "--format", "json")
+    assert refused.returncode == 2 and "the directory audited" in refused.stdout + refused.stderr
     ours = {x["foreground"]["token"]: x["foreground"]["hex"] for x in light["results"]}
     built = json.loads((REALWORLD / "primer/build-light-values.json").read_text())
     compared = {k: v.lower() for k, v in built.items() if isinstance(v, str) and v.startswith("#") and k in ours}
@@ -69,7 +73,7 @@ def test_primer_json5_sources_match_primers_own_build(run, tmp_path):
     assert {k: ours[k] for k in compared if ours[k] != compared[k]} == {}
     # Primer's own contrast requirements, as its CI states them: the shipped light theme meets
     # most; the audit names the ones it does not.
-    checks, r = audit_json(run, str(resolver), "--theme", "light", "--checks", str(REALWORLD / "primer/primer-src-light.checks.json"))
+    checks, r = audit_json(run, str(resolver), "--theme", "light", "--checks", str(REALWORLD / "primer/primer-src-light.checks.json"), "--root", str(tokens))
     summary = checks["palettes"][0]["themes"][0]["summary"]
     assert summary["checks"] == 243 and summary["pass"] >= 230
 

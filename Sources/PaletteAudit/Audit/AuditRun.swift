@@ -12,12 +12,15 @@ public enum AuditRun {
     public static let defaultMaximumChecks = 1_000_000
 
     public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal",
-                             ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn, maximumChecks: Int? = defaultMaximumChecks) -> AuditReport {
+                             ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn, maximumChecks: Int? = defaultMaximumChecks,
+                             referenceRoot: String? = nil) -> AuditReport {
         var limits = Auditor.Limits.unlimited
         limits.maximumChecks = maximumChecks
         limits.suggestionThreads = threads
         let auditor = Auditor(themeFilter: themes, limits: limits, cvdPolicy: cvdPolicy)
-        let loaded = PaletteLoader(catalogIdiom: idiom).loadSources(paths: paths, checks: checks)
+        var loader = PaletteLoader(catalogIdiom: idiom)
+        loader.referenceRoot = referenceRoot
+        let loaded = loader.loadSources(paths: paths, checks: checks)
         let reports = loaded.palettes.map { loaded in
             if var palette = loaded.palette {
                 palette.ignoredProperties.formUnion(ignoredProperties)

@@ -16,6 +16,21 @@ public struct DocumentReader: Sendable {
         self.fileSystem = fileSystem
     }
 
+    /// The reader for the files a document names (`$ref`s, a resolver's sources, Tokens Studio's
+    /// sets): kept inside `root`, the directory the read started from (the one named, when a walk
+    /// found the document), or else the document's own folder, as a stylesheet's `@import`s
+    /// are. A token file is often someone else's (a pull request's, in CI), and a reference in
+    /// it must not make the tool read, and quote, a file the operator never named. A reader
+    /// already confined (the service's) stays as it is; so does one without a file system.
+    func forReferences(of file: String?, root: String?) -> DocumentReader {
+        guard let fileSystem, fileSystem.root == nil, let base = root.map(FileSystem.trimmed) ?? file.map(SourcePath.folder(of:)) else { return self }
+        var confined = FileSystem.confined(to: base)
+        confined.maximumFileSize = fileSystem.maximumFileSize
+        confined.rootName = "\(base), the directory audited"
+        confined.outsideAdvice = "; audit a directory that holds both to follow it"
+        return DocumentReader(confined)
+    }
+
     /// For documents that came without a folder (an HTTP body): other files cannot be named.
     public static let none = DocumentReader { path in
         .failure(PaletteProblem(.unreadableFile, "it is another file, and a document sent on its own cannot refer to other files; audit the folder with the CLI, or inline the set", file: path))

@@ -26,6 +26,11 @@ public struct FileSystem: Sendable {
     public var maximumDepth = 32
     /// The most entries a directory walk looks at.
     public var maximumEntries = 100_000
+    /// How messages name the root ("the palettes directory"; for the CLI's references, the
+    /// directory audited).
+    public var rootName = "the palettes directory"
+    /// What to do about a file outside the root, added to the message (empty: nothing to add).
+    public var outsideAdvice = ""
 
     /// Reads anywhere (still refusing FIFOs, devices and oversize files).
     public static let unconfined = FileSystem(resolvedRoot: nil)
@@ -87,7 +92,7 @@ public struct FileSystem: Sendable {
         }
         defer { close(fd) }
         if let root, let opened = Self.path(of: fd), !Self.isInside(opened, root) {
-            return .failure(PaletteProblem(.unreadableFile, "it is outside the palettes directory (a symbolic link or a reference leading out): not read", file: path))
+            return .failure(PaletteProblem(.unreadableFile, outsideMessage, file: path))
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -248,9 +253,13 @@ public struct FileSystem: Sendable {
             return .failure(PaletteProblem(.unreadableFile, "no such file or directory", file: path))
         }
         guard Self.isInside(resolved, root) else {
-            return .failure(PaletteProblem(.unreadableFile, "it is outside the palettes directory (a symbolic link or a reference leading out): not read", file: path))
+            return .failure(PaletteProblem(.unreadableFile, outsideMessage, file: path))
         }
         return .success(resolved)
+    }
+
+    var outsideMessage: String {
+        "it is outside \(rootName) (a symbolic link or a reference leading out): not read\(outsideAdvice)"
     }
 
     static func isInside(_ path: String, _ root: String) -> Bool {

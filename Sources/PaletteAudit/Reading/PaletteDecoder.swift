@@ -79,7 +79,7 @@ public struct PaletteDecoder {
 
     static func decodeWithinBudget(bytes: [UInt8], file: String?, defaultName: String?, limits: Limits,
                                    reader: DocumentReader, mediaType: String? = nil, importRoot: String? = nil) -> (palette: Palette?, problems: [PaletteProblem]) {
-        let context = SourceContext(reader: reader, defaultName: defaultName, limits: limits, importRoot: importRoot)
+        let context = SourceContext(reader: reader.forReferences(of: file, root: importRoot), defaultName: defaultName, limits: limits, importRoot: importRoot)
         if let text = SourceRegistry.textFormat(file: file, mediaType: mediaType) {
             return text.read(SourceDocument(file: file, bytes: bytes, json: nil), in: context)
         }

@@ -14,6 +14,8 @@ extension PaletteLoader {
         // A format that makes the themes of its merged files (Spectrum), when every file is of it.
         var mergedFormat: (any MergedTokenFormat)?
         var mergedFormats: Set<String> = []
+        // `$ref`s of the merged files are read inside the directory the walk started from.
+        let references = reader.forReferences(of: nil, root: referenceRoot ?? directory)
         for file in files {
             guard case .success(let document) = parse(file) else { continue }
             cache[file] = document
@@ -31,7 +33,7 @@ extension PaletteLoader {
                 if let merged { mergedFormats.insert(merged.id) } else { mergedFormats.insert("") }
                 mergedFormat = merged ?? mergedFormat
                 let document = merged?.prepared(parsed) ?? Self.channelReferencesResolved(parsed, in: lookups)
-                let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: reader, cache: &cache, setFiles: files)
+                let resolved = decoder.resolveReferences(document, file: file, pointer: JSONPointer(), reader: references, cache: &cache, setFiles: files)
                 let syntax = (format as? TokenFileFormat)?.syntax ?? .styleDictionary
                 lists.append(decoder.flatten(TokenSource(file: file, root: resolved, pointer: JSONPointer()), dialect: syntax))
                 listed.append(file)
@@ -107,7 +109,7 @@ extension PaletteLoader {
         let name = String(root.dropLast().split(separator: "/").last ?? "tokens")
         if themesBroken { return LoadedPalette(file: root, palette: nil, problems: decoder.problems) }
         decoder.file = root
-        var palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: reader)
+        var palette = decoder.tokensStudioPalette(sets: sets, themes: themes, themesFile: themesFile, metadata: metadata, name: name, reader: reader.forReferences(of: nil, root: referenceRoot ?? root))
         palette?.ledger.merge(decoder.ledger)
         return LoadedPalette(file: root, palette: palette, problems: decoder.problems)
     }

@@ -46,6 +46,10 @@ public struct PaletteLoader: Sendable {
     public let reader: DocumentReader
     /// The Xcode idiom asset catalogs are read for (`universal`, `iphone`, `ipad`, `mac`…).
     public var catalogIdiom = "universal"
+    /// The directory the files a token file names (`$ref`s, resolver sources, Tokens Studio
+    /// sets, `@import`s) may be read from (`--root`); nil: the directory named, or the named
+    /// file's own folder.
+    public var referenceRoot: String?
     /// The checks of `--checks`, known before the sources are read (asset catalogs warn about
     /// the light-only color sets these use).
     var operatorChecks: [Check] = []
@@ -226,7 +230,7 @@ public struct PaletteLoader: Sendable {
         case .success(let b): bytes = b
         case .failure(let problem): return LoadedPalette(file: path, palette: nil, problems: [problem])
         }
-        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: reader, importRoot: importRoot)
+        var (palette, problems) = PaletteDecoder.decode(bytes: bytes, file: path, reader: reader, importRoot: referenceRoot ?? importRoot)
         if var tokens = palette, tokens.checks.isEmpty, !path.hasSuffix(".checks.json") {
             adoptSidecar(Self.sidecar(of: path), into: &tokens, problems: &problems)
             palette = tokens

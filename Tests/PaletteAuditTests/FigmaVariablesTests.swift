@@ -66,6 +66,21 @@ import Testing
         #expect(ledger.notRead.map(\.name) == ["brand"])
     }
 
+    /// Found by a hostile probe: `{"r": 255, "g": 128, "b": 0}` (8-bit levels where Figma writes
+    /// 0…1) was clipped to white and measured 21:1 on black, a pass with exit 0.
+    @Test func aChannelOutsideZeroToOneIsNotReadNorMeasured() throws {
+        let response = Self.response.replacingOccurrences(of: #""valuesByMode": {"1:0": {"r": 0.0666666701436043, "g": 0.0666666701436043, "b": 0.0666666701436043, "a": 1}}"#,
+                                                          with: #""valuesByMode": {"1:0": {"r": 255, "g": 128, "b": 0, "a": 1}}"#)
+        #expect(response != Self.response)
+        var (palette, problems) = PaletteDecoder.decode(bytes: Array(response.utf8), file: "/tmp/file.json")
+        #expect(problems.contains { $0.message.contains("gray/900") && $0.message.contains("channel \"r\" is 255, outside 0…1 (8-bit levels are divided by 255: 255 is 1)") },
+                "\(problems.map(\.message))")
+        palette?.checks = [Check(id: "gray", foreground: "gray.900", background: "gray.50")]
+        let report = Auditor().audit(try #require(palette))
+        #expect(report.themes.allSatisfy { $0.results.isEmpty && $0.unresolved?.count == 1 })
+        #expect(FigmaVariablesFormat.outOfRange(try JSONParser.parse(Array(#"{"r": 0.5, "g": 0, "b": 1, "a": 1.5}"#.utf8))) == "channel \"a\" is 1.5, outside 0…1")
+    }
+
     @Test func aCheckOnAnUnreadAliasIsUnresolvedNotMeasured() throws {
         var (palette, _) = PaletteDecoder.decode(bytes: Array(Self.response.utf8), file: "/tmp/file.json")
         palette?.checks = [Check(id: "brand-on-bg", foreground: "brand", background: "bg.default")]

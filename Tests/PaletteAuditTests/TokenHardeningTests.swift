@@ -335,3 +335,39 @@ import Testing
         #expect(cycles.first?.message == "alias cycle: a0 → b0 → a0")
     }
 }
+
+/// DTCG color objects whose components are outside the ranges the DTCG Color module gives them:
+/// the conversion would clip them, and the clipped color would be measured in the token's
+/// place (`[255, 128, 0]` in srgb measured as white, 21:1 on black, with exit 0).
+@Suite struct ColorComponentRangeTests {
+    func read(_ value: String) -> (palette: Palette?, problems: [PaletteProblem]) {
+        PaletteDecoder.decode(bytes: Array(##"{"c": {"$type": "color", "fg": {"$value": \##(value)}, "bg": {"$value": "#000"}}}"##.utf8), file: "t.tokens.json")
+    }
+
+    @Test func aComponentOutsideItsRangeIsALocatedProblemAndTheTokenIsNotRead() throws {
+        let cases: [(String, String)] = [
+            (#"{"colorSpace": "srgb", "components": [255, 128, 0]}"#, "component 0 (red) is 255, outside srgb's range (0 to 1) (8-bit levels are divided by 255: 255 is 1)"),
+            (#"{"colorSpace": "display-p3", "components": [0.5, -0.1, 0]}"#, "component 1 (green) is -0.1, outside display-p3's range (0 to 1)"),
+            (#"{"colorSpace": "oklch", "components": [50, 0, 0]}"#, "component 0 (lightness) is 50, outside oklch's range (0 to 1)"),
+            (#"{"colorSpace": "lch", "components": [50, -3, 10]}"#, "component 1 (chroma) is -3, outside lch's range (at least 0)"),
+            (#"{"colorSpace": "hsl", "components": [120, 150, 50]}"#, "component 1 (saturation) is 150, outside hsl's range (0 to 100)"),
+            (#"{"colorSpace": "xyz-d65", "components": [0.2, 1.2, 0.1]}"#, "component 1 (Y) is 1.2, outside xyz-d65's range (0 to 1)"),
+        ]
+        for (value, message) in cases {
+            let (palette, problems) = read(value)
+            let problem = problems.first { $0.code == .invalidValue }
+            #expect(problem?.message.hasPrefix(message) == true, "\(value): \(problems.map(\.message))")
+            #expect(problem?.pointer.description == "/c/fg/$value/components/" + String(message.dropFirst("component ".count).prefix(1)))
+            #expect(palette?.themes.first?.tokens.contains { $0.name == "c.fg" } != true, "\(value) is not read")
+        }
+    }
+
+    @Test func componentsInsideTheirRangesAndAnyHueAreRead() throws {
+        for value in [#"{"colorSpace": "srgb", "components": [1, 0.5, 0]}"#, #"{"colorSpace": "oklch", "components": [0.7, 0.4, 400]}"#,
+                      #"{"colorSpace": "lab", "components": [50, -140, 160]}"#, #"{"colorSpace": "hsl", "components": [-30, 100, 0]}"#] {
+            let (palette, problems) = read(value)
+            #expect(problems.isEmpty, "\(value): \(problems.map(\.message))")
+            #expect(palette?.themes.first?.tokens.contains { $0.name == "c.fg" } == true, "\(value)")
+        }
+    }
+}

@@ -96,6 +96,33 @@ extension PaletteDecoder {
         return nil
     }
 
+    /// Why `value`, component `index` of a color in `space`, is outside the range the DTCG Color
+    /// module gives it (nil: inside, or a space this does not know, which is reported apart).
+    /// Hues are angles: any finite hue names a color, as in CSS, and is read.
+    static func componentOutOfRange(space: String, index: Int, value: Double) -> String? {
+        let rgbNames = ["red", "green", "blue"]
+        let (names, ranges): ([String], [ClosedRange<Double>?])
+        switch space {
+        case "srgb", "srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020":
+            (names, ranges) = (rgbNames, [0...1, 0...1, 0...1])
+        case "xyz-d65", "xyz-d50": (names, ranges) = (["X", "Y", "Z"], [0...1, 0...1, 0...1])
+        case "hsl": (names, ranges) = (["hue", "saturation", "lightness"], [nil, 0...100, 0...100])
+        case "hwb": (names, ranges) = (["hue", "whiteness", "blackness"], [nil, 0...100, 0...100])
+        case "lab": (names, ranges) = (["lightness", "a", "b"], [0...100, nil, nil])
+        case "lch": (names, ranges) = (["lightness", "chroma", "hue"], [0...100, 0...Double.greatestFiniteMagnitude, nil])
+        case "oklab": (names, ranges) = (["lightness", "a", "b"], [0...1, nil, nil])
+        case "oklch": (names, ranges) = (["lightness", "chroma", "hue"], [0...1, 0...Double.greatestFiniteMagnitude, nil])
+        default: return nil
+        }
+        guard names.indices.contains(index) else { return nil }
+        let found = CSSNumber.format(value)
+        guard value.isFinite else { return "component \(index) (\(names[index])) is \(found), not a finite number; the token is not read" }
+        guard let range = ranges[index], !range.contains(value) else { return nil }
+        let expected = range.upperBound == .greatestFiniteMagnitude ? "at least \(CSSNumber.format(range.lowerBound))" : "\(CSSNumber.format(range.lowerBound)) to \(CSSNumber.format(range.upperBound))"
+        let hint = range.upperBound == 1 && value > 1 && value <= 255 && names == rgbNames ? " (8-bit levels are divided by 255: 255 is 1)" : ""
+        return "component \(index) (\(names[index])) is \(found), outside \(space)'s range (\(expected))\(hint); the token is not read (a clipped color would be measured in its place)"
+    }
+
     /// The DTCG color object (`{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 1}`)
     /// written as the equivalent CSS color. A `hex` that disagrees with the components is
     /// reported; the components win, as the DTCG Color module says.
@@ -120,7 +147,15 @@ extension PaletteDecoder {
         var parts: [String] = []
         for (index, item) in items.enumerated() {
             switch item {
-            case .number(let v, _): parts.append(CSSNumber.format(v))
+            case .number(let v, _):
+                // A component outside its range would be clipped by the conversion, and the
+                // clipped color measured as if it were the token's (`[255, 128, 0]` in srgb is
+                // white): the token is not read, and the problem says which component.
+                if let range = Self.componentOutOfRange(space: object["colorSpace"]?.stringValue ?? "", index: index, value: v) {
+                    problem(.invalidValue, range, at: pointer.appending("components").appending(index), item)
+                    return nil
+                }
+                parts.append(CSSNumber.format(v))
             case .string("none", _): parts.append("none")
             default:
                 problem(.wrongType, "component \(index) must be a number or \"none\", found \(item.typeName)", at: pointer.appending("components").appending(index), item)
@@ -130,7 +165,7 @@ extension PaletteDecoder {
         var alpha = ""
         if let a = object["alpha"] {
             guard case .number(let v, _) = a, v >= 0, v <= 1 else {
-                problem(.wrongType, "\"alpha\" must be a number from 0 to 1, found \(a.typeName)", at: pointer.appending("alpha"), a)
+                problem(.wrongType, "\"alpha\" must be a number from 0 to 1, found \({ if case .number(let v, _) = a { return CSSNumber.format(v) } else { return a.typeName } }())", at: pointer.appending("alpha"), a)
                 return nil
             }
             if v != 1 { alpha = " / " + CSSNumber.format(v) }

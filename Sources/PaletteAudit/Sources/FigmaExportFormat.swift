@@ -193,6 +193,8 @@ struct FigmaExportFormat: SourceFormat {
                 } else if let text = raw.stringValue, let reference = Token.aliasTarget(of: text) {
                     let target = reference.split(separator: ".").joined(separator: "/")
                     pendingAliases.append((variableIndex, variables.colors[variableIndex].values.count, i, Alias(target: target, collection: nil, exported: nil, written: text)))
+                } else if let range = Self.outOfRange(raw) {
+                    value.value = .invalid(reason: "its \(range)", message: "\(displayName): the color's \(range); the variable is not read (a clipped color would be measured in its place)")
                 } else if let css = exported {
                     value.value = .color(css)
                 } else if let space = raw["colorSpace"]?.stringValue, !["srgb", "display-p3"].contains(space) {
@@ -296,6 +298,20 @@ struct FigmaExportFormat: SourceFormat {
 
     /// A Figma color value as CSS: `{"colorSpace", "components", "alpha"}` exactly as stored, or
     /// a hex string.
+    /// Which of an exported `{colorSpace, components, alpha}`'s numbers is outside 0…1, and
+    /// how (nil: none is).
+    static func outOfRange(_ value: JSONValue) -> String? {
+        if case .array(let items, _)? = value["components"] {
+            for (index, item) in items.enumerated() {
+                guard case .number(let v, _) = item, !(0...1).contains(v) else { continue }
+                let hint = v > 1 && v <= 255 ? " (8-bit levels are divided by 255: 255 is 1)" : ""
+                return "component \(index) is \(CSSNumber.format(v)), outside 0…1\(hint)"
+            }
+        }
+        if case .number(let a, _)? = value["alpha"], !(0...1).contains(a) { return "alpha is \(CSSNumber.format(a)), outside 0…1" }
+        return nil
+    }
+
     static func css(_ value: JSONValue) -> String? {
         if let text = value.stringValue {
             return text.hasPrefix("#") && CSSColor.isColor(text) ? text : nil

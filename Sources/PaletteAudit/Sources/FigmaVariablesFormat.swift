@@ -73,9 +73,22 @@ struct FigmaVariablesFormat: SourceFormat {
     /// `{r, g, b, a}` in 0…1, or `{"type": "VARIABLE_ALIAS", "id": …}`.
     static func value(_ value: JSONValue, of name: String) -> FigmaVariables.Value {
         if value["type"]?.stringValue == "VARIABLE_ALIAS", let target = value["id"]?.stringValue { return .alias(target) }
+        if let range = outOfRange(value) {
+            return .invalid(reason: "its \(range)", message: "\(name): a COLOR value's \(range); the variable is not read (a clipped color would be measured in its place)")
+        }
         if let css = css(value) { return .color(css) }
         return .invalid(reason: "its value is neither {r, g, b, a} nor an alias",
                         message: "\(name): a COLOR value must be {r, g, b, a} in 0…1 or a VARIABLE_ALIAS, found \(value.typeName)")
+    }
+
+    /// Which channel of `{r, g, b, a}` is outside 0…1, and how (nil: none is).
+    static func outOfRange(_ value: JSONValue) -> String? {
+        for key in ["r", "g", "b", "a"] {
+            guard case .number(let v, _)? = value[key], !(0...1).contains(v) else { continue }
+            let hint = key != "a" && v > 1 && v <= 255 ? " (8-bit levels are divided by 255: 255 is 1)" : ""
+            return "channel \"\(key)\" is \(CSSNumber.format(v)), outside 0…1\(hint)"
+        }
+        return nil
     }
 
     /// `{r, g, b, a}` in 0…1 as CSS, exactly as stored.

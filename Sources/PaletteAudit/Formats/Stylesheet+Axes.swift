@@ -159,7 +159,7 @@ extension StylesheetReader {
                 if holds { layers.append(index) }
             }
             applied.formUnion(layers)
-            let layered = initialValues + layers.flatMap { bySpec[$0] ?? [] }.sorted { $0.order < $1.order }
+            let layered = initialValues + layers.flatMap { bySpec[$0] ?? [] }.sorted(by: Declaration.cascades)
             let first = specs[layers.first ?? 0]
             guard spend(layered.count, on: "the theme '\(themeName)'", file: first.file, location: first.location) else { return .stopped }
             var effective: [String: Declaration] = [:]

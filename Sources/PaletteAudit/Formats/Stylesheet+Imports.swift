@@ -41,6 +41,8 @@ extension StylesheetReader {
         var tokens: [CSSToken]
         /// The media queries of the `@import`s that brought it, outermost first, as written.
         var media: [String]
+        /// The cascade layer an `@import … layer(name)` put it in ("" for `layer` unnamed).
+        var layer: String? = nil
     }
 
     /// The deepest imports are followed (a stylesheet importing one that imports one…).
@@ -79,7 +81,9 @@ extension StylesheetReader {
             }
             // Reading a file is spent: a byte a step.
             guard spend(bytes.count, on: "the imported stylesheet \(statement.url)", at: statement.offset) else { return }
-            guard let imported = makeSheet(file: target, bytes: bytes, media: sheet.media + (statement.media.isEmpty ? [] : [statement.media])) else { return }
+            guard var imported = makeSheet(file: target, bytes: bytes, media: sheet.media + (statement.media.isEmpty ? [] : [statement.media])) else { return }
+            // A layer of an import inside a layered import is a layer inside that one.
+            imported.layer = statement.layer.map { inner in sheet.layer.map { $0 + "." + inner } ?? inner } ?? sheet.layer
             collectImports(of: imported, chain: chain + [target], visited: &visited, into: &sheets)
         }
         sheets.append(sheet)
@@ -92,6 +96,8 @@ extension StylesheetReader {
         var media: String
         var offset: Int
         var afterRules: Bool
+        /// `layer(name)` ("" for `layer` alone); nil when the import names no layer.
+        var layer: String? = nil
     }
 
     /// The `@import` statements at the top level of the stylesheet being read, in order.
@@ -112,8 +118,8 @@ extension StylesheetReader {
                 index = i + 1
                 let range = prelude()
                 guard spend(1 + range.count, on: "an @import", at: t.offset) else { return statements }
-                if let (url, media) = Self.importPrelude(text(range)) {
-                    statements.append(ImportStatement(url: url, media: media, offset: t.offset, afterRules: afterRules))
+                if let (url, media, layer) = Self.importPrelude(text(range)) {
+                    statements.append(ImportStatement(url: url, media: media, offset: t.offset, afterRules: afterRules, layer: layer))
                 } else {
                     problems.append(PaletteProblem(.unreadableFile, "@import \(Self.collapse(text(range)).prefix(60)) names no stylesheet (a string or url()); not read",
                                                    file: file, location: location(t.offset), severity: .warning))
@@ -130,7 +136,7 @@ extension StylesheetReader {
 
     /// The URL an `@import` prelude names, and its media query (what is left once the URL,
     /// `layer`, `layer(…)` and `supports(…)` are taken off); nil when it names none.
-    static func importPrelude(_ prelude: String) -> (url: String, media: String)? {
+    static func importPrelude(_ prelude: String) -> (url: String, media: String, layer: String?)? {
         var rest = Substring(prelude.cssTrimmed)
         var url: String
         if let quote = rest.first, quote == "\"" || quote == "'" {
@@ -145,20 +151,28 @@ extension StylesheetReader {
         } else {
             return nil
         }
-        // `layer`, `layer(name)` and `supports(condition)` do not make a theme: transparent.
+        // `layer`, `layer(name)` and `supports(condition)` do not make a theme; a layer orders
+        // the imported declarations in the cascade.
+        var layer: String?
         while true {
             rest = Substring(rest.cssTrimmed)
             let lowered = rest.lowercased()
             if lowered.hasPrefix("layer(") || lowered.hasPrefix("supports(") {
                 let open = rest.firstIndex(of: "(") ?? rest.startIndex
-                rest = rest[endOfPseudoClass(rest, from: open)...]
+                let end = endOfPseudoClass(rest, from: open)
+                if lowered.hasPrefix("layer(") {
+                    let inner = rest[rest.index(after: open)..<end]
+                    layer = collapse(String(inner.hasSuffix(")") ? inner.dropLast() : inner))
+                }
+                rest = rest[end...]
             } else if lowered == "layer" || lowered.hasPrefix("layer ") {
+                layer = ""
                 rest = rest.dropFirst(5)
             } else {
                 break
             }
         }
-        return (url, collapse(String(rest)))
+        return (url, collapse(String(rest)), layer)
     }
 
     /// The file an `@import` names, when it is to be read; otherwise nil, and a warning at the

@@ -52,7 +52,7 @@ extension StylesheetReader {
         for (theme, list) in [("", initialValues)] + byTheme {
             for declaration in list where !isTaken(declaration)
                 && !accounted.contains("\(declaration.file ?? "")\u{0}\(declaration.location.line):\(declaration.location.column)") {
-                var reason = !declaration.initial ? "a later declaration of --\(declaration.name) in the same theme wins"
+                var reason = !declaration.initial ? "another declaration of --\(declaration.name) in the same theme wins the cascade"
                     : (lastInitial[declaration.name] ?? 0) > declaration.order ? "a later @property --\(declaration.name) wins"
                     : "every theme sets --\(declaration.name), so its @property initial value applies to none"
                 // Name the declaration that is read instead, and say whether it gives another value:
@@ -60,9 +60,22 @@ extension StylesheetReader {
                 // then seen to agree, or not.
                 if !declaration.initial, let winner = list.last(where: { $0.name == declaration.name && isTaken($0) }) {
                     let place = "\((winner.file ?? file).map { String($0.split(separator: "/").last ?? "") + ":" } ?? "line ")\(winner.location.line)"
-                    let block = winner.block == declaration.block ? "later in the same block" : "in '\(winner.block.prefix(120))'"
+                    let block = winner.block != declaration.block ? "in '\(winner.block.prefix(120))'" : winner.order > declaration.order ? "later in the same block" : "in the same block"
                     let same = winner.value == declaration.value ? "with the same value" : "with another value, \(winner.value.prefix(60))"
-                    reason = "theme '\(theme.isEmpty ? baseScheme.rawValue : theme)' declares --\(declaration.name) again at \(place) (\(block)), \(same); that declaration is the one read"
+                    // Why it wins, when not by coming later (the cascade's order: importance,
+                    // layer, specificity, then order).
+                    let why: String
+                    if winner.important != declaration.important {
+                        why = ": it wins by !important"
+                    } else if winner.layer != declaration.layer {
+                        why = winner.layer == Declaration.unlayered ? ": it wins by being outside every layer"
+                            : declaration.layer == Declaration.unlayered ? ": it wins by being !important in a layer" : ": it wins by its cascade layer"
+                    } else if winner.specificity != declaration.specificity {
+                        why = ": it wins by specificity"
+                    } else {
+                        why = ""
+                    }
+                    reason = "theme '\(theme.isEmpty ? baseScheme.rawValue : theme)' declares --\(declaration.name) again at \(place) (\(block)), \(same); that declaration is the one read\(why)"
                 }
                 ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
             }
@@ -93,7 +106,7 @@ extension StylesheetReader {
             let renamed = "auto-" + key
             declarations[key] = list.filter { !preferenceNamedSpecs.contains($0.spec) }
             declarations[renamed, default: []] += preferred
-            declarations[renamed]?.sort { $0.order < $1.order }
+            declarations[renamed]?.sort(by: Declaration.cascades)
             if colorSchemes[renamed] == nil, let scheme = colorSchemes[key] { colorSchemes[renamed] = scheme }
         }
     }
@@ -131,7 +144,7 @@ extension StylesheetReader {
         addingColorSchemeThemes(baseScheme: baseScheme)
         // A theme named like the base ("light", ".light") adds to it.
         if let same = declarations[baseName] {
-            declarations[""] = ((declarations[""] ?? []) + same).sorted { $0.order < $1.order }
+            declarations[""] = ((declarations[""] ?? []) + same).sorted(by: Declaration.cascades)
             declarations[baseName] = nil
             if let scheme = colorSchemes[baseName], colorSchemes[""] == nil { colorSchemes[""] = scheme }
         }
@@ -140,7 +153,7 @@ extension StylesheetReader {
         // In the order the stylesheet first writes each theme; a theme only a color-scheme makes
         // comes after those with declarations of their own.
         var firstOrders: [(key: String, order: Int)] = []
-        for (key, list) in declarations where !key.isEmpty { firstOrders.append((key, list.first?.order ?? Int.max)) }
+        for (key, list) in declarations where !key.isEmpty { firstOrders.append((key, list.lazy.map(\.order).min() ?? Int.max)) }
         firstOrders.sort { (a: (key: String, order: Int), b: (key: String, order: Int)) -> Bool in a.order != b.order ? a.order < b.order : a.key < b.key }
         let others: [String] = firstOrders.map { $0.key }
         for key in (declarations[""] != nil || !initialValues.isEmpty ? [""] : []) + others {
@@ -161,7 +174,7 @@ extension StylesheetReader {
                 layers.append(declarations[key] ?? [])
             }
             // Each theme repeats the base's declarations: that work is spent.
-            let first = declarations[key]?.first ?? initialValues.first
+            let first = declarations[key]?.min { $0.order < $1.order } ?? initialValues.first
             guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", file: first?.file ?? file,
                         location: first?.location ?? location(0)) else { return nil }
             var effective: [String: Declaration] = [:]

@@ -62,11 +62,18 @@ extension StylesheetReader {
             var context = Context()
             // The media queries of the @imports that brought the stylesheet.
             context.media = sheet.media.map { mediaQuery($0, at: 0) }
+            // The layer an `@import … layer(name)` put it in.
+            if let layer = sheet.layer {
+                context.layer = layerPath(nil, name: layer)
+                _ = layerRank(path: nil, name: layer)
+            }
             readRules(context, topLevel: true)
             warnUnclosed()
             unclosed = nil
             flushSteps(on: "the stylesheet's rules", at: current?.offset ?? bytes.count)
         }
+        // Each theme's declarations in cascade order (the last of a name is the one that applies).
+        for key in declarations.keys { declarations[key]!.sort(by: Declaration.cascades) }
         enter(main)
         // The palette's own stylesheet first, then the imported ones in cascade order.
         if sheets.count > 1 { files = ([main] + sheets.dropLast()).compactMap(\.file) }
@@ -100,6 +107,10 @@ extension StylesheetReader {
         index += 1
         let preludeText = text(prelude()).cssTrimmed
         guard let t = current, t.kind == .leftBrace else {
+            // `@layer base, components;` names the layers, in their order.
+            if name == "layer" {
+                for layer in preludeText.split(separator: ",") { _ = layerRank(path: context.layer, name: String(layer)) }
+            }
             if current?.kind == .semicolon { index += 1 }
             return
         }
@@ -120,7 +131,13 @@ extension StylesheetReader {
             // A container query applies to the elements inside a matching container only.
             inner.containers.append(Self.collapse(preludeText))
             readGroup(inner)
-        case "supports", "layer", "scope", "document", "starting-style":
+        case "layer":
+            // A layer orders its declarations below those outside every layer (and above the
+            // layers named before it); it makes no theme.
+            inner.layer = layerPath(context.layer, name: preludeText)
+            _ = layerRank(path: context.layer, name: preludeText)
+            readGroup(inner)
+        case "supports", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
             readGroup(inner)
         case "theme":
@@ -328,6 +345,24 @@ extension StylesheetReader {
         return (start, end)
     }
 
+    /// The dotted path of a layer named `name` inside `parent` (an unnamed one gets a name of
+    /// its own, which no other rule can name).
+    mutating func layerPath(_ parent: String?, name: String) -> String {
+        let trimmed = Self.collapse(name)
+        let own = trimmed.isEmpty ? "\u{0}\(unnamedLayers)" : trimmed
+        return parent.map { $0 + "." + own } ?? own
+    }
+
+    /// The rank of a layer, named the first time it is met.
+    mutating func layerRank(path parent: String?, name: String) -> Int {
+        let path = layerPath(parent, name: name)
+        if Self.collapse(name).isEmpty { unnamedLayers += 1 }
+        if let rank = layerRanks[path] { return rank }
+        let rank = layerRanks.count
+        layerRanks[path] = rank
+        return rank
+    }
+
     mutating func readDeclaration(name written: String, at offset: Int, _ context: Context) {
         // A custom property's name as a browser compares it: `--c\6f lor` is `--color`.
         let name = CSSTokenizer.unescapedName(written)
@@ -350,6 +385,7 @@ extension StylesheetReader {
                 context.theme.spec = specs.count
                 specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
             }
+            context.theme.specificity = context.selector.map(Self.specificity(ofList:)) ?? 0
             context.theme.known = true
         }
         guard let theme = context.theme.name else {
@@ -373,8 +409,11 @@ extension StylesheetReader {
             return
         }
         order += 1
-        declarations[theme, default: []].append(Declaration(name: String(name.dropFirst(2)), value: value, important: important,
-                                                            location: location(offset), block: context.theme.description ?? context.description, order: order,
-                                                            spec: context.theme.spec, file: file))
+        var declaration = Declaration(name: String(name.dropFirst(2)), value: value, important: important,
+                                      location: location(offset), block: context.theme.description ?? context.description, order: order,
+                                      spec: context.theme.spec, file: file)
+        declaration.layer = context.layer.flatMap { layerRanks[$0] } ?? Declaration.unlayered
+        declaration.specificity = context.theme.specificity
+        declarations[theme, default: []].append(declaration)
     }
 }

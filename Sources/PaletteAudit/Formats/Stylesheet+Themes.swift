@@ -31,8 +31,8 @@ extension StylesheetReader {
     /// selector with the pseudo-class replaced by each selector of its argument list, so
     /// `:where(html)` is `html` and `html:is(.dark, [data-theme=dark])` is `html.dark` and
     /// `html[data-theme=dark]`. Neither changes which element a selector matches, only its
-    /// specificity, which does not order custom properties on one element: the cascade keeps
-    /// document order. What opening builds is spent; a selector that would open into more than
+    /// specificity, which ``specificity(ofList:)`` works out from the selector as written. What
+    /// opening builds is spent; a selector that would open into more than
     /// ``maximumSelectorAlternatives`` is kept as written (and read as today: scoped).
     mutating func selectorAlternatives(_ selector: String, at offset: Int) -> [String] {
         var result: [String] = []
@@ -377,6 +377,80 @@ extension StylesheetReader {
 
     /// Where a pseudo-class that starts at `start` (after its `:`) ends: past its name and its
     /// balanced `(…)` argument, if it has one.
+    /// The specificity of a selector list: the highest of its selectors' (the one that matches
+    /// is not known here; a theme's alternatives match the same root element), as
+    /// `a × 1,000,000 + b × 1,000 + c` (IDs, classes/attributes/pseudo-classes, types/pseudo-
+    /// elements; Selectors 4, 17). `:where()` counts nothing; `:is()`, `:not()` and `:has()`
+    /// count their most specific argument; `&` (nesting) counts nothing here.
+    static func specificity(ofList selector: String) -> Int {
+        splitList(selector).map { specificity(of: Substring($0)) }.max() ?? 0
+    }
+
+    static func specificity(of selector: Substring) -> Int {
+        var a = 0, b = 0, c = 0
+        var i = selector.startIndex
+        func name(from start: Substring.Index) -> Substring.Index {
+            var j = start
+            while j < selector.endIndex, selector[j].isLetter || selector[j].isNumber || selector[j] == "-" || selector[j] == "_" || selector[j] == "\\" || !selector[j].isASCII {
+                j = selector.index(after: j)
+            }
+            return j
+        }
+        while i < selector.endIndex {
+            let ch = selector[i]
+            switch ch {
+            case "#":
+                a += 1
+                i = name(from: selector.index(after: i))
+            case ".":
+                b += 1
+                i = name(from: selector.index(after: i))
+            case "[":
+                b += 1
+                var depth = 0
+                while i < selector.endIndex {
+                    if selector[i] == "[" { depth += 1 } else if selector[i] == "]" { depth -= 1; if depth == 0 { break } }
+                    i = selector.index(after: i)
+                }
+                if i < selector.endIndex { i = selector.index(after: i) }
+            case ":":
+                var j = selector.index(after: i)
+                let element = j < selector.endIndex && selector[j] == ":"
+                if element { j = selector.index(after: j) }
+                let end = name(from: j)
+                let pseudo = selector[j..<end].lowercased()
+                var next = end
+                var argument: Substring?
+                if next < selector.endIndex, selector[next] == "(" {
+                    next = endOfPseudoClass(selector, from: next)
+                    let inner = selector[selector.index(after: end)..<next]
+                    argument = inner.hasSuffix(")") ? inner.dropLast() : inner
+                }
+                if element || ["before", "after", "first-line", "first-letter"].contains(pseudo) {
+                    c += 1
+                } else if pseudo == "where" {
+                    // nothing
+                } else if ["is", "not", "has", "matches", "-webkit-any", "-moz-any"].contains(pseudo), let argument {
+                    let inner = specificity(ofList: String(argument))
+                    a += inner / 1_000_000; b += inner / 1_000 % 1_000; c += inner % 1_000
+                } else {
+                    b += 1
+                }
+                i = next
+            case "*", "&", " ", "\t", "\n", ">", "+", "~", ",", ")", "(":
+                i = selector.index(after: i)
+            default:
+                if ch.isLetter || ch == "-" || ch == "_" || !ch.isASCII {
+                    c += 1
+                    i = name(from: i)
+                } else {
+                    i = selector.index(after: i)
+                }
+            }
+        }
+        return min(a, 999) * 1_000_000 + min(b, 999) * 1_000 + min(c, 999)
+    }
+
     static func endOfPseudoClass(_ rest: Substring, from start: Substring.Index) -> Substring.Index {
         var i = start
         while i < rest.endIndex, rest[i].isLetter || rest[i] == "-" { i = rest.index(after: i) }

@@ -175,6 +175,9 @@ struct StylesheetReader {
         var variants: [String] = []
         /// The block's theme, worked out at its first custom property (once per block).
         var theme = BlockTheme()
+        /// The cascade layer around the block, as a dotted path (`base`, `base.reset`); nil
+        /// outside every layer.
+        var layer: String?
         var description: String {
             (media.map { "@media \($0.written)" } + containers.map { "@container \($0)" } + (tailwindTheme ? ["@theme"] : []) + (selector.map { [$0] } ?? []) + variants.map { "@variant \($0)" }).joined(separator: " ")
         }
@@ -205,6 +208,8 @@ struct StylesheetReader {
         var description: String?
         /// The block's index in ``StylesheetReader/specs``: what it constrains, for axes.
         var spec = -1
+        /// The specificity of its selector (the highest of its list's), worked out once.
+        var specificity = 0
     }
 
     /// What a theme block constrains, read as axes: each alternative of its selector list is the
@@ -232,6 +237,23 @@ struct StylesheetReader {
         var initial = false
         /// The stylesheet it is in (an imported one, or the palette's own).
         var file: String?
+        /// The cascade layer it is in, by the order layers are first named (``unlayered``
+        /// outside every layer), and its block's selector's specificity.
+        var layer = Declaration.unlayered
+        var specificity = 0
+
+        static let unlayered = Int.max
+
+        /// Where the cascade puts it among declarations of one property on one element, lowest
+        /// first (CSS Cascade 5, 6.1): `!important` above normal; among normal ones, layers in
+        /// the order they were named and unlayered last; among important ones the reverse, and
+        /// unlayered first; then specificity; then document order.
+        var cascadeKey: (Int, Int, Int, Int) {
+            let layerKey = important ? (layer == Self.unlayered ? Int.min : -layer) : layer
+            return (important ? 1 : 0, layerKey, specificity, order)
+        }
+
+        static func cascades(_ a: Declaration, _ b: Declaration) -> Bool { a.cascadeKey < b.cascadeKey }
     }
 
     /// Declarations by theme name, in source order; the base theme's name is "".
@@ -280,6 +302,10 @@ struct StylesheetReader {
     /// Properties the themes built so far hold, added up (every theme holds the base's again).
     var themeTokensBuilt = 0
     var order = 0
+    /// Cascade layers by the order they are first named (`@layer a, b;`, `@layer a { … }`,
+    /// `@import … layer(a)`); an unnamed `@layer { … }` is a layer of its own.
+    var layerRanks: [String: Int] = [:]
+    var unnamedLayers = 0
     private(set) var tokens: [CSSToken] = []
     var index = 0
     /// How many blocks the reader is inside (at most ``ReadBudget/maximumDepth``).

@@ -108,6 +108,56 @@ import TestSupport
         #expect(same.unchanged == 1 && same.regressions.isEmpty && same.improvements.isEmpty)
     }
 
+    /// Theme `a` with check `b/c` and theme `a/b` with check `c` were one key, `k/a/b/c`: the
+    /// second overwrote the first, and a regression of the first passed with exit 0.
+    @Test func keysOfNamesWithSlashesDoNotCollide() throws {
+        func audit(_ h: String) throws -> AuditReport {
+            let text = ##"{"name": "k", "themes": {"a": {"tokens": {"f": "#000", "g": "#fff", "h": "#000"}}, "a/b": {"tokens": {"f": "#000", "g": "#fff", "h": "\##(h)"}}}, "checks": [{"id": "b/c", "foreground": "f", "background": "g"}, {"id": "c", "foreground": "h", "background": "g"}]}"##
+            let (palette, problems) = PaletteDecoder.decode(text)
+            return AuditReport(palettes: [Auditor().audit(try #require(palette), problems: problems)])
+        }
+        let before = Baseline(try audit("#000"))
+        #expect(before.entries.count == 4)
+        #expect(Set(before.entries.keys) == ["k/a/b~1c", "k/a/c", "k/a~1b/b~1c", "k/a~1b/c"])
+        let after = before.compare(with: try audit("#eee"))
+        #expect(after.regressions.map(\.key) == ["k/a~1b/c"])
+        // A baseline written with the old keys is keyed again from its entries' own fields.
+        var old = before
+        // (Old keys collide: of `k/a/b/c`'s two entries the file kept one.)
+        old.entries = Dictionary(before.entries.values.map { ("\($0.palette)/\($0.theme)/\($0.check)", $0) }, uniquingKeysWith: { first, _ in first })
+        let reread = try Baseline.decode(try old.encoded())
+        #expect(reread.entries.count == 3)
+        #expect(reread.entries.allSatisfy { $0.key == $0.value.key })
+        #expect(reread.entries["k/a/c"] != nil && reread.entries["k/a~1b/b~1c"] != nil)
+    }
+
+    /// A `--checks` document that reuses an id of the palette's own checks would put two results
+    /// under one baseline key: it is refused, with both places; the sidecar given again adds
+    /// nothing twice.
+    @Test func aChecksDocumentMayNotReuseAPaletteCheckID() throws {
+        let directory = Scratch.directory("dup-ids")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let palette = directory.appendingPathComponent("p.json").path
+        try ##"{"name": "p", "themes": {"light": {"tokens": {"a": "#000", "b": "#fff", "c": "#999"}}}, "checks": [{"id": "x", "foreground": "a", "background": "b"}]}"##
+            .write(toFile: palette, atomically: true, encoding: .utf8)
+        let extra = directory.appendingPathComponent("extra.json").path
+        try ##"{"checks": [{"id": "x", "foreground": "c", "background": "b"}, {"id": "y", "foreground": "c", "background": "b"}]}"##
+            .write(toFile: extra, atomically: true, encoding: .utf8)
+        let loaded = try #require(PaletteLoader.loadSources(paths: [palette], checks: extra).palettes.first)
+        #expect(loaded.palette?.checks.map(\.id) == ["x", "y"])
+        #expect(loaded.palette?.checks.first?.foreground == "a")
+        let problem = try #require(loaded.problems.first { $0.code == .duplicateName })
+        #expect(problem.file == extra && problem.message.contains("check id \"x\" is also a check of palette 'p' (\(palette):1:"))
+
+        let tokens = directory.appendingPathComponent("t.tokens.json").path
+        try ##"{"a": {"$type": "color", "$value": "#000"}, "b": {"$type": "color", "$value": "#fff"}}"##.write(toFile: tokens, atomically: true, encoding: .utf8)
+        let sidecar = directory.appendingPathComponent("t.checks.json").path
+        try ##"{"checks": [{"id": "s", "foreground": "a", "background": "b"}]}"##.write(toFile: sidecar, atomically: true, encoding: .utf8)
+        let twice = try #require(PaletteLoader.loadSources(paths: [tokens], checks: sidecar).palettes.first)
+        #expect(twice.palette?.checks.map(\.id) == ["s"])
+        #expect(!twice.problems.contains { $0.code == .duplicateName })
+    }
+
     @Test func baselineIsStableAndRoundTrips() throws {
         let baseline = Baseline(try audit("#000000"))
         let data = try baseline.encoded()

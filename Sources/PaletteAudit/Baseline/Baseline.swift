@@ -28,8 +28,10 @@ public struct BaselineEntry: Hashable, Sendable, Codable {
         self.kind = result.kind == .distinct ? result.kind.name : nil
     }
 
-    /// `palette/theme/check`.
-    public var key: String { "\(palette)/\(theme)/\(check)" }
+    /// `palette/theme/check`, each part escaped as a JSON pointer's segment (`~` as `~0`, `/` as
+    /// `~1`), so that no two checks share a key: theme `a` with check `b/c` and theme `a/b` with
+    /// check `c` are `p/a/b~1c` and `p/a~1b/c`. Names without `/` or `~` read as they are.
+    public var key: String { [palette, theme, check].map(JSONPointer.escaped).joined(separator: "/") }
 }
 
 /// A committed snapshot of an audit (stable, sorted, diff-friendly JSON), so CI can fail on
@@ -56,7 +58,11 @@ public struct Baseline: Sendable, Codable {
     /// Reads a baseline; errors say what is wrong with the file.
     public static func decode(_ data: Data) throws -> Baseline {
         do {
-            return try JSONDecoder().decode(Baseline.self, from: data)
+            var baseline = try JSONDecoder().decode(Baseline.self, from: data)
+            // Keyed again from each entry's own fields: a baseline written before keys were
+            // escaped compares as one written now.
+            baseline.entries = Baseline.keyed(baseline.entries)
+            return baseline
         } catch let DecodingError.dataCorrupted(context) {
             // The project's own parser says where: line, column and what was expected.
             do { _ = try JSONParser.parse([UInt8](data), dialect: .json) } catch {
@@ -70,6 +76,12 @@ public struct Baseline: Sendable, Codable {
         } catch let DecodingError.valueNotFound(_, context) {
             throw BaselineError(.missingField, "missing value at \(path(context.codingPath))")
         }
+    }
+
+    /// Entries keyed again from their own fields, as ``BaselineEntry/key`` keys them now (a
+    /// file written before keys were escaped keyed `a/b/c` by its parts joined as they were).
+    static func keyed(_ entries: [String: BaselineEntry]) -> [String: BaselineEntry] {
+        Dictionary(entries.values.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     static func path(_ codingPath: [any CodingKey]) -> String {

@@ -41,7 +41,7 @@ public struct ReportHistory: Sendable {
 
     /// How `report` differs from the last run, or nil when there is none.
     public func comparison(with report: AuditReport) -> BaselineComparison? {
-        entries.last.map { Baseline(entries: $0.checks).compare(with: report) }
+        entries.last.map { Baseline(entries: Baseline.keyed($0.checks)).compare(with: report) }
     }
 
     /// The file with `entry` appended as its last line (compact JSON, sorted keys), after a

@@ -70,6 +70,29 @@ public struct Palette: Sendable {
     /// name tokens as resources and attributes are named: checks may write them as Android
     /// refers to them (`@color/ink`, `?attr/paper_color`, `?paper_color`,
     /// `?android:attr/textColorPrimary`).
+    /// Adds the checks of a checks document given for every palette (`--checks FILE`). A check
+    /// whose id the palette already has would be two results under one name, and one would
+    /// hide the other in a baseline: it is refused, with both places. The palette's own sidecar
+    /// given again as `--checks` adds nothing twice.
+    mutating func addChecks(_ added: [Check], from file: String) -> [PaletteProblem] {
+        func absolute(_ path: String?) -> String? { path.map { FileSystem.resolve($0) ?? $0 } }
+        var problems: [PaletteProblem] = []
+        var byID: [String: Check] = [:]
+        for check in checks { byID[check.id] = byID[check.id] ?? check }
+        for check in added {
+            guard let twin = byID[check.id] else {
+                checks.append(check)
+                byID[check.id] = check
+                continue
+            }
+            if absolute(twin.file) == absolute(check.file ?? file), twin.pointer == check.pointer { continue }
+            let place = [twin.file, twin.location.map { "\($0.line):\($0.column)" }].compactMap { $0 }.joined(separator: ":")
+            problems.append(PaletteProblem(.duplicateName, "check id \"\(check.id)\" is also a check of palette '\(name)'\(place.isEmpty ? "" : " (\(place))"); give each check a unique \"id\" (this one is not run)",
+                                           file: file, pointer: check.pointer, location: check.location))
+        }
+        return problems
+    }
+
     mutating func normalizeCheckNames() {
         let bare: (String) -> String
         switch format {

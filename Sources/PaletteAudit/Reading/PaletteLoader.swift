@@ -143,7 +143,7 @@ public struct PaletteLoader: Sendable {
                     result.palettes[i].problems += problems
                     result.palettes[i].problems += result.palettes[i].palette?.renameThemes(renames, file: checks) ?? []
                     let name = result.palettes[i].palette?.name ?? ""
-                    result.palettes[i].palette?.checks += decoded.checks.filter { $0.applies(toPalette: name) }
+                    result.palettes[i].problems += result.palettes[i].palette?.addChecks(decoded.checks.filter { $0.applies(toPalette: name) }, from: checks) ?? []
                     result.palettes[i].palette?.badges += decoded.badges
                     result.palettes[i].palette?.normalizeCheckNames()
                 }

@@ -87,10 +87,12 @@ public final class PaletteStore: Sendable {
         let result = loader.loadSources(paths: [directory], checks: checks)
         next.problems += result.refused
         for loaded in result.palettes {
+            // The reader's warnings go to the audit, which keeps them apart from its problems:
+            // what the reader could not fully apply shows in the served audit, as in the CLI's.
             var problems = loaded.problems.filter { !$0.isWarning }
             var report: PaletteReport?
             if let palette = loaded.palette {
-                let audited = Auditor(limits: auditLimits).audit(palette, problems: problems)
+                let audited = Auditor(limits: auditLimits).audit(palette, problems: loaded.problems)
                 problems = audited.problems
                 report = audited
             }

@@ -176,3 +176,21 @@ def test_a_reference_in_a_token_file_reads_nothing_outside_the_directory_audited
     result = json.loads(r.stdout)["palettes"][0]["themes"][0]["results"][0]
     assert result["foreground"]["hex"] == "#202020" and result["display"] == "16.29:1", result
 
+
+def test_the_served_audit_shows_what_the_reader_warned_about(binary, tmp_path):
+    """Found by a hostile probe: the served palette's audit dropped every reader warning (an
+    `@import` not followed, a hex that disagrees with its components), which `contrast audit`
+    and `POST /v1/audit` both show."""
+    directory = tmp_path / "palettes"
+    directory.mkdir()
+    (directory / "site.css").write_text('@import url("https://example.com/x.css");\n:root { --fg: #202020; --bg: #ffffff; }\n')
+    (directory / "site.checks.json").write_text(json.dumps({"checks": [{"foreground": "fg", "background": "bg"}]}))
+    s = Server(binary, str(directory), "--threads", "2", "--quiet")
+    try:
+        status, _, audit = s.json("GET", "/v1/palettes/site/audit")
+        assert status == 200, audit
+        warnings = audit["palettes"][0].get("warnings") or []
+        assert any("https://example.com/x.css" in w["message"] and "not fetched" in w["message"] for w in warnings), audit["palettes"][0]
+        assert audit["palettes"][0]["summary"]["pass"] == 1
+    finally:
+        assert s.stop() == 0, s.logs()[-2000:]

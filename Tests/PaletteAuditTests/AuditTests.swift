@@ -158,6 +158,25 @@ import TestSupport
         #expect(!twice.problems.contains { $0.code == .duplicateName })
     }
 
+    /// Found by a new user's trial: when both sides alias one token, every fix edited that
+    /// token's value (the "both" fix set it to two values at once), and no fix could change the
+    /// pair. No fix is offered then, and a note says why; the colors stay, as what each side
+    /// needs once it has a value of its own.
+    @Test func aPairOfOneValueGetsNoFixThatMovesBothSides() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"gray": "#777777", "white": "#ffffff", "muted": "{gray}", "chip": "{gray}", "page": "{white}"}}}, "checks": [{"id": "chip", "foreground": "muted", "background": "chip"}, {"id": "page", "foreground": "muted", "background": "page"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        #expect(problems.isEmpty)
+        let results = Auditor().audit(try #require(palette)).themes[0].results
+        let chip = try #require(results.first { $0.id == "chip" })
+        #expect(chip.verdict == .fail && chip.fixes == nil)
+        #expect(chip.suggestions?.foreground.isEmpty == false)
+        #expect(chip.suggestions?.notes?.contains { $0.hasPrefix("\"muted\" and \"chip\" are one value (gray)") } == true, "\(chip.suggestions?.notes ?? [])")
+        // Two tokens of their own: fixes as before, each at its own token's value.
+        let page = try #require(results.first { $0.id == "page" })
+        #expect(page.verdict == .fail && page.fixes?.first?.changes.first?.pointer.description == "/themes/light/tokens/gray")
+        #expect(page.suggestions?.notes == nil)
+    }
+
     @Test func baselineIsStableAndRoundTrips() throws {
         let baseline = Baseline(try audit("#000000"))
         let data = try baseline.encoded()

@@ -57,13 +57,31 @@ extension Auditor {
 
     static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor, kind: CheckKind,
                       pointer: JSONPointer, theme: String) -> [SuggestedFix]? {
+        if sharesValue(foreground, background) { return nil }
         let fixes = SuggestedFix.fixes(suggestions, foreground: foreground, background: background, kind: kind, pointer: pointer, theme: theme)
         return fixes.isEmpty ? nil : fixes
     }
 
+    /// Whether both sides are one value of the document (two aliases of one token, or one
+    /// token): a change to it moves both, so no change to it can fix the pair.
+    static func sharesValue(_ foreground: ResolvedColor, _ background: ResolvedColor) -> Bool {
+        guard let pointer = foreground.pointer else { return false }
+        return pointer == background.pointer && foreground.file == background.file
+    }
+
+    /// The suggestions as a result shows them: when both sides are one value, with a note that
+    /// says so (the colors are still what each side would need, once it has a value of its own).
+    static func noted(_ suggestions: Suggestions?, foreground: ResolvedColor, background: ResolvedColor) -> Suggestions? {
+        guard var s = suggestions, sharesValue(foreground, background) else { return suggestions }
+        let names = [foreground.reference, background.reference].map { "\"\($0)\"" }.joined(separator: " and ")
+        let value = foreground.aliases?.last ?? foreground.token ?? foreground.reference
+        s.notes = (s.notes ?? []) + ["\(names) are one value (\(value)), so these are the colors each side needs once it has a value of its own (or its alias points elsewhere); changing \(value) itself moves both sides, and no fix to it is offered"]
+        return s
+    }
+
     /// Puts computed suggestions (and the fixes they imply) into a result evaluated without them.
     static func attach(_ suggestions: Suggestions, to result: inout CheckResult, theme: String) {
-        result.suggestions = suggestions
+        result.suggestions = noted(suggestions, foreground: result.foreground, background: result.background)
         result.fixes = fixes(suggestions, foreground: result.foreground, background: result.background, kind: result.kind,
                              pointer: result.pointer, theme: theme)
     }

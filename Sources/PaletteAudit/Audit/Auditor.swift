@@ -390,7 +390,7 @@ public struct Auditor: Sendable {
             ratio: m.ratio, display: RatioFormat.display(m.ratio), range: range, apca: m.apca, apcaRequired: item.apcaMinimum,
             achieved: AchievedLevel(ratio: m.ratio), verdict: verdict, reasons: reasons.isEmpty ? nil : reasons,
             claim: item.claim.map { ClaimCheck.evaluate($0, ratio: m.ratio, usage: item.usage) },
-            suggestions: suggestions,
+            suggestions: noted(suggestions, foreground: fg, background: bg),
             fixes: suggestions.flatMap { fixes($0, foreground: fg, background: bg, kind: item.kind, pointer: item.pointer, theme: theme) },
             assumed: assumed.isEmpty ? nil : assumed, pointer: item.pointer, line: item.location?.line,
             relation: item.relation, technique: item.fixed?.technique, cvd: cvd)

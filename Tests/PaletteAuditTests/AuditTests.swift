@@ -177,6 +177,21 @@ import TestSupport
         #expect(page.suggestions?.notes == nil)
     }
 
+    /// Found by a new user's trial: of a two-token alias cycle the ledger counted one member as
+    /// read ("read 3 of 4"), though neither can be read; an alias of a broken token likewise.
+    @Test func everyMemberOfABrokenChainIsCountedAsNotRead() throws {
+        let text = ##"{"c": {"$type": "color", "loop1": {"$value": "{c.loop2}"}, "loop2": {"$value": "{c.loop1}"}, "bad": {"$value": "#12"}, "viaBad": {"$value": "{c.bad}"}, "a": {"$value": "#000"}, "b": {"$value": "#fff"}}}"##
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(text.utf8), file: "t.tokens.json")
+        let report = Auditor().audit(try #require(palette), problems: problems)
+        let ledger = try #require(report.ledger)
+        #expect(ledger.read == 2, "\(ledger)")
+        let reasons = Dictionary(uniqueKeysWithValues: ledger.notRead.map { ($0.name, $0.reason ?? "") })
+        #expect(reasons["c.loop1"] == "its alias chain cannot be read: alias cycle: c.loop1 → c.loop2 → c.loop1", "\(reasons)")
+        #expect(reasons["c.loop2"]?.hasPrefix("alias cycle") == true)
+        #expect(reasons["c.viaBad"]?.hasPrefix("its alias chain cannot be read: token \"c.bad\" has \"#12\"") == true, "\(reasons)")
+        #expect(Set(reasons.keys) == ["c.loop1", "c.loop2", "c.bad", "c.viaBad"])
+    }
+
     @Test func baselineIsStableAndRoundTrips() throws {
         let baseline = Baseline(try audit("#000000"))
         let data = try baseline.encoded()

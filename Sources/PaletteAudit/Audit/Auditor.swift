@@ -161,11 +161,17 @@ public struct Auditor: Sendable {
             // group `$extends`, a `$ref` named many times) is one declaration: its problem is
             // said once, for the first token, with how many more carry it.
             var copies: [CopyKey: (index: Int, more: Int)] = [:]
-            let checkedAll = resolver.validateAll(shouldStop: limits.shouldStop)
+            let (checkedAll, failedAliases) = resolver.validateAllTokens(shouldStop: limits.shouldStop)
             if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
             for problem in checkedAll where !problem.isWarning {
                 if let key = ReadLedger.failureKey(file: problem.file ?? palette.file, location: problem.location, theme: theme.name) {
                     unreadValues[key] = problem.message
+                }
+            }
+            // The other members of a cycle, and aliases of what cannot be read: not read either.
+            for (token, reason) in failedAliases {
+                if let key = ReadLedger.failureKey(file: token.file ?? palette.file, location: token.location, theme: theme.name), unreadValues[key] == nil {
+                    unreadValues[key] = reason
                 }
             }
             for problem in checkedAll where said.insert(problem).inserted {

@@ -355,10 +355,21 @@ public struct ThemeResolver: Sendable {
     /// `shouldStop` is asked every 1,024 tokens; when it says to stop, the problems found so far
     /// are returned, and the caller, which asked, stops too.
     public func validateAll(shouldStop: (@Sendable () -> Bool)? = nil) -> [PaletteProblem] {
+        validateAllTokens(shouldStop: shouldStop).problems
+    }
+
+    /// ``validateAll(shouldStop:)``, and the tokens that cannot be read although no problem is
+    /// located at them: the other members of an alias cycle, and the aliases that lead to a
+    /// token that cannot be read, each with why (so the ledger counts them as not read, not
+    /// as colors).
+    public func validateAllTokens(shouldStop: (@Sendable () -> Bool)? = nil) -> (problems: [PaletteProblem], failed: [(token: Token, reason: String)]) {
         // Per token: how many aliases lead from it to a color, or -1 when its chain is broken
         // (and already reported).
         var depth: [String: Int] = [:]
         var problems: [PaletteProblem] = []
+        // Why a broken chain is broken, by its members.
+        var brokenBy: [String: String] = [:]
+        var failed: [(token: Token, reason: String)] = []
         var reportedTooDeep = false
         for (index, name) in tokenNames.enumerated() where depth[name] == nil {
             if index & 1023 == 1023, let shouldStop, shouldStop() { break }
@@ -377,9 +388,12 @@ public struct ThemeResolver: Sendable {
             var onPath: [String: Int] = [:]
             var current = name
             var end = 0  // depth of the chain's end; -1 broken
+            let reported = problems.count
+            var inherited: String?  // the reason of a broken chain this one joins
             while true {
                 if let known = depth[current] {
                     end = known < 0 ? -1 : known + 1
+                    if known < 0 { inherited = brokenBy[current] }
                     break
                 }
                 if let index = onPath[current] {
@@ -414,6 +428,16 @@ public struct ThemeResolver: Sendable {
                 }
                 break
             }
+            // A broken chain's members that no problem is located at cannot be read either.
+            if end < 0, let reason = problems.count > reported ? problems.last?.message : inherited {
+                let locatedAt = problems.count > reported ? problems.last.map { ($0.file, $0.location) } : nil
+                for member in path {
+                    brokenBy[member] = reason
+                    guard let token = tokens[member] else { continue }
+                    if let (file, location) = locatedAt, location == token.location, file == (token.file ?? file) { continue }
+                    failed.append((token, "its alias chain cannot be read: \(reason)"))
+                }
+            }
             // Members of the path, from its end back to its start, are 0, 1, 2… aliases deeper.
             for (offset, member) in path.reversed().enumerated() {
                 let d = end < 0 ? -1 : end + offset
@@ -424,7 +448,7 @@ public struct ThemeResolver: Sendable {
                 }
             }
         }
-        return problems
+        return (problems, failed)
     }
 
     func suggestion(for name: String, excluding: String? = nil) -> String {

@@ -270,6 +270,24 @@ import TestSupport
 }
 
 @Suite struct PairReportJSONTests {
+    /// Found by a new user's trial: `check 'rgb(118.6 118.6 118.6)' white` printed `#777777 on
+    /// #ffffff`, 4.50:1, AA pass, while `check '#777777' white` is 4.47:1, a fail: a color
+    /// copied from the output did not pass. The report names the inputs whose hex is rounded,
+    /// and the text says what the hex itself gives.
+    @Test func aColorThatIsNot8BitSaysItsHexIsRounded() throws {
+        let white = try CSSColor.parse("white")
+        let report = PairReport(foreground: try CSSColor.parse("rgb(118.6 118.6 118.6)"), background: white)
+        #expect(report.foreground == "#777777" && report.display == "4.50:1" && report.pass)
+        #expect(report.rounded == ["foreground"])
+        let text = report.text(requirement: ContrastRequirement(usage: .text), color: false)
+        #expect(text.contains("the foreground is not 8-bit: the hex shown is the nearest 8-bit color, and the ratio above is the color's own; #777777 on #ffffff itself is 4.47:1 (text AA: fail)"), "\(text)")
+        #expect(String(decoding: report.jsonBytes(), as: UTF8.self).contains(#""rounded":["foreground"]"#))
+        for exact in ["#777777", "rgb(119 119 119)", "hsl(0 0% 100%)", "rgb(0 0 0 / 0.2)"] {
+            #expect(PairReport(foreground: try CSSColor.parse(exact), background: white).rounded == nil, "\(exact)")
+        }
+        #expect(!(try CSSColor.parse("rgb(0 0 0 / 0.9)")).color.isExactIn8Bit)
+    }
+
     /// The hand-written JSON of the HTTP hot path is the document JSONEncoder writes.
     @Test func handWrittenJSONMatchesTheEncoder() throws {
         var generator = SeededGenerator(seed: 22)

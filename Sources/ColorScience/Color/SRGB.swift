@@ -65,6 +65,18 @@ public struct SRGB: Hashable, Sendable {
              alpha: Double(SRGB.to8Bit(alpha)) / 255)
     }
 
+    /// Whether ``hex`` is this color itself, not its nearest 8-bit color: each channel and the
+    /// alpha on an 8-bit level (within a ten-millionth of a level, what arithmetic on exact
+    /// levels leaves). `rgb(118.6 118.6 118.6)` is not: its hex, #777777, is another color,
+    /// with another contrast.
+    public var isExactIn8Bit: Bool {
+        func onLevel(_ value: Double) -> Bool {
+            let scaled = value * 255
+            return abs(scaled - scaled.rounded()) < 1e-7
+        }
+        return onLevel(red) && onLevel(green) && onLevel(blue) && onLevel(alpha)
+    }
+
     /// Rounds a unit component to `0...255`, half up, as browsers serialize.
     ///
     /// A value a billionth below a half step still rounds up: conversions such as

@@ -26,6 +26,9 @@ public struct PairReport: Sendable, Codable {
     public var pass: Bool
     /// Set when an input was outside sRGB and gamut-mapped.
     public var outOfGamut: [String]?
+    /// The inputs that are not 8-bit colors (`rgb(118.6 118.6 118.6)`): their hex is only
+    /// their nearest 8-bit color, and the ratio is theirs, not the hex's.
+    public var rounded: [String]?
     /// The lowest ratio under the simulated color-vision deficiencies; `verdict` is `warn` when
     /// the pair passes in normal vision and not as simulated.
     public var cvd: SimulatedContrast?
@@ -58,6 +61,13 @@ public struct PairReport: Sendable, Codable {
             if background.wasOutOfGamut { outside.append("background") }
             if backdrop?.wasOutOfGamut == true { outside.append("backdrop") }
             outOfGamut = outside
+        }
+        if !(foreground.color.isExactIn8Bit && background.color.isExactIn8Bit && backdrop?.color.isExactIn8Bit != false) {
+            var inexact: [String] = []
+            if !foreground.color.isExactIn8Bit { inexact.append("foreground") }
+            if !background.color.isExactIn8Bit { inexact.append("background") }
+            if backdrop?.color.isExactIn8Bit == false { inexact.append("backdrop") }
+            rounded = inexact
         }
     }
 }
@@ -134,6 +144,7 @@ extension PairReport {
         }
         c.fragment(",\"ratio\":"); c.number(ratio)
         if let required { c.fragment(",\"required\":"); c.number(required) }
+        if let rounded { c.fragment(",\"rounded\":["); c.strings(rounded); c.fragment("]") }
         c.fragment(",\"usage\":"); c.string(usage)
         c.fragment(verdicts.largeTextAA ? ",\"verdicts\":{\"large-text\":{\"AA\":true" : ",\"verdicts\":{\"large-text\":{\"AA\":false")
         c.fragment(verdicts.largeTextAAA ? ",\"AAA\":true},\"non-text\":{\"AA\":" : ",\"AAA\":false},\"non-text\":{\"AA\":")
@@ -159,6 +170,7 @@ extension PairReport {
         add(composited?.background); add(composited?.foreground)
         add(range?.bestBackdrop); add(range?.worstBackdrop)
         if let outOfGamut { for item in outOfGamut { add(item) } }
+        if let rounded { for item in rounded { add(item) } }
         if let cvd {
             add(cvd.background); add(cvd.deficiency); add(cvd.display); add(cvd.foreground); add(cvd.verdict)
             for item in cvd.deficiencies { add(item) }
@@ -167,7 +179,7 @@ extension PairReport {
     }
 
     /// More than the bytes of the fragments ``writeLaidOut(_:id:)`` writes for any report:
-    /// 455 on its longest path (every optional part, the longer of each alternative), 570 for
+    /// 468 on its longest path (every optional part, the longer of each alternative), 583 for
     /// all its fragments together. Past it the cursor stops the process; it never writes past.
     static var fragmentBytes: Int { 640 }
 
@@ -189,6 +201,7 @@ extension PairReport {
             if let range { w.key("range"); range.write(&w) }
             w.key("ratio"); w.number(ratio)
             if let required { w.key("required"); w.number(required) }
+            if let rounded { w.key("rounded"); w.strings(rounded) }
             w.key("usage"); w.string(usage)
             w.key("verdicts")
             w.beginObject()

@@ -36,6 +36,16 @@ extension PairReport {
             out += "color vision   \(cvd.display) lowest, under simulated \(cvd.deficiency) (\(cvd.foreground) on \(cvd.background))\(warning)\n"
         }
         for name in outOfGamut ?? [] { out += "note           the \(name) is outside sRGB and was gamut-mapped (CSS Color 4)\n" }
+        if let rounded, range == nil, composited == nil, let f = try? SRGB(css: foreground), let b = try? SRGB(css: background) {
+            // The hex shown is not the color measured: say what the hex itself gives, so a
+            // color copied from this output is not taken to pass when it does not.
+            let hexRatio = f.contrastRatio(with: b)
+            let sides = rounded.joined(separator: " and ")
+            let verdict = requirement.minimumRatio == nil ? "" : " (\(requirement.usage) \(requirement.level): \(requirement.isMet(by: hexRatio) ? "pass" : "fail"))"
+            out += "note           the \(sides) \(rounded.count == 1 ? "is" : "are") not 8-bit: the hex shown is the nearest 8-bit color, and the ratio above is the color's own; \(foreground) on \(background) itself is \(RatioFormat.display(hexRatio))\(verdict)\n"
+        } else if let rounded {
+            out += "note           the \(rounded.joined(separator: " and ")) \(rounded.count == 1 ? "is" : "are") not 8-bit: the hex shown is the nearest 8-bit color, and the ratio is the color's own\n"
+        }
         out += "\(requirement.usage) \(requirement.level): \(mark(pass))" + (pass ? "" : " — needs \(needed):1") + "\n"
         return out
     }

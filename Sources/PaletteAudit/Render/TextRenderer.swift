@@ -109,7 +109,9 @@ public struct TextRenderer: Sendable {
     }
 
     func row(_ r: CheckResult) -> [String] {
-        let colors = "\(r.foreground.hex) / \(r.background.hex)"
+        // "≈" marks a hex that is only the nearest 8-bit color of the one measured.
+        func shown(_ c: ResolvedColor) -> String { (c.color.isExactIn8Bit ? "" : "≈") + c.hex }
+        let colors = "\(shown(r.foreground)) / \(shown(r.background))"
         if let d = r.distinction {
             let pair = "\(t(r.foreground.reference)) vs \(t(r.background.reference))"
             var measured = "\(d.metric) \(Auditor.format1(d.difference))"

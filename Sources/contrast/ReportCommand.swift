@@ -52,6 +52,9 @@ struct ReportCommand: ParsableCommand {
             try Terminal.emit(Data(try history.appending(HistoryEntry(time: now, report: report))), to: path)
         }
         print("wrote \(out)/index.html, \(out)/audit.json, \(out)/summary.md: \(report.summary.line)")
+        if let path = self.history, report.comparison == nil {
+            print("no earlier run in \(path): this run is the first, and the next compares with it (\(report.summary.fail) failing now)")
+        }
         if let comparison = report.comparison {
             print("since the previous run: \(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s)")
             for change in comparison.regressions { print("  regressed  \(change.message)") }
@@ -60,9 +63,11 @@ struct ReportCommand: ParsableCommand {
             for problem in report.problems { Terminal.writeError("error: \(problem)") }
             throw ExitCode(2)
         }
+        // With a history the exit status is about regressions since the previous run; the first
+        // run has nothing to regress from (it says so, and becomes what the next compares with).
         if let comparison = report.comparison {
             if !comparison.regressions.isEmpty { throw ExitCode(1) }
-        } else if report.summary.fail > 0 {
+        } else if self.history == nil, report.summary.fail > 0 {
             throw ExitCode(1)
         }
     }

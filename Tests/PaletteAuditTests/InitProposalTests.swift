@@ -66,6 +66,27 @@ import Testing
         ChecksProposal.propose(for: [LoadedPalette(file: "p.json", palette: palette, problems: [])]).palettes[0]
     }
 
+    /// Found by a new user's trial: `color.text.on-brand` was paired with every background by the
+    /// `color.text.*` rule (white text on the white page: a failure nobody can fix), and Figma's
+    /// `color.text.brand.on-brand` likewise. A foreground that says what it sits on is checked on
+    /// that background, found in the background group; without one, it is named in a note.
+    @Test func aForegroundThatSaysWhatItSitsOnIsCheckedThereOnly() throws {
+        let proposal = Self.propose(Self.palette([("light", [
+            "color.text.default": "#111111", "color.text.on-brand": "#ffffff", "color.text.brand.on-brand": "#fefefe",
+            "color.text.on-accent": "#ffffff",
+            "color.background.default": "#ffffff", "color.background.brand": "#1e40af", "color.background.brand.default": "#1e3a8a",
+        ])]))
+        let pairs = proposal.checks.map { "\($0.foreground) on \($0.background)" }
+        #expect(pairs.contains("color.text.on-brand on color.background.brand"), "\(pairs)")
+        #expect(pairs.contains("color.text.brand.on-brand on color.background.brand.default"), "\(pairs)")
+        // The rule over the other foregrounds leaves them out.
+        let rule = try #require(proposal.checks.first { $0.foreground.contains("*") && $0.usage == .text })
+        for name in ["color.text.on-brand", "color.text.brand.on-brand", "color.text.on-accent"] {
+            #expect(rule.except.contains(name) || !CheckRule.matches(name, rule.foreground), "\(rule.foreground) except \(rule.except)")
+        }
+        #expect(proposal.notes.contains { $0.hasPrefix("1 foreground says what it sits on (on-X) but no background token is named for X (\"color.text.on-accent\")") }, "\(proposal.notes)")
+    }
+
     @Test func rulesPairForegroundsWithBackgroundsAtTheirScope() throws {
         let tokens = ["fgColor.default": "#111111", "fgColor.muted": "#555555", "fgColor.disabled": "#aaaaaa",
                       "bgColor.default": "#ffffff", "bgColor.inset": "#f6f8fa", "borderColor.default": "#d0d7de",

@@ -154,16 +154,27 @@ struct PaletteProposer {
             guard !themes.isEmpty else { continue }
             partnered.append(name)
             var check = ProposedCheck(id: "\(name) on \(partner)", foreground: name, background: partner, usage: .text,
-                                      description: "proposed by contrast init: \"\(name)\" is named for use on \"\(partner)\" (its \"\(role.word ?? "")\" word), so it is its text")
+                                      description: "proposed by contrast init: \"\(name)\" is named for use on \"\(partner)\" (its \"\(Self.sitsOnRange(of: name) != nil ? "on" : role.word ?? "")\" word), so it is its text")
             check.themes = themes.count == themeNames.count ? nil : themes
             checks.append(check)
         }
         if !partnered.isEmpty {
-            notes.append("\(partnered.count) foreground\(partnered.count == 1 ? " is" : "s are") named after the background they sit on (on-X, X-foreground): each is checked on that background only")
+            notes.append("\(partnered.count) foreground\(partnered.count == 1 ? " is" : "s are") named after the background \(partnered.count == 1 ? "it sits" : "they sit") on (on-X, X-foreground): each is checked on that background only")
+        }
+        // A foreground that says what it sits on (on-X), where no background is named X, is
+        // meant for a surface this palette does not name: checked on every background it would
+        // fail where it is never used. It is named in a note instead.
+        let unpartnered = allNames.filter { name in
+            guard !partnered.contains(name), let role = roles[name], role.role == .foreground, !role.disabled else { return false }
+            return Self.sitsOnRange(of: name) != nil
+        }
+        if !unpartnered.isEmpty {
+            let shown = unpartnered.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (unpartnered.count > 5 ? " and \(unpartnered.count - 5) more" : "")
+            notes.append("\(unpartnered.count) foreground\(unpartnered.count == 1 ? " says" : "s say") what \(unpartnered.count == 1 ? "it sits" : "they sit") on (on-X) but no background token is named for X (\(shown)): not checked; add a check for each on the surface it is used on")
         }
 
         // 2. Rules from role words.
-        let foregrounds = patterns(for: .foreground, leavingOut: Set(partnered))
+        let foregrounds = patterns(for: .foreground, leavingOut: Set(partnered).union(unpartnered))
         let backgrounds = patterns(for: .background)
         let nonText = patterns(for: .nonText)
         if backgrounds.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
@@ -179,7 +190,7 @@ struct PaletteProposer {
                 for bg in partners {
                     var except = disabledGlobs.filter { glob in allNames.contains { CheckRule.matches($0, glob) && (CheckRule.matches($0, fg.glob) || CheckRule.matches($0, bg.glob)) } }
                     if usage == .text {
-                        except += partnered.filter { CheckRule.matches($0, fg.glob) }
+                        except += (partnered + unpartnered).filter { CheckRule.matches($0, fg.glob) }
                     }
                     if !CheckRule.isPattern(fg.glob) && !CheckRule.isPattern(bg.glob) { except = [] }  // a plain pair takes none
                     let themes = themesMatching(fg.glob, bg.glob, except: except)
@@ -255,11 +266,53 @@ struct PaletteProposer {
             guard start > 0 else { return nil }
             candidates.append(String(decoding: bytes[..<start] + bytes[range.upperBound...], as: UTF8.self))
         default:
-            return nil
+            break
         }
-        return candidates.first { candidate in
+        let found = candidates.first { candidate in
             candidate != name && roles[candidate].map { $0.role != .foreground && $0.role != .nonText && !$0.disabled } ?? false
         }
+        return found ?? sitsOnPartner(of: name, role: role)
+    }
+
+    /// The background a foreground named by another word (`text`) sits on, when the name also
+    /// says `on X`: X in the background group the name's role word stands for
+    /// (`color.text.on-brand` → `color.background.brand`; Figma's `color.text.brand.on-brand` →
+    /// `color.background.brand.default`), when that token exists and is no foreground.
+    func sitsOnPartner(of name: String, role: TokenNameRole) -> String? {
+        guard let onRange = Self.sitsOnRange(of: name), let roleRange = role.wordRange, roleRange.upperBound <= onRange.lowerBound,
+              let roleWord = role.word, TokenNameRole.foregroundWords.contains(roleWord.lowercased()) else { return nil }
+        let bytes = Array(name.utf8)
+        var restStart = onRange.upperBound
+        if restStart < bytes.count, !bytes[restStart].isLetterOrDigit { restStart += 1 }
+        var headEnd = onRange.lowerBound
+        var separator = "."
+        if headEnd > 0, !bytes[headEnd - 1].isLetterOrDigit {
+            separator = String(UnicodeScalar(bytes[headEnd - 1]))
+            headEnd -= 1
+        }
+        guard restStart < bytes.count, headEnd >= roleRange.upperBound else { return nil }
+        let rest = String(decoding: bytes[restStart...], as: UTF8.self)
+        let before = String(decoding: bytes[..<roleRange.lowerBound], as: UTF8.self)
+        let after = String(decoding: bytes[roleRange.upperBound..<headEnd], as: UTF8.self)
+        var candidates: [String] = []
+        for word in ["background", "bg", "surface"] {
+            let head = before + word + after
+            candidates += [head + separator + rest, head + separator + rest + separator + "default"]
+            // `color.text.brand.on-brand`: the family is already in the group, so its default.
+            if head.hasSuffix(separator + rest) { candidates += [head + separator + "default", head] }
+        }
+        return candidates.first { candidate in
+            candidate != name && roles[candidate].map { $0.role == .background && !$0.disabled } ?? false
+        }
+    }
+
+    /// Where an `on` word with a word after it is in `name` (`on-brand`, `onBrand`), if any.
+    static func sitsOnRange(of name: String) -> Range<Int>? {
+        let words = TokenNameRole.words(of: name)
+        for (index, word) in words.enumerated() where word.text.lowercased() == "on" && index + 1 < words.count {
+            return word.range
+        }
+        return nil
     }
 
     // MARK: Rules
@@ -397,5 +450,12 @@ struct PaletteProposer {
             checks.append(check)
         }
         return (checks, translucentScales)
+    }
+}
+
+private extension UInt8 {
+    var isLetterOrDigit: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self >= 0x80
     }
 }

@@ -26,7 +26,7 @@ struct DeriveCommand: ParsableCommand {
     @Option(help: "Where to write the palette with the new theme (- for standard output).") var output: String?
     @Flag(help: "Overwrite the input palette.") var inPlace = false
     @Option(help: "The report of changes.") var format: OutputFormat = .text
-    @Option(help: "A checks document whose checks apply to the palette (for token files without checks).") var checks: String?
+    @Option(help: "A checks document whose checks apply to the palette (for a palette file without checks of its own; derive writes a theme into a palette file, so token files are not read).") var checks: String?
 
     func validate() throws {
         if output == nil && !inPlace { throw ValidationError("Say where to write the result: --output FILE (or - for standard output), or --in-place.") }

@@ -39,7 +39,7 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: "The color scheme light-dark() colors are read in (light or dark); without it, a pair that uses light-dark() is measured in both.") var scheme: ColorScheme?
 
-    @Option(help: "Output format.") var format: OutputFormat = .text
+    @Option(help: "Output format: text (the default) or json. --batch always writes JSON Lines.") var format: OutputFormat?
 
     @Option(help: "Read JSON Lines {\"fg\": …, \"bg\": …} from FILE (or - for standard input) and write one JSON object per line.") var batch: String?
 
@@ -52,6 +52,9 @@ struct CheckCommand: ParsableCommand {
         }
         if batch != nil && foreground != nil {
             throw ValidationError("--batch reads its pairs from the file; do not also give colors as arguments.")
+        }
+        if batch != nil, let format, format != .json {
+            throw ValidationError("--batch writes one JSON object per line; --format \(format.rawValue) is not available with it (leave --format out, or give --format json).")
         }
     }
 
@@ -89,7 +92,7 @@ struct CheckCommand: ParsableCommand {
             if let name = names[error.field], message.hasPrefix(error.field + ":") { message = name + message.dropFirst(error.field.count) }
             throw InputError(message)
         }
-        if format == .json {
+        if (format ?? .text) == .json {
             try Terminal.emit(Data(PairReport.prettyJSON(reports)), to: nil)
         } else {
             print(PairReport.text(reports, requirement: requirement, color: Terminal.stdoutWantsColor), terminator: "")

@@ -196,6 +196,18 @@ def test_check_batch_exit_1_when_a_pair_fails(run, tmp_path):
     assert len(r.stdout.splitlines()) == 2
 
 
+def test_check_batch_refuses_a_text_format_it_would_not_write(run, tmp_path):
+    """Found by a new user's trial: `--batch - --format text` wrote JSON Lines without a word."""
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps({"fg": "#000", "bg": "#fff"}) + "\n")
+    r = run("check", "--batch", str(path), "--format", "text")
+    assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stdout)
+    assert "--batch writes one JSON object per line; --format text is not available with it" in r.stderr, r.stderr
+    for extra in ([], ["--format", "json"]):
+        r = run("check", "--batch", str(path), *extra)
+        assert r.returncode == 0 and json.loads(r.stdout)["pass"] is True, r.stderr
+
+
 # audit ----------------------------------------------------------------------------------------
 
 def test_audit_of_the_seed_palettes(run):

@@ -192,6 +192,24 @@ import TestSupport
         #expect(Set(reasons.keys) == ["c.loop1", "c.loop2", "c.bad", "c.viaBad"])
     }
 
+    /// Found by a hostile probe: a translucent backdrop (`"backdrop": "#00000080"`) was taken
+    /// and ignored (the result was the range over unknown backdrops) while the report named it
+    /// as the backdrop used. `contrast check` refuses one; the audit now does too.
+    @Test func aTranslucentBackdropIsRefusedNotIgnored() throws {
+        let documents = [
+            ##"{"name": "p", "themes": {"light": {"backdrop": "#00000080", "tokens": {"fg": "#000000", "bg": "#ffffff80"}}}, "checks": [{"id": "c", "foreground": "fg", "background": "bg"}]}"##,
+            ##"{"name": "p", "themes": {"light": {"tokens": {"fg": "#000000", "bg": "#ffffff80"}}}, "checks": [{"id": "c", "foreground": "fg", "background": "bg", "backdrop": "#00000080"}]}"##,
+        ]
+        for text in documents {
+            let (palette, problems) = PaletteDecoder.decode(text)
+            #expect(problems.isEmpty, "\(text): \(problems.map(\.message))")
+            let report = Auditor().audit(try #require(palette))
+            let unresolved = try #require(report.themes.first?.unresolved?.first, "\(text)")
+            #expect(unresolved.problem.contains("#00000080, translucent; a backdrop is the opaque surface underneath"), "\(unresolved.problem)")
+            #expect(report.themes.first?.results.isEmpty == true)
+        }
+    }
+
     @Test func baselineIsStableAndRoundTrips() throws {
         let baseline = Baseline(try audit("#000000"))
         let data = try baseline.encoded()

@@ -66,6 +66,12 @@ struct SourceOptions: ParsableArguments {
 
     var themeFilter: [String]? { themes.isEmpty ? nil : themes }
 
+    mutating func validate() throws {
+        if let root, !FileSystem.unconfined.isDirectory(root) {
+            throw ValidationError("--root \(root): not a directory (give the directory the files a token file names may be read from)")
+        }
+    }
+
     /// The `--cvd` policy.
     var cvdPolicy: CVDPolicy { cvd == .fail ? .fail : .warn }
 }

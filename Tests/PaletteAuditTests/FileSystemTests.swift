@@ -137,7 +137,8 @@ import Darwin
             let loaded = PaletteLoader.loadSources(paths: paths).palettes
             let problems = loaded.flatMap(\.problems)
             let refused = try #require(problems.first { $0.message.contains("../outside/config.json") })
-            #expect(refused.message.contains("outside \(root), the directory audited"), "\(refused.message)")
+            let label = paths == [root] ? "the directory audited" : "the folder of the file audited"
+            #expect(refused.message.contains("outside \(root), \(label)") && refused.message.contains("or give --root"), "\(refused.message)")
             #expect(!problems.contains { $0.message.contains("c2VjcmV0") }, "the file's bytes are never quoted")
             // A reference inside the directory still reads.
             let tokens = loaded.compactMap(\.palette).flatMap { $0.themes.flatMap(\.tokens) }
@@ -152,7 +153,7 @@ import Darwin
         try ##"{"version": "2025.10", "sets": {"s": {"sources": [{"$ref": "../outside/secret.tokens.json"}]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}"##
             .write(toFile: resolver, atomically: true, encoding: .utf8)
         let loaded = PaletteLoader.loadSources(paths: [resolver]).palettes
-        #expect(loaded.flatMap(\.problems).contains { $0.message.contains("\"../outside/secret.tokens.json\"") && $0.message.contains("the directory audited") })
+        #expect(loaded.flatMap(\.problems).contains { $0.message.contains("\"../outside/secret.tokens.json\"") && $0.message.contains("the folder of the file audited") })
         #expect(!loaded.compactMap(\.palette).flatMap { $0.themes.flatMap(\.tokens) }.contains { $0.name == "x" })
     }
 }

@@ -65,7 +65,7 @@ def test_primer_json5_sources_match_primers_own_build(run, tmp_path):
     report, _ = audit_json(run, str(resolver), "--theme", "light", "--checks", str(every), "--root", str(tokens))
     light = next(t for t in report["palettes"][0]["themes"] if t["name"] == "light")
     refused = run("audit", str(resolver), "--format", "json")
-    assert refused.returncode == 2 and "the directory audited" in refused.stdout + refused.stderr
+    assert refused.returncode == 2 and "the folder of the file audited" in refused.stdout + refused.stderr
     ours = {x["foreground"]["token"]: x["foreground"]["hex"] for x in light["results"]}
     built = json.loads((REALWORLD / "primer/build-light-values.json").read_text())
     compared = {k: v.lower() for k, v in built.items() if isinstance(v, str) and v.startswith("#") and k in ours}

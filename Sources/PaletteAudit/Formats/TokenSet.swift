@@ -26,8 +26,9 @@ public struct DocumentReader: Sendable {
         guard let fileSystem, fileSystem.root == nil, let base = root.map(FileSystem.trimmed) ?? file.map(SourcePath.folder(of:)) else { return self }
         var confined = FileSystem.confined(to: base)
         confined.maximumFileSize = fileSystem.maximumFileSize
-        confined.rootName = "\(base), the directory audited"
-        confined.outsideAdvice = "; audit a directory that holds both to follow it"
+        let shown = FileSystem.resolve(base) ?? base
+        confined.rootName = root == nil ? "\(shown), the folder of the file audited" : "\(shown), the directory audited"
+        confined.outsideAdvice = "; audit a directory that holds both, or give --root, to follow it"
         return DocumentReader(confined)
     }
 

@@ -43,7 +43,7 @@ public struct LoadResult: Sendable {
 /// through `reader`: the CLI reads anywhere (``disk``); the service reads only inside its
 /// palettes directory (``confined(to:)``).
 public struct PaletteLoader: Sendable {
-    public let reader: DocumentReader
+    public private(set) var reader: DocumentReader
     /// The Xcode idiom asset catalogs are read for (`universal`, `iphone`, `ipad`, `mac`…).
     public var catalogIdiom = "universal"
     /// The directory the files a token file names (`$ref`s, resolver sources, Tokens Studio
@@ -53,6 +53,10 @@ public struct PaletteLoader: Sendable {
     /// The checks of `--checks`, known before the sources are read (asset catalogs warn about
     /// the light-only color sets these use).
     var operatorChecks: [Check] = []
+    /// The reader before ``walking(_:)`` confined this one to a directory named: the checks
+    /// sidecar beside that directory (`Assets.checks.json` beside `Assets.xcassets`,
+    /// `res.checks.json` beside `res/`) is the operator's, read with it.
+    var besideReader: DocumentReader?
 
     public init(reader: DocumentReader = PaletteLoader.disk, catalogIdiom: String = "universal") {
         self.reader = reader
@@ -116,10 +120,11 @@ public struct PaletteLoader: Sendable {
             case .success(let k): kind = k
             }
             if kind == .directory {
-                if let format = SourceRegistry.folderFormat(of: path, fileSystem: fileSystem) {
-                    result.palettes.append(format.read(folder: FileSystem.trimmed(path), files: [], loader: self))
+                let walker = walking(path)
+                if let format = SourceRegistry.folderFormat(of: path, fileSystem: walker.fileSystem) {
+                    result.palettes.append(format.read(folder: FileSystem.trimmed(path), files: [], loader: walker))
                 } else {
-                    loadDirectory(path, into: &result)
+                    walker.loadDirectory(path, into: &result)
                 }
             } else {
                 result.palettes.append(loadFile(path))
@@ -160,6 +165,27 @@ public struct PaletteLoader: Sendable {
         return result
     }
 
+    /// The loader a directory named on the command line is read with: inside that directory
+    /// (or `--root`, when it holds the directory), so a symbolic link in it that leads out, which
+    /// a pull request can commit, is listed as not read instead of read and quoted. A loader
+    /// already confined (the service's) reads as it is.
+    func walking(_ directory: String) -> PaletteLoader {
+        guard let files = reader.fileSystem, files.root == nil else { return self }
+        let base = FileSystem.trimmed(directory)
+        var root = base
+        if let referenceRoot, let wide = FileSystem.resolve(referenceRoot), let named = FileSystem.resolve(base), FileSystem.isInside(named, wide) {
+            root = referenceRoot
+        }
+        var confined = FileSystem.confined(to: root)
+        confined.maximumFileSize = files.maximumFileSize
+        confined.rootName = root == referenceRoot ? "\(root), the --root directory" : "\(root), the directory audited"
+        confined.outsideAdvice = root == referenceRoot ? "" : "; audit a directory that holds both, or give --root, to follow it"
+        var copy = self
+        copy.besideReader = reader
+        copy.reader = DocumentReader(confined)
+        return copy
+    }
+
     /// `Assets.checks.json` beside `Assets.xcassets`.
     static func sidecar(ofCatalog catalog: String) -> String {
         let trimmed = catalog.hasSuffix("/") ? String(catalog.dropLast()) : catalog
@@ -169,7 +195,13 @@ public struct PaletteLoader: Sendable {
     /// Takes the checks, badges and theme names of a `NAME.checks.json` beside a source, when
     /// there is one (a palette that has checks of its own keeps them).
     func adoptSidecar(_ sidecar: String, into palette: inout Palette, problems: inout [PaletteProblem]) {
-        guard fileSystem.exists(sidecar) else { return }
+        // A sidecar beside the directory named (outside the walk) is the operator's; one inside
+        // it is read as the walk reads.
+        var reader = self.reader
+        if let besideReader, let root = reader.fileSystem?.root, let folder = FileSystem.resolve(SourcePath.folder(of: sidecar)), !FileSystem.isInside(folder, root) {
+            reader = besideReader
+        }
+        guard (reader.fileSystem ?? .unconfined).exists(sidecar) else { return }
         switch reader.read(sidecar) {
         case .success(let data):
             let (checks, renames, more, ignored) = PaletteDecoder.decodeChecksDocumentWithRenames(bytes: data, file: sidecar)

@@ -51,6 +51,32 @@ import Testing
         #expect(PaletteLoader.loadFile(main).palette?.themes.first?.tokens.first { $0.name == "fg" }?.value == "#000000")
     }
 
+    /// Found by a review: `body`'s own declaration is what the page's text inherits; it is not
+    /// compared with the root's by specificity (`:root` is more specific than `body`).
+    @Test func bodyWinsOverTheRootWhateverItsSpecificity() throws {
+        #expect(try Self.values(":root { --fg: #999999; --bg: #fff; }\nbody { --fg: #000000; }") == ["light": "#000000"])
+        #expect(try Self.values("body { --fg: #000000; }\n:root { --fg: #999999 !important; --bg: #fff; }") == ["light": "#000000"])
+        #expect(StylesheetReader.setsBody("html > body") && StylesheetReader.setsBody(":root, body.dark") && !StylesheetReader.setsBody("body .card") && !StylesheetReader.setsBody("bodyx"))
+    }
+
+    /// Layers form a tree: a layer's own rules come after its sublayers, and a sublayer named
+    /// late stays inside its parent's place. `@layer` statements before the imports order the
+    /// imported layers.
+    @Test func layersAreOrderedAsATree() throws {
+        #expect(try Self.values("@layer base { :root { --fg: #999999; --bg: #fff; } }\n@layer base { @layer reset { :root { --fg: #000000; } } }") == ["light": "#999999"])
+        #expect(try Self.values("@layer a { :root { --bg: #fff; } }\n@layer b { :root { --fg: #999999; } }\n@layer a { @layer sub { :root { --fg: #000000; } } }") == ["light": "#999999"])
+        let directory = Scratch.directory("css-layer-order")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try ":root { --fg: #999999; }".write(to: directory.appendingPathComponent("u.css"), atomically: true, encoding: .utf8)
+        try ":root { --fg: #000000; --bg: #fff; }".write(to: directory.appendingPathComponent("b.css"), atomically: true, encoding: .utf8)
+        let main = directory.appendingPathComponent("theme.css").path
+        // The statement names utilities first, base last: base (u.css, #999999) wins, although
+        // utilities is imported after it.
+        try "@layer utilities, base;\n@import \"u.css\" layer(base);\n@import \"b.css\" layer(utilities);\n".write(toFile: main, atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadFile(main)
+        #expect(loaded.palette?.themes.first?.tokens.first { $0.name == "fg" }?.value == "#999999", "\(loaded.problems.map(\.message))")
+    }
+
     @Test func importantReversesTheLayersAndWinsOverNormal() throws {
         #expect(try Self.values(":root { --fg: #999999 !important; --bg: #fff; }\n:root { --fg: #000000; }") == ["light": "#999999"])
         // Among important declarations, an earlier layer wins, and any layer beats unlayered.

@@ -164,7 +164,7 @@ extension StylesheetReader {
             guard spend(layered.count, on: "the theme '\(themeName)'", file: first.file, location: first.location) else { return .stopped }
             var effective: [String: Declaration] = [:]
             for declaration in layered {
-                if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
+                if let existing = effective[declaration.name], existing.important && !declaration.important && existing.element >= declaration.element { continue }
                 effective[declaration.name] = declaration
             }
             let scheme: ColorScheme = {

@@ -65,7 +65,7 @@ extension StylesheetReader {
     /// then `sheet` itself. `chain` is the files from the palette's own to `sheet`.
     mutating func collectImports(of sheet: Sheet, chain: [String], visited: inout Set<String>, into sheets: inout [Sheet]) {
         enter(sheet)
-        for statement in importStatements() {
+        for statement in importStatements(layer: sheet.layer) {
             guard !stopped else { return }
             enter(sheet)
             guard let target = importTarget(statement, chain: chain, visited: visited, imported: visited.count - 1) else { continue }
@@ -101,7 +101,10 @@ extension StylesheetReader {
     }
 
     /// The `@import` statements at the top level of the stylesheet being read, in order.
-    mutating func importStatements() -> [ImportStatement] {
+    /// `@layer a, b;` statements before the first rule name their layers here, in order, before
+    /// the imported stylesheets are read: they come first in the cascade (`layer`: the layer an
+    /// import put this stylesheet in).
+    mutating func importStatements(layer sheetLayer: String? = nil) -> [ImportStatement] {
         var statements: [ImportStatement] = []
         var depth = 0, afterRules = false
         var i = 0
@@ -114,6 +117,14 @@ extension StylesheetReader {
                 depth += 1
             case .rightBrace:
                 depth = max(0, depth - 1)
+            case .atKeyword where depth == 0 && !afterRules && text(t.offset + 1..<t.end).lowercased() == "layer":
+                index = i + 1
+                let range = prelude()
+                if current?.kind == .semicolon {
+                    for name in text(range).split(separator: ",") { registerLayer(parent: sheetLayer.map { layerPath(nil, name: $0) }, name: String(name)) }
+                }
+                i = max(index, i + 1)
+                continue
             case .atKeyword where depth == 0 && text(t.offset + 1..<t.end).lowercased() == "import":
                 index = i + 1
                 let range = prelude()

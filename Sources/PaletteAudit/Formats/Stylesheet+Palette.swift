@@ -65,7 +65,9 @@ extension StylesheetReader {
                     // Why it wins, when not by coming later (the cascade's order: importance,
                     // layer, specificity, then order).
                     let why: String
-                    if winner.important != declaration.important {
+                    if winner.element != declaration.element {
+                        why = ": it wins by being body's, which the page's text inherits"
+                    } else if winner.important != declaration.important {
                         why = ": it wins by !important"
                     } else if winner.layer != declaration.layer {
                         why = winner.layer == Declaration.unlayered ? ": it wins by being outside every layer"
@@ -180,7 +182,7 @@ extension StylesheetReader {
             var effective: [String: Declaration] = [:]
             for layer in layers {
                 for declaration in layer {
-                    if let existing = effective[declaration.name], existing.important && !declaration.important { continue }
+                    if let existing = effective[declaration.name], existing.important && !declaration.important && existing.element >= declaration.element { continue }
                     effective[declaration.name] = declaration
                 }
             }

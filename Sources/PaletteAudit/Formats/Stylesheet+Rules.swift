@@ -65,7 +65,7 @@ extension StylesheetReader {
             // The layer an `@import … layer(name)` put it in.
             if let layer = sheet.layer {
                 context.layer = layerPath(nil, name: layer)
-                _ = layerRank(path: nil, name: layer)
+                registerLayer(parent: nil, name: layer)
             }
             readRules(context, topLevel: true)
             warnUnclosed()
@@ -109,7 +109,7 @@ extension StylesheetReader {
         guard let t = current, t.kind == .leftBrace else {
             // `@layer base, components;` names the layers, in their order.
             if name == "layer" {
-                for layer in preludeText.split(separator: ",") { _ = layerRank(path: context.layer, name: String(layer)) }
+                for layer in preludeText.split(separator: ",") { registerLayer(parent: context.layer, name: String(layer)) }
             }
             if current?.kind == .semicolon { index += 1 }
             return
@@ -135,7 +135,7 @@ extension StylesheetReader {
             // A layer orders its declarations below those outside every layer (and above the
             // layers named before it); it makes no theme.
             inner.layer = layerPath(context.layer, name: preludeText)
-            _ = layerRank(path: context.layer, name: preludeText)
+            registerLayer(parent: context.layer, name: preludeText)
             readGroup(inner)
         case "supports", "scope", "document", "starting-style":
             // Conditions that do not make a theme: their rules apply where they hold.
@@ -353,14 +353,33 @@ extension StylesheetReader {
         return parent.map { $0 + "." + own } ?? own
     }
 
-    /// The rank of a layer, named the first time it is met.
-    mutating func layerRank(path parent: String?, name: String) -> Int {
+    /// Names a layer (and each layer its dotted path passes through) the first time it is met:
+    /// its place among its siblings.
+    mutating func registerLayer(parent: String?, name: String) {
         let path = layerPath(parent, name: name)
         if Self.collapse(name).isEmpty { unnamedLayers += 1 }
-        if let rank = layerRanks[path] { return rank }
-        let rank = layerRanks.count
-        layerRanks[path] = rank
-        return rank
+        var prefix = ""
+        for segment in path.split(separator: ".", omittingEmptySubsequences: false) {
+            let above = prefix
+            prefix = prefix.isEmpty ? String(segment) : prefix + "." + segment
+            if layerRanks[prefix] == nil {
+                let index = layerChildren[above, default: 0]
+                layerChildren[above] = index + 1
+                layerRanks[prefix] = index
+            }
+        }
+    }
+
+    /// Where a layer's own rules stand in the layer tree (``Declaration/layer``).
+    func layerKey(_ path: String?) -> [Int] {
+        guard let path else { return Declaration.unlayered }
+        var key: [Int] = []
+        var prefix = ""
+        for segment in path.split(separator: ".", omittingEmptySubsequences: false) {
+            prefix = prefix.isEmpty ? String(segment) : prefix + "." + segment
+            key.append(layerRanks[prefix] ?? 0)
+        }
+        return key + [Int.max]
     }
 
     mutating func readDeclaration(name written: String, at offset: Int, _ context: Context) {
@@ -386,6 +405,7 @@ extension StylesheetReader {
                 specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
             }
             context.theme.specificity = context.selector.map(Self.specificity(ofList:)) ?? 0
+            context.theme.element = context.selector.map(Self.setsBody) == true ? 1 : 0
             context.theme.known = true
         }
         guard let theme = context.theme.name else {
@@ -412,8 +432,9 @@ extension StylesheetReader {
         var declaration = Declaration(name: String(name.dropFirst(2)), value: value, important: important,
                                       location: location(offset), block: context.theme.description ?? context.description, order: order,
                                       spec: context.theme.spec, file: file)
-        declaration.layer = context.layer.flatMap { layerRanks[$0] } ?? Declaration.unlayered
+        declaration.layer = layerKey(context.layer)
         declaration.specificity = context.theme.specificity
+        declaration.element = context.theme.element
         declarations[theme, default: []].append(declaration)
     }
 }

@@ -386,6 +386,27 @@ extension StylesheetReader {
         splitList(selector).map { specificity(of: Substring($0)) }.max() ?? 0
     }
 
+    /// Whether a selector list sets `body`'s properties: one of its selectors' last compound
+    /// is `body` (`body`, `body.dark`, `html > body`).
+    static func setsBody(_ selector: String) -> Bool {
+        splitList(selector).contains { alternative in
+            var depth = 0
+            var start = alternative.startIndex
+            var i = alternative.startIndex
+            while i < alternative.endIndex {
+                let ch = alternative[i]
+                if ch == "(" || ch == "[" { depth += 1 } else if ch == ")" || ch == "]" { depth -= 1 } else if depth == 0, ch == " " || ch == ">" || ch == "+" || ch == "~" || ch == "\t" || ch == "\n" {
+                    start = alternative.index(after: i)
+                }
+                i = alternative.index(after: i)
+            }
+            let last = alternative[start...].lowercased()
+            guard last.hasPrefix("body") else { return false }
+            let next = last.dropFirst(4).first
+            return next == nil || next == "." || next == "#" || next == "[" || next == ":"
+        }
+    }
+
     static func specificity(of selector: Substring) -> Int {
         var a = 0, b = 0, c = 0
         var i = selector.startIndex

@@ -208,8 +208,10 @@ struct StylesheetReader {
         var description: String?
         /// The block's index in ``StylesheetReader/specs``: what it constrains, for axes.
         var spec = -1
-        /// The specificity of its selector (the highest of its list's), worked out once.
+        /// The specificity of its selector (the highest of its list's), worked out once, and
+        /// whether it sets `body`'s properties (1) rather than the root's (0).
         var specificity = 0
+        var element = 0
     }
 
     /// What a theme block constrains, read as axes: each alternative of its selector list is the
@@ -237,23 +239,31 @@ struct StylesheetReader {
         var initial = false
         /// The stylesheet it is in (an imported one, or the palette's own).
         var file: String?
-        /// The cascade layer it is in, by the order layers are first named (``unlayered``
-        /// outside every layer), and its block's selector's specificity.
+        /// The cascade layer it is in, as the layer tree orders it: each layer's place among
+        /// its siblings (in the order they are first named), from the outermost, then `Int.max`
+        /// for the layer's own rules, which come after its sublayers; ``unlayered`` outside
+        /// every layer. Its block's selector's specificity, and 1 when the block is `body`'s
+        /// (0: the root element's).
         var layer = Declaration.unlayered
         var specificity = 0
+        var element = 0
 
-        static let unlayered = Int.max
+        static let unlayered = [Int.max]
 
-        /// Where the cascade puts it among declarations of one property on one element, lowest
-        /// first (CSS Cascade 5, 6.1): `!important` above normal; among normal ones, layers in
-        /// the order they were named and unlayered last; among important ones the reverse, and
-        /// unlayered first; then specificity; then document order.
-        var cascadeKey: (Int, Int, Int, Int) {
-            let layerKey = important ? (layer == Self.unlayered ? Int.min : -layer) : layer
-            return (important ? 1 : 0, layerKey, specificity, order)
+        /// Whether the cascade puts `a` below `b` among the declarations of one property read
+        /// as one theme (CSS Cascade 5, 6.1). First the element: `body`'s own declaration is what
+        /// the page's text inherits, over the root's. Then on one element: `!important` above
+        /// normal; among normal ones, layers in their order and unlayered last; among important
+        /// ones the reverse, unlayered first; then specificity; then document order.
+        static func cascades(_ a: Declaration, _ b: Declaration) -> Bool {
+            if a.element != b.element { return a.element < b.element }
+            if a.important != b.important { return !a.important }
+            if a.layer != b.layer {
+                return a.important ? b.layer.lexicographicallyPrecedes(a.layer) : a.layer.lexicographicallyPrecedes(b.layer)
+            }
+            if a.specificity != b.specificity { return a.specificity < b.specificity }
+            return a.order < b.order
         }
-
-        static func cascades(_ a: Declaration, _ b: Declaration) -> Bool { a.cascadeKey < b.cascadeKey }
     }
 
     /// Declarations by theme name, in source order; the base theme's name is "".
@@ -302,9 +312,11 @@ struct StylesheetReader {
     /// Properties the themes built so far hold, added up (every theme holds the base's again).
     var themeTokensBuilt = 0
     var order = 0
-    /// Cascade layers by the order they are first named (`@layer a, b;`, `@layer a { … }`,
-    /// `@import … layer(a)`); an unnamed `@layer { … }` is a layer of its own.
+    /// Each cascade layer's place among its siblings, by its dotted path, in the order they are
+    /// first named (`@layer a, b;`, `@layer a { … }`, `@import … layer(a)`); an unnamed
+    /// `@layer { … }` is a layer of its own. And how many children each path has named.
     var layerRanks: [String: Int] = [:]
+    var layerChildren: [String: Int] = [:]
     var unnamedLayers = 0
     private(set) var tokens: [CSSToken] = []
     var index = 0

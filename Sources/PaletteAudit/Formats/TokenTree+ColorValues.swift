@@ -105,7 +105,9 @@ extension PaletteDecoder {
         switch space {
         case "srgb", "srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020":
             (names, ranges) = (rgbNames, [0...1, 0...1, 0...1])
-        case "xyz-d65", "xyz-d50": (names, ranges) = (["X", "Y", "Z"], [0...1, 0...1, 0...1])
+        // XYZ: the DTCG table says 0–1, but D65 white is [0.9505, 1, 1.089] and CSS Color 4
+        // leaves XYZ unbounded; nothing is clipped there, so nothing is refused.
+        case "xyz-d65", "xyz-d50": return value.isFinite ? nil : "component \(index) is \(CSSNumber.format(value)), not a finite number; the token is not read"
         case "hsl": (names, ranges) = (["hue", "saturation", "lightness"], [nil, 0...100, 0...100])
         case "hwb": (names, ranges) = (["hue", "whiteness", "blackness"], [nil, 0...100, 0...100])
         case "lab": (names, ranges) = (["lightness", "a", "b"], [0...100, nil, nil])
@@ -117,9 +119,12 @@ extension PaletteDecoder {
         guard names.indices.contains(index) else { return nil }
         let found = CSSNumber.format(value)
         guard value.isFinite else { return "component \(index) (\(names[index])) is \(found), not a finite number; the token is not read" }
-        guard let range = ranges[index], !range.contains(value) else { return nil }
+        // A millionth of the range over (a float's overshoot, 1.0000000000000002) is within it.
+        guard let range = ranges[index] else { return nil }
+        let slack = 1e-6 * (range.upperBound == .greatestFiniteMagnitude ? 1 : range.upperBound - range.lowerBound)
+        guard !(range.lowerBound - slack ... range.upperBound + slack).contains(value) else { return nil }
         let expected = range.upperBound == .greatestFiniteMagnitude ? "at least \(CSSNumber.format(range.lowerBound))" : "\(CSSNumber.format(range.lowerBound)) to \(CSSNumber.format(range.upperBound))"
-        let hint = range.upperBound == 1 && value > 1 && value <= 255 && names == rgbNames ? " (8-bit levels are divided by 255: 255 is 1)" : ""
+        let hint = range.upperBound == 1 && value >= 2 && value <= 255 && names == rgbNames ? " (8-bit levels are divided by 255: 255 is 1)" : ""
         return "component \(index) (\(names[index])) is \(found), outside \(space)'s range (\(expected))\(hint); the token is not read (a clipped color would be measured in its place)"
     }
 

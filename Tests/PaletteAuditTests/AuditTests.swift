@@ -304,6 +304,8 @@ import TestSupport
             #expect(PairReport(foreground: try CSSColor.parse(exact), background: white).rounded == nil, "\(exact)")
         }
         #expect(!(try CSSColor.parse("rgb(0 0 0 / 0.9)")).color.isExactIn8Bit)
+        // Figma stores channels as float32: 92/255 is 2e-6 of a level off, and is 8-bit.
+        #expect(SRGB(red: Double(Float(92.0 / 255)), green: Double(Float(51.0 / 255)), blue: Double(Float(207.0 / 255)), alpha: 1).isExactIn8Bit)
     }
 
     /// The hand-written JSON of the HTTP hot path is the document JSONEncoder writes.

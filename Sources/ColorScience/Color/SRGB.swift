@@ -66,13 +66,14 @@ public struct SRGB: Hashable, Sendable {
     }
 
     /// Whether ``hex`` is this color itself, not its nearest 8-bit color: each channel and the
-    /// alpha on an 8-bit level (within a ten-millionth of a level, what arithmetic on exact
-    /// levels leaves). `rgb(118.6 118.6 118.6)` is not: its hex, #777777, is another color,
-    /// with another contrast.
+    /// alpha on an 8-bit level, within a ten-thousandth of a level (what arithmetic on exact
+    /// levels leaves, and Figma's float32 channels: 92/255 is stored 2e-6 of a level off).
+    /// `rgb(118.6 118.6 118.6)` is not: its hex, #777777, is another color, with another
+    /// contrast.
     public var isExactIn8Bit: Bool {
         func onLevel(_ value: Double) -> Bool {
             let scaled = value * 255
-            return abs(scaled - scaled.rounded()) < 1e-7
+            return abs(scaled - scaled.rounded()) < 1e-4
         }
         return onLevel(red) && onLevel(green) && onLevel(blue) && onLevel(alpha)
     }

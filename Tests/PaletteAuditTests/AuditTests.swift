@@ -149,6 +149,14 @@ import TestSupport
         let problem = try #require(loaded.problems.first { $0.code == .duplicateName })
         #expect(problem.file == extra && problem.message.contains("check id \"x\" is also a check of palette 'p' (\(palette):1:"))
 
+        // The same check in an organization's rules and in the palette: run once, no problem.
+        let same = directory.appendingPathComponent("same.json").path
+        try ##"{"checks": [{"foreground": "a", "background": "b"}]}"##.write(toFile: same, atomically: true, encoding: .utf8)
+        try ##"{"name": "q", "themes": {"light": {"tokens": {"a": "#000", "b": "#fff"}}}, "checks": [{"foreground": "a", "background": "b"}]}"##
+            .write(toFile: palette, atomically: true, encoding: .utf8)
+        let once = try #require(PaletteLoader.loadSources(paths: [palette], checks: same).palettes.first)
+        #expect(once.palette?.checks.map(\.id) == ["a-on-b"] && once.problems.isEmpty, "\(once.problems.map(\.message))")
+
         let tokens = directory.appendingPathComponent("t.tokens.json").path
         try ##"{"a": {"$type": "color", "$value": "#000"}, "b": {"$type": "color", "$value": "#fff"}}"##.write(toFile: tokens, atomically: true, encoding: .utf8)
         let sidecar = directory.appendingPathComponent("t.checks.json").path

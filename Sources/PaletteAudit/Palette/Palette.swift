@@ -86,11 +86,22 @@ public struct Palette: Sendable {
                 continue
             }
             if absolute(twin.file) == absolute(check.file ?? file), twin.pointer == check.pointer { continue }
+            // The same check twice (an organization's rules and the palette's own): run once.
+            if Self.sameRequirement(twin, check) { continue }
             let place = [twin.file, twin.location.map { "\($0.line):\($0.column)" }].compactMap { $0 }.joined(separator: ":")
-            problems.append(PaletteProblem(.duplicateName, "check id \"\(check.id)\" is also a check of palette '\(name)'\(place.isEmpty ? "" : " (\(place))"); give each check a unique \"id\" (this one is not run)",
+            let made = check.id == "\(check.foreground)-on-\(check.background)" ? " (the id made from its foreground and background, as none is written)" : ""
+            problems.append(PaletteProblem(.duplicateName, "check id \"\(check.id)\"\(made) is also a check of palette '\(name)'\(place.isEmpty ? "" : " (\(place))") that asks otherwise; give each check a unique \"id\" (this one is not run)",
                                            file: file, pointer: check.pointer, location: check.location))
         }
         return problems
+    }
+
+    /// Whether two contrast checks of a pair ask the same of the same colors.
+    static func sameRequirement(_ a: Check, _ b: Check) -> Bool {
+        guard case .pair = a.relation, case .pair = b.relation else { return false }
+        return a.foreground == b.foreground && a.background == b.background && a.usage == b.usage && a.level == b.level
+            && a.themes == b.themes && a.backdrop == b.backdrop && a.minimumRatio == b.minimumRatio && a.apcaMinimum == b.apcaMinimum
+            && a.except == b.except && a.fontSize?.description == b.fontSize?.description && a.fontWeight == b.fontWeight
     }
 
     mutating func normalizeCheckNames() {

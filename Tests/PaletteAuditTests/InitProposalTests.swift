@@ -73,12 +73,17 @@ import Testing
     @Test func aForegroundThatSaysWhatItSitsOnIsCheckedThereOnly() throws {
         let proposal = Self.propose(Self.palette([("light", [
             "color.text.default": "#111111", "color.text.on-brand": "#ffffff", "color.text.brand.on-brand": "#fefefe",
-            "color.text.on-accent": "#ffffff",
+            "color.text.brand.on-brand-secondary": "#fdfdfd", "color.text.on-accent": "#ffffff",
             "color.background.default": "#ffffff", "color.background.brand": "#1e40af", "color.background.brand.default": "#1e3a8a",
+            "color.background.brand.secondary": "#1e3a8b",
         ])]))
         let pairs = proposal.checks.map { "\($0.foreground) on \($0.background)" }
         #expect(pairs.contains("color.text.on-brand on color.background.brand"), "\(pairs)")
         #expect(pairs.contains("color.text.brand.on-brand on color.background.brand.default"), "\(pairs)")
+        #expect(pairs.contains("color.text.brand.on-brand-secondary on color.background.brand.secondary"), "\(pairs)")
+        // camelCase: `textOnBrand` sits on `backgroundBrand`.
+        let camel = Self.propose(Self.palette([("light", ["textDefault": "#111111", "textOnBrand": "#ffffff", "backgroundDefault": "#ffffff", "backgroundBrand": "#1e40af"])]))
+        #expect(camel.checks.contains { $0.foreground == "textOnBrand" && $0.background == "backgroundBrand" }, "\(camel.checks.map { "\($0.foreground) on \($0.background)" })")
         // The rule over the other foregrounds leaves them out.
         let rule = try #require(proposal.checks.first { $0.foreground.contains("*") && $0.usage == .text })
         for name in ["color.text.on-brand", "color.text.brand.on-brand", "color.text.on-accent"] {

@@ -285,7 +285,8 @@ struct PaletteProposer {
         var restStart = onRange.upperBound
         if restStart < bytes.count, !bytes[restStart].isLetterOrDigit { restStart += 1 }
         var headEnd = onRange.lowerBound
-        var separator = "."
+        // No separator before `On` (`textOnBrand`): camelCase, the rest joined as written.
+        var separator = ""
         if headEnd > 0, !bytes[headEnd - 1].isLetterOrDigit {
             separator = String(UnicodeScalar(bytes[headEnd - 1]))
             headEnd -= 1
@@ -294,12 +295,21 @@ struct PaletteProposer {
         let rest = String(decoding: bytes[restStart...], as: UTF8.self)
         let before = String(decoding: bytes[..<roleRange.lowerBound], as: UTF8.self)
         let after = String(decoding: bytes[roleRange.upperBound..<headEnd], as: UTF8.self)
+        let capitalized = roleWord.first?.isUppercase == true
         var candidates: [String] = []
         for word in ["background", "bg", "surface"] {
-            let head = before + word + after
+            let head = before + (capitalized ? word.prefix(1).uppercased() + word.dropFirst() : word) + after
             candidates += [head + separator + rest, head + separator + rest + separator + "default"]
-            // `color.text.brand.on-brand`: the family is already in the group, so its default.
-            if head.hasSuffix(separator + rest) { candidates += [head + separator + "default", head] }
+            // `color.text.brand.on-brand`: the family is already in the group, so its default;
+            // `color.text.brand.on-brand-secondary`: the family's `secondary`.
+            let family = after.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).last.map(String.init)
+            if let family, !separator.isEmpty {
+                if rest == family { candidates += [head + separator + "default", head] }
+                for joiner in ["-", "_"] where rest.hasPrefix(family + joiner) {
+                    let variant = String(rest.dropFirst(family.count + 1))
+                    candidates += [head + separator + variant]
+                }
+            }
         }
         return candidates.first { candidate in
             candidate != name && roles[candidate].map { $0.role == .background && !$0.disabled } ?? false

@@ -213,7 +213,7 @@ import TestSupport
             #expect(problems.isEmpty, "\(text): \(problems.map(\.message))")
             let report = Auditor().audit(try #require(palette))
             let unresolved = try #require(report.themes.first?.unresolved?.first, "\(text)")
-            #expect(unresolved.problem.contains("#00000080, translucent; a backdrop is the opaque surface underneath"), "\(unresolved.problem)")
+            #expect(unresolved.problem.contains("\"#00000080\", is translucent; a backdrop is the opaque surface underneath"), "\(unresolved.problem)")
             #expect(report.themes.first?.results.isEmpty == true)
         }
     }

@@ -293,12 +293,14 @@ public struct Auditor: Sendable {
         let translucent = bg.gradient.map { $0.stops.contains { !$0.color.color.isOpaque } } ?? !bg.color.isOpaque
         if let reference = item.backdrop ?? (translucent ? resolver.theme.backdrop : nil) {
             switch resolver.resolve(reference, at: item.pointer.appending("backdrop"), location: item.location, referenceFile: item.file) {
-            case .success(let c) where !c.color.isOpaque:
+            case .success(let c) where !c.color.isOpaque && translucent:
                 // A backdrop is the opaque surface underneath. A translucent one was ignored
                 // (the result was the range over unknown backdrops) while the report named it.
-                let whose = item.backdrop == nil ? "theme '\(resolver.theme.name)''s backdrop" : "the backdrop"
-                return resolver.problem(.invalidValue, "\(whose) \"\(reference)\" is \(c.hex), translucent; a backdrop is the opaque surface underneath (give an opaque color or token)",
-                                        item.pointer.appending("backdrop"), item.location, file: item.file)
+                let whose = item.backdrop == nil ? "the backdrop of theme '\(resolver.theme.name)'" : "the backdrop"
+                let shown = c.token == nil ? "\"\(reference)\"" : "\"\(reference)\" (\(c.hex))"
+                let pointer = item.backdrop == nil ? JSONPointer(["themes", resolver.theme.name, "backdrop"]) : item.pointer.appending("backdrop")
+                return resolver.problem(.invalidValue, "\(whose), \(shown), is translucent; a backdrop is the opaque surface underneath (give an opaque color or token)",
+                                        pointer, item.backdrop == nil ? nil : item.location, file: item.file)
             case .success(let c): backdrop = c
             case .failure(let p): return p
             }

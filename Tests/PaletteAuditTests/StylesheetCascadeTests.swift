@@ -100,5 +100,8 @@ import Testing
         for (selector, expected) in cases {
             #expect(StylesheetReader.specificity(ofList: selector) == expected, "\(selector)")
         }
+        // Nested past the depth followed, an argument counts as one pseudo-class: bounded stack.
+        let deep = String(repeating: ":is(", count: 100_000) + "#a" + String(repeating: ")", count: 100_000)
+        #expect(StylesheetReader.specificity(ofList: deep) == 1_000)
     }
 }

@@ -383,7 +383,15 @@ extension StylesheetReader {
     /// elements; Selectors 4, 17). `:where()` counts nothing; `:is()`, `:not()` and `:has()`
     /// count their most specific argument; `&` (nesting) counts nothing here.
     static func specificity(ofList selector: String) -> Int {
-        splitList(selector).map { specificity(of: Substring($0)) }.max() ?? 0
+        specificity(ofList: selector, depth: 0)
+    }
+
+    /// How deep `:is(:is(…))` is followed: past it an argument counts as one pseudo-class, so
+    /// a selector nested a hundred thousand deep takes no more stack than one nested 16 deep.
+    static let maximumSpecificityDepth = 16
+
+    static func specificity(ofList selector: String, depth: Int) -> Int {
+        splitList(selector).map { specificity(of: Substring($0), depth: depth) }.max() ?? 0
     }
 
     /// Whether a selector list sets `body`'s properties: one of its selectors' last compound
@@ -407,7 +415,7 @@ extension StylesheetReader {
         }
     }
 
-    static func specificity(of selector: Substring) -> Int {
+    static func specificity(of selector: Substring, depth: Int = 0) -> Int {
         var a = 0, b = 0, c = 0
         var i = selector.startIndex
         func name(from start: Substring.Index) -> Substring.Index {
@@ -451,8 +459,8 @@ extension StylesheetReader {
                     c += 1
                 } else if pseudo == "where" {
                     // nothing
-                } else if ["is", "not", "has", "matches", "-webkit-any", "-moz-any"].contains(pseudo), let argument {
-                    let inner = specificity(ofList: String(argument))
+                } else if ["is", "not", "has", "matches", "-webkit-any", "-moz-any"].contains(pseudo), let argument, depth < maximumSpecificityDepth {
+                    let inner = specificity(ofList: String(argument), depth: depth + 1)
                     a += inner / 1_000_000; b += inner / 1_000 % 1_000; c += inner % 1_000
                 } else {
                     b += 1

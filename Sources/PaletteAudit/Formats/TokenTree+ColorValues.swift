@@ -96,6 +96,19 @@ extension PaletteDecoder {
         return nil
     }
 
+    /// How a channel written in 0…1 is outside it ("is 255, outside 0…1 (8-bit levels …)"), nil
+    /// when it is inside (within a millionth). `channel`: whether 8-bit levels may be meant
+    /// (not for an alpha).
+    static func outsideUnit(_ value: Double, channel: Bool = true) -> String? {
+        guard !(-1e-6...(1 + 1e-6)).contains(value) else { return nil }
+        return "is \(CSSNumber.format(value)), outside 0…1" + (channel ? eightBitHint(value) : "")
+    }
+
+    /// The hint for a value that looks like an 8-bit level written where 0…1 is meant.
+    static func eightBitHint(_ value: Double) -> String {
+        value >= 2 && value <= 255 ? " (8-bit levels are divided by 255: 255 is 1)" : ""
+    }
+
     /// Why `value`, component `index` of a color in `space`, is outside the range the DTCG Color
     /// module gives it (nil: inside, or a space this does not know, which is reported apart).
     /// Hues are angles: any finite hue names a color, as in CSS, and is read.
@@ -124,7 +137,7 @@ extension PaletteDecoder {
         let slack = 1e-6 * (range.upperBound == .greatestFiniteMagnitude ? 1 : range.upperBound - range.lowerBound)
         guard !(range.lowerBound - slack ... range.upperBound + slack).contains(value) else { return nil }
         let expected = range.upperBound == .greatestFiniteMagnitude ? "at least \(CSSNumber.format(range.lowerBound))" : "\(CSSNumber.format(range.lowerBound)) to \(CSSNumber.format(range.upperBound))"
-        let hint = range.upperBound == 1 && value >= 2 && value <= 255 && names == rgbNames ? " (8-bit levels are divided by 255: 255 is 1)" : ""
+        let hint = range.upperBound == 1 && names == rgbNames ? eightBitHint(value) : ""
         return "component \(index) (\(names[index])) is \(found), outside \(space)'s range (\(expected))\(hint); the token is not read (a clipped color would be measured in its place)"
     }
 

@@ -303,12 +303,11 @@ struct FigmaExportFormat: SourceFormat {
     static func outOfRange(_ value: JSONValue) -> String? {
         if case .array(let items, _)? = value["components"] {
             for (index, item) in items.enumerated() {
-                guard case .number(let v, _) = item, !(-1e-6...(1 + 1e-6)).contains(v) else { continue }
-                let hint = v >= 2 && v <= 255 ? " (8-bit levels are divided by 255: 255 is 1)" : ""
-                return "component \(index) is \(CSSNumber.format(v)), outside 0…1\(hint)"
+                guard case .number(let v, _) = item, let outside = PaletteDecoder.outsideUnit(v) else { continue }
+                return "component \(index) \(outside)"
             }
         }
-        if case .number(let a, _)? = value["alpha"], !(-1e-6...(1 + 1e-6)).contains(a) { return "alpha is \(CSSNumber.format(a)), outside 0…1" }
+        if case .number(let a, _)? = value["alpha"], let outside = PaletteDecoder.outsideUnit(a, channel: false) { return "alpha \(outside)" }
         return nil
     }
 

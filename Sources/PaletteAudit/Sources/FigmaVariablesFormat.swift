@@ -84,9 +84,8 @@ struct FigmaVariablesFormat: SourceFormat {
     /// Which channel of `{r, g, b, a}` is outside 0…1, and how (nil: none is).
     static func outOfRange(_ value: JSONValue) -> String? {
         for key in ["r", "g", "b", "a"] {
-            guard case .number(let v, _)? = value[key], !(-1e-6...(1 + 1e-6)).contains(v) else { continue }
-            let hint = key != "a" && v >= 2 && v <= 255 ? " (8-bit levels are divided by 255: 255 is 1)" : ""
-            return "channel \"\(key)\" is \(CSSNumber.format(v)), outside 0…1\(hint)"
+            guard case .number(let v, _)? = value[key], let outside = PaletteDecoder.outsideUnit(v, channel: key != "a") else { continue }
+            return "channel \"\(key)\" \(outside)"
         }
         return nil
     }

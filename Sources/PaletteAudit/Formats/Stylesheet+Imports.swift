@@ -13,8 +13,7 @@ struct ImportSource: Sendable {
     /// and never outside the reader's own root.
     func read(_ path: String) -> Result<[UInt8], PaletteProblem> {
         guard let fileSystem = reader.fileSystem else { return reader.read(path) }
-        var confined = FileSystem.confined(to: root)
-        confined.maximumFileSize = fileSystem.maximumFileSize
+        let confined = fileSystem.narrowed(to: root)
         if let outer = fileSystem.root, let inner = confined.root, !FileSystem.isInside(inner, outer) {
             return .failure(PaletteProblem(.unreadableFile, "it is outside the palettes directory: not read", file: path))
         }

@@ -24,12 +24,9 @@ public struct DocumentReader: Sendable {
     /// already confined (the service's) stays as it is; so does one without a file system.
     func forReferences(of file: String?, root: String?) -> DocumentReader {
         guard let fileSystem, fileSystem.root == nil, let base = root.map(FileSystem.trimmed) ?? file.map(SourcePath.folder(of:)) else { return self }
-        var confined = FileSystem.confined(to: base)
-        confined.maximumFileSize = fileSystem.maximumFileSize
         let shown = FileSystem.resolve(base) ?? base
-        confined.rootName = root == nil ? "\(shown), the folder of the file audited" : "\(shown), the directory audited"
-        confined.outsideAdvice = "; audit a directory that holds both, or give --root, to follow it"
-        return DocumentReader(confined)
+        return DocumentReader(fileSystem.narrowed(to: base, rootName: root == nil ? "\(shown), the folder of the file audited" : "\(shown), the directory audited",
+                                                  advice: "; audit a directory that holds both, or give --root, to follow it"))
     }
 
     /// For documents that came without a folder (an HTTP body): other files cannot be named.

@@ -40,6 +40,16 @@ public struct FileSystem: Sendable {
         FileSystem(resolvedRoot: FileSystem.resolve(root) ?? FileSystem.trimmed(root))
     }
 
+    /// This file system's limits, read only inside `root` (messages name it `rootName`, with
+    /// `advice` for a file outside).
+    public func narrowed(to root: String, rootName: String? = nil, advice: String = "") -> FileSystem {
+        var narrowed = FileSystem.confined(to: root)
+        narrowed.maximumFileSize = maximumFileSize
+        if let rootName { narrowed.rootName = rootName }
+        narrowed.outsideAdvice = advice
+        return narrowed
+    }
+
     init(resolvedRoot: String?) {
         self.root = resolvedRoot
     }

@@ -176,10 +176,8 @@ public struct PaletteLoader: Sendable {
         if let referenceRoot, let wide = FileSystem.resolve(referenceRoot), let named = FileSystem.resolve(base), FileSystem.isInside(named, wide) {
             root = referenceRoot
         }
-        var confined = FileSystem.confined(to: root)
-        confined.maximumFileSize = files.maximumFileSize
-        confined.rootName = root == referenceRoot ? "\(root), the --root directory" : "\(root), the directory audited"
-        confined.outsideAdvice = root == referenceRoot ? "" : "; audit a directory that holds both, or give --root, to follow it"
+        let confined = files.narrowed(to: root, rootName: root == referenceRoot ? "\(root), the --root directory" : "\(root), the directory audited",
+                                      advice: root == referenceRoot ? "" : "; audit a directory that holds both, or give --root, to follow it")
         var copy = self
         copy.besideReader = reader
         copy.reader = DocumentReader(confined)

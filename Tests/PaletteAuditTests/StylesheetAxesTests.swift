@@ -127,7 +127,7 @@ import Testing
         // Three color axes of ten values and the base each: 11 × 11 × 11 = 1,331 themes.
         var css = ":root { --bg: #ffffff; }\n"
         for axis in ["data-a", "data-b", "data-c"] {
-            for value in 0..<10 { css += "[\(axis)=\"v\(value)\"] { --\(axis)-\(value): #00000\(value); }\n" }
+            for value in 0..<10 { css += "[\(axis)=\"v\(value)\"] { --bg: #00000\(value); }\n" }
         }
         let (palette, problems) = Self.decode(css)
         #expect(palette == nil)
@@ -172,7 +172,8 @@ import Testing
         // The dark wrapper: its own block, the light wrapper's fg, the dark root's ring, the base's muted.
         #expect(colors["theme-zinc-dark"] == ["bg": "#000000", "fg": "#111111", "ring": "#ff0000", "muted": "#eeeeee"])
         #expect(colors["theme-zinc"]?["bg"] == "#ffffff" && colors["theme-zinc"]?["ring"] == "#0000ff")
-        #expect(p.themes.first { $0.name == "theme-zinc-dark" }?.colorScheme == .dark)
+        // No block sets color-scheme: the used scheme is light, as in a browser.
+        #expect(p.themes.first { $0.name == "theme-zinc-dark" }?.colorScheme == .light)
         // A component inside a dark root, and a sibling, stay scoped: not read, each with its line.
         let ledger = p.ledger.completed(with: p)
         let notRead = ledger.notReadEntries.map { "\($0.name):\($0.line ?? 0)" }

@@ -80,7 +80,7 @@ import Testing
         #expect(Self.unread(p) == [
             "btn-bg 6:36 not-read: custom properties of ':where(html) :where(button,.btn)' \(Self.scopedReason)",
             "card 9:19 not-read: custom properties of ':is(html .card)' \(Self.scopedReason)",
-            "text-1 4:3 not-read: theme 'light' declares --text-1 again at theme.css:10 (in ':where(:is(html))'), with another value, #222222; that declaration is the one read",
+            "text-1 4:3 not-read: theme 'light' declares --text-1 again at theme.css:10 (in ':where(:is(html))'), with another value, #222222; that declaration is the one read: it wins by coming later, with the same importance, layer and specificity",
         ])
     }
 
@@ -135,7 +135,7 @@ import Testing
         let nowhere = "@media (--nowhere) uses a custom media query defined elsewhere (not found in this stylesheet or those it imports); not read as a theme"
         #expect(Self.located(problems) == ["8:30 \(hd)", "10:30 \(nowhere)"])
         #expect(Self.unread(p) == ["fg 8:30 not-read: \(hd)", "bg 10:30 not-read: \(nowhere)",
-                                   "bg 6:29 not-read: theme 'dark' declares --bg again at theme.css:9 (in '@media (--later) :root'), with another value, #222222; that declaration is the one read"])
+                                   "bg 6:29 not-read: theme 'dark' declares --bg again at theme.css:9 (in '@media (--later) :root'), with another value, #222222; that declaration is the one read: it wins by coming later, with the same importance, layer and specificity"])
         // The block keeps the query as written.
         #expect(p.themes[1].tokens.first { $0.name == "bg" }?.pointer.description == "/@media (--later) :root/--bg")
     }

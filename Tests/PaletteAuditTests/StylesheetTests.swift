@@ -36,7 +36,9 @@ import Testing
         // block), and the class chosen (its block). They were one theme, each block filling in
         // what the other left out, and neither state was measured as a browser shows it.
         #expect(p.themes.map(\.name) == ["light", "auto-dark", "dark"])
-        #expect(p.themes.map(\.colorScheme) == [.light, .dark, .dark])
+        // No block sets color-scheme, so every theme's used color scheme is light (what
+        // light-dark() would resolve by in a browser).
+        #expect(p.themes.map(\.colorScheme) == [.light, .light, .light])
         #expect(Self.colors(p) == ["light": ["background": "#ffffff", "foreground": "#171717"],
                                    "auto-dark": ["background": "#0a0a0a", "foreground": "#171717"],
                                    "dark": ["background": "#ffffff", "foreground": "#ededed"]])
@@ -90,7 +92,8 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
         let p = try #require(palette)
         #expect(p.themes.map(\.name) == ["light", "dark_dimmed"])
-        #expect(p.themes.map(\.colorScheme) == [.light, .dark])
+        // No color-scheme is set: the used scheme is light in both.
+        #expect(p.themes.map(\.colorScheme) == [.light, .light])
         #expect(Self.colors(p)["dark_dimmed"] == ["fgColor-default": "#d1d7e0", "bgColor-default": "#212830", "fgColor-muted": "#9198a1"])
     }
 
@@ -106,7 +109,7 @@ import Testing
           --accent-soft: rgb(from var(--accent) r g b / 15%);
           --page: light-dark(var(--gray-1), #0d1117);
         }
-        [data-theme="dark"] { --gray-9: #f0f6fc; }
+        [data-theme="dark"] { --gray-9: #f0f6fc; color-scheme: dark; }
         """
         let (palette, problems) = Self.decode(css)
         #expect(problems.isEmpty, "\(problems)")
@@ -196,7 +199,7 @@ import Testing
         #expect(colors["light"] == ["100": "#111111", "pinned": "#222222", "ink": "#555555", "after-string": "#333333", "wide": wide])
         #expect(colors["dark"]?["ink"] == "#eeeeee" && colors["high-contrast"]?["ink"] == "#000000")
         #expect(colors["dark-high-contrast"]?["ink"] == "#ffffff")
-        #expect(p.themes.first { $0.name == "dark-high-contrast" }?.colorScheme == .dark)
+        #expect(p.themes.first { $0.name == "dark-high-contrast" }?.colorScheme == .light)
         // Only the print block (and the import of a URL) is reported; @keyframes and @font-face
         // are not themes at all.
         #expect(problems.map(\.message) == ["@import \"https://example.com/a.css?x=1;y=2\" is not read: a URL with a scheme (https:) is not fetched; only files in the directory the stylesheet was read from are read",
@@ -267,7 +270,7 @@ import Testing
         #expect(loaded.palettes.count == 1)
         let palette = try #require(loaded.palettes[0].palette)
         #expect(palette.themes.map(\.name) == ["light", "dimmed"])
-        #expect(palette.themes[1].scheme == .dark)
+        #expect(palette.themes[1].scheme == .light)  // no color-scheme: light-dark() would resolve light
         #expect(loaded.palettes[0].problems.map(\.message) == ["themeNames renames \"sepia\", which is not a theme of theme (themes: light, dimmed)"])
         #expect(loaded.palettes[0].problems.first?.location?.line == 1)
         let report = Auditor().audit(palette)

@@ -8,11 +8,8 @@ extension StylesheetReader {
         read()
         // A read stopped half-way is never measured.
         guard !stopped else { return nil }
-        let baseScheme: ColorScheme = {
-            guard let declared = colorSchemes[""] else { return .light }
-            let words = declared.split(separator: " ")
-            return words.contains("dark") && !words.contains("light") ? .dark : .light
-        }()
+        let baseScheme = Self.usedScheme(Self.cascadedScheme([schemeDeclarations[""] ?? []]), prefersDark: false)
+        settingAsideComponentScopes()
         var themes: [Theme] = []
         var format = "CSS custom properties"
         switch axisThemes(baseScheme: baseScheme) {
@@ -22,8 +19,13 @@ extension StylesheetReader {
             themes = built
             format += note
         case .notAxes:
-            guard let built = singleAxisThemes(baseScheme: baseScheme) else { return nil }
-            themes = built
+            if let built = singleAxisThemes(baseScheme: baseScheme) {
+                themes = built
+            } else {
+                // No theme, but declarations met (scoped to components): a palette of no theme
+                // keeps the ledger that says where each is and why it is not read.
+                guard !stopped, !ledger.entries.isEmpty else { return nil }
+            }
         }
         // Two themes of one name would be one in every output (a baseline keeps one of them, and
         // `--theme` picks both): each later one takes a number, and a warning says so.
@@ -58,7 +60,7 @@ extension StylesheetReader {
                 // Name the declaration that is read instead, and say whether it gives another value:
                 // two blocks for one theme (Primer's `auto` mode under a color-scheme query) are
                 // then seen to agree, or not.
-                if !declaration.initial, let winner = list.last(where: { $0.name == declaration.name && isTaken($0) }) {
+                if !declaration.initial, let winner = cascadeWinners[Self.key(declaration)] ?? list.last(where: { $0.name == declaration.name && isTaken($0) }) {
                     let place = "\((winner.file ?? file).map { String($0.split(separator: "/").last ?? "") + ":" } ?? "line ")\(winner.location.line)"
                     let block = winner.block != declaration.block ? "in '\(winner.block.prefix(120))'" : winner.order > declaration.order ? "later in the same block" : "in the same block"
                     let same = winner.value == declaration.value ? "with the same value" : "with another value, \(winner.value.prefix(60))"
@@ -74,6 +76,8 @@ extension StylesheetReader {
                             : declaration.layer == Declaration.unlayered ? ": it wins by being !important in a layer" : ": it wins by its cascade layer"
                     } else if winner.specificity != declaration.specificity {
                         why = ": it wins by specificity"
+                    } else if winner.block != declaration.block && winner.order > declaration.order {
+                        why = ": it wins by coming later, with the same importance, layer and specificity"
                     } else {
                         why = ""
                     }
@@ -110,6 +114,10 @@ extension StylesheetReader {
             declarations[renamed, default: []] += preferred
             declarations[renamed]?.sort(by: Declaration.cascades)
             if colorSchemes[renamed] == nil, let scheme = colorSchemes[key] { colorSchemes[renamed] = scheme }
+            if let schemes = schemeDeclarations[key] {
+                schemeDeclarations[key] = schemes.filter { !preferenceNamedSpecs.contains($0.spec) }
+                schemeDeclarations[renamed, default: []] += schemes.filter { preferenceNamedSpecs.contains($0.spec) }
+            }
         }
     }
 
@@ -128,12 +136,14 @@ extension StylesheetReader {
         for (key, value) in colorSchemes.sorted(by: { $0.key < $1.key }) where !key.isEmpty && key != baseScheme.rawValue && declarations[key] == nil {
             if scheme(value) != baseScheme { declarations[key] = [] }
         }
-        if let base = colorSchemes[""]?.split(separator: " "), base.contains("light"), base.contains("dark") {
-            // The system's preference picks the scheme: the dark one is a theme of its own.
+        if let base = colorSchemes[""]?.split(separator: " "), base.contains("light"), base.contains("dark"),
+           !declarations.keys.contains(where: prefersDark) {
+            // The system's preference picks the scheme: the dark one is a theme of its own,
+            // unless a block for a dark preference already makes it.
             let name = declarations["dark"] == nil && colorSchemes["dark"] == nil ? "dark" : "auto-dark"
             if declarations[name] == nil {
                 declarations[name] = []
-                colorSchemes[name] = "dark"
+                darkPreferenceThemes.insert(name)
             }
         }
     }
@@ -149,6 +159,8 @@ extension StylesheetReader {
             declarations[""] = ((declarations[""] ?? []) + same).sorted(by: Declaration.cascades)
             declarations[baseName] = nil
             if let scheme = colorSchemes[baseName], colorSchemes[""] == nil { colorSchemes[""] = scheme }
+            schemeDeclarations[""] = (schemeDeclarations[""] ?? []) + (schemeDeclarations[baseName] ?? [])
+            schemeDeclarations[baseName] = nil
         }
         guard !declarations.isEmpty || !initialValues.isEmpty else { return nil }
         var themes: [Theme] = []
@@ -160,39 +172,78 @@ extension StylesheetReader {
         let others: [String] = firstOrders.map { $0.key }
         for key in (declarations[""] != nil || !initialValues.isEmpty ? [""] : []) + others {
             let themeName = key.isEmpty ? baseName : key
-            // The layers a theme stands on: the @property initial values, the base, the theme a
-            // "-high-contrast" variant varies, then its own.
-            var layers: [[Declaration]] = [initialValues, declarations[""] ?? []]
+            // What a theme's root computes: the @property initial values under one cascade of
+            // the base, the theme a "-high-contrast" variant varies, and the theme's own blocks
+            // (importance, layer, specificity, order), as a browser computes the root's values
+            // with the theme's conditions true. An element inside the root (`.dark
+            // .theme-zinc`) inherits what the root computes and cascades its own blocks over it.
+            var onRoot: [Declaration] = []
+            var onElement: [Declaration] = []
+            var schemeOnRoot: [Declaration] = []
+            // The base and the themes this one stands on, each block as it applies to the root
+            // in this theme (a block whose selector cannot match here is left out).
+            var state: [(axis: String, value: String)] = []
+            var stateKey = key
+            if let nested = descendantThemes[key] { stateKey = nested.ancestor }
+            if !stateKey.isEmpty, let own = declarations[stateKey]?.first(where: { $0.spec >= 0 && $0.spec < specs.count }) {
+                state = specs[own.spec].alternatives.first { !$0.isEmpty } ?? []
+            }
+            var applying: [Int: Int?] = [:]
+            func standing(_ list: [Declaration]) -> [Declaration] {
+                guard !state.isEmpty else { return list }
+                return list.compactMap { declaration in
+                    guard declaration.spec >= 0 else { return declaration }
+                    if applying[declaration.spec] == nil { applying[declaration.spec] = specificity(ofSpec: declaration.spec, in: state) }
+                    guard let specificity = applying[declaration.spec] ?? nil else { return nil }
+                    var adjusted = declaration
+                    adjusted.specificity = specificity
+                    return adjusted
+                }
+            }
+            onRoot = standing(declarations[""] ?? [])
+            schemeOnRoot = standing(schemeDeclarations[""] ?? [])
+            let preferenceOnly = !key.isEmpty && (declarations[key] ?? []).allSatisfy { preferenceNamedSpecs.contains($0.spec) }
             if let nested = descendantThemes[key] {
-                // `.dark .theme-zinc`: what the dark root sets, inherited, then the element's
-                // own theme, then the block for the two together.
-                layers.append(declarations[nested.ancestor] ?? [])
-                layers.append(declarations[nested.element] ?? [])
-                layers.append(declarations[key] ?? [])
+                onRoot += declarations[nested.ancestor] ?? []
+                schemeOnRoot += schemeDeclarations[nested.ancestor] ?? []
+                onElement = (declarations[nested.element] ?? []) + (declarations[key] ?? [])
             } else if !key.isEmpty {
-                if key.hasSuffix("-high-contrast"), let parent = declarations[String(key.dropLast("-high-contrast".count))] { layers.append(parent) }
-                // `@variant dark` inside `.theme-x` varies `.theme-x`, which it stands on.
-                if key.hasSuffix("-dark"), let parent = declarations[String(key.dropLast("-dark".count))] { layers.append(parent) }
-                layers.append(declarations[key] ?? [])
+                // A variant stands on the theme it varies: "-high-contrast" on its scheme's theme
+                // (and a contrast preference's blocks), `@variant dark` inside `.theme-x` on
+                // `.theme-x`. A variant that only a preference names stands on that theme's
+                // preference blocks: a class its conditions do not set does not apply.
+                var parents: [String] = []
+                if key.hasSuffix("-high-contrast") { parents += [String(key.dropLast("-high-contrast".count)), "high-contrast"] }
+                if key.hasSuffix("-dark") { parents.append(String(key.dropLast("-dark".count))) }
+                for parent in parents where parent != key {
+                    let fromPreference: (Declaration) -> Bool = { !preferenceOnly && parent != "high-contrast" || preferenceNamedSpecs.contains($0.spec) }
+                    onRoot += (declarations[parent] ?? []).filter(fromPreference)
+                    schemeOnRoot += (schemeDeclarations[parent] ?? []).filter(fromPreference)
+                }
+                onRoot += declarations[key] ?? []
+                schemeOnRoot += schemeDeclarations[key] ?? []
             }
             // Each theme repeats the base's declarations: that work is spent.
             let first = declarations[key]?.min { $0.order < $1.order } ?? initialValues.first
-            guard spend(layers.reduce(0) { $0 + $1.count }, on: "the theme '\(themeName)'", file: first?.file ?? file,
+            guard spend(initialValues.count + onRoot.count + onElement.count, on: "the theme '\(themeName)'", file: first?.file ?? file,
                         location: first?.location ?? location(0)) else { return nil }
-            var effective: [String: Declaration] = [:]
-            for layer in layers {
-                for declaration in layer {
-                    if let existing = effective[declaration.name], existing.important && !declaration.important && existing.element >= declaration.element { continue }
-                    effective[declaration.name] = declaration
-                }
+            let effective = Self.cascaded([initialValues, onRoot.sorted(by: Declaration.cascades), onElement.sorted(by: Declaration.cascades)])
+            // What lost in the theme it was written for, and to what: the ledger says so.
+            for declaration in declarations[key] ?? [] {
+                guard let winner = effective[declaration.name], Self.key(winner) != Self.key(declaration) else { continue }
+                if cascadeWinners[Self.key(declaration)] == nil { cascadeWinners[Self.key(declaration)] = winner }
             }
-            let scheme: ColorScheme = {
-                if let declared = colorSchemes[key]?.split(separator: " "), !declared.isEmpty {
-                    return declared.contains("dark") && !declared.contains("light") ? .dark : .light
-                }
-                if key.isEmpty { return baseScheme }
-                return key.lowercasedContains("dark") ? .dark : baseScheme
-            }()
+            // `light-dark()` follows the root's used color scheme in the theme: its cascaded
+            // `color-scheme` (light where none is given), and where it allows both, the system
+            // preference the theme stands for.
+            let declaredScheme = Self.cascadedScheme([schemeOnRoot])
+            let dark = prefersDark(key)
+            let scheme = Self.usedScheme(declaredScheme, prefersDark: dark)
+            if scheme == .light, dark || key.lowercasedContains("dark"),
+               let uses = effective.values.filter({ $0.value.lowercasedContains("light-dark(") }).min(by: { $0.order < $1.order }) {
+                problems.append(PaletteProblem(.unsupportedProperty, "theme '\(themeName)' resolves light-dark() to its light colors (--\(uses.name) among them): the root's color-scheme there is \(declaredScheme.map { "'\($0)'" } ?? "not set"), so a browser uses the light scheme; give the theme `color-scheme: dark` (or `light dark` under a dark preference) for its dark colors",
+                                               file: uses.file ?? file, location: uses.location, severity: .warning))
+            }
             let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return nil }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))
@@ -200,5 +251,93 @@ extension StylesheetReader {
             themes.append(theme)
         }
         return themes
+    }
+
+    /// A declaration's place: its file and byte offset.
+    static func key(_ declaration: Declaration) -> String { "\(declaration.file ?? "")\u{0}\(declaration.location.offset)" }
+
+    /// The values an element computes from groups of declarations, each group sorted in cascade
+    /// order and applied over the one before (the last of a name wins).
+    static func cascaded(_ groups: [[Declaration]]) -> [String: Declaration] {
+        var effective: [String: Declaration] = [:]
+        for group in groups {
+            for declaration in group { effective[declaration.name] = declaration }
+        }
+        return effective
+    }
+
+    /// The `color-scheme` the cascade gives the root from these declarations, nil when none.
+    static func cascadedScheme(_ groups: [[Declaration]]) -> String? {
+        groups.last { !$0.isEmpty }.map { $0.sorted(by: Declaration.cascades) }?.last?.value
+    }
+
+    /// The color scheme an element uses (CSS Color Adjust 1): `dark` alone is dark, `light`
+    /// alone light, both the system's preference, and `normal` (or none) the browser's
+    /// default, which is light. `only` changes nothing here.
+    static func usedScheme(_ declared: String?, prefersDark: Bool) -> ColorScheme {
+        let words = (declared ?? "normal").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        let light = words.contains("light"), dark = words.contains("dark")
+        if dark && !light { return .dark }
+        if dark && light { return prefersDark ? .dark : .light }
+        return .light
+    }
+
+    /// Whether a theme's own blocks stand for a dark system preference (`@media
+    /// (prefers-color-scheme: dark)`), or it was added for one.
+    func prefersDark(_ key: String) -> Bool {
+        if darkPreferenceThemes.contains(key) { return true }
+        return ((declarations[key] ?? []) + (schemeDeclarations[key] ?? [])).contains { declaration in
+            declaration.spec >= 0 && declaration.spec < specs.count
+                && (specs[declaration.spec].preference?.split(separator: "-").contains("dark") ?? false)
+        }
+    }
+
+    /// Blocks on a class that declare none of the root's own custom properties (Bootstrap's
+    /// `.btn-dark`, `.table-light`) are component scopes, not states of the root:
+    /// they cannot change a token the page draws with, so they are not themes. Each of their
+    /// properties is listed as not read, with its block (quoted short). Only where the base
+    /// declares colors: a stylesheet whose themes hold every color has no base to compare with.
+    mutating func settingAsideComponentScopes() {
+        let base = (declarations[""] ?? []) + initialValues
+        guard base.contains(where: { Self.looksLikeColor($0.value) || Self.isBareHSL($0.value) || $0.value.lowercasedContains("var(") }) else { return }
+        let rootNames = Set(base.map(\.name))
+        // A class a descendant theme names is a theme wrapper (`.dark .theme-zinc`), whatever it declares.
+        let wrappers = Set(descendantThemes.values.map(\.element))
+        var redefined: [String: Int] = [:]
+        var classesOnly: Set<String> = []
+        for (key, list) in declarations where !key.isEmpty && !list.isEmpty && descendantThemes[key] == nil && schemeDeclarations[key] == nil && !wrappers.contains(key) {
+            let fromSelectors = list.allSatisfy { declaration in
+                !preferenceNamedSpecs.contains(declaration.spec) && declaration.spec >= 0 && declaration.spec < specs.count && specs[declaration.spec].preference == nil
+            }
+            guard fromSelectors else { continue }
+            redefined[key] = Set(list.lazy.map(\.name).filter(rootNames.contains)).count
+            // Classes only: an attribute on the root (`[data-theme]`, `[data-size]`) is how a
+            // page sets its state; a class is how it styles a component.
+            if list.allSatisfy({ declaration in
+                let alternatives = specs[declaration.spec].alternatives
+                return !alternatives.isEmpty && alternatives.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.axis == "class" } }
+            }) { classesOnly.insert(key) }
+        }
+        // A block that redefines a few of the root's properties where a theme of the same
+        // stylesheet redefines ten times as many (Bootstrap's `.carousel-dark` sets three of the
+        // carousel's, `[data-bs-theme=dark]` fifty) is a component's variant too.
+        let most = redefined.values.max() ?? 0
+        let scopes = redefined.filter { classesOnly.contains($0.key) && ($0.value == 0 || $0.value * 10 < most) }.map(\.key)
+        for key in scopes.sorted() {
+            for declaration in declarations[key] ?? [] {
+                let block = declaration.block.count > 60 ? declaration.block.prefix(60) + "…" : declaration.block
+                let count = redefined[key] ?? 0
+                let reason = count == 0 ? "its block '\(block)' is a component scope: it declares none of the root's own custom properties, so it is no theme of the page"
+                    : "its block '\(block)' is a component scope: it redefines \(count) of the root's custom properties where a theme of the stylesheet redefines \(most), so it is no theme of the page"
+                if Self.looksLikeColor(declaration.value) || declaration.value.lowercasedContains("var(") || Self.isBareHSL(declaration.value) {
+                    ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
+                } else {
+                    ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
+                }
+                if declaration.spec >= 0 && declaration.spec < specs.count { specs[declaration.spec].alternatives = [] }
+            }
+            declarations[key] = nil
+            colorSchemes[key] = nil
+        }
     }
 }

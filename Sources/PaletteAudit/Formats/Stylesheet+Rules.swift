@@ -329,17 +329,20 @@ extension StylesheetReader {
     /// Reads the tokens of a declaration's value (see ``readValue(from:)``): the offset of its
     /// first token that is not white space, if any, and the end of its last one.
     mutating func readValueTokens(from offset: Int) -> (start: Int?, end: Int) {
+        unclosedValue = nil
         var start: Int?
         var end = offset
         while let t = current, t.kind != .semicolon, t.kind != .rightBrace {
             index += 1
             if start == nil && t.kind != .whitespace { start = t.offset }
+            let closed: Bool
             switch t.kind {
-            case .leftParen, .function: skipBalanced(closing: .rightParen)
-            case .leftBracket: skipBalanced(closing: .rightBracket)
-            case .leftBrace: skipBalanced(closing: .rightBrace)
-            default: break
+            case .leftParen, .function: closed = skipBalanced(closing: .rightParen)
+            case .leftBracket: closed = skipBalanced(closing: .rightBracket)
+            case .leftBrace: closed = skipBalanced(closing: .rightBrace)
+            default: closed = true
             }
+            if !closed && unclosedValue == nil { unclosedValue = (text(t.offset..<t.end), t.offset) }
             if tokens[index - 1].kind != .whitespace { end = tokens[index - 1].end }
         }
         return (start, end)
@@ -398,8 +401,8 @@ extension StylesheetReader {
             // The selector's alternatives, with each `:is()` and `:where()` opened.
             let alternatives = context.selector.map { selectorAlternatives($0, at: offset) } ?? []
             guard !stopped else { return }
-            context.theme.name = theme(of: context, alternatives: alternatives, at: offset)
-            if context.theme.name != nil {
+            context.theme.names = theme(of: context, alternatives: alternatives, at: offset)
+            if context.theme.names != nil {
                 if lastThemeFromPreference { preferenceNamedSpecs.insert(specs.count) }
                 context.theme.spec = specs.count
                 specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
@@ -408,7 +411,7 @@ extension StylesheetReader {
             context.theme.element = context.selector.map(Self.setsBody) == true ? 1 : 0
             context.theme.known = true
         }
-        guard let theme = context.theme.name else {
+        guard let themes = context.theme.names else {
             if isCustom {
                 let reason = unreadBlocks[blockKey(context.theme.description ?? context.description)] ?? "its block is not read as a theme"
                 // Whatever the block would make a color (a color, a var(), bare HSL channels, a
@@ -422,19 +425,58 @@ extension StylesheetReader {
             }
             return
         }
-        if !isCustom {
-            colorSchemes[theme] = value.lowercased()
-            order += 1
-            specColorSchemes[context.theme.spec] = (order, value.lowercased())
+        // A value whose function or bracket the file never closes holds the rest of the file,
+        // as a browser reads it: not read, at its own line, and neither is what it swallowed.
+        if let open = unclosedValue {
+            unclosedValue = nil
+            notReadingUnclosed(isCustom ? String(name.dropFirst(2)) : name, open: open, at: offset)
             return
         }
         order += 1
-        var declaration = Declaration(name: String(name.dropFirst(2)), value: value, important: important,
+        var declaration = Declaration(name: isCustom ? String(name.dropFirst(2)) : lowered, value: isCustom ? value : value.lowercased(), important: important,
                                       location: location(offset), block: context.theme.description ?? context.description, order: order,
                                       spec: context.theme.spec, file: file)
         declaration.layer = layerKey(context.layer)
         declaration.specificity = context.theme.specificity
         declaration.element = context.theme.element
-        declarations[theme, default: []].append(declaration)
+        // A selector list that names the root and a theme (`:root, [data-theme=light]`) sets both.
+        for theme in themes {
+            if isCustom {
+                declarations[theme, default: []].append(declaration)
+            } else {
+                // `color-scheme` takes part in each theme's cascade as a custom property does.
+                colorSchemes[theme] = declaration.value
+                schemeDeclarations[theme, default: []].append(declaration)
+            }
+        }
+        if !isCustom { specColorSchemes[context.theme.spec] = (order, declaration.value) }
+    }
+
+    /// A declaration whose value opens a function, a parenthesis or a bracket that the file
+    /// never closes (`--fg: rgb(1 2 3;`): the rest of the stylesheet is inside the value, as
+    /// CSS Syntax reads it, so the declaration is not a color, and the custom properties written
+    /// after it are no declarations at all. Each is listed as not read, at its own line.
+    mutating func notReadingUnclosed(_ name: String, open: (text: String, offset: Int), at offset: Int) {
+        let opened = location(open.offset)
+        let reason = "its value opens \(open.text) at line \(opened.line), column \(opened.column) and the file never closes it, so the rest of the stylesheet is part of the value (as browsers read it) and the value is not a color"
+        ledger.notRead(name, reason: reason, file: file, location: location(offset))
+        let closing = open.text == "[" ? "]" : open.text == "{" ? "}" : ")"
+        problems.append(PaletteProblem(.invalidColor, "--\(name): \(reason); close it with '\(closing)'",
+                                       file: file, location: location(offset), severity: .warning))
+        // The custom properties written inside the open value.
+        var i = tokens.firstIndex { $0.offset > open.offset } ?? tokens.count
+        let swallowedReason = "it is written inside the value of --\(name) (line \(location(offset).line)), whose \(open.text) the file never closes, so it is no declaration"
+        while i < tokens.count {
+            let token = tokens[i]
+            if token.kind == .ident, case let written = CSSTokenizer.unescapedName(text(token.offset..<token.end)), written.hasPrefix("--") {
+                var look = i + 1
+                while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
+                if look < tokens.count, tokens[look].kind == .colon {
+                    declaredAnywhere.insert(String(written.dropFirst(2)))
+                    ledger.notRead(String(written.dropFirst(2)), reason: swallowedReason, file: file, location: location(token.offset))
+                }
+            }
+            i += 1
+        }
     }
 }

@@ -99,9 +99,11 @@ extension StylesheetReader {
         return nil
     }
 
-    /// The theme a block's custom properties belong to ("" for the base), or nil when they are
-    /// scoped to elements or devices (reported once per block).
-    mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> String? {
+    /// The themes a block's custom properties belong to ("" for the base), or nil when they are
+    /// scoped to elements or devices (reported once per block). A selector list that names the
+    /// root and a theme (`:root, [data-color="accent"]`, Designsystemet's built CSS) sets the
+    /// root's values in the base and in that theme.
+    mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> [String]? {
         if let container = context.containers.first {
             report(context, at: offset, "custom properties under @container \(container) apply to some elements only (those in a matching container); not read as a theme")
             return nil
@@ -120,6 +122,7 @@ extension StylesheetReader {
             if !name.isEmpty { mediaNames.append(name) }
         }
         var selectorName: String?
+        var alsoRoot = false
         if !context.tailwindTheme, let selector = context.selector {
             var found: String?
             for part in alternatives {
@@ -132,6 +135,7 @@ extension StylesheetReader {
                     name = combined
                 }
                 guard let name else { continue }
+                if name.isEmpty { alsoRoot = true }
                 found = found.map { $0.isEmpty ? name : $0 } ?? name
             }
             guard let found else {
@@ -145,16 +149,21 @@ extension StylesheetReader {
         // A selector that names a theme names it outright: under a color-scheme query it is the
         // theme chosen for that scheme (Primer's `auto` mode), not a new one; a contrast query
         // still adds `high-contrast`. Without one, the queries name the theme.
-        var parts: [String] = []
-        lastThemeFromPreference = selectorName == nil && !mediaNames.isEmpty
-        if let selectorName {
-            parts = [selectorName]
-            if mediaNames.contains("high-contrast") && !selectorName.contains("contrast") { parts.append("high-contrast") }
-        } else {
-            for name in mediaNames where !parts.contains(name) { parts.append(name) }
+        func named(_ selectorName: String?) -> String {
+            var parts: [String] = []
+            if let selectorName {
+                parts = [selectorName]
+                if mediaNames.contains("high-contrast") && !selectorName.contains("contrast") { parts.append("high-contrast") }
+            } else {
+                for name in mediaNames where !parts.contains(name) { parts.append(name) }
+            }
+            for variant in context.variants where !parts.contains(variant) { parts.append(variant) }
+            return parts.joined(separator: "-")
         }
-        for variant in context.variants where !parts.contains(variant) { parts.append(variant) }
-        return parts.joined(separator: "-")
+        lastThemeFromPreference = selectorName == nil && !mediaNames.isEmpty
+        let name = named(selectorName)
+        guard alsoRoot, selectorName != nil, case let root = named(nil), root != name else { return [name] }
+        return [root, name]
     }
 
     /// What a theme block constrains, as axes (see ``BlockSpec``).
@@ -170,14 +179,59 @@ extension StylesheetReader {
         }
         preferences += context.variants
         var alternatives: [[(axis: String, value: String)]] = []
+        var selectors: [String] = []
         if !context.tailwindTheme, context.selector != nil {
             for part in selectorAlternatives where selectorTheme(part) != nil {
                 alternatives.append(selectorConstraints(part))
+                selectors.append(part)
             }
         } else {
             alternatives = [[]]
+            selectors = [""]
         }
-        return BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), file: file, location: location)
+        var spec = BlockSpec(alternatives: alternatives, preference: preferences.isEmpty ? nil : preferences.joined(separator: "-"), file: file, location: location)
+        spec.selectors = selectors
+        return spec
+    }
+
+    /// The specificity with which a block applies to the root in a theme whose root carries
+    /// `state` (the attributes and class its selector pins), nil when none of its selectors
+    /// matches there: `[data-theme=light]` needs that attribute, and `:root:not([data-theme=dark])`
+    /// does not match a dark root (Pico writes its light base so).
+    func specificity(ofSpec index: Int, in state: [(axis: String, value: String)]) -> Int? {
+        guard index >= 0, index < specs.count else { return nil }
+        let spec = specs[index]
+        var best: Int?
+        for (i, pins) in spec.alternatives.enumerated() {
+            let held = pins.allSatisfy { pin in state.contains { $0.axis == pin.axis && (pin.value == "*" || $0.value == pin.value) } }
+            guard held else { continue }
+            let selector = i < spec.selectors.count ? spec.selectors[i] : ""
+            if Self.negations(selector).contains(where: { negated in
+                let pinned = Self.selectorConstraints(negated)
+                return !pinned.isEmpty && pinned.allSatisfy { pin in state.contains { $0.axis == pin.axis && (pin.value == "*" || $0.value == pin.value) } }
+            }) { continue }
+            best = max(best ?? 0, Self.specificity(of: Substring(selector)))
+        }
+        return best
+    }
+
+    /// The selectors inside a selector's `:not(…)` arguments (top level of the compound).
+    static func negations(_ selector: String) -> [String] {
+        guard selector.lowercasedContains(":not(") else { return [] }
+        var found: [String] = []
+        let characters = Array(selector)
+        var i = 0
+        while i + 5 <= characters.count {
+            guard String(characters[i..<(i + 5)]).lowercased() == ":not(" else { i += 1; continue }
+            var depth = 1, j = i + 5
+            while j < characters.count {
+                if characters[j] == "(" { depth += 1 } else if characters[j] == ")" { depth -= 1; if depth == 0 { break } }
+                j += 1
+            }
+            found += splitList(String(characters[(i + 5)..<j]))
+            i = j + 1
+        }
+        return found
     }
 
     /// The axes one compound selector on the root pins: each attribute by its name (to its value,

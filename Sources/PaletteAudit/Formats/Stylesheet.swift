@@ -203,7 +203,9 @@ struct StylesheetReader {
 
     final class BlockTheme {
         var known = false
-        var name: String?
+        /// The themes the block sets (the base is ""), nil when it is scoped to elements or
+        /// devices.
+        var names: [String]?
         /// The block's ``Context/description``, built once (at its first custom property).
         var description: String?
         /// The block's index in ``StylesheetReader/specs``: what it constrains, for axes.
@@ -223,6 +225,8 @@ struct StylesheetReader {
         var preference: String?
         var file: String?
         var location: SourceLocation
+        /// Each alternative's selector as written (`:is()` and `:where()` opened).
+        var selectors: [String] = []
     }
 
     /// One custom-property declaration as written.
@@ -284,6 +288,18 @@ struct StylesheetReader {
     var initialValues: [Declaration] = []
     /// `color-scheme` values given in each theme's blocks.
     var colorSchemes: [String: String] = [:]
+    /// The `color-scheme` declarations of each theme's blocks, cascaded with the base's as
+    /// custom properties are: the used color scheme, by which `light-dark()` resolves.
+    var schemeDeclarations: [String: [Declaration]] = [:]
+    /// Themes added for a dark system preference where no block names one
+    /// (``addingColorSchemeThemes(baseScheme:)``).
+    var darkPreferenceThemes: Set<String> = []
+    /// Each declaration (by file and offset) that lost the cascade in the theme it was written
+    /// for, and the declaration that won there.
+    var cascadeWinners: [String: Declaration] = [:]
+    /// Set by ``readValueTokens(from:)`` when a value opens a function or bracket the file never
+    /// closes: its text and offset.
+    var unclosedValue: (text: String, offset: Int)?
     /// What each theme block constrains, in source order (see ``BlockSpec``).
     var specs: [BlockSpec] = []
     /// The last `color-scheme` given in each block (by spec index): its order and value.

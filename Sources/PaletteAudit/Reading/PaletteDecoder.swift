@@ -131,7 +131,7 @@ public struct PaletteDecoder {
         var problems = reader.problems
         // A read stopped half-way (a depth limit, the budget, the deadline) says why it stopped,
         // and nothing about what it did not read.
-        if palette == nil && !reader.stopped {
+        if palette?.themes.isEmpty ?? true, !reader.stopped {
             problems.append(PaletteProblem(.unknownFormat, "the stylesheet defines no custom properties on :root, html, body, their classes and attributes, a color-scheme or contrast @media, or Tailwind's @theme", file: file))
         }
         for theme in palette?.themes ?? [] where theme.tokens.count > limits.maximumTokensPerTheme {

@@ -1,0 +1,131 @@
+import ColorScience
+import Foundation
+@testable import PaletteAudit
+import Testing
+
+/// Each theme of a stylesheet is the root element's computed values with that theme's
+/// conditions true: the base and the theme's own rules in one cascade (importance, layer,
+/// specificity, order), as a browser computes them. Found on public systems: a dark block that
+/// a later `:root` overrides was read as the dark theme's value (a theme no browser renders),
+/// `light-dark()` followed the `@media` block rather than `color-scheme`, and component scopes
+/// (`.btn-dark`) were read as themes.
+@Suite struct StylesheetThemeCascadeTests {
+    /// The value each theme gives `name`, and the palette.
+    static func read(_ css: String, file: String = "theme.css") throws -> (Palette, [PaletteProblem]) {
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(css.utf8), file: file)
+        #expect(!problems.contains { !$0.isWarning }, "\(problems.map(\.message))")
+        return (try #require(palette), problems)
+    }
+
+    /// The color each theme gives `name`, as the audit resolves it (`light-dark()` in the
+    /// theme's used color scheme).
+    static func values(_ css: String, _ name: String = "fg") throws -> [String: String] {
+        resolvedColors(try read(css).0).compactMapValues { $0[name] }
+    }
+
+    @Test func aLaterRootDeclarationOverridesTheDarkQuery() throws {
+        let css = """
+        :root { --fg: #111111; --bg: #ffffff; }
+        @media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; --bg: #000000; } }
+        :root { --fg: #222222; }
+        """
+        let (palette, _) = try Self.read(css)
+        let fg = Dictionary(uniqueKeysWithValues: palette.themes.map { ($0.name, $0.tokens.first { $0.name == "fg" }?.value) })
+        let bg = Dictionary(uniqueKeysWithValues: palette.themes.map { ($0.name, $0.tokens.first { $0.name == "bg" }?.value) })
+        #expect(fg == ["light": "#222222", "dark": "#222222"])
+        #expect(bg == ["light": "#ffffff", "dark": "#000000"])
+        // The dark declaration that lost is in the ledger, with what won and why.
+        let unread = StylesheetRulesTests.unread(palette)
+        #expect(unread.contains { $0.hasPrefix("fg 2:47 not-read: theme 'dark' declares --fg") && $0.contains("theme.css:3") && $0.contains("later") }, "\(unread)")
+    }
+
+    @Test func anUnlayeredOrMoreSpecificBaseOverridesTheDarkQuery() throws {
+        // A layered dark block loses to the unlayered base, wherever the base is written.
+        #expect(try Self.values("@layer theme { @media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; } } }\n:root { --fg: #111111; --bg: #fff; }")
+                == ["light": "#111111", "dark": "#111111"])
+        // A more specific base wins over the dark `:root`.
+        #expect(try Self.values("html:root { --fg: #111111; --bg: #fff; }\n@media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; } }")
+                == ["light": "#111111", "dark": "#111111"])
+        // A class theme written before the base of equal specificity loses to it.
+        #expect(try Self.values(".dark { --fg: #eeeeee; --bg: #000; }\n:root { --fg: #111111; --bg: #fff; }")
+                == ["light": "#111111", "dark": "#111111"])
+        // And as usual, a dark block after the base wins.
+        #expect(try Self.values(":root { --fg: #111111; --bg: #fff; }\n@media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; } }")
+                == ["light": "#111111", "dark": "#eeeeee"])
+    }
+
+    @Test func anImportedDarkSheetLosesToTheImportersDefaults() throws {
+        let directory = Scratch.directory("css-import-dark")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try ":root { --fg: #eeeeee; --bg: #000000; }".write(to: directory.appendingPathComponent("dark.css"), atomically: true, encoding: .utf8)
+        let main = directory.appendingPathComponent("theme.css").path
+        try "@import \"dark.css\" (prefers-color-scheme: dark);\n:root { --fg: #111111; }".write(toFile: main, atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadFile(main)
+        let palette = try #require(loaded.palette, "\(loaded.problems.map(\.message))")
+        let dark = try #require(palette.themes.first { $0.name == "dark" })
+        #expect(dark.tokens.first { $0.name == "fg" }?.value == "#111111")
+        #expect(dark.tokens.first { $0.name == "bg" }?.value == "#000000")
+    }
+
+    @Test func lightDarkFollowsTheUsedColorScheme() throws {
+        let values = ":root { --fg: light-dark(#111111, #eeeeee); --bg: light-dark(#ffffff, #000000); }"
+        // No color-scheme: a browser in dark mode shows the light values, and says so.
+        let (plain, problems) = try Self.read(values + "\n@media (prefers-color-scheme: dark) { :root { --x: #123456; } }")
+        let dark = try #require(plain.themes.first { $0.name == "dark" })
+        #expect(resolvedColors(plain)["dark"]?["fg"] == "#111111")
+        #expect(dark.colorScheme == .light)
+        #expect(problems.contains { $0.isWarning && $0.message.contains("light-dark()") && $0.message.contains("'dark'") && $0.message.contains("color-scheme") },
+                "\(problems.map(\.message))")
+        // `only light`: the light values in every theme.
+        let only = try Self.values(values + "\n:root { color-scheme: only light; }\n.dark { --bg: light-dark(#fefefe, #010101); }")
+        #expect(only == ["light": "#111111", "dark": "#111111"])
+        // `light dark` on the root and a dark preference: the dark values.
+        let both = try Self.values(":root { color-scheme: light dark; }\n" + values + "\n@media (prefers-color-scheme: dark) { :root { --x: #123456; } }")
+        #expect(both == ["light": "#111111", "dark": "#eeeeee"])
+        // A class theme that sets `color-scheme: dark`: the dark values.
+        #expect(try Self.values(values + "\n.dark { color-scheme: dark; --bg: light-dark(#fefefe, #010101); }") == ["light": "#111111", "dark": "#eeeeee"])
+        // A class theme named dark whose root says `light dark` but that chooses no scheme: the
+        // preference is not the class's, so a browser shows the light values.
+        #expect(try Self.values(":root { color-scheme: light dark; }\n" + values + "\n.dark { --bg: light-dark(#fefefe, #010101); }")["dark"] == "#111111")
+    }
+
+    @Test func aSelectorListThatIncludesTheRootDefinesTheBase() throws {
+        let css = """
+        :root, [data-color="accent"] { --fg: #111111; --bg: #ffffff; }
+        [data-color="accent"] { --bg: #eeeeee; }
+        """
+        let (palette, _) = try Self.read(css)
+        let light = try #require(palette.themes.first { $0.name == "light" })
+        #expect(light.tokens.first { $0.name == "fg" }?.value == "#111111")
+        #expect(light.tokens.first { $0.name == "bg" }?.value == "#ffffff")
+        let accent = try #require(palette.themes.first { $0.name == "accent" })
+        #expect(accent.tokens.first { $0.name == "bg" }?.value == "#eeeeee")
+        #expect(accent.tokens.first { $0.name == "fg" }?.value == "#111111")
+    }
+
+    @Test func aBlockThatDeclaresOnlyItsOwnPropertiesIsAComponentScope() throws {
+        let css = """
+        :root { --bs-body-color: #212529; --bs-body-bg: #ffffff; }
+        [data-bs-theme=dark] { --bs-body-color: #dee2e6; --bs-body-bg: #212529; }
+        .btn-dark { --bs-btn-color: #ffffff; --bs-btn-bg: #212529; }
+        .table-light { --bs-table-color: #000000; --bs-table-bg: #f8f9fa; }
+        .text-bg-dark { --bs-x: #212529; }
+        """
+        let (palette, _) = try Self.read(css)
+        #expect(palette.themes.map(\.name) == ["light", "dark"])
+        // Each scope's properties are accounted for, once per rule's reason.
+        let unread = StylesheetRulesTests.unread(palette)
+        #expect(unread.contains { $0.hasPrefix("bs-btn-color 3:13 not-read:") && $0.contains("component scope") }, "\(unread)")
+        #expect(unread.contains { $0.hasPrefix("bs-table-bg 4:43 not-read:") }, "\(unread)")
+    }
+
+    @Test func anUnclosedFunctionIsNotReadAtItsOwnDeclaration() throws {
+        let css = ":root {\n  --bg: #ffffff;\n  --fg: rgb(1 2 3;\n  --border: #cccccc;\n}\n"
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(css.utf8), file: "theme.css")
+        let unread = StylesheetRulesTests.unread(try #require(palette, "\(problems.map(\.message))"))
+        #expect(unread.contains { $0.hasPrefix("fg 3:3 not-read:") && $0.contains("rgb(") && $0.contains("never closes") }, "\(unread)")
+        // What the open function swallows is said, not dropped.
+        #expect(unread.contains { $0.hasPrefix("border 4:3 not-read:") }, "\(unread)")
+        #expect(palette?.themes.first?.tokens.contains { $0.name == "bg" } == true)
+    }
+}

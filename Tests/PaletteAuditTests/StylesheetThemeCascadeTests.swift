@@ -128,4 +128,23 @@ import Testing
         #expect(unread.contains { $0.hasPrefix("border 4:3 not-read:") }, "\(unread)")
         #expect(palette?.themes.first?.tokens.contains { $0.name == "bg" } == true)
     }
+
+    @Test func aFolderOfOneThemeStylesheetsIsOnePalette() throws {
+        let directory = Scratch.directory("css-theme-files")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "[data-theme=\"light\"] { --fg: #111111; --bg: #ffffff; --muted: #59636e; }".write(to: directory.appendingPathComponent("light.css"), atomically: true, encoding: .utf8)
+        try "[data-theme=\"dark\"] { --fg: #eeeeee; --bg: #000000; --muted: #9198a1; }".write(to: directory.appendingPathComponent("dark.css"), atomically: true, encoding: .utf8)
+        // Another stylesheet whose properties are others (Open Props' props.gray.css) stays apart.
+        try ":root { --gray-0: #f8f9fa; --gray-9: #212529; }".write(to: directory.appendingPathComponent("props.css"), atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadSources(paths: [directory.path])
+        let palettes = loaded.palettes.compactMap(\.palette)
+        #expect(palettes.count == 2, "\(loaded.palettes.map { ($0.file, $0.problems.map(\.message)) })")
+        let merged = try #require(palettes.first { $0.themes.count == 2 })
+        #expect(merged.themes.map(\.name) == ["dark", "light"])
+        // Each token still says which file it is written in.
+        #expect(merged.themes[0].tokens.first { $0.name == "fg" }?.file?.hasSuffix("dark.css") == true)
+        #expect(resolvedColors(merged)["dark"]?["fg"] == "#eeeeee")
+        #expect(palettes.contains { $0.themes.map(\.name) == ["light"] && $0.themes[0].tokens.contains { $0.name == "gray-0" } })
+    }
 }

@@ -118,6 +118,7 @@ extension PaletteLoader {
             }
         }
         PaletteLoader.dropImportedStylesheets(stylesheets, from: &result)
+        PaletteLoader.mergingThemeFiles(in: &result)
         PaletteLoader.noteDefinitionsAcrossStylesheets(in: &result)
         // A stylesheet no other imports and that declares no custom property at all (typography
         // classes, a reset) holds no token: listed as skipped, as other files that are not.
@@ -172,6 +173,81 @@ extension PaletteLoader {
             result.skipped.append(SkippedFile(file: file, reason: "imported by \(by), whose palette it is part of"))
         }
         for i in dropped.reversed() { result.palettes.remove(at: i) }
+    }
+
+    /// Stylesheets of one folder that each make one theme and declare the same custom properties
+    /// (Primer's `themes/light.css`, `dark.css`, … `dark-dimmed.css`; Radix's `gray.css` and
+    /// `gray-dark.css`) are one palette with a theme per file, so that their themes line up side
+    /// by side in every output. Two files declare the same properties when at least four in five
+    /// of the smaller one's are the other's. A stylesheet with checks of its own (a sidecar), or
+    /// with an error, stays a palette of its own. Each file is compared with the first file of at
+    /// most 64 groups, so a folder of many unrelated stylesheets costs a bounded number of
+    /// comparisons a file.
+    static func mergingThemeFiles(in result: inout LoadResult) {
+        var byFolder: [String: [Int]] = [:]
+        var folders: [String] = []
+        for i in result.palettes.indices {
+            let loaded = result.palettes[i]
+            guard SourceRegistry.textFormat(file: loaded.file) != nil, let palette = loaded.palette, palette.themes.count == 1,
+                  palette.checks.isEmpty, palette.badges.isEmpty, !loaded.problems.contains(where: { !$0.isWarning }) else { continue }
+            let folder = SourcePath.folder(of: loaded.file)
+            if byFolder[folder] == nil { folders.append(folder) }
+            byFolder[folder, default: []].append(i)
+        }
+        var removed: Set<Int> = []
+        var replacements: [Int: LoadedPalette] = [:]
+        for folder in folders {
+            guard let indices = byFolder[folder], indices.count > 1 else { continue }
+            let names = indices.map { Set(result.palettes[$0].palette?.themes.first?.tokens.map(\.name) ?? []) }
+            var groups: [[Int]] = []  // positions in `indices`
+            for k in indices.indices where !names[k].isEmpty {
+                let joined = groups.prefix(64).firstIndex { group in
+                    let first = names[group[0]]
+                    let shared = first.intersection(names[k]).count
+                    return shared * 5 >= min(first.count, names[k].count) * 4
+                }
+                if let joined { groups[joined].append(k) } else { groups.append([k]) }
+            }
+            for group in groups where group.count > 1 {
+                var themes: [Theme] = []
+                var ledger = ReadLedger()
+                var files: [String] = []
+                var problems: [PaletteProblem] = []
+                for k in group {
+                    let loaded = result.palettes[indices[k]]
+                    guard let palette = loaded.palette, var theme = palette.themes.first else { continue }
+                    // Two files whose selectors name their themes alike are told apart by their names.
+                    if themes.contains(where: { $0.name == theme.name }) {
+                        var renamed = PaletteDecoder.baseName(loaded.file)
+                        while themes.contains(where: { $0.name == renamed }) { renamed += "-\(themes.count)" }
+                        theme.name = renamed
+                        theme.pointer = JSONPointer([renamed])
+                    }
+                    theme.tokens = theme.tokens.map { token in
+                        var token = token
+                        if token.file == nil { token.file = loaded.file }
+                        return token
+                    }
+                    themes.append(theme)
+                    ledger.merge(palette.ledger)
+                    files += palette.files.isEmpty ? [loaded.file] : palette.files
+                    problems += loaded.problems
+                    removed.insert(indices[k])
+                }
+                let folderName = String(folder.split(separator: "/").last ?? Substring(folder))
+                var palette = Palette(name: folderName.isEmpty ? "stylesheets" : folderName, file: folder, themes: themes)
+                palette.files = files
+                palette.format = "CSS custom properties, \(group.count) stylesheets of one folder that declare the same properties, a theme each"
+                palette.ledger = ledger
+                replacements[indices[group[0]]] = LoadedPalette(file: folder, palette: palette, problems: problems)
+            }
+        }
+        guard !removed.isEmpty else { return }
+        var kept: [LoadedPalette] = []
+        for i in result.palettes.indices {
+            if let merged = replacements[i] { kept.append(merged) } else if !removed.contains(i) { kept.append(result.palettes[i]) }
+        }
+        result.palettes = kept
     }
 
     /// A stylesheet's declaration not read because it names a property that none of its own

@@ -61,7 +61,7 @@ extension Auditor {
                 for problem in found where said.insert(problem).inserted { problems.append(problem) }
                 continue
             }
-            var item = Item(id: check.id, kind: .check, description: check.description, foreground: check.foreground,
+            var item = Item(id: check.id, kind: .check, description: check.description?.excerpt(280), foreground: check.foreground,
                             background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
                             fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
                             assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location,

@@ -185,9 +185,9 @@ extension StylesheetReader {
         for declaration in all where !applied.contains(declaration.spec) {
             let pinned = declaration.spec >= 0 ? specs[declaration.spec].alternatives.flatMap { $0.map(\.axis) } : []
             let nested = declaration.spec >= 0 && specs[declaration.spec].alternatives.isEmpty
-            let reason = nested ? "its block (\(declaration.block.prefix(60))) sets properties on an element inside the root; where the stylesheet's themes are axes, such a block is not read"
+            let reason = nested ? "its block (\(declaration.block.excerpt(60))) sets properties on an element inside the root; where the stylesheet's themes are axes, such a block is not read"
                 : pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
-                ?? "its block (\(declaration.block.prefix(60))) applies to no theme of the stylesheet's axes"
+                ?? "its block (\(declaration.block.excerpt(60))) applies to no theme of the stylesheet's axes"
             if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
                 ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
             } else {

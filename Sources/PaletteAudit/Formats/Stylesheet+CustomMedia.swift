@@ -65,14 +65,14 @@ extension StylesheetReader {
             switch failure {
             case .undefined(let name):
                 // `@media (--OSdark)` names the query it uses; a longer query says which one.
-                let named = written.replacing(" ", with: "") == "(\(name))" ? "" : " \(name),"
-                reason = "@media \(written) uses\(named) a custom media query defined elsewhere (not found in this stylesheet or those it imports)"
+                let named = written.replacing(" ", with: "") == "(\(name.excerpt(60)))" ? "" : " \(name.excerpt(60)),"
+                reason = "@media \(written.excerpt()) uses\(named) a custom media query defined elsewhere (not found in this stylesheet or those it imports)"
             case .cycle(let names):
-                reason = "@media \(written) uses \(names[0]), a custom media query defined in terms of itself (\(names.joined(separator: " → ")))"
+                reason = "@media \(written.excerpt()) uses \(names[0].excerpt(60)), a custom media query defined in terms of itself (\(names.joined(separator: " → ").excerpt()))"
             case .tooDeep(let name):
-                reason = "@media \(written) goes through more than \(Self.maximumCustomMediaDepth) custom media queries, nested (at \(name))"
+                reason = "@media \(written.excerpt()) goes through more than \(Self.maximumCustomMediaDepth) custom media queries, nested (at \(name.excerpt(60)))"
             case .never(let name):
-                reason = "@media \(written) never applies (\(name) is defined as false)"
+                reason = "@media \(written.excerpt()) never applies (\(name.excerpt(60)) is defined as false)"
             case .stopped:
                 reason = "the read was stopped"
             }

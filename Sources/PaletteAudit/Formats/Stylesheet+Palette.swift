@@ -62,7 +62,7 @@ extension StylesheetReader {
                 // then seen to agree, or not.
                 if !declaration.initial, let winner = cascadeWinners[Self.key(declaration)] ?? list.last(where: { $0.name == declaration.name && isTaken($0) }) {
                     let place = "\((winner.file ?? file).map { String($0.split(separator: "/").last ?? "") + ":" } ?? "line ")\(winner.location.line)"
-                    let block = winner.block != declaration.block ? "in '\(winner.block.prefix(120))'" : winner.order > declaration.order ? "later in the same block" : "in the same block"
+                    let block = winner.block != declaration.block ? "in '\(winner.block.excerpt())'" : winner.order > declaration.order ? "later in the same block" : "in the same block"
                     let same = winner.value == declaration.value ? "with the same value" : "with another value, \(winner.value.prefix(60))"
                     // Why it wins, when not by coming later (the cascade's order: importance,
                     // layer, specificity, then order).
@@ -325,7 +325,7 @@ extension StylesheetReader {
         let scopes = redefined.filter { classesOnly.contains($0.key) && ($0.value == 0 || $0.value * 10 < most) }.map(\.key)
         for key in scopes.sorted() {
             for declaration in declarations[key] ?? [] {
-                let block = declaration.block.count > 60 ? declaration.block.prefix(60) + "…" : declaration.block
+                let block = declaration.block.excerpt(60)
                 let count = redefined[key] ?? 0
                 let reason = count == 0 ? "its block '\(block)' is a component scope: it declares none of the root's own custom properties, so it is no theme of the page"
                     : "its block '\(block)' is a component scope: it redefines \(count) of the root's custom properties where a theme of the stylesheet redefines \(most), so it is no theme of the page"

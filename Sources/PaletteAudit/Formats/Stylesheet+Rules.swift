@@ -165,7 +165,7 @@ extension StylesheetReader {
                     while look < index, tokens[look].kind == .whitespace { look += 1 }
                     if look < index, tokens[look].kind == .colon {
                         declaredAnywhere.insert(String(name.dropFirst(2)))
-                        ledger.notRead(String(name.dropFirst(2)), reason: "inside @\(atName)\(preludeText.isEmpty ? "" : " " + preludeText.prefix(40)), which is not read as a theme",
+                        ledger.notRead(String(name.dropFirst(2)), reason: "inside @\(atName.excerpt(40))\(preludeText.isEmpty ? "" : " " + preludeText.excerpt(40)), which is not read as a theme",
                                        file: file, location: location(token.offset))
                     }
                 }
@@ -221,7 +221,7 @@ extension StylesheetReader {
             }
         }
         guard context.selector == nil, context.media.isEmpty, context.containers.isEmpty, !context.tailwindTheme, context.variants.isEmpty else {
-            unread("@property \(name) is inside \(context.description); its initial value is read only from a rule at the top level")
+            unread("@property \(name.excerpt(60)) is inside \(context.description.excerpt()); its initial value is read only from a rule at the top level")
             return
         }
         let missing = ["syntax", "inherits"].filter { descriptors[$0] == nil }

@@ -105,17 +105,17 @@ extension StylesheetReader {
     /// root's values in the base and in that theme.
     mutating func theme(of context: Context, alternatives: [String], at offset: Int) -> [String]? {
         if let container = context.containers.first {
-            report(context, at: offset, "custom properties under @container \(container) apply to some elements only (those in a matching container); not read as a theme")
+            report(context, at: offset, "custom properties under @container \(container.excerpt()) apply to some elements only (those in a matching container); not read as a theme")
             return nil
         }
         var mediaNames: [String] = []
         for query in context.media {
             guard let expanded = query.expanded else {
-                report(context, at: offset, (query.failure ?? "@media \(query.written) is not read") + "; not read as a theme")
+                report(context, at: offset, (query.failure ?? "@media \(query.written.excerpt()) is not read") + "; not read as a theme")
                 return nil
             }
             guard let name = Self.mediaTheme(expanded) else {
-                let shown = expanded == query.written ? query.written : "\(query.written), that is @media \(expanded),"
+                let shown = expanded == query.written ? query.written.excerpt() : "\(query.written.excerpt()), that is @media \(expanded.excerpt()),"
                 report(context, at: offset, "custom properties under @media \(shown) apply to some devices only; not read as a theme")
                 return nil
             }
@@ -139,7 +139,7 @@ extension StylesheetReader {
                 found = found.map { $0.isEmpty ? name : $0 } ?? name
             }
             guard let found else {
-                report(context, at: offset, "custom properties of '\(selector)' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)")
+                report(context, at: offset, "custom properties of '\(selector.excerpt())' are scoped to those elements; not read as tokens (themes come from :root, html, body and their classes and attributes)")
                 return nil
             }
             if !found.isEmpty { selectorName = found }

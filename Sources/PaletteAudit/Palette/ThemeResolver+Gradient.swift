@@ -32,7 +32,7 @@ extension ThemeResolver {
             resolved.pointer = token.pointer
             resolved.line = token.location?.line
             resolved.file = token.file
-            resolved.deprecated = tokens[firstName]?.deprecated.map { $0.isEmpty ? "deprecated" : $0 }
+            resolved.deprecated = tokens[firstName]?.deprecated.map { $0.isEmpty ? "deprecated" : $0.excerpt(280) }
             return .success(resolved)
         } catch {
             let shown = text == token.value ? "\"\(token.value.prefix(120))\"" : "\"\(token.value.prefix(120))\" (\"\(text.prefix(160))\" after references)"

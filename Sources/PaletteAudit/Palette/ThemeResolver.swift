@@ -271,7 +271,8 @@ public struct ThemeResolver: Sendable {
             let note = "\(ignored.joined(separator: ", ")) not applied: declared harmless (ignoreProperties)"
             resolved.assumed = resolved.assumed.map { $0 + "; " + note } ?? note
         }
-        resolved.deprecated = first?.deprecated.map { $0.isEmpty ? "deprecated" : $0 }
+        // A deprecation note is quoted short: it is written with every result that uses the token.
+        resolved.deprecated = first?.deprecated.map { $0.isEmpty ? "deprecated" : $0.excerpt(280) }
         resolved.operations = applied.isEmpty ? nil : applied
         return .success(resolved)
     }

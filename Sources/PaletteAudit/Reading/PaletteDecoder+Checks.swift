@@ -5,6 +5,8 @@ import ColorScience
 extension PaletteDecoder {
     // MARK: Checks and badges
 
+    /// The longest check id, in UTF-8 bytes.
+    static let maximumCheckIDBytes = 256
     static let checkFields = ["id", "description", "foreground", "background", "usage", "level", "apca", "fontSize",
                               "fontWeight", "backdrop", "themes", "assumed", "claim", "minimumRatio", "except", "cvd", "palettes"]
 
@@ -88,7 +90,15 @@ extension PaletteDecoder {
             }
             check.claim = decodeClaim(&fields, at: itemPointer)
             check.cvd = decodeCVDPolicy(&fields, at: itemPointer)
-            let id = string(&fields, "id", what: "a check") ?? "\(check.foreground)-on-\(check.background)"
+            let written = string(&fields, "id", what: "a check")
+            var id = written ?? "\(check.foreground)-on-\(check.background)"
+            // An id is copied into every result of the check (and of each pair a rule expands
+            // to): a long one is refused, not copied a million times.
+            if written != nil, id.utf8.count > PaletteDecoder.maximumCheckIDBytes {
+                problem(.limitExceeded, "check id \"\(id.excerpt(60))\" is \(id.utf8.count) bytes; an id is at most \(PaletteDecoder.maximumCheckIDBytes)",
+                        at: itemPointer.appending("id"), fields.value("id") ?? item)
+                id = id.excerpt(60)
+            }
             if ids.contains(id) {
                 problem(.duplicateName, "check id \"\(id)\" is used twice; give each check a unique \"id\"", at: itemPointer.appending("id"), fields.value("id") ?? item)
             }

@@ -465,6 +465,29 @@ def test_suggest_gives_the_nearest_passing_colors(run):
     assert run("suggest", "#777", "white", "--target", "bogus").returncode == 2
 
 
+def test_suggest_measures_a_translucent_foreground_as_drawn(run):
+    """Seed 000's iOS secondary label (60 % opaque) was offered the background #242424 as
+    "4.51:1", measured over the old background; under it the label is 1.22:1. No background
+    carries it to 4.5:1, and `suggest` says so; every color it does offer checks as printed."""
+    r = run("suggest", "#3c3c4399", "#f2f2f7", "--format", "json")
+    assert r.returncode == 1, r.stderr
+    data = json.loads(r.stdout)
+    assert data["composited"] == {"foreground": "#85858b", "background": "#f2f2f7"}
+    assert data["display"] == json.loads(run("check", "#3c3c4399", "#f2f2f7", "--format", "json").stdout)["display"]
+    assert data["suggestions"]["background"] == []
+    assert data["suggestions"]["notes"] == ["no background reaches 4.5:1 under #3c3c4399 (60% opaque, painted over the background): "
+                                            "the best any background gives is 3.43:1 (on #ffffff); change the foreground"]
+    for fg, bg, shown in ([(c["hex"], "#f2f2f7", c["display"]) for c in data["suggestions"]["foreground"]]
+                          + [(data["suggestions"]["both"]["foreground"]["hex"], data["suggestions"]["both"]["background"]["hex"],
+                              data["suggestions"]["both"]["foreground"]["display"])]):
+        assert json.loads(run("check", fg, bg, "--format", "json").stdout)["display"] == shown, (fg, bg)
+    # A translucent foreground some background can carry: measured under it.
+    data = json.loads(run("suggest", "#ffffffcc", "#888888", "--format", "json").stdout)
+    bg = data["suggestions"]["background"][0]
+    assert json.loads(run("check", "#ffffffcc", bg["hex"], "--format", "json").stdout)["display"] == bg["display"]
+    assert run("suggest", "#000", "#ffffff80").returncode == 2  # the background must be opaque
+
+
 def test_variants_for_light_and_dark(run):
     r = run("variants", "#2563eb", "--on", "white", "--on", "#0f172a", "--format", "json")
     assert r.returncode == 0, r.stderr

@@ -77,7 +77,7 @@ extension Auditor {
     static func noted(_ suggestions: Suggestions?, foreground: ResolvedColor, background: ResolvedColor) -> Suggestions? {
         guard var s = suggestions, sharesValue(foreground, background) else { return suggestions }
         let names = [foreground.reference, background.reference].map { "\"\($0)\"" }.joined(separator: " and ")
-        let value = foreground.aliases?.last ?? foreground.token ?? foreground.reference
+        let value = foreground.valueToken ?? foreground.aliases?.last ?? foreground.token ?? foreground.reference
         s.notes = (s.notes ?? []) + ["\(names) are one value (\(value)), so these are the colors each side needs once it has a value of its own (or its alias points elsewhere); changing \(value) itself moves both sides, and no fix to it is offered"]
         return s
     }

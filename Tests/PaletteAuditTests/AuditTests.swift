@@ -306,6 +306,18 @@ import TestSupport
         #expect(streamed == matrix.pairCount)
     }
 
+    /// A gradient token made the whole matrix fail (Bootstrap's `--bs-gradient`): it is left
+    /// out with a reason, in the tokens' order among the translucent ones.
+    @Test func gradientTokensAreLeftOutWithAReason() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"ink": "#111111", "sheen": {"$type": "gradient", "$value": "linear-gradient(#fff, #000)"}, "veil": "#00000080", "paper": "#ffffff"}}}}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        #expect(problems.isEmpty, "\(problems.map(\.message))")
+        let matrix = try ContrastMatrix(palette: try #require(palette), theme: nil)
+        #expect(matrix.entries.map(\.name) == ["ink", "paper"])
+        #expect(matrix.skipped.map(\.token) == ["sheen", "veil"])
+        #expect(matrix.skipped.first?.reason == "a gradient, not one color (an audit check judges text on it at its worst point)")
+    }
+
     @Test func translucentTokensNeedABackdrop() throws {
         let entries = [ContrastMatrix.Entry(name: "a", color: .black), ContrastMatrix.Entry(name: "b", color: try SRGB(css: "#0000ff80"))]
         #expect(ContrastMatrix(entries: entries).skipped.map(\.token) == ["b"])

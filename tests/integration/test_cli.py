@@ -431,6 +431,22 @@ def test_matrix_formats(run, tmp_path):
     assert run("matrix", "palettes/train.json", "--max-pairs", "10").returncode == 2
 
 
+def test_matrix_leaves_gradient_tokens_out_with_a_note(run, tmp_path):
+    """A system that declares a gradient token (Bootstrap's --bs-gradient) made the matrix exit 2:
+    a gradient is not one color. It is left out with a note, as a translucent token is."""
+    css = tmp_path / "tokens.css"
+    css.write_text(":root { --ink: #111111; --paper: #ffffff; --sheen: linear-gradient(180deg, rgba(255,255,255,.15), rgba(255,255,255,0)); }\n")
+    r = run("matrix", str(css), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert "note: sheen left out: a gradient, not one color (an audit check judges text on it at its worst point)" in r.stderr
+    assert {(p["foreground"], p["background"]) for p in json.loads(r.stdout)["pairs"]} == {("ink", "paper"), ("paper", "ink")}
+    bootstrap = ROOT.parent / "shared" / "realworld4" / "bootstrap" / "bootstrap-5.3.8.min.css"
+    if bootstrap.is_file():
+        r = run("matrix", str(bootstrap), "--format", "summary")
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "note: bs-gradient left out: a gradient, not one color" in r.stderr
+
+
 def test_matrix_reads_folder_sources_and_is_not_stopped_by_warnings(run, tmp_path):
     """Bare HSL channels are read as hsl() with a warning, which stopped the matrix (exit 2)
     though it does not stop an audit; and an asset catalog, a folder, was not read at all."""

@@ -30,9 +30,17 @@ extension Routes {
         return parsed.color
     }
 
+    /// A color from a field of the body, translucent or not.
+    static func color(_ value: JSONValue?, field: String) throws -> SRGB {
+        guard let value else { throw RequestError(.missingField, field: field, "missing \"\(field)\"") }
+        guard let text = value.stringValue else { throw RequestError(.wrongType, field: field, "\"\(field)\" must be a color string, found \(value.typeName)") }
+        return try PairRequest.color(text, field: field).color
+    }
+
+    /// `fg` may be translucent (measured painted over `bg`, and over each suggested background).
     func suggestPost(_ request: Request) throws -> Response {
         let body = try Routes.parseBody(request)
-        let fg = try Routes.opaqueColor(body["fg"], field: "fg"), bg = try Routes.opaqueColor(body["bg"], field: "bg")
+        let fg = try Routes.color(body["fg"], field: "fg"), bg = try Routes.opaqueColor(body["bg"], field: "bg")
         return try Routes.json(200, SuggestionResult(foreground: fg, background: bg, target: try Routes.target(body)))
     }
 

@@ -10,6 +10,8 @@ struct SuggestCommand: ParsableCommand {
         discussion: """
             Keeps each color's OKLCH hue and chroma and moves its lightness (chroma is reduced only where sRGB forces it), judging every candidate after rounding to the hex it is reported as. When no color of that hue can pass, says so and gives the best ratio reachable.
 
+            The foreground may be translucent: the pair is measured as drawn, the foreground painted over the background, and so is each suggested background (a foreground suggestion is the opaque color to use instead). The background must be opaque.
+
             Examples:
               contrast suggest '#777' white
               contrast suggest '#6b21a8' '#e9d5ff' --level AAA
@@ -17,7 +19,7 @@ struct SuggestCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Foreground color.") var foreground: String
+    @Argument(help: "Foreground color (may be translucent).") var foreground: String
     @Argument(help: "Background color.") var background: String
     @Option(help: "Usage.") var usage: ContrastUsage = .text
     @Option(help: "Level.") var level: WCAGLevel = .AA
@@ -28,7 +30,7 @@ struct SuggestCommand: ParsableCommand {
         let goal: ContrastTarget, fg: SRGB, bg: SRGB
         do {
             goal = try SuggestionTarget.parse(target: target, usage: usage.name, level: level.name)
-            fg = try SuggestionTarget.opaqueColor(foreground, field: "foreground")
+            fg = try SuggestionTarget.foregroundColor(foreground, field: "foreground")
             bg = try SuggestionTarget.opaqueColor(background, field: "background")
         } catch {
             throw InputError(error.message)

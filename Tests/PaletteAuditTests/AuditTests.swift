@@ -185,6 +185,38 @@ import TestSupport
         #expect(page.suggestions?.notes == nil)
     }
 
+    /// Peptide Fox's `text.secondary` ({ios.secondaryLabel}) on `surface.page`
+    /// ({ios.systemBackground}) was called "one value (ios.secondaryLabel)" and given no fix:
+    /// every built-in system color had the document's root as its place, so any two compared
+    /// equal. Two tokens naming system colors, the same one or not, are two values, and a fix
+    /// goes to the token that names the system color (its `{ios.…}` is what is replaced).
+    @Test func tokensNamingSystemColorsAreTheirOwnValues() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"backdrop": "#ffffff", "tokens": {"label": "{ios.secondaryLabel}", "caption": "{ios.secondaryLabel}", "page": "{ios.systemBackground}", "grouped": "{ios.secondarySystemBackground}"}}}, "checks": [{"id": "label", "foreground": "label", "background": "page"}, {"id": "same", "foreground": "label", "background": "caption", "usage": "non-text"}, {"id": "literal", "foreground": "{ios.secondaryLabel}", "background": "grouped"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        #expect(problems.isEmpty, "\(problems.map(\.message))")
+        let results = Auditor().audit(try #require(palette)).themes[0].results
+        for result in results {
+            #expect(result.suggestions?.notes?.contains { $0.contains("one value") } != true, "\(result.id): \(result.suggestions?.notes ?? [])")
+        }
+        let label = try #require(results.first { $0.id == "label" })
+        #expect(label.verdict == .fail && label.foreground.pointer?.description == "/themes/light/tokens/label")
+        let fix = try #require(label.fixes?.first { $0.kind == "foreground" })
+        #expect(fix.changes.map { "\($0.pointer) \($0.token ?? "-")" } == ["/themes/light/tokens/label label"])
+        // The two tokens naming one system color: each fix moves one of them only.
+        let same = try #require(results.first { $0.id == "same" })
+        #expect(same.verdict == .fail && same.fixes?.isEmpty == false)
+        #expect(same.fixes?.allSatisfy { fix in fix.changes.map(\.pointer.description) == ["foreground": ["/themes/light/tokens/label"], "background": ["/themes/light/tokens/caption"]][fix.kind, default: ["/themes/light/tokens/label", "/themes/light/tokens/caption"]] } == true,
+                "\(same.fixes ?? [])")
+        // A check naming the system color itself: the fix is the check's own literal.
+        let literal = try #require(results.first { $0.id == "literal" })
+        #expect(literal.fixes?.first { $0.kind == "foreground" }?.changes.first?.pointer.description == "/checks/2/foreground")
+        // The seed palette's pair.
+        let seed = SeedPaletteAuditTests().report().palettes.first { $0.name == "peptide-fox" }?.themes.first { $0.name == "light" }
+        let secondary = try #require(seed?.results.first { $0.id == "secondary-label-on-page" })
+        #expect(secondary.suggestions?.notes?.contains { $0.contains("one value") } == false)
+        #expect(secondary.fixes?.first?.changes.first?.token == "text.secondary")
+    }
+
     /// Found by a new user's trial: of a two-token alias cycle the ledger counted one member as
     /// read ("read 3 of 4"), though neither can be read; an alias of a broken token likewise.
     @Test func everyMemberOfABrokenChainIsCountedAsNotRead() throws {
@@ -272,6 +304,18 @@ import TestSupport
             if streamed % 97 == 0 { #expect(abs(ratio - entries[i].color.contrastRatio(with: entries[j].color)) < 1e-12, "\(generator.replay)") }
         }
         #expect(streamed == matrix.pairCount)
+    }
+
+    /// A gradient token made the whole matrix fail (Bootstrap's `--bs-gradient`): it is left
+    /// out with a reason, in the tokens' order among the translucent ones.
+    @Test func gradientTokensAreLeftOutWithAReason() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"ink": "#111111", "sheen": {"$type": "gradient", "$value": "linear-gradient(#fff, #000)"}, "veil": "#00000080", "paper": "#ffffff"}}}}"##
+        let (palette, problems) = PaletteDecoder.decode(text)
+        #expect(problems.isEmpty, "\(problems.map(\.message))")
+        let matrix = try ContrastMatrix(palette: try #require(palette), theme: nil)
+        #expect(matrix.entries.map(\.name) == ["ink", "paper"])
+        #expect(matrix.skipped.map(\.token) == ["sheen", "veil"])
+        #expect(matrix.skipped.first?.reason == "a gradient, not one color (an audit check judges text on it at its worst point)")
     }
 
     @Test func translucentTokensNeedABackdrop() throws {

@@ -431,6 +431,22 @@ def test_matrix_formats(run, tmp_path):
     assert run("matrix", "palettes/train.json", "--max-pairs", "10").returncode == 2
 
 
+def test_matrix_leaves_gradient_tokens_out_with_a_note(run, tmp_path):
+    """A system that declares a gradient token (Bootstrap's --bs-gradient) made the matrix exit 2:
+    a gradient is not one color. It is left out with a note, as a translucent token is."""
+    css = tmp_path / "tokens.css"
+    css.write_text(":root { --ink: #111111; --paper: #ffffff; --sheen: linear-gradient(180deg, rgba(255,255,255,.15), rgba(255,255,255,0)); }\n")
+    r = run("matrix", str(css), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert "note: sheen left out: a gradient, not one color (an audit check judges text on it at its worst point)" in r.stderr
+    assert {(p["foreground"], p["background"]) for p in json.loads(r.stdout)["pairs"]} == {("ink", "paper"), ("paper", "ink")}
+    bootstrap = ROOT.parent / "shared" / "realworld4" / "bootstrap" / "bootstrap-5.3.8.min.css"
+    if bootstrap.is_file():
+        r = run("matrix", str(bootstrap), "--format", "summary")
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "note: bs-gradient left out: a gradient, not one color" in r.stderr
+
+
 def test_matrix_reads_folder_sources_and_is_not_stopped_by_warnings(run, tmp_path):
     """Bare HSL channels are read as hsl() with a warning, which stopped the matrix (exit 2)
     though it does not stop an audit; and an asset catalog, a folder, was not read at all."""
@@ -463,6 +479,29 @@ def test_suggest_gives_the_nearest_passing_colors(run):
     r = run("suggest", "#2563eb", "#777", "--level", "AAA")
     assert "no foreground of this hue reaches 7:1 on #777777; the best reachable is 4.68:1" in r.stdout
     assert run("suggest", "#777", "white", "--target", "bogus").returncode == 2
+
+
+def test_suggest_measures_a_translucent_foreground_as_drawn(run):
+    """Seed 000's iOS secondary label (60 % opaque) was offered the background #242424 as
+    "4.51:1", measured over the old background; under it the label is 1.22:1. No background
+    carries it to 4.5:1, and `suggest` says so; every color it does offer checks as printed."""
+    r = run("suggest", "#3c3c4399", "#f2f2f7", "--format", "json")
+    assert r.returncode == 1, r.stderr
+    data = json.loads(r.stdout)
+    assert data["composited"] == {"foreground": "#85858b", "background": "#f2f2f7"}
+    assert data["display"] == json.loads(run("check", "#3c3c4399", "#f2f2f7", "--format", "json").stdout)["display"]
+    assert data["suggestions"]["background"] == []
+    assert data["suggestions"]["notes"] == ["no background reaches 4.5:1 under #3c3c4399 (60% opaque, painted over the background): "
+                                            "the best any background gives is 3.43:1 (on #ffffff); change the foreground"]
+    for fg, bg, shown in ([(c["hex"], "#f2f2f7", c["display"]) for c in data["suggestions"]["foreground"]]
+                          + [(data["suggestions"]["both"]["foreground"]["hex"], data["suggestions"]["both"]["background"]["hex"],
+                              data["suggestions"]["both"]["foreground"]["display"])]):
+        assert json.loads(run("check", fg, bg, "--format", "json").stdout)["display"] == shown, (fg, bg)
+    # A translucent foreground some background can carry: measured under it.
+    data = json.loads(run("suggest", "#ffffffcc", "#888888", "--format", "json").stdout)
+    bg = data["suggestions"]["background"][0]
+    assert json.loads(run("check", "#ffffffcc", bg["hex"], "--format", "json").stdout)["display"] == bg["display"]
+    assert run("suggest", "#000", "#ffffff80").returncode == 2  # the background must be opaque
 
 
 def test_variants_for_light_and_dark(run):

@@ -147,7 +147,7 @@ def test_batch_error_entries_carry_the_same_code_on_both_edges(run, server):
 
 
 def test_suggest_and_variants_agree_on_every_target(run, server):
-    for fg, bg, target in [("#777", "#eee", "AA"), ("#6b21a8", "#e9d5ff", "AAA"), ("#2563eb", "#0f172a", "Lc60"), ("#000", "#fff", "AA")]:
+    for fg, bg, target in [("#777", "#eee", "AA"), ("#6b21a8", "#e9d5ff", "AAA"), ("#2563eb", "#0f172a", "Lc60"), ("#000", "#fff", "AA"), ("#3c3c4399", "#f2f2f7", "AA")]:
         cli = run("suggest", fg, bg, "--target", target, "--format", "json")
         status, _, api = server.json("POST", "/v1/suggest", {"fg": fg, "bg": bg, "target": target})
         assert status == 200 and json.loads(cli.stdout) == api and (cli.returncode == 0) == api["passes"]

@@ -18,7 +18,14 @@ public enum NearestPassing {
 
     /// Colors near `color` that meet `target` when `color` plays `role` against `other`. Ladders
     /// made on the way are kept in `ladders` when given, for later searches from the same color.
+    ///
+    /// The colors are opaque: `color` is the color seen (a translucent one already composited
+    /// over what it sits on). `other` as a background is opaque too; as a foreground it may be
+    /// translucent, and is then painted over each candidate background as it would be drawn.
     public static func suggest(for color: SRGB, against other: SRGB, role: PairRole, target: ContrastTarget, ladders: Ladders? = nil) -> Result {
+        if role == .background && !other.isOpaque {
+            return suggestBackground(for: color, under: other, target: target, ladders: ladders)
+        }
         let original = color.opaque
         let fixed = other.opaque
         let measuredFixed = MeasuredColor(fixed)

@@ -39,16 +39,20 @@ public enum AuditRun {
 
 extension ContrastMatrix {
     /// The matrix of one theme of a palette (its first theme when `theme` is nil): every token
-    /// resolved, over the theme's backdrop. Throws the problems that keep tokens from resolving.
+    /// resolved, over the theme's backdrop. A gradient token is not one color, so it is left
+    /// out (listed in ``skipped``), as a translucent token without a backdrop is. Throws the
+    /// problems that keep tokens from resolving.
     public init(palette: Palette, theme name: String?) throws(MatrixError) {
         guard let theme = name.map({ palette.theme(named: $0) }) ?? palette.themes.first else {
             throw MatrixError(code: .unknownTheme, message: palette.unknownThemes([name ?? ""]) ?? "the palette has no theme", problems: [])
         }
         var resolver = ThemeResolver(palette: palette, theme: theme)
         var entries: [Entry] = []
+        var gradients: [String] = []
         var problems: [PaletteProblem] = []
         for token in resolver.tokenNames {
-            switch resolver.resolve(token) {
+            switch resolver.resolveBackground(token) {
+            case .success(let color) where color.gradient != nil: gradients.append(token)
             case .success(let color): entries.append(Entry(name: token, color: color.color))
             case .failure(let problem): problems.append(problem)
             }
@@ -58,6 +62,12 @@ extension ContrastMatrix {
         if let reference = theme.backdrop, case .success(let color) = resolver.resolve(reference) { backdrop = color.color }
         self.init(entries: entries, backdrop: backdrop)
         self.theme = theme.name
+        if !gradients.isEmpty {
+            // In the tokens' order, with the translucent ones.
+            let order = Dictionary(resolver.tokenNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            let reason = "a gradient, not one color (an audit check judges text on it at its worst point)"
+            skipped = (skipped + gradients.map { ($0, reason) }).sorted { (order[$0.token] ?? 0) < (order[$1.token] ?? 0) }
+        }
     }
 
     public struct MatrixError: Error, Sendable {

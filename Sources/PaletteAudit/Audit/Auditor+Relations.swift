@@ -394,16 +394,44 @@ extension CheckResult {
         return line
     }
 
-    /// Why it fails, in one line: "4.12:1 is below 4.5:1 (text AA, SC 1.4.3)", "confusable
-    /// under deuteranopia: …".
+    /// Why it fails, in one line: "4.12:1 is below 4.5:1 (text AA, SC 1.4.3)", "APCA Lc 98.6
+    /// is below the required Lc 100 (12.63:1 meets 4.5:1)", "confusable under deuteranopia: …".
     public var failureSummary: String {
         if distinction != nil { return reasons?.first ?? "not told apart" }
         let requiredText = required.map { "\(CSSNumber.format($0)):1" } ?? "?"
         let basis = technique.map { "\($0), SC \(criterion ?? "") \(level)" } ?? "\(usage) \(level), SC \(criterion ?? "")"
-        if let cvd, cvd.verdict == "fail", ratio >= (required ?? 0) {
+        let meetsRatio = ratio >= (required ?? 0)
+        if let lc = apcaRequired, abs(apca) < lc, meetsRatio {
+            return "APCA Lc \(Auditor.formatLc(apca)) is below the required Lc \(CSSNumber.format(lc)) (\(display) meets \(requiredText), \(basis))"
+        }
+        if let cvd, cvd.verdict == "fail", meetsRatio {
             return "\(cvd.display) under simulated \(cvd.deficiency) is below \(requiredText) (\(basis))"
         }
         return "\(display) is below \(requiredText) (\(basis))"
+    }
+
+    /// The reasons a line that leads with ``failureSummary`` adds (not the one it begins with).
+    var reasonsBesideSummary: [String] {
+        let summary = failureSummary
+        return (reasons ?? []).filter { !summary.hasPrefix($0) }
+    }
+
+    /// What it is measured by, short: "5.19:1", or for a distinct pair its color difference
+    /// ("CIEDE2000 4.1 under deuteranopia", the smallest), never a contrast ratio.
+    public var measuredShort: String {
+        guard let d = distinction else { return display }
+        if let deficiency = d.deficiency, let simulated = d.simulatedDifference, simulated < d.difference {
+            return "\(d.metric) \(Auditor.format1(simulated)) under \(deficiency)"
+        }
+        return "\(d.metric) \(Auditor.format1(d.difference))"
+    }
+
+    /// What it needs, short: "4.5:1", "4.5:1 and Lc 60" (an APCA target as well), "CIEDE2000 ≥ 9"
+    /// for a distinct pair, or "exempt".
+    public var needsShort: String {
+        if let d = distinction { return "\(d.metric) ≥ \(CSSNumber.format(d.threshold))" }
+        guard let required else { return "exempt" }
+        return "\(CSSNumber.format(required)):1" + (apcaRequired.map { " and Lc \(CSSNumber.format($0))" } ?? "")
     }
 
     /// The color-vision warning, when the check passes in normal vision and not as simulated.

@@ -48,11 +48,14 @@ extension Auditor {
     }
 
     /// The colors and target a failing check's suggestions are computed for; nil when it gets
-    /// none (it passes, or its ratio is a range over an unknown backdrop).
+    /// none (it passes, or its ratio is a range over an unknown backdrop). The background is the
+    /// one seen (a translucent one over its backdrop); the foreground is as given, translucent
+    /// or not, so that a background suggested for it is measured with it painted over that
+    /// background rather than over the one it replaces.
     static func suggestionInputs(verdict: Verdict, measurement m: ContrastMeasurement, required: Double?, apca: Double?)
         -> (foreground: SRGB, background: SRGB, target: ContrastTarget)? {
         guard verdict == .fail, !m.isRange, let f = m.effectiveForeground, let b = m.effectiveBackground else { return nil }
-        return (f, b, ContrastTarget(ratio: required, lc: apca))
+        return (m.foreground.isOpaque ? f : m.foreground, b, ContrastTarget(ratio: required, lc: apca))
     }
 
     static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor, kind: CheckKind,
@@ -74,7 +77,7 @@ extension Auditor {
     static func noted(_ suggestions: Suggestions?, foreground: ResolvedColor, background: ResolvedColor) -> Suggestions? {
         guard var s = suggestions, sharesValue(foreground, background) else { return suggestions }
         let names = [foreground.reference, background.reference].map { "\"\($0)\"" }.joined(separator: " and ")
-        let value = foreground.aliases?.last ?? foreground.token ?? foreground.reference
+        let value = foreground.valueToken ?? foreground.aliases?.last ?? foreground.token ?? foreground.reference
         s.notes = (s.notes ?? []) + ["\(names) are one value (\(value)), so these are the colors each side needs once it has a value of its own (or its alias points elsewhere); changing \(value) itself moves both sides, and no fix to it is offered"]
         return s
     }
@@ -107,18 +110,33 @@ extension Auditor {
         return computed
     }
 
-    /// The suggestions of one pair, computed with the ladders kept in `ladders`.
+    /// The suggestions of one pair, computed with the ladders kept in `ladders`. `background` is
+    /// opaque; `foreground` may be translucent: the foreground suggestions (and the combined
+    /// move's) are then opaque colors replacing the composite seen on `background`, and each
+    /// background suggestion is measured with `foreground` painted over it.
     static func computeSuggestions(foreground: SRGB, background: SRGB, target: ContrastTarget, ladders: NearestPassing.Ladders) -> Suggestions {
-        let fg = NearestPassing.suggest(for: foreground, against: background, role: .foreground, target: target, ladders: ladders)
+        let seen = ContrastMeasurement(foreground: foreground, background: background).effectiveForeground ?? foreground
+        let fg = NearestPassing.suggest(for: seen, against: background, role: .foreground, target: target, ladders: ladders)
         let bg = NearestPassing.suggest(for: background, against: foreground, role: .background, target: target, ladders: ladders)
         var notes: [String] = []
         if fg.suggestions.isEmpty, let best = fg.bestReachableRatio {
             notes.append("no foreground of this hue reaches \(target) on \(background.hex); the best reachable is \(RatioFormat.display(best))")
         }
         if bg.suggestions.isEmpty, let best = bg.bestReachableRatio {
-            notes.append("no background of this hue reaches \(target) under \(foreground.hex); the best reachable is \(RatioFormat.display(best))")
+            if foreground.isOpaque {
+                notes.append("no background of this hue reaches \(target) under \(foreground.hex); the best reachable is \(RatioFormat.display(best))")
+            } else {
+                // What the foreground lets through of any background bounds every one of them.
+                let any = NearestPassing.bestBackground(under: foreground)
+                let opacity = "\(Auditor.percent(foreground.alpha)) opaque, painted over the background"
+                if let ratio = target.minimumRatio, any.ratio < ratio {
+                    notes.append("no background reaches \(target) under \(foreground.hex) (\(opacity)): the best any background gives is \(RatioFormat.display(any.ratio)) (on \(any.background.hex)); change the foreground")
+                } else {
+                    notes.append("no background of this hue reaches \(target) under \(foreground.hex) (\(opacity)); the best of this hue is \(RatioFormat.display(best))")
+                }
+            }
         }
-        let both = NearestPassing.suggestBoth(foreground: foreground, background: background, target: target, ladders: ladders).map {
+        let both = NearestPassing.suggestBoth(foreground: seen, background: background, target: target, ladders: ladders).map {
             SuggestedPair(foreground: SuggestedColor($0.foreground), background: SuggestedColor($0.background))
         }
         return Suggestions(foreground: fg.suggestions.map(SuggestedColor.init), background: bg.suggestions.map(SuggestedColor.init),

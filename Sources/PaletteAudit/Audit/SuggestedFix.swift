@@ -34,7 +34,7 @@ public struct SuggestedFix: Hashable, Sendable, Codable {
     static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor,
                       kind: CheckKind, pointer: JSONPointer, theme: String) -> [SuggestedFix] {
         func change(_ color: ResolvedColor, literal: JSONPointer, value: String) -> Change {
-            let token = color.aliases?.last ?? color.token
+            let token = color.valueToken ?? color.aliases?.last ?? color.token
             guard let pointer = color.pointer else { return Change(pointer: literal, token: token, override: nil, value: value) }
             if let override = overridePointer(of: pointer, in: theme) {
                 return Change(pointer: override, token: token, override: true, value: value)

@@ -37,8 +37,8 @@ public struct ContrastMatrix: Sendable {
     public let entries: [Entry]
     /// The theme the matrix was built from, when it came from a palette.
     public internal(set) var theme: String?
-    /// Tokens left out, with why (translucent tokens with no backdrop to sit on).
-    public let skipped: [(token: String, reason: String)]
+    /// Tokens left out, with why (translucent tokens with no backdrop to sit on, gradients).
+    public internal(set) var skipped: [(token: String, reason: String)]
 
     /// The matrix of `entries`. Translucent tokens are composited over `backdrop` when one is
     /// given, and left out (listed in ``skipped``) otherwise.

@@ -27,6 +27,10 @@ public struct ResolvedColor: Hashable, Sendable, Codable {
     /// ``file`` and ``line`` are its end): what an annotation points at. Not part of the JSON.
     public var declaredFile: String?
     public var declaredLine: Int?
+    /// The token whose value ``pointer`` is, when it is not the end of the alias chain: a chain
+    /// that ends at an iOS system color (`{ios.secondaryLabel}`, whose value is built in) has
+    /// its value written at the last token that names it. Not part of the JSON.
+    public var valueToken: String?
     /// Present when the token is `$deprecated`: the reason given, or "deprecated".
     public var deprecated: String?
     /// What the source format did to the value after resolving it (a Tokens Studio

@@ -21,6 +21,9 @@ public struct ThemeResolver: Sendable {
     /// Declarations the reader met that are not color tokens (not colors, not read), by name:
     /// a check that names one is told why, at the declaration's line.
     let unread: [String: ReadLedger.Entry]
+    /// The iOS system colors the tokens refer to, joined to ``tokens`` from the built-in table:
+    /// their values are not in the document.
+    let builtIn: Set<String>
 
     /// What this resolver's copies share, worked out once: the tokens' positions, to begin an
     /// alias cycle's message at its first member (rebuilt for every cycle, 5,000 cycles took
@@ -73,12 +76,15 @@ public struct ThemeResolver: Sendable {
             for name in Token.embeddedReferences(in: token.value) + (token.aliasTarget.map { [$0] } ?? [])
             where name.hasPrefix("ios.") && tokens[name] == nil { referenced.insert(name) }
         }
+        var builtIn: Set<String> = []
         for name in referenced {
             guard let system = ThemeResolver.systemColor(String(name.dropFirst(4)), theme: theme, scheme: scheme) else { continue }
             var token = Token(name: name, value: system.css, assumed: system.assumed)
             token.type = "color"
             tokens[name] = token
+            builtIn.insert(name)
         }
+        self.builtIn = builtIn
         self.tokens = tokens
         self.tokenNames = names
     }
@@ -264,6 +270,17 @@ public struct ThemeResolver: Sendable {
                                      css: css, color: parsed.color, outOfGamut: parsed.wasOutOfGamut,
                                      assumed: token.assumed, pointer: token.pointer, line: token.location?.line)
         resolved.file = token.file
+        if builtIn.contains(token.name) {
+            // The chain ends at an iOS system color, whose value is not in the document: the
+            // value the document writes is the last token of the chain that names it (its
+            // `{ios.…}` is what a fix replaces), or none when the check names it itself. Two
+            // tokens naming the same system color are two values, not one.
+            let link = ([firstName] + followed).last { !builtIn.contains($0) }.flatMap { tokens[$0] }
+            resolved.pointer = link?.pointer
+            resolved.line = link?.location?.line
+            resolved.file = link?.file
+            resolved.valueToken = link?.name
+        }
         resolved.declaredFile = first?.file
         resolved.declaredLine = first?.location?.line
         let ignored = ([firstName] + followed).compactMap { tokens[$0] }.flatMap { link in link.unappliedProperties.map { "\"\(link.name)\"'s \"\($0.name)\"" } }

@@ -85,7 +85,7 @@ extension AuditReport {
                     if r.verdict == .fail && r.kind == .distinct {
                         add(.error, "contrast/confusable", "Confusable colors", "\(r.measuredLine). " + (r.reasons ?? []).joined(separator: " "), to: &failures)
                     } else if r.verdict == .fail {
-                        let why = ([r.failureSummary] + (r.reasons ?? []) + [TextRenderer(color: false).fixLine(r)].compactMap { $0 }).joined(separator: "; ")
+                        let why = ([r.failureSummary] + r.reasonsBesideSummary + [TextRenderer(color: false).fixLine(r)].compactMap { $0 }).joined(separator: "; ")
                         add(.error, "contrast/insufficient", "Insufficient contrast", "\(r.measuredLine); " + why, to: &failures)
                     }
                     if let warning = r.colorVisionWarning {

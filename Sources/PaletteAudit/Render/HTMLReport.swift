@@ -248,7 +248,7 @@ public struct HTMLReport: Sendable {
     func compactRow(_ r: CheckResult) -> HTML {
         let (fg, bg) = colors(r)
         let exempt: HTML = r.verdict == .pass ? "" : " <span class=\"muted\">\(r.verdict.rawValue)</span>"
-        return "<tr><td>\(r.id)<td>\(fg) on \(bg)<td>\(r.display)\(exempt)\n"
+        return "<tr><td>\(r.id)<td>\(fg) \(r.distinction == nil ? "on" : "vs") \(bg)<td>\(r.measuredShort)\(exempt)\n"
     }
 
     func colors(_ r: CheckResult) -> (String, String) {
@@ -256,7 +256,7 @@ public struct HTMLReport: Sendable {
     }
 
     func sample(_ r: CheckResult, foreground: String, background: String) -> HTML {
-        let label = "\(foreground) on \(background), \(r.display)"
+        let label = "\(foreground) \(r.distinction == nil ? "on" : "vs") \(background), \(r.measuredShort)"
         if r.usage == .nonText || r.kind == .badgeBorder {
             return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(label)\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
         }
@@ -281,7 +281,7 @@ public struct HTMLReport: Sendable {
         } else {
             out += "<td>\(sample(r, foreground: fg, background: bg))</td>"
         }
-        let need: HTML = r.distinction.map { d -> HTML in " · needs \(d.metric) ≥ \(CSSNumber.format(d.threshold))" } ?? r.required.map { " · needs \(CSSNumber.format($0)):1" } ?? " · exempt"
+        let need: HTML = r.distinction == nil && r.required == nil ? " · exempt" : " · needs \(r.needsShort)"
         let basis: HTML = r.distinction != nil ? "distinguishable" : r.technique.map { t -> HTML in "\(t) · \(r.level.name)" } ?? "\(r.usage.name) \(r.level.name)"
         var what: HTML = "<strong>\(r.id)</strong><br><span class=\"muted\">\(basis)\(r.criterion.map { " · SC \($0)" } ?? "")\(need)</span>"
         if let d = r.description { what += "<br><span class=\"muted\">\(d)</span>" }
@@ -296,7 +296,8 @@ public struct HTMLReport: Sendable {
             let simulated: HTML = d.simulatedDifference.map { v -> HTML in "<br><span class=\"muted\">\(Auditor.format1(v)) under \(d.deficiency ?? "")</span>" } ?? ""
             out += "<td class=\"num\">\(d.metric) \(Auditor.format1(d.difference))\(simulated)</td>"
         } else {
-            out += "<td class=\"num\">\(r.display)\(range)\(gradient)</td>"
+            let lc: HTML = r.apcaRequired.map { required -> HTML in "<br><span class=\"muted\">Lc \(Auditor.formatLc(r.apca)) (needs Lc \(CSSNumber.format(required)))</span>" } ?? ""
+            out += "<td class=\"num\">\(r.display)\(lc)\(range)\(gradient)</td>"
         }
         out += "<td class=\"num\">\(Auditor.formatLc(r.apca))</td><td>\(r.achieved.name)</td>"
         var verdict: HTML = "<span class=\"verdict-\(r.verdict.rawValue)\">\(r.verdict.rawValue.uppercased())</span>"
@@ -359,7 +360,7 @@ public struct HTMLReport: Sendable {
                 guard let r = results[id] else { out += "<td class=\"muted\">not checked</td>"; continue }
                 let (fg, bg) = colors(r)
                 let swatch: HTML = atScale ? "" : sample(r, foreground: fg, background: bg) + " "
-                out += "<td>\(swatch)<span class=\"verdict-\(r.verdict.rawValue)\">\(r.display) \(r.verdict.rawValue.uppercased())</span></td>"
+                out += "<td>\(swatch)<span class=\"verdict-\(r.verdict.rawValue)\">\(r.measuredShort) \(r.verdict.rawValue.uppercased())</span></td>"
             }
             out += "</tr>\n"
         }

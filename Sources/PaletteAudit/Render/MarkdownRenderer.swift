@@ -35,11 +35,12 @@ public enum MarkdownRenderer {
                 out += "### \(escape(palette.name)): failures and false claims\n\n"
                 out += "| Theme | Check | Foreground | Background | Ratio | Needs | Verdict | Note | Nearest fix |\n|---|---|---|---|---:|---:|---|---|---|\n"
                 for (theme, r) in failing {
-                    var need = r.required.map { "\(CSSNumber.format($0)):1" } ?? "exempt"
+                    let need = r.needsShort
                     var measured = r.display
                     if let d = r.distinction {
-                        need = "\(d.metric) ≥ \(CSSNumber.format(d.threshold))"
                         measured = "\(d.metric) \(Auditor.format1(d.simulatedDifference ?? d.difference))" + (d.deficiency.map { " (\($0))" } ?? "")
+                    } else if let lc = r.apcaRequired, abs(r.apca) < lc {
+                        measured += ", Lc \(Auditor.formatLc(r.apca))"
                     }
                     let note = ([r.claim.flatMap { $0.supported ? nil : $0.message }] + (r.reasons ?? []).map { Optional($0) } + r.deprecations.map { Optional($0) }).compactMap { $0 }.joined(separator: "; ")
                     let fix = TextRenderer(color: false).fixLine(r).map { escape(String($0.dropFirst("fix: ".count))) } ?? ""

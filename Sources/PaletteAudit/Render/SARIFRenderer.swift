@@ -81,7 +81,7 @@ public enum SARIFRenderer {
                         results.append(["ruleId": "contrast/confusable", "level": "error", "message": ["text": text], "locations": where_,
                                         "properties": ["difference": r.distinction?.difference ?? 0, "threshold": r.distinction?.threshold ?? 0, "theme": theme.name, "check": r.id]])
                     } else if r.verdict == .fail {
-                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.measuredLine); \(r.failureSummary). " + (r.reasons ?? []).joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
+                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.measuredLine); \(r.failureSummary). " + r.reasonsBesideSummary.joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
                         results.append(["ruleId": "contrast/insufficient", "level": "error", "message": ["text": text], "locations": where_,
                                         "properties": ["ratio": r.ratio, "required": r.required ?? 0, "theme": theme.name, "check": r.id]])
                     }

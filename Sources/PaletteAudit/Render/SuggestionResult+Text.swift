@@ -6,15 +6,18 @@ extension SuggestionResult {
     /// foregrounds, backgrounds and pair, each with its direction, ΔE-OK, ratio and APCA Lc.
     /// `color` adds swatches (for a terminal).
     public func text(goal: ContrastTarget, color: Bool) -> String {
+        // A translucent foreground is measured as drawn: say what is seen.
+        let pair = "\(foreground) on \(background)" + (composited.map { " (seen as \($0.foreground))" } ?? "")
         if passes {
-            return "\(foreground) on \(background) is \(display) and already meets \(goal): nothing to change.\n"
+            return "\(pair) is \(display) and already meets \(goal): nothing to change.\n"
         }
         let fg = (try? SRGB(css: foreground)) ?? .black, bg = (try? SRGB(css: background)) ?? .white
         func line(_ label: String, _ c: SuggestedColor, _ swatchFg: String, _ swatchBg: String) -> String {
-            let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: swatchFg)) ?? fg, background: (try? SRGB(css: swatchBg)) ?? bg) + " " : ""
+            let under = (try? SRGB(css: swatchBg)) ?? bg
+            let swatch = color ? ANSI.swatch(foreground: ((try? SRGB(css: swatchFg)) ?? fg).composited(over: under), background: under) + " " : ""
             return "  \(label.padding(toLength: 11)) \(swatch)\(c.hex)  \(c.direction.padding(toLength: 7))  ΔE-OK \(Auditor.format3(c.deltaEOK))  \(c.display)  Lc \(Auditor.formatLc(c.apca))\n"
         }
-        var out = "\(foreground) on \(background) is \(display); \(goal) is needed.\n"
+        var out = "\(pair) is \(display); \(goal) is needed.\n"
         let suggestions = self.suggestions ?? Suggestions(foreground: [], background: [], both: nil, notes: nil)
         for c in suggestions.foreground { out += line("foreground", c, c.hex, background) }
         for c in suggestions.background { out += line("background", c, foreground, c.hex) }

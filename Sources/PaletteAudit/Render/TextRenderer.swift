@@ -97,12 +97,14 @@ public struct TextRenderer: Sendable {
         guard let s = r.suggestions else { return nil }
         func describe(_ c: SuggestedColor, _ original: SRGB) -> String {
             let swatch = color ? ANSI.swatch(foreground: (try? SRGB(css: c.hex)) ?? original, background: (try? SRGB(css: c.hex)) ?? original, text: "  ") + " " : ""
-            return "\(swatch)\(c.hex) (\(c.direction), ΔE-OK \(Auditor.format3(c.deltaEOK)), \(c.display))"
+            // An APCA target is met by the Lc too: show it.
+            let lc = r.apcaRequired == nil ? "" : ", Lc \(Auditor.formatLc(c.apca))"
+            return "\(swatch)\(c.hex) (\(c.direction), ΔE-OK \(Auditor.format3(c.deltaEOK)), \(c.display)\(lc))"
         }
         var parts: [String] = []
         if let f = s.foreground.first { parts.append("foreground " + describe(f, r.foreground.color)) }
         if let b = s.background.first { parts.append("background " + describe(b, r.background.color)) }
-        if let both = s.both { parts.append("both \(both.foreground.hex) on \(both.background.hex) (\(both.foreground.display))") }
+        if let both = s.both { parts.append("both \(both.foreground.hex) on \(both.background.hex) (\(both.foreground.display)\(r.apcaRequired == nil ? "" : ", Lc \(Auditor.formatLc(both.foreground.apca))"))") }
         var line = parts.isEmpty ? "" : "fix: " + parts.joined(separator: " · ")
         for note in s.notes ?? [] { line += (line.isEmpty ? "" : "; ") + note }
         return line.isEmpty ? nil : line
@@ -123,7 +125,7 @@ public struct TextRenderer: Sendable {
         let need: String
         if let required = r.required {
             let basis = r.technique.map { "\($0), SC \(r.criterion ?? "") \(r.level)" } ?? (r.relation == RelationName.change ? "SC \(r.criterion ?? "") \(r.level)" : "\(r.usage) \(r.level)")
-            need = "needs \(CSSNumber.format(required)):1 (\(basis))"
+            need = "needs \(CSSNumber.format(required)):1\(r.apcaRequired.map { " and Lc \(CSSNumber.format($0))" } ?? "") (\(basis))"
         } else {
             need = r.relation == RelationName.change ? "SC \(r.criterion ?? "") \(r.level): exempt (level AA asked)" : "\(r.usage): exempt"
         }

@@ -13,6 +13,12 @@ public enum SuggestionTarget {
         return ContrastTarget(ratio: try PairRequest.requirement(usage: usage, level: level).minimumRatio)
     }
 
+    /// A foreground for suggestions: translucent or not (a translucent one is measured painted
+    /// over the background, and over each suggested background).
+    public static func foregroundColor(_ text: String, field: String) throws(RequestError) -> SRGB {
+        try PairRequest.color(text, field: field).color
+    }
+
     /// An opaque color for suggestions.
     public static func opaqueColor(_ text: String, field: String) throws(RequestError) -> SRGB {
         let parsed = try PairRequest.color(text, field: field)

@@ -225,6 +225,22 @@ import Testing
         #expect(report.format == "Style Dictionary")
     }
 
+    /// Style Dictionary trims a reference (`{ color.white }` is `{color.white}`), as Wikimedia
+    /// Codex writes all of its references: read as the alias it is, inside a value too, and in
+    /// the v3 form `{ color.red.value }`.
+    @Test func styleDictionaryReferencesWithSpacesInsideTheBracesAreTrimmed() throws {
+        let text = ##"{"color": {"white": {"value": "#ffffff"}, "red": {"value": "#d1242f"}}, "text": {"danger": {"value": "{ color.red }"}, "old": {"value": "{  color.red.value }"}, "faded": {"value": "rgba({ color.red }, 0.5)"}}, "paper": {"value": "{\tcolor.white }"}}"##
+        let report = try audit(text, checks: [("text.danger", "paper"), ("text.old", "paper"), ("text.faded", "paper")], file: "sd.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(hex(report, check: 0) == "#d1242f")
+        #expect(hex(report, check: 1) == "#d1242f")
+        #expect(report.themes[0].results.count == 3)
+        #expect(Token.aliasTarget(of: "{ color.white }") == "color.white")
+        #expect(Token.aliasTarget(of: "{ }") == nil)
+        #expect(Token.embeddedReferences(in: "rgba({ a.b }, { c })") == ["a.b", "c"])
+        #expect(Token.trimmingReferences("rgba({ a.b }, 0.5) { }") == "rgba({a.b}, 0.5) { }")
+    }
+
     /// A resolver whose files live in memory.
     static func reader(_ files: [String: String]) -> DocumentReader {
         DocumentReader { path in

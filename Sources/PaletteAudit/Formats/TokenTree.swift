@@ -140,7 +140,7 @@ extension PaletteDecoder {
                     continue
                 }
                 seen.insert(name)
-                var token = Token(name: name, value: text, pointer: memberPointer, location: location, file: file)
+                var token = Token(name: name, value: Token.trimmingReferences(text), pointer: memberPointer, location: location, file: file)
                 token.type = dialect == .palette ? "color" : context.type
                 token.deprecated = context.deprecated
                 tokens.append(token)
@@ -215,7 +215,7 @@ extension PaletteDecoder {
         }
         switch raw {
         case .string(let text, _):
-            token.value = text
+            token.value = Token.trimmingReferences(text)
         case .object(let object, _) where object.contains(where: { $0.key == "colorSpace" }) || type == "color":
             let channels = Set(object.map(\.key))
             if !channels.contains("colorSpace"), dialect != .dtcg && dialect != .palette, !channels.isEmpty,
@@ -304,10 +304,10 @@ extension PaletteDecoder {
                     let overridePointer = memberPointer.appending(override.key)
                     switch override.value {
                     case .string(let text, let location):
-                        token.themeValues[override.key] = ThemeValue(value: text, operations: nil, pointer: overridePointer, location: location)
+                        token.themeValues[override.key] = ThemeValue(value: Token.trimmingReferences(text), operations: nil, pointer: overridePointer, location: location)
                     case .object(let inner, _):
                         let object = override.value
-                        let value = object["$value"]?.stringValue
+                        let value = object["$value"]?.stringValue.map(Token.trimmingReferences)
                         if object["$value"] != nil && value == nil {
                             warn(.unsupportedProperty, "token \"\(token.name)\": the override for theme \"\(override.key)\" has a \"$value\" that is not a string; it was ignored", at: overridePointer, override.value.location)
                             continue

@@ -235,7 +235,7 @@ extension PaletteLoader {
                 // over many files stay within the read's budget.
                 guard let text = member.value.stringValue?.trimmingSpaces, text.hasPrefix("{"), text.hasSuffix("}"),
                       ReadBudget.spend(1 + documents.count, on: "the references inside color objects", file: nil, location: member.value.location),
-                      let number = number(at: String(text.dropFirst().dropLast()), in: documents) else { return member }
+                      let number = number(at: String(Substring(text.dropFirst().dropLast()).trimmingSpaces), in: documents) else { return member }
                 var replaced = member
                 replaced.value = .number(number, member.value.location)
                 return replaced

@@ -278,6 +278,21 @@ def test_two_files_of_the_same_tokens_are_not_modes_of_each_other(run, tmp_path)
     assert [t["name"] for t in report["palettes"][0]["themes"]] == ["dark", "light"], report["palettes"][0]["format"]
 
 
+def test_files_that_share_only_tokens_that_are_not_colors_are_not_color_themes(run, tmp_path):
+    """Salesforce's Theo files each start with the same `global` block (`type`, `category`):
+    `opacity.json`, `time.json` and `motion.json` share those names, not colors, so they are
+    not themes of a color audit. One theme; the `global` names each file repeats are in the
+    ledger as not colors, without a collision warning each."""
+    for name, prop, value in [("opacity", "OPACITY_5", "0.5"), ("time", "DURATION_QUICKLY", "0.1s"), ("motion", "EASING", "ease-in")]:
+        _write(tmp_path / "base" / f"{name}.json", {"global": {"type": name, "category": name}, "props": {prop: {"value": value}}})
+    _write(tmp_path / "base" / "text.json", {"global": {"type": "color", "category": "text-color"}, "props": {"INK": {"value": "#111111"}, "PAPER": {"value": "#ffffff"}}})
+    report, r = audit_json(run, str(tmp_path))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["default"], palette["format"]
+    assert not [w for w in palette.get("warnings", []) if "later definition" in w["message"]], palette["warnings"]
+    assert palette["ledger"]["read"] == 2, palette["ledger"]
+
+
 def test_files_that_cannot_be_told_apart_as_themes_are_merged_and_what_is_replaced_is_not_read(run, tmp_path):
     """Two groups of look-alike files that do not line up by folder are not guessed into themes:
     merged as before, and each replaced declaration is in the ledger as not read, with the

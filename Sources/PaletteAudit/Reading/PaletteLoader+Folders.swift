@@ -206,7 +206,14 @@ extension PaletteLoader {
         guard files.count >= 2, files.count <= 200 else { return nil }
         var tokens: [String: [Token]] = [:]
         for (index, file) in files.enumerated() { tokens[file] = lists[index] }
-        let groups = PaletteDecoder.alternativeSets(files, tokens: tokens)
+        var groups = PaletteDecoder.alternativeSets(files, tokens: tokens)
+        if groups.count == 1 {
+            // One group: its files are color themes only where they define the same colors. Files
+            // that share only other tokens (Theo's `global.type` and `global.category` in every
+            // file: `opacity.json`, `time.json`, `motion.json`) are not themes of a color audit.
+            let colors = tokens.mapValues { $0.filter { holdsColor([$0]) } }
+            groups = PaletteDecoder.alternativeSets(files, tokens: colors)
+        }
         guard !groups.isEmpty else { return nil }
         func folder(_ file: String) -> String { SourcePath.directory(of: file) }
         let index = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })

@@ -270,6 +270,39 @@ import Testing
     /// Configurations: a theme values-night redefines, a style an API level replaces, styles in
     /// folders that are not read; references that cannot be read; parents that make a cycle or
     /// that say there is none.
+    /// An app theme is an app theme by what it sets: Thunderbird's `Theme2.K9.Light` has no
+    /// `Theme` part in its name and its parent `Theme2.Main.Light` is in another Gradle module,
+    /// but it sets Material's color roles, so it is a theme (its colors were "a widget or text
+    /// style" and not read). A widget style that sets a view's colors stays a widget style.
+    @Test func aStyleThatSetsThemeAttributesIsAnAppTheme() throws {
+        let res = try Self.tree([
+            "values/colors.xml": #"<resources><color name="blue">#1a56db</color><color name="paper">#ffffff</color></resources>"#,
+            "values/themes.xml": """
+            <resources>
+                <style name="Theme2.K9.Light" parent="Theme2.Main.Light">
+                    <item name="colorPrimary">@color/blue</item>
+                    <item name="colorOnSurface">#1b1b1f</item>
+                    <item name="android:colorBackground">@color/paper</item>
+                </style>
+                <style name="Widget.App.Chip" parent="Widget.Material3.Chip">
+                    <item name="android:textColor">#1b1b1f</item>
+                    <item name="android:background">@color/paper</item>
+                </style>
+            </resources>
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        let palette = try #require(loaded.palettes.first?.palette)
+        #expect(palette.themes.map(\.name) == ["light", "Theme2.K9.Light"])
+        #expect(Self.colors(palette)["Theme2.K9.Light"]?["colorPrimary"] == "#1a56db")
+        let unread = palette.ledger.entries.filter { $0.disposition == .notRead }
+        #expect(unread.map(\.name).sorted() == ["android:background", "android:textColor"])
+        #expect(unread.allSatisfy { $0.reason?.contains("Widget.App.Chip, a widget or text style") == true })
+        // Which parent is not in the tree is said, once.
+        #expect(loaded.palettes[0].problems.filter { $0.message.hasPrefix("style Theme2.K9.Light's parent Theme2.Main.Light is not in this tree") }.count == 1)
+    }
+
     @Test func appThemeConfigurationsAndUnreadValues() throws {
         let res = try Self.tree([
             "values/colors.xml": #"<resources><color name="brand">#3366CC</color></resources>"#,

@@ -288,6 +288,13 @@ import Testing
                     <item name="android:textColor">#1b1b1f</item>
                     <item name="android:background">@color/paper</item>
                 </style>
+                <style name="PassCodeStyle">
+                    <item name="android:layout_width">50dp</item>
+                    <item name="colorPrimary">@color/blue</item>
+                </style>
+                <style name="TextInputLayoutLogin" parent="Widget.Material3.TextInputLayout.OutlinedBox">
+                    <item name="android:colorPrimary">@color/paper</item>
+                </style>
             </resources>
             """,
         ])
@@ -297,8 +304,9 @@ import Testing
         #expect(palette.themes.map(\.name) == ["light", "Theme2.K9.Light"])
         #expect(Self.colors(palette)["Theme2.K9.Light"]?["colorPrimary"] == "#1a56db")
         let unread = palette.ledger.entries.filter { $0.disposition == .notRead }
-        #expect(unread.map(\.name).sorted() == ["android:background", "android:textColor"])
-        #expect(unread.allSatisfy { $0.reason?.contains("Widget.App.Chip, a widget or text style") == true })
+        // Widget styles that set a theme attribute beside a view's own, or that inherit a widget.
+        #expect(unread.map(\.name).sorted() == ["android:background", "android:colorPrimary", "android:textColor", "colorPrimary"])
+        #expect(unread.allSatisfy { $0.reason?.contains(", a widget or text style") == true })
         // Which parent is not in the tree is said, once.
         #expect(loaded.palettes[0].problems.filter { $0.message.hasPrefix("style Theme2.K9.Light's parent Theme2.Main.Light is not in this tree") }.count == 1)
     }

@@ -311,6 +311,36 @@ import Testing
         #expect(loaded.palettes[0].problems.filter { $0.message.hasPrefix("style Theme2.K9.Light's parent Theme2.Main.Light is not in this tree") }.count == 1)
     }
 
+    /// A color that names a library's resource (Nextcloud's `@color/high_emphasis_text`, from a
+    /// dependency) is valid: it is not read, a warning says so, and only the checks that use it
+    /// are unresolved; the rest of the audit stands (it was a problem that failed the audit).
+    @Test func aColorFromALibraryLeavesOnlyItsChecksUnresolved() throws {
+        let res = try Self.tree([
+            "values/colors.xml": """
+            <resources>
+                <color name="text">#222222</color>
+                <color name="paper">#ffffff</color>
+                <color name="offline">@color/high_emphasis_text</color>
+                <color name="away">@color/offline</color>
+            </resources>
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        var palette = try #require(loaded.palettes.first?.palette)
+        let problems = loaded.palettes[0].problems
+        #expect(!problems.contains { $0.severity == .error }, "\(problems)")
+        #expect(problems.filter { $0.message.hasPrefix("color offline: @color/high_emphasis_text is not in this tree") && $0.severity == .warning }.count == 1)
+        let unread = Dictionary(uniqueKeysWithValues: palette.ledger.entries.filter { $0.disposition == .notRead }.map { ($0.name, $0.reason ?? "") })
+        #expect(unread["offline"]?.hasPrefix("@color/high_emphasis_text names no <color>") == true)
+        #expect(unread["away"]?.hasPrefix("@color/high_emphasis_text (through @color/offline) names no <color>") == true)
+        palette.checks = [Check(id: "text", foreground: "text", background: "paper"), Check(id: "away", foreground: "away", background: "paper")]
+        let report = Auditor().audit(palette, problems: problems)
+        let light = try #require(report.themes.first)
+        #expect(light.results.map(\.id) == ["text"])
+        #expect(light.unresolved?.map(\.id) == ["away"])
+    }
+
     @Test func appThemeConfigurationsAndUnreadValues() throws {
         let res = try Self.tree([
             "values/colors.xml": #"<resources><color name="brand">#3366CC</color></resources>"#,

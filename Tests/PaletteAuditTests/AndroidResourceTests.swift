@@ -270,6 +270,77 @@ import Testing
     /// Configurations: a theme values-night redefines, a style an API level replaces, styles in
     /// folders that are not read; references that cannot be read; parents that make a cycle or
     /// that say there is none.
+    /// An app theme is an app theme by what it sets: Thunderbird's `Theme2.K9.Light` has no
+    /// `Theme` part in its name and its parent `Theme2.Main.Light` is in another Gradle module,
+    /// but it sets Material's color roles, so it is a theme (its colors were "a widget or text
+    /// style" and not read). A widget style that sets a view's colors stays a widget style.
+    @Test func aStyleThatSetsThemeAttributesIsAnAppTheme() throws {
+        let res = try Self.tree([
+            "values/colors.xml": #"<resources><color name="blue">#1a56db</color><color name="paper">#ffffff</color></resources>"#,
+            "values/themes.xml": """
+            <resources>
+                <style name="Theme2.K9.Light" parent="Theme2.Main.Light">
+                    <item name="colorPrimary">@color/blue</item>
+                    <item name="colorOnSurface">#1b1b1f</item>
+                    <item name="android:colorBackground">@color/paper</item>
+                </style>
+                <style name="Widget.App.Chip" parent="Widget.Material3.Chip">
+                    <item name="android:textColor">#1b1b1f</item>
+                    <item name="android:background">@color/paper</item>
+                </style>
+                <style name="PassCodeStyle">
+                    <item name="android:layout_width">50dp</item>
+                    <item name="colorPrimary">@color/blue</item>
+                </style>
+                <style name="TextInputLayoutLogin" parent="Widget.Material3.TextInputLayout.OutlinedBox">
+                    <item name="android:colorPrimary">@color/paper</item>
+                </style>
+            </resources>
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        let palette = try #require(loaded.palettes.first?.palette)
+        #expect(palette.themes.map(\.name) == ["light", "Theme2.K9.Light"])
+        #expect(Self.colors(palette)["Theme2.K9.Light"]?["colorPrimary"] == "#1a56db")
+        let unread = palette.ledger.entries.filter { $0.disposition == .notRead }
+        // Widget styles that set a theme attribute beside a view's own, or that inherit a widget.
+        #expect(unread.map(\.name).sorted() == ["android:background", "android:colorPrimary", "android:textColor", "colorPrimary"])
+        #expect(unread.allSatisfy { $0.reason?.contains(", a widget or text style") == true })
+        // Which parent is not in the tree is said, once.
+        #expect(loaded.palettes[0].problems.filter { $0.message.hasPrefix("style Theme2.K9.Light's parent Theme2.Main.Light is not in this tree") }.count == 1)
+    }
+
+    /// A color that names a library's resource (Nextcloud's `@color/high_emphasis_text`, from a
+    /// dependency) is valid: it is not read, a warning says so, and only the checks that use it
+    /// are unresolved; the rest of the audit stands (it was a problem that failed the audit).
+    @Test func aColorFromALibraryLeavesOnlyItsChecksUnresolved() throws {
+        let res = try Self.tree([
+            "values/colors.xml": """
+            <resources>
+                <color name="text">#222222</color>
+                <color name="paper">#ffffff</color>
+                <color name="offline">@color/high_emphasis_text</color>
+                <color name="away">@color/offline</color>
+            </resources>
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: res.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let loaded = PaletteLoader.loadSources(paths: [res.path])
+        var palette = try #require(loaded.palettes.first?.palette)
+        let problems = loaded.palettes[0].problems
+        #expect(!problems.contains { $0.severity == .error }, "\(problems)")
+        #expect(problems.filter { $0.message.hasPrefix("color offline: @color/high_emphasis_text is not in this tree") && $0.severity == .warning }.count == 1)
+        let unread = Dictionary(uniqueKeysWithValues: palette.ledger.entries.filter { $0.disposition == .notRead }.map { ($0.name, $0.reason ?? "") })
+        #expect(unread["offline"]?.hasPrefix("@color/high_emphasis_text names no <color>") == true)
+        #expect(unread["away"]?.hasPrefix("@color/high_emphasis_text (through @color/offline) names no <color>") == true)
+        palette.checks = [Check(id: "text", foreground: "text", background: "paper"), Check(id: "away", foreground: "away", background: "paper")]
+        let report = Auditor().audit(palette, problems: problems)
+        let light = try #require(report.themes.first)
+        #expect(light.results.map(\.id) == ["text"])
+        #expect(light.unresolved?.map(\.id) == ["away"])
+    }
+
     @Test func appThemeConfigurationsAndUnreadValues() throws {
         let res = try Self.tree([
             "values/colors.xml": #"<resources><color name="brand">#3366CC</color></resources>"#,

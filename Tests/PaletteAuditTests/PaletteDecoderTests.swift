@@ -215,7 +215,7 @@ import Testing
 @Suite struct AliasReadingTests {
     @Test func anAliasIsOneReferenceAloneInItsValue() {
         let cases: [(String, String?)] = [
-            ("{text.body}", "text.body"), ("  {text.body}\t\n", "text.body"), ("{a}", "a"), ("{}", nil), ("{ }", " "),
+            ("{text.body}", "text.body"), ("  {text.body}\t\n", "text.body"), ("{a}", "a"), ("{}", nil), ("{ }", nil), ("{ text.body }", "text.body"), ("{\u{A0}a }", "a"),
             ("#000", nil), ("{a}{b}", nil), ("{a{b}", nil), ("x{a}", nil), ("{a} x", nil), ("{a}\r\n", "a"),
             ("{couleur.thé}", "couleur.thé"), ("\u{A0}{a}\u{A0}", "a"), ("{\u{301}a}", nil), ("", nil),
         ]

@@ -225,6 +225,38 @@ import Testing
         #expect(report.format == "Style Dictionary")
     }
 
+    /// Style Dictionary trims a reference (`{ color.white }` is `{color.white}`), as Wikimedia
+    /// Codex writes all of its references: read as the alias it is, inside a value too, and in
+    /// the v3 form `{ color.red.value }`.
+    @Test func styleDictionaryReferencesWithSpacesInsideTheBracesAreTrimmed() throws {
+        let text = ##"{"color": {"white": {"value": "#ffffff"}, "red": {"value": "#d1242f"}}, "text": {"danger": {"value": "{ color.red }"}, "old": {"value": "{  color.red.value }"}, "faded": {"value": "rgba({ color.red }, 0.5)"}}, "paper": {"value": "{\tcolor.white }"}}"##
+        let report = try audit(text, checks: [("text.danger", "paper"), ("text.old", "paper"), ("text.faded", "paper")], file: "sd.json")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(hex(report, check: 0) == "#d1242f")
+        #expect(hex(report, check: 1) == "#d1242f")
+        #expect(report.themes[0].results.count == 3)
+        #expect(Token.aliasTarget(of: "{ color.white }") == "color.white")
+        #expect(Token.aliasTarget(of: "{ }") == nil)
+        #expect(Token.embeddedReferences(in: "rgba({ a.b }, { c })") == ["a.b", "c"])
+        #expect(Token.trimmingReferences("rgba({ a.b }, 0.5) { }") == "rgba({a.b}, 0.5) { }")
+    }
+
+    /// A display name is not a color: Catppuccin's `"name": "Pink"` beside `"hex": "#ea76cb"` is
+    /// a word, not CSS pink. In a map without types a bare keyword is a color only where its
+    /// key, its siblings or the file's other values say so.
+    @Test func aBareColorKeywordIsAColorOnlyWhereItsContextSaysSo() throws {
+        let text = ##"{"latte": {"name": "Latte", "colors": {"pink": {"name": "Pink", "order": 5, "hex": "#ea76cb", "rgb": {"r": 234, "g": 118, "b": 203}}, "red": {"label": "Red", "hex": "#d20f39"}}}, "status": {"error": "red", "ok": "#1a7f37"}, "link": {"color": "navy"}}"##
+        let (palette, problems) = PaletteDecoder.decode(bytes: Array(text.utf8), file: "palette.json")
+        let names = Set(try #require(palette).themes[0].tokens.map(\.name))
+        #expect(names == ["latte.colors.pink.hex", "latte.colors.red.hex", "status.error", "status.ok", "link.color"])
+        let words = try #require(palette).ledger.entries.filter { $0.type == PaletteDecoder.keywordNotColor }.map(\.name)
+        #expect(Set(words) == ["latte.colors.pink.name", "latte.colors.red.label"])
+        #expect(problems.contains { $0.message.hasPrefix("2 values are a CSS color keyword where nothing says it is a color") && $0.severity == .warning })
+        // A file of keywords and nothing else: its values say color.
+        let plain = PaletteDecoder.decode(bytes: Array(##"{"brand": {"primary": "teal", "accent": "tomato"}}"##.utf8), file: "p.json").palette
+        #expect(plain?.themes[0].tokens.count == 2)
+    }
+
     /// A resolver whose files live in memory.
     static func reader(_ files: [String: String]) -> DocumentReader {
         DocumentReader { path in

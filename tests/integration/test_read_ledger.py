@@ -302,8 +302,9 @@ def test_android_references_are_shown_as_android_writes_them(run, tmp_path):
     values.mkdir(parents=True)
     (values / "colors.xml").write_text('<resources><color name="ink">@color/missing_ink</color><color name="bg">#ffffff</color></resources>')
     r = run("audit", str(tmp_path / "res"))
-    assert r.returncode == 2
-    assert 'token "ink" is an alias of "@color/missing_ink", which names no color token' in r.stderr, r.stderr
+    # A color this tree does not hold is a library's: a warning, not a broken palette.
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "color ink: @color/missing_ink is not in this tree (a library's color" in r.stderr, r.stderr
 
 
 def test_an_untyped_alias_between_values_that_are_not_colors_is_valid(run, tmp_path):

@@ -243,6 +243,56 @@ def test_two_axes_of_folders_that_both_hold_colors_are_their_product(run, tmp_pa
     assert backgrounds == {"acme-dark": "#000000", "acme-light": "#ffffff", "zeta-dark": "#000000", "zeta-light": "#ffffff"}
 
 
+def test_a_file_of_mode_overrides_is_a_theme_named_after_it(run, tmp_path):
+    """Wikimedia Codex's layout: option tokens, decision tokens that alias them, and
+    `modes/dark.json`, which only gives some decision tokens new values. Its build adds the mode
+    as a source over the others: a theme `dark` beside the default, not one merge in which the
+    dark values replace the light ones with a warning each (and not a theme that lacks the
+    decision tokens the mode does not redefine). References are written Codex's way, `{ x }`."""
+    _write(tmp_path / "themes" / "wikimedia-ui.json", {"color": {n: {"value": v} for n, v in [("white", "#ffffff"), ("gray900", "#202122"), ("gray1000", "#101418"), ("gray100", "#eaecf0"), ("blue", "#36c")]}})
+    _write(tmp_path / "application.json", {
+        "background-color": {"base": {"value": "{ color.white }"}, "neutral": {"value": "{ color.gray100 }"}},
+        "color": {"base": {"value": "{ color.gray900 }"}, "progressive": {"value": "{ color.blue }"}, "inverted": {"value": "{ color.white }"}}})
+    _write(tmp_path / "modes" / "dark.json", {"background-color": {"base": {"value": "{ color.gray1000 }"}}, "color": {"base": {"value": "{ color.gray100 }"}}})
+    (tmp_path / "rules.json").write_text(json.dumps({"checks": [{"id": "t", "foreground": "color.base", "background": "background-color.base"},
+                                                                 {"id": "p", "foreground": "color.progressive", "background": "background-color.base"}]}))
+    report, r = audit_json(run, str(tmp_path), "--checks", str(tmp_path / "rules.json"))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["default", "dark"], palette["format"]
+    assert "a mode from modes/dark.json (2 tokens)" in palette["format"]
+    backgrounds = {t["name"]: {x["id"]: x["background"]["hex"] for x in t["results"]} for t in palette["themes"]}
+    assert backgrounds == {"default": {"t": "#ffffff", "p": "#ffffff"}, "dark": {"t": "#101418", "p": "#101418"}}
+    assert _colors(report, "color.base") == {"default": "#202122", "dark": "#eaecf0"}
+    assert not [w for w in palette.get("warnings", []) if "later definition" in w["message"]]
+    ledger = palette["ledger"]
+    assert ledger["notRead"] == [] and ledger["read"] == ledger["colorDeclarations"] == 12, ledger
+
+
+def test_two_files_of_the_same_tokens_are_not_modes_of_each_other(run, tmp_path):
+    """A mode redefines at most half of what the files under it define: a light and a dark file
+    of the same tokens stay alternatives (each a theme), not one a mode over the other."""
+    _write(tmp_path / "base.json", {"gray": {"0": {"value": "#ffffff"}, "9": {"value": "#111111"}}})
+    _write(tmp_path / "light" / "color.json", {"ink": {"value": "{ gray.9 }"}, "paper": {"value": "{gray.0}"}})
+    _write(tmp_path / "dark" / "color.json", {"ink": {"value": "{gray.0}"}, "paper": {"value": "{gray.9}"}})
+    report, r = audit_json(run, str(tmp_path))
+    assert [t["name"] for t in report["palettes"][0]["themes"]] == ["dark", "light"], report["palettes"][0]["format"]
+
+
+def test_files_that_share_only_tokens_that_are_not_colors_are_not_color_themes(run, tmp_path):
+    """Salesforce's Theo files each start with the same `global` block (`type`, `category`):
+    `opacity.json`, `time.json` and `motion.json` share those names, not colors, so they are
+    not themes of a color audit. One theme; the `global` names each file repeats are in the
+    ledger as not colors, without a collision warning each."""
+    for name, prop, value in [("opacity", "OPACITY_5", "0.5"), ("time", "DURATION_QUICKLY", "0.1s"), ("motion", "EASING", "ease-in")]:
+        _write(tmp_path / "base" / f"{name}.json", {"global": {"type": name, "category": name}, "props": {prop: {"value": value}}})
+    _write(tmp_path / "base" / "text.json", {"global": {"type": "color", "category": "text-color"}, "props": {"INK": {"value": "#111111"}, "PAPER": {"value": "#ffffff"}}})
+    report, r = audit_json(run, str(tmp_path))
+    palette = report["palettes"][0]
+    assert [t["name"] for t in palette["themes"]] == ["default"], palette["format"]
+    assert not [w for w in palette.get("warnings", []) if "later definition" in w["message"]], palette["warnings"]
+    assert palette["ledger"]["read"] == 2, palette["ledger"]
+
+
 def test_files_that_cannot_be_told_apart_as_themes_are_merged_and_what_is_replaced_is_not_read(run, tmp_path):
     """Two groups of look-alike files that do not line up by folder are not guessed into themes:
     merged as before, and each replaced declaration is in the ledger as not read, with the
@@ -291,15 +341,17 @@ def test_a_directory_with_nothing_to_audit_fails_and_a_stylesheet_without_proper
     assert f"skipped  {tmp_path}/css/typography.css: a stylesheet that declares no custom properties" in r.stdout
 
 
-def test_an_override_layer_is_merged_over_its_base_not_taken_for_a_theme(run, tmp_path):
-    """Astro's theme/light.json overrides a few of base.json's many tokens: a layer, merged over
-    the base in path order (the replaced definitions listed as not read), not an alternative."""
+def test_an_override_layer_is_a_mode_over_its_base_not_an_alternative_to_it(run, tmp_path):
+    """Astro's theme/light.json overrides a few of base.json's many tokens: a mode over the base
+    (theme `light`, every base token with its five values over them) beside the base itself
+    (`default`), not an alternative that lacks the other 35 tokens, and not one merge in which
+    the base's five values are audited nowhere."""
     _write(tmp_path / "base.json", {f"c{i}": {"value": "#%06x" % (i * 4099), "type": "color"} for i in range(40)})
     _write(tmp_path / "theme" / "light.json", {f"c{i}": {"value": "#ffffff", "type": "color"} for i in range(5)})
     report, r = audit_json(run, str(tmp_path))
     palette = report["palettes"][0]
-    assert [t["name"] for t in palette["themes"]] == ["default"], palette["format"]
-    assert len(palette["ledger"]["notRead"]) == 5 and palette["ledger"]["read"] == 40
+    assert [t["name"] for t in palette["themes"]] == ["default", "light"], palette["format"]
+    assert palette["ledger"]["notRead"] == [] and palette["ledger"]["read"] == 45
 
 
 def test_color_channels_that_name_plain_data_in_other_files_are_read(run, tmp_path):

@@ -149,7 +149,37 @@ extension AndroidResourceReader {
         guard ReadBudget.spend(chain.styles.reduce(0) { $0 + $1.items.count }, on: "the items of style \(chain.styles[0].name)'s parents",
                                file: chain.styles[0].file, location: chain.styles[0].location) else { return .widget }
         if items.contains(where: { $0.name == "android:isLightTheme" || $0.name == "isLightTheme" || attributeFormats[$0.name] != nil }) { return .theme }
+        // By what it sets: theme attributes, and none of a view's own (a widget style that also
+        // sets `colorPrimary` sets `android:layout_width` or `android:ellipsize` too), along a
+        // chain that names no widget or text appearance.
+        if !names.contains(where: { parts($0).contains("Widget") || parts($0).contains("TextAppearance") }),
+           items.contains(where: { Self.isThemeAttribute($0.name) }), !items.contains(where: { Self.isViewAttribute($0.name) }) { return .theme }
         return .widget
+    }
+
+    /// Whether an attribute belongs to a view (its size, layout, text or input), which a style
+    /// for widgets sets and a theme does not.
+    static func isViewAttribute(_ name: String) -> Bool {
+        guard name.hasPrefix("android:") else { return false }
+        let bare = name.dropFirst("android:".count)
+        return bare.hasPrefix("layout_") || bare.hasPrefix("padding") || bare.hasPrefix("max") || bare.hasPrefix("min")
+            || ["gravity", "inputType", "ellipsize", "textSize", "textStyle", "hint", "lines", "singleLine", "digits", "numeric", "password",
+                "cursorVisible", "textAllCaps", "fontFamily", "drawablePadding", "text", "src", "scaleType", "orientation", "elevation"].contains(String(bare))
+    }
+
+    /// Whether an attribute is one that only a theme sets: Material's and AppCompat's color roles
+    /// (`colorPrimary`, `colorOnSurface`, `colorSurfaceContainerHigh`…, and the platform's
+    /// `android:colorBackground`, `android:colorAccent`…), the platform's theme text colors
+    /// (`android:textColorPrimary`…) and window colors. A widget or text style sets a view's own
+    /// attributes instead (`android:textColor`, `android:background`, `backgroundTint`). So a
+    /// style is an app theme by what it sets, whatever its parent's name, even when that parent is
+    /// in another module (Thunderbird's `Theme2.K9.Light`, whose parent is in `theme2/common`).
+    static func isThemeAttribute(_ name: String) -> Bool {
+        let bare = name.hasPrefix("android:") ? name.dropFirst("android:".count) : Substring(name)
+        if bare.hasPrefix("color"), let next = bare.dropFirst("color".count).first, next.isUppercase { return true }
+        if name.hasPrefix("android:"), bare.hasPrefix("textColor"), bare != "textColor",
+           !["textColorHint", "textColorLink", "textColorHighlight"].contains(bare) { return true }  // a TextAppearance's own
+        return ["android:windowBackground", "android:statusBarColor", "android:navigationBarColor", "android:windowLightStatusBar"].contains(name)
     }
 
     // MARK: Themes

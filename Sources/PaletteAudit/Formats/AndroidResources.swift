@@ -268,6 +268,20 @@ struct AndroidResourceReader {
         return chosen
     }
 
+    /// The name a `@color/` chain ends at when the tree holds no color of that name and no
+    /// color state list (a library's color); nil when the value is no such reference.
+    func libraryColor(_ value: String, in table: [String: ColorResource]) -> String? {
+        var written = String(value.trimmingSpaces)
+        var hops = 0
+        while written.hasPrefix("@color/"), hops <= ReadBudget.maximumDepth {
+            let name = String(written.dropFirst("@color/".count))
+            guard let resource = table[name] else { return stateLists[name] == nil ? name : nil }
+            written = String(resource.value.trimmingSpaces)
+            hops += 1
+        }
+        return nil
+    }
+
     mutating func palette(name: String) -> Palette? {
         read()
         return build(name: name)
@@ -295,6 +309,22 @@ struct AndroidResourceReader {
                     problems.append(PaletteProblem(resource.value.hasPrefix("?") ? .unsupportedProperty : .invalidColor, "color \(resource.name): \(problem)",
                                                    file: resource.file, pointer: pointer, location: resource.location, theme: themeName,
                                                    severity: resource.value.hasPrefix("?") ? .warning : .error))
+                    continue
+                }
+                if let missing = libraryColor(resource.value, in: tables[themeName] ?? [:]) {
+                    // A library's color (Nextcloud's @color/high_emphasis_text, from its
+                    // dependency): the resource is valid, but its color is not in this tree. It is
+                    // not read, and only the checks that use it are unresolved.
+                    if !notRead.contains(resource.name) {
+                        notRead.insert(resource.name)
+                        let via = missing == String(resource.value.trimmingSpaces.dropFirst("@color/".count)) ? "" : " (through \(resource.value.trimmingSpaces))"
+                        ledger.notRead(resource.name, reason: "@color/\(missing)\(via) names no <color> in values*/ and no color state list in color/: a library's color, or one this tree does not hold; checks that use it are unresolved",
+                                       file: resource.file, location: resource.location)
+                        if via.isEmpty {
+                            problems.append(PaletteProblem(.unknownToken, "color \(resource.name): @color/\(missing) is not in this tree (a library's color, or one this tree does not hold); the color is not read, and checks that use it are unresolved",
+                                                           file: resource.file, pointer: pointer, location: resource.location, theme: themeName, severity: .warning))
+                        }
+                    }
                     continue
                 }
                 var token = Token(name: resource.name, value: css!, pointer: pointer, location: resource.location, file: resource.file)

@@ -256,7 +256,9 @@ extension PaletteDecoder {
         for tokens in sources {
             for token in tokens {
                 if let previous = byName[token.name] {
-                    if warnCollisions && previous.file != token.file {
+                    // Two definitions that are neither a color are not audited either way: the
+                    // ledger says which one is used, without a warning each.
+                    if warnCollisions && previous.file != token.file && (PaletteLoader.holdsColor([previous]) || PaletteLoader.holdsColor([token])) {
                         problems.append(PaletteProblem(.overriddenToken, "token \"\(token.name)\" is also defined in \(previous.file ?? "another file")\(previous.location.map { ":\($0.line)" } ?? ""); this later definition is used. If the files are themes, describe them with a resolver document or a palette",
                                                        file: token.file, pointer: token.pointer, location: token.location, severity: .warning))
                     }

@@ -57,6 +57,7 @@ extension PaletteDecoder {
 
         var kept: [Token] = []
         var untyped: [Token] = []
+        var words: [Token] = []  // bare color keywords read as words
         kept.reserveCapacity(tokens.count)
         for i in tokens.indices {
             var token = tokens[i]
@@ -70,6 +71,7 @@ extension PaletteDecoder {
                 continue
             }
             if let type, type != "color" && type != "gradient" && type != "(missing)" {  // dimensions, fonts, shadows…: not audited
+                if token.type == PaletteDecoder.keywordNotColor { words.append(token) }
                 ledger.notColor(token.name, type: type, file: token.file ?? file, location: token.location)
                 continue
             }
@@ -83,6 +85,11 @@ extension PaletteDecoder {
             token.type = type == "gradient" ? "gradient" : "color"
             tokens[i] = token
             kept.append(token)
+        }
+        if let first = words.first {
+            let examples = words.prefix(3).map { "\"\($0.name)\"" }.joined(separator: ", ")
+            problems.append(PaletteProblem(.notAColor, "\(words.count == 1 ? "1 value is" : "\(words.count) values are") a CSS color keyword where nothing says it is a color (\(examples)\(words.count > 3 ? ", …" : "")): a key such as \"name\" or \"label\", or a sibling such as \"hex\", says it is a word; \(words.count == 1 ? "it is" : "they are") not audited, and the ledger lists each as not a color (give a token \"$type\": \"color\" if it is one)",
+                                           file: first.file ?? file, pointer: first.pointer, location: first.location, severity: .warning))
         }
         if let first = untyped.first {
             let examples = untyped.prefix(3).map { "\"\($0.name)\" = \"\($0.value.prefix(40))\"" }.joined(separator: ", ")

@@ -101,6 +101,7 @@ extension PaletteDecoder {
         // What a member builds: a token, its dotted name and its pointer (a string a segment).
         let memberBytes = MemoryLayout<Token>.stride + prefix.utf8.count + 16 * (pointer.segments.count + 2)
         guard ReadBudget.spend(1 + members.count, bytes: members.count * memberBytes, on: "the group at \(pointer)", file: file, location: value.location) else { return }
+        if depth == 0 && dialect != .palette { keywordsAreColors = Self.mostValuesAreColors(value) }
         var context = context
         if let type = members.first(where: { $0.key == "$type" })?.value.stringValue { context.type = type }
         if dialect == .tokensStudio, let type = members.first(where: { $0.key == "type" })?.value.stringValue, !isTokenObject(members) {
@@ -140,8 +141,12 @@ extension PaletteDecoder {
                     continue
                 }
                 seen.insert(name)
-                var token = Token(name: name, value: text, pointer: memberPointer, location: location, file: file)
+                var token = Token(name: name, value: Token.trimmingReferences(text), pointer: memberPointer, location: location, file: file)
                 token.type = dialect == .palette ? "color" : context.type
+                if dialect != .palette && context.type == nil && Self.isBareKeyword(text) && !keywordIsColor(key, siblings: members) {
+                    // A display name ("name": "Pink" beside "hex": "#ea76cb"), not CSS pink.
+                    token.type = Self.keywordNotColor
+                }
                 token.deprecated = context.deprecated
                 tokens.append(token)
             case .object(let inner, _):
@@ -170,6 +175,52 @@ extension PaletteDecoder {
                 // metadata); it cannot be a color.
             }
         }
+    }
+
+    /// The kind the ledger gives a bare color keyword that its context does not say is a color.
+    static let keywordNotColor = "text: a bare color keyword where neither its key, its siblings nor the file's other values say color"
+
+    /// A value that is only a CSS color keyword (`pink`, `Red`, `transparent`): in a map of
+    /// names it may be a color or a word.
+    static func isBareKeyword(_ text: String) -> Bool {
+        let trimmed = text.trimmingSpaces
+        return !trimmed.isEmpty && trimmed.count <= 24 && trimmed.allSatisfy { $0.isASCII && $0.isLetter } && CSSColor.isColor(String(trimmed))
+    }
+
+    /// Whether a bare color keyword in a map without types is a color: where its context says
+    /// color. Its key does (`color`, `background`, `fg`…); a key that labels a record (`name`,
+    /// `label`, `title`…), or a sibling that gives the color another way (`hex`, `rgb`…), says it
+    /// is a word. Else its siblings say, when each written value beside it is a color; else the
+    /// file does, when most of its values are colors.
+    func keywordIsColor(_ key: String, siblings: [JSONMember]) -> Bool {
+        let k = key.lowercased()
+        if k.contains("color") || k.contains("colour") || ["bg", "fg", "background", "foreground", "fill", "stroke", "border", "outline", "text", "ink", "paper", "surface"].contains(k) { return true }
+        let labels: Set<String> = ["name", "label", "title", "displayname", "display_name", "display-name", "description", "desc", "emoji",
+                                   "id", "slug", "category", "comment", "note", "group", "family", "kind", "type", "alias", "key"]
+        if labels.contains(k) { return false }
+        let formats: Set<String> = ["hex", "rgb", "rgba", "hsl", "hsla", "hsv", "hsb", "oklch", "oklab", "lab", "lch", "css", "srgb", "p3", "argb"]
+        if siblings.contains(where: { $0.key != key && formats.contains($0.key.lowercased()) }) { return false }
+        let written = siblings.filter { $0.key != key && !$0.key.hasPrefix("$") }.compactMap { $0.value.stringValue }
+        if !written.isEmpty && written.allSatisfy({ Token.aliasTarget(of: $0) != nil || CSSColor.isColor($0) }) { return true }
+        return keywordsAreColors ?? true
+    }
+
+    /// Whether most of a document's string values are colors (keywords too) or references (a
+    /// walk of at most 100 000 values).
+    static func mostValuesAreColors(_ root: JSONValue) -> Bool {
+        var colors = 0, others = 0, visited = 0
+        var stack = [root]
+        while let next = stack.popLast(), visited < 100_000 {
+            visited += 1
+            switch next {
+            case .string(let text, _):
+                if Token.aliasTarget(of: text) != nil || CSSColor.isColor(text) { colors += 1 } else { others += 1 }
+            case .object(let members, _): stack.append(contentsOf: members.map(\.value))
+            case .array(let items, _): stack.append(contentsOf: items)
+            default: continue
+            }
+        }
+        return colors > others
     }
 
     func deprecationReason(_ value: JSONValue) -> String? {
@@ -215,7 +266,7 @@ extension PaletteDecoder {
         }
         switch raw {
         case .string(let text, _):
-            token.value = text
+            token.value = Token.trimmingReferences(text)
         case .object(let object, _) where object.contains(where: { $0.key == "colorSpace" }) || type == "color":
             let channels = Set(object.map(\.key))
             if !channels.contains("colorSpace"), dialect != .dtcg && dialect != .palette, !channels.isEmpty,
@@ -304,10 +355,10 @@ extension PaletteDecoder {
                     let overridePointer = memberPointer.appending(override.key)
                     switch override.value {
                     case .string(let text, let location):
-                        token.themeValues[override.key] = ThemeValue(value: text, operations: nil, pointer: overridePointer, location: location)
+                        token.themeValues[override.key] = ThemeValue(value: Token.trimmingReferences(text), operations: nil, pointer: overridePointer, location: location)
                     case .object(let inner, _):
                         let object = override.value
-                        let value = object["$value"]?.stringValue
+                        let value = object["$value"]?.stringValue.map(Token.trimmingReferences)
                         if object["$value"] != nil && value == nil {
                             warn(.unsupportedProperty, "token \"\(token.name)\": the override for theme \"\(override.key)\" has a \"$value\" that is not a string; it was ignored", at: overridePointer, override.value.location)
                             continue

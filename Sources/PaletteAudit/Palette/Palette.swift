@@ -230,7 +230,35 @@ public struct Token: Sendable {
         guard trimmed.hasPrefix("{"), trimmed.hasSuffix("}"), trimmed.count > 2 else { return nil }
         let inner = trimmed.dropFirst().dropLast()
         guard !inner.contains("{") && !inner.contains("}") else { return nil }
-        return String(inner)
+        // Style Dictionary trims a reference: `{ color.white }` is `{color.white}`.
+        let name = inner.trimmingSpaces
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// The value with each `{ reference }` written as Style Dictionary reads it, trimmed:
+    /// `{ color.white }` is `{color.white}`, `rgba({ ink }, 0.5)` is `rgba({ink}, 0.5)` (Wikimedia
+    /// Codex writes every reference with spaces). Other text is unchanged.
+    static func trimmingReferences(_ value: String) -> String {
+        guard value.utf8.contains(UInt8(ascii: "{")) else { return value }
+        var out = ""
+        var rest = Substring(value)
+        var changed = false
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let inner = rest[rest.index(after: open)..<close]
+            out += rest[..<open]
+            if inner.contains("{") {
+                // Not a reference (a brace inside): kept as written up to the inner brace.
+                let next = inner.firstIndex(of: "{")!
+                out += rest[open..<next]
+                rest = rest[next...]
+                continue
+            }
+            let trimmed = inner.trimmingSpaces
+            if trimmed.count != inner.count, !trimmed.isEmpty { changed = true; out += "{" + trimmed + "}" } else { out += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return changed ? out : value
     }
 
     /// The names referenced inside a larger value (`rgba({brand.red}, 0.5)` → `brand.red`).
@@ -242,7 +270,7 @@ public struct Token: Sendable {
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let name = rest[rest.index(after: open)..<close]
-            if !name.isEmpty && !name.contains("{") { names.append(String(name)) }
+            if !name.trimmingSpaces.isEmpty && !name.contains("{") { names.append(String(name.trimmingSpaces)) }
             rest = rest[rest.index(after: close)...]
         }
         return names
@@ -269,7 +297,12 @@ extension Token {
             while start < end && isSpace(bytes[start]) { start += 1 }
             while end > start && isSpace(bytes[end - 1]) { end -= 1 }
             guard end - start > 2, bytes[start] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}") else { return nil }
-            let inner = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)])
+            // Style Dictionary trims a reference: `{ color.white }` is `{color.white}`.
+            var from = start + 1, to = end - 1
+            while from < to && isSpace(bytes[from]) { from += 1 }
+            while to > from && isSpace(bytes[to - 1]) { to -= 1 }
+            guard from < to else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: bytes[from..<to])
             guard !inner.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return nil }
             return String(decoding: inner, as: UTF8.self)
         }
@@ -282,7 +315,12 @@ extension Token {
             var from = 0
             while let open = bytes[from...].firstIndex(of: UInt8(ascii: "{")) {
                 guard let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) else { break }
-                let name = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close])
+                // Trimmed, as Style Dictionary trims a reference (`{ ink }` is `{ink}`).
+                func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+                var lo = open + 1, hi = close
+                while lo < hi && isSpace(bytes[lo]) { lo += 1 }
+                while hi > lo && isSpace(bytes[hi - 1]) { hi -= 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
                 if !name.isEmpty && !name.contains(UInt8(ascii: "{")) { names.append(String(decoding: name, as: UTF8.self)) }
                 from = close + 1
             }
@@ -427,6 +465,15 @@ public struct Claim: Hashable, Sendable, Codable {
         self.level = level
         self.quote = quote
         self.where = `where`
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return s
     }
 }
 

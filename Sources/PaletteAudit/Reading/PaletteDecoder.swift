@@ -39,6 +39,9 @@ public struct PaletteDecoder {
     var memberIndexes: [String: [String: JSONValue]] = [:]
     /// The places already warned about (see ``warn(_:_:at:_:)``).
     var warnedAt: Set<WarningPlace> = []
+    /// Whether the token file being flattened says a bare color keyword is a color (see
+    /// ``keywordIsColor(_:siblings:)``); nil outside one.
+    var keywordsAreColors: Bool?
 
     struct WarningPlace: Hashable {
         var code: PaletteProblem.Code

@@ -130,19 +130,92 @@ extension PaletteLoader {
     /// as before. `lists` are indices into the tokens of `files`.
     static func fileThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String, fixedOut: [Int: String])? {
         guard files.count >= 2, files.count <= 200 else { return nil }
+        if let modes = modeThemes(files, lists: lists, root: root) { return modes }
+        return alternativeThemes(files, lists: lists, root: root)
+    }
+
+    /// Whether a file's tokens hold a color (typed so, or untyped and written as one).
+    static func holdsColor(_ tokens: [Token]) -> Bool {
+        tokens.contains { token in
+            token.type == "color" || token.type == "gradient" || (token.type == nil && (token.aliasTarget != nil || PaletteDecoder.couldBeColor(token.value)))
+        }
+    }
+
+    /// The file's name without its token extension (`modes/dark.json` → `dark`).
+    static func shortName(_ path: String) -> String {
+        var base = String(path.split(separator: "/").last ?? Substring(path))
+        for suffix in [".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where base.hasSuffix(suffix) {
+            base.removeLast(suffix.count)
+            break
+        }
+        return base
+    }
+
+    /// Files of mode overrides: a file that holds colors and defines no token of its own, only
+    /// new values for tokens of the other files (at most half as many as those files define),
+    /// is a mode over them, as Style Dictionary builds it when the file is a source over the
+    /// others (Wikimedia Codex's `modes/dark.json` over its `application.json`): the other
+    /// files are the `default` theme (or their own themes), and each mode is a theme named
+    /// after its file, holding them with its values over theirs. nil when there is no such file.
+    static func modeThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String, fixedOut: [Int: String])? {
+        let names = lists.map { Set($0.map(\.name)) }
+        func isMode(_ i: Int, over others: [Int]) -> Bool {
+            guard !names[i].isEmpty, holdsColor(lists[i]) else { return false }
+            var base: Set<String> = []
+            for j in others where j != i {
+                // Each comparison costs the files' sizes: spent, as comparing sets is.
+                guard ReadBudget.spend(1 + names[i].count + names[j].count, on: "comparing token files", file: nil, location: nil) else { return false }
+                if !names[j].isDisjoint(with: names[i]) { base.formUnion(names[j]) }
+            }
+            let covered = names[i].filter(base.contains).count
+            return covered == names[i].count && names[i].count * 2 <= base.count
+        }
+        let candidates = files.indices.filter { isMode($0, over: Array(files.indices)) }
+        // A mode overrides the base files, not another mode alone.
+        let modes = candidates.filter { isMode($0, over: files.indices.filter { !candidates.contains($0) }) }
+        guard !modes.isEmpty else { return nil }
+        let baseIndices = files.indices.filter { !modes.contains($0) }
+        guard !baseIndices.isEmpty else { return nil }
+        var baseThemes: [(name: String, lists: [Int])] = [(name: "default", lists: baseIndices)]
+        var note = ""
+        var fixedOut: [Int: String] = [:]
+        if let themed = alternativeThemes(baseIndices.map { files[$0] }, lists: baseIndices.map { lists[$0] }, root: root) {
+            baseThemes = themed.themes.map { (name: $0.name, lists: $0.lists.map { baseIndices[$0] }) }
+            note = themed.note + "; "
+            for (list, reason) in themed.fixedOut { fixedOut[baseIndices[list]] = reason }
+        }
+        func relative(_ file: String) -> String { String(file.dropFirst(root.count).drop { $0 == "/" }) }
+        var themes = baseThemes
+        var taken = Set(baseThemes.map(\.name))
+        for mode in modes {
+            for base in baseThemes {
+                var name = baseThemes.count == 1 ? shortName(files[mode]) : base.name + "-" + shortName(files[mode])
+                if taken.contains(name) { name = relative(files[mode]) + (baseThemes.count == 1 ? "" : " over " + base.name) }
+                guard taken.insert(name).inserted else { return nil }
+                // The mode's file last, so that its values replace the base's.
+                themes.append((name: name, lists: base.lists + [mode]))
+            }
+        }
+        let described = modes.map { "\(relative(files[$0])) (\(names[$0].count) tokens)" }.joined(separator: ", ")
+        note += "\(modes.count == 1 ? "a mode" : "modes") from \(described): \(modes.count == 1 ? "it defines" : "each defines") no token of its own, only new values for tokens of the other files, so \(modes.count == 1 ? "it is a theme" : "each is a theme") named after its file with its values over theirs (the other files without \(modes.count == 1 ? "it" : "them") are \(baseThemes.count == 1 ? "theme default" : "their own themes")); give a resolver document to choose otherwise"
+        return (themes, note, fixedOut)
+    }
+
+    /// ``fileThemes(_:lists:root:)`` from files that define the same tokens.
+    static func alternativeThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String, fixedOut: [Int: String])? {
+        guard files.count >= 2, files.count <= 200 else { return nil }
         var tokens: [String: [Token]] = [:]
         for (index, file) in files.enumerated() { tokens[file] = lists[index] }
-        let groups = PaletteDecoder.alternativeSets(files, tokens: tokens)
+        var groups = PaletteDecoder.alternativeSets(files, tokens: tokens)
+        if groups.count == 1 {
+            // One group: its files are color themes only where they define the same colors. Files
+            // that share only other tokens (Theo's `global.type` and `global.category` in every
+            // file: `opacity.json`, `time.json`, `motion.json`) are not themes of a color audit.
+            let colors = tokens.mapValues { $0.filter { holdsColor([$0]) } }
+            groups = PaletteDecoder.alternativeSets(files, tokens: colors)
+        }
         guard !groups.isEmpty else { return nil }
         func folder(_ file: String) -> String { SourcePath.directory(of: file) }
-        func shortName(_ path: String) -> String {
-            var base = String(path.split(separator: "/").last ?? Substring(path))
-            for suffix in [".tokens.json5", ".tokens.json", ".tokens", ".json5", ".json"] where base.hasSuffix(suffix) {
-                base.removeLast(suffix.count)
-                break
-            }
-            return base
-        }
         let index = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1, $0) })
         let grouped = Set(groups.joined())
         if groups.count == 1 {
@@ -235,7 +308,7 @@ extension PaletteLoader {
                 // over many files stay within the read's budget.
                 guard let text = member.value.stringValue?.trimmingSpaces, text.hasPrefix("{"), text.hasSuffix("}"),
                       ReadBudget.spend(1 + documents.count, on: "the references inside color objects", file: nil, location: member.value.location),
-                      let number = number(at: String(text.dropFirst().dropLast()), in: documents) else { return member }
+                      let number = number(at: String(Substring(text.dropFirst().dropLast()).trimmingSpaces), in: documents) else { return member }
                 var replaced = member
                 replaced.value = .number(number, member.value.location)
                 return replaced

@@ -49,6 +49,9 @@ import Testing
         // A class theme written before the base of equal specificity loses to it.
         #expect(try Self.values(".dark { --fg: #eeeeee; --bg: #000; }\n:root { --fg: #111111; --bg: #fff; }")
                 == ["light": "#111111", "dark": "#111111"])
+        // A light preference's block does not apply under a dark preference, wherever it is.
+        #expect(try Self.values(":root { --bg: #fff; }\n@media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; } }\n@media (prefers-color-scheme: light) { :root { --fg: #111111; } }")
+                == ["light": "#111111", "dark": "#eeeeee"])
         // And as usual, a dark block after the base wins.
         #expect(try Self.values(":root { --fg: #111111; --bg: #fff; }\n@media (prefers-color-scheme: dark) { :root { --fg: #eeeeee; } }")
                 == ["light": "#111111", "dark": "#eeeeee"])

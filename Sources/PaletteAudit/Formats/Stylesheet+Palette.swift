@@ -189,10 +189,15 @@ extension StylesheetReader {
                 state = specs[own.spec].alternatives.first { !$0.isEmpty } ?? []
             }
             var applying: [Int: Int?] = [:]
+            // A base block under a light preference (`@media (prefers-color-scheme: light)`)
+            // does not apply where the system prefers dark.
+            let dark = prefersDark(key)
             func standing(_ list: [Declaration]) -> [Declaration] {
-                guard !state.isEmpty else { return list }
+                guard !state.isEmpty || dark else { return list }
                 return list.compactMap { declaration in
-                    guard declaration.spec >= 0 else { return declaration }
+                    guard declaration.spec >= 0, declaration.spec < specs.count else { return declaration }
+                    if dark, specs[declaration.spec].preference?.split(separator: "-").contains("light") == true { return nil }
+                    guard !state.isEmpty else { return declaration }
                     if applying[declaration.spec] == nil { applying[declaration.spec] = specificity(ofSpec: declaration.spec, in: state) }
                     guard let specificity = applying[declaration.spec] ?? nil else { return nil }
                     var adjusted = declaration
@@ -237,7 +242,6 @@ extension StylesheetReader {
             // `color-scheme` (light where none is given), and where it allows both, the system
             // preference the theme stands for.
             let declaredScheme = Self.cascadedScheme([schemeOnRoot])
-            let dark = prefersDark(key)
             let scheme = Self.usedScheme(declaredScheme, prefersDark: dark)
             if scheme == .light, dark || key.lowercasedContains("dark"),
                let uses = effective.values.filter({ $0.value.lowercasedContains("light-dark(") }).min(by: { $0.order < $1.order }) {

@@ -200,7 +200,7 @@ extension Server {
             // Answering before the body makes libmicrohttpd close the connection: right for
             // every refusal here. The client may still be sending: the close lingers.
             if isOverConnectionLimit {
-                var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(configuration.connectionLimit) connections open; retry shortly"))
+                var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(connectionLimit) connections open; retry shortly"))
                 busy.headers.append(Header(name: "Retry-After", value: "1"))
                 return refuseEarly(busy, state: state, on: connection)
             }

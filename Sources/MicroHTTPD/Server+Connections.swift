@@ -95,7 +95,7 @@ extension Server {
 
     /// Whether more connections are open than the configured limit.
     var isOverConnectionLimit: Bool {
-        connectionsOpen.load(ordering: .relaxed) > configuration.connectionLimit
+        connectionsOpen.load(ordering: .relaxed) > connectionLimit
     }
 
     /// Whether a connection is reading a request's line or headers: a fresh one, or a kept-alive
@@ -109,10 +109,7 @@ extension Server {
     /// margin of a quarter more (at least 64), within which connections are taken and answered
     /// 503 by the handler, so clients over the limit learn it promptly instead of waiting in the
     /// kernel's backlog.
-    var hardConnectionLimit: Int {
-        let limit = max(1, configuration.connectionLimit)
-        return limit + max(64, limit / 4)
-    }
+    var hardConnectionLimit: Int { DescriptorPlan.hardLimit(for: connectionLimit) }
 
     var hardAddressLimit: Int {
         let limit = max(0, configuration.perAddressConnectionLimit)
@@ -122,7 +119,7 @@ extension Server {
     /// The acceptor took a connection: it is counted and timed from here (also while its first
     /// head is still arriving), or refused at once when past the hard limits (not counted).
     func connectionAccepted(_ fd: Int32, address: String?) -> Refusal? {
-        let limit = configuration.connectionLimit
+        let limit = connectionLimit
         return state.withLock { s -> Refusal? in
             // A connection libmicrohttpd closed without reporting it (it refused it after taking
             // it) leaves its socket in the books: that number is a new connection now.

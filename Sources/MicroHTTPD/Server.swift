@@ -31,6 +31,8 @@ public final class Server: Sendable {
     /// The pool lane's workers.
     let pool: WorkerPool
     let lingering: LingeringClose
+    /// The connection limit the process's descriptors hold, and the descriptors it runs with.
+    let descriptorPlan: DescriptorPlan
 
     struct State {
         var daemon: DaemonHandle?
@@ -86,7 +88,11 @@ public final class Server: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.onComplete = onComplete
-        self.lingering = LingeringClose(seconds: configuration.lingerSeconds, maximumBytes: configuration.lingerBytes)
+        let (soft, hard) = DescriptorPlan.current()
+        let plan = DescriptorPlan.plan(connectionLimit: max(1, configuration.connectionLimit), threads: configuration.threads, soft: soft, hard: hard)
+        self.descriptorPlan = plan
+        self.lingering = LingeringClose(seconds: configuration.lingerSeconds, maximumBytes: configuration.lingerBytes,
+                                        maximumSockets: plan.lingeringSockets)
         self.pool = WorkerPool(workers: configuration.workers, queueLimit: configuration.queueLimit)
     }
 
@@ -98,8 +104,18 @@ public final class Server: Sendable {
 
     public var isDraining: Bool { draining.load(ordering: .acquiring) }
 
+    /// Open connections at most: ``ServerConfiguration/connectionLimit``, or fewer when the
+    /// process's descriptor limit (`RLIMIT_NOFILE`, raised at start as far as its hard limit
+    /// allows) cannot hold that many and their margin (``DescriptorPlan``).
+    public var connectionLimit: Int { descriptorPlan.connectionLimit }
+
+    /// The descriptor limit the server runs with once started.
+    public var descriptorLimit: Int { descriptorPlan.descriptors }
+
     /// Binds and starts serving. The server must stay alive until ``stop()``.
     public func start() throws(ServerError) {
+        // Before any connection: eviction at capacity needs a descriptor to accept the newcomer.
+        descriptorPlan.apply()
         var config = cmhd_config()
         config.flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     /// a new one; when none can, the new one is answered 503 at once (by the handler within a
     /// margin of a quarter more, at least 64; past the margin, before its request is read), so
     /// clients over the limit learn it promptly instead of waiting in the kernel's backlog.
+    /// The server raises the process's descriptor limit to what this needs, or serves fewer when
+    /// the hard limit cannot hold them (``Server/connectionLimit``).
     public var connectionLimit = 1024
     /// Open connections per client address at most (0: no limit). Past it, connections are
     /// still accepted and answered 503 at once (up to a quarter more, at least 8, once their

@@ -88,6 +88,10 @@ public enum Service: Sendable {
         } catch {
             throw StartError(.serverStart, error.description)
         }
+        if server.connectionLimit < config.connectionLimit {
+            // Out of descriptors the server could not accept a newcomer to make room for it.
+            log.line("the descriptor limit (RLIMIT_NOFILE, ulimit -n) of \(server.descriptorLimit) holds \(server.connectionLimit) connections and their margin, not --max-connections \(config.connectionLimit): serving at most \(server.connectionLimit); raise the hard limit (systemd LimitNOFILE=, docker run --ulimit nofile=) to serve more", level: "warning")
+        }
         FileHandle.standardOutput.write(Data(banner(configuration, config: config, port: server.port, names: store.status.names).utf8))
 
         let reloads = DispatchQueue(label: "contrast.reload")

@@ -35,6 +35,8 @@ struct AuditCommand: ParsableCommand {
 
     @Option(help: "What fails the run. Default: regressions with --baseline, failures without.") var failOn: FailOn?
 
+    @OptionGroup var limit: DeadlineOption
+
     func validate() throws {
         if failOn == .regressions && baseline == nil {
             throw ValidationError("--fail-on regressions needs a --baseline to compare with.")
@@ -42,10 +44,15 @@ struct AuditCommand: ParsableCommand {
     }
 
     func run() throws {
+        try limit.run("reading and auditing \(sources.paths.joined(separator: ", "))") { deadline in try audit(deadline) }
+    }
+
+    func audit(_ deadline: RunDeadline?) throws {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
                                     ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy,
                                     maximumChecks: max(1, sources.maxPairs), referenceRoot: sources.root)
+        try deadline?.check()
         let unknownThemes = AuditRun.unknownThemes(sources.themes, in: report)
         if !unknownThemes.isEmpty {
             throw InputError("no palette has a theme named \(unknownThemes.map { "'\($0)'" }.joined(separator: ", "))")
@@ -58,6 +65,8 @@ struct AuditCommand: ParsableCommand {
                 throw InputError("\(baseline): \(error)")
             }
         }
+        try deadline?.check()
+        deadline?.now("writing the audit of \(sources.paths.joined(separator: ", "))")
         if let writeBaseline {
             try Terminal.emit(try Baseline(report).encoded(), to: writeBaseline)
         }

@@ -27,6 +27,7 @@ struct DeriveCommand: ParsableCommand {
     @Flag(help: "Overwrite the input palette.") var inPlace = false
     @Option(help: "The report of changes.") var format: OutputFormat = .text
     @Option(help: "A checks document whose checks apply to the palette (for a palette file without checks of its own; derive writes a theme into a palette file, so token files are not read).") var checks: String?
+    @OptionGroup var limit: DeadlineOption
 
     func validate() throws {
         if output == nil && !inPlace { throw ValidationError("Say where to write the result: --output FILE (or - for standard output), or --in-place.") }
@@ -34,7 +35,12 @@ struct DeriveCommand: ParsableCommand {
     }
 
     func run() throws {
+        try limit.run("reading \(palette)") { deadline in try derive(deadline) }
+    }
+
+    func derive(_ deadline: RunDeadline?) throws {
         let loaded = PaletteLoader.loadSources(paths: [palette], checks: checks).palettes.first ?? PaletteLoader.loadFile(palette)
+        try deadline?.check()
         for warning in loaded.problems where warning.isWarning { Terminal.writeError("warning: \(warning)") }
         guard let decoded = loaded.palette, !loaded.problems.contains(where: { !$0.isWarning }) else {
             for problem in loaded.problems where !problem.isWarning { Terminal.writeError("error: \(problem)") }
@@ -43,11 +49,13 @@ struct DeriveCommand: ParsableCommand {
         let surfaceColor = try CheckCommand.parse(surface, what: "surface", scheme: nil).color
         let minimum = level
         let derivation: Derivation
+        deadline?.now("deriving the theme \(to) of \(palette)")
         do {
             derivation = try ThemeDeriver.derive(decoded, from: from, to: to, surface: surfaceColor, minimumLevel: minimum)
         } catch {
             throw InputError("\(palette): \(error)")
         }
+        try deadline?.check()
         // Write the copy: the original document with the theme set, in its own key order.
         // The bytes the palette was read from, kept by the loader (not a second read, which a
         // file changed meanwhile would make disagree with the derivation).

@@ -36,8 +36,15 @@ struct InitCommand: ParsableCommand {
     @Option(name: .customLong("ignore-property"), help: "A token property declared harmless (repeatable), as for audit; written to the checks document as \"ignoreProperties\".")
     var ignoredProperties: [String] = []
 
+    @OptionGroup var limit: DeadlineOption
+
     func run() throws {
+        try limit.run("reading \(path)") { deadline in try propose(deadline) }
+    }
+
+    func propose(_ deadline: RunDeadline?) throws {
         var loaded = PaletteLoader(catalogIdiom: idiom).loadSources(paths: [path])
+        try deadline?.check()
         for i in loaded.palettes.indices { loaded.palettes[i].palette?.ignoredProperties.formUnion(ignoredProperties) }
         for broken in loaded.palettes where broken.palette == nil {
             for problem in broken.problems where !problem.isWarning { Terminal.writeError("error: \(problem)") }
@@ -52,6 +59,7 @@ struct InitCommand: ParsableCommand {
         }
 
         let proposal = ChecksProposal.propose(for: loaded.palettes)
+        try deadline?.check()
         Terminal.writeError(proposal.summary())
         guard !proposal.checks.isEmpty else {
             Terminal.writeError("nothing to write: no checks could be proposed from these names")
@@ -75,7 +83,9 @@ struct InitCommand: ParsableCommand {
                 checksPath = checksFile
             }
             defer { if let temporary { unlink(temporary) } }
+            deadline?.now("auditing \(path) for the baseline")
             let report = AuditRun.audit(paths: [path], checks: checksPath, threads: ProcessInfo.processInfo.activeProcessorCount, idiom: idiom)
+            try deadline?.check()
             try Terminal.emit(try Baseline(report).encoded(), to: baselineFile)
             Terminal.writeError("wrote the baseline to \(baselineFile): \(report.summary.pass) passing, \(report.summary.fail) failing")
             if !report.problems.isEmpty {

@@ -27,9 +27,16 @@ struct MatrixCommand: ParsableCommand {
 
     @Option(help: "Refuse matrices with more pairs than this (a guard against accidents).") var maxPairs: Int = 1_000_000_000
 
+    @OptionGroup var limit: DeadlineOption
+
     func run() throws {
+        try limit.run("reading \(palette)") { deadline in try measure(deadline) }
+    }
+
+    func measure(_ deadline: RunDeadline?) throws {
         // A folder source (an asset catalog, a Tokens Studio folder) as well as a file, as derive reads.
         let loaded = PaletteLoader.loadSources(paths: [palette]).palettes.first ?? PaletteLoader.loadFile(palette)
+        try deadline?.check()
         // Warnings (bare HSL channels read as hsl(), an ignored property) are said and do not
         // stop the matrix, as they do not stop an audit.
         let errors = loaded.problems.filter { !$0.isWarning }
@@ -49,7 +56,10 @@ struct MatrixCommand: ParsableCommand {
         if matrix.pairCount > maxPairs {
             throw InputError("\(palette): \(matrix.entries.count) tokens make \(matrix.pairCount) pairs, over the limit of \(maxPairs) (--max-pairs)")
         }
+        try deadline?.check()
         for (token, reason) in matrix.skipped { Terminal.writeError("note: \(token) left out: \(reason)") }
+        // The pairs are measured as they are written: the watchdog bounds that.
+        deadline?.now("measuring the pairs of \(palette)")
         // Written in pieces of 64 KiB through the one output writer (a temporary file renamed
         // at the end): a 20,000-token matrix is never whole in memory.
         try Terminal.emitPieces(to: output) { send in

@@ -21,12 +21,18 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The directory to write the report into (created when missing).") var out: String
     @Option(help: "A JSON Lines file of earlier runs, appended to.") var history: String?
     @Option(help: "The report's title.") var title: String = "Contrast audit"
+    @OptionGroup var limit: DeadlineOption
 
     func run() throws {
+        try limit.run("reading and auditing \(sources.paths.joined(separator: ", "))") { deadline in try produce(deadline) }
+    }
+
+    func produce(_ deadline: RunDeadline?) throws {
         var report = AuditRun.audit(paths: sources.paths, themes: sources.themeFilter, checks: sources.checks,
                                     threads: ProcessInfo.processInfo.activeProcessorCount, idiom: sources.idiom,
                                     ignoredProperties: sources.ignoredProperties, cvdPolicy: sources.cvdPolicy,
                                     maximumChecks: max(1, sources.maxPairs), referenceRoot: sources.root)
+        try deadline?.check()
         var history = ReportHistory()
         if let path = self.history {
             switch ReportHistory.read(path: path) {
@@ -36,6 +42,8 @@ struct ReportCommand: ParsableCommand {
             for warning in history.warnings { Terminal.writeError("warning: \(warning)") }
         }
         report.comparison = history.comparison(with: report)
+        try deadline?.check()
+        deadline?.now("writing the report into \(out)")
         let now = ISO8601DateFormatter().string(from: Date())
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

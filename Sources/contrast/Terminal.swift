@@ -1,5 +1,6 @@
 import PaletteAudit
 import Foundation
+import Synchronization
 
 /// Where output goes, and whether it may be colored.
 enum Terminal {
@@ -55,6 +56,8 @@ enum Terminal {
         let temporary = toStandardOutput ? "" : target + ".partial-\(getpid())"
         let descriptor = toStandardOutput ? 1 : open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw InputError(.unwritableFile, "cannot write \(target): \(String(cString: strerror(errno)))") }
+        if !toStandardOutput { partialOutput.withLock { $0 = temporary } }
+        defer { if !toStandardOutput { partialOutput.withLock { $0 = nil } } }
         var failure: Int32 = 0
         produce { piece in
             guard failure == 0 else { return }
@@ -80,6 +83,16 @@ enum Terminal {
         if failure != 0 {
             unlink(temporary)
             throw InputError(.unwritableFile, "cannot write \(target): \(String(cString: strerror(failure)))")
+        }
+    }
+
+    /// The temporary file being written, if any: a run stopped at its deadline removes it.
+    private static let partialOutput = Mutex<String?>(nil)
+
+    /// Removes the temporary file being written (the run is ending without finishing it).
+    static func removePartialOutput() {
+        partialOutput.withLock { path in
+            if let path { unlink(path) }
         }
     }
 
@@ -110,4 +123,6 @@ extension CodedError.Code where Family == InputErrors {
     static var unwritableFile: Self { Self("unwritable-file") }
     /// The service could not start.
     static var serverStart: Self { Self("server-start") }
+    /// The run took longer than its `--deadline`.
+    static var deadlinePassed: Self { Self("deadline-passed") }
 }

@@ -2,6 +2,7 @@
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -11,14 +12,17 @@ import urllib.request
 
 
 class Server:
-    def __init__(self, binary, palettes, *args, env=None):
+    def __init__(self, binary, palettes, *args, env=None, open_files=None):
+        """`open_files`: the server's soft and hard RLIMIT_NOFILE, as a systemd unit or a
+        container would set them."""
         self.log_path = os.path.join(palettes, "..", "server.log")
         self.log = open(self.log_path, "w")
         environment = dict(os.environ)
         environment.update(env or {})
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--palettes", palettes, *args],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment)
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment,
+            preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, open_files)) if open_files else None)
         self.banner = ""
         deadline = time.time() + 30
         while time.time() < deadline:

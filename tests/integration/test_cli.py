@@ -8,6 +8,8 @@ import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from conftest import ROOT
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -561,3 +563,85 @@ def test_fuzz_corpus_and_crashes_replay(run):
         r = subprocess.run([str(binary), *inputs], capture_output=True, text=True, timeout=300)
         assert r.returncode == 0, r.stderr[-2000:]
         assert "replayed" in r.stdout
+
+
+# --deadline -----------------------------------------------------------------------------------
+
+def fan_out_tokens(tmp_path):
+    """1 KB of DTCG `$ref`s that each name the next level twice, 22 deep: small, and slow to
+    read (the read budget stops it after a million steps; the service's request deadline stops
+    it sooner, test_hostile_tokens.py)."""
+    from test_hostile_tokens import ref_fan_out
+    path = tmp_path / "fan-out.tokens.json"
+    path.write_text(json.dumps(ref_fan_out()))
+    assert path.stat().st_size < 2_000
+    return path
+
+
+# A microsecond has passed by the time any file is open: the first step a read takes past
+# the first 4,096 finds the deadline gone, on any machine.
+TINY = "0.000001"
+
+
+def deadline_runs(path, tmp_path):
+    out = tmp_path / "out"
+    return {
+        "audit": ["audit", str(path)],
+        "report": ["report", str(path), "--out", str(out)],
+        "init": ["init", str(path), "--output", str(out / "contrast.checks.json")],
+        "derive": ["derive", str(path), "--surface", "black", "--output", str(out / "derived.json")],
+        "matrix": ["matrix", str(path), "--output", str(out / "matrix.txt")],
+    }
+
+
+@pytest.mark.parametrize("command", ["audit", "report", "init", "derive", "matrix"])
+def test_a_read_past_the_deadline_stops_the_run_with_exit_2_naming_the_deadline_and_the_file(run, tmp_path, command):
+    path = fan_out_tokens(tmp_path)
+    r = run(*deadline_runs(path, tmp_path)[command], "--deadline", TINY, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stdout[-500:], r.stderr[-1500:])
+    errors = [line for line in r.stderr.splitlines() if line.lower().startswith("error:")]
+    assert len(errors) == 1, r.stderr[-1500:]
+    # The file and the place the read stopped at, the deadline, and what was being read.
+    assert re.search(r"fan-out\.tokens\.json:\d+:\d+: .*the --deadline of 1e-06 s passed while reading ", errors[0]), errors
+    assert "nothing was written" in errors[0]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir()), list((tmp_path / "out").iterdir())
+
+
+def test_without_a_deadline_the_same_read_runs_to_its_budget(run, tmp_path):
+    """Off by default: the read budget, not a deadline, stops the file."""
+    path = fan_out_tokens(tmp_path)
+    r = run("audit", str(path), timeout=120)
+    assert r.returncode == 2, r.stderr[-1500:]
+    assert "--deadline" not in r.stderr
+    assert "the budget for an input of this size" in r.stderr
+
+
+def test_a_generous_deadline_changes_nothing(run):
+    plain = run("audit", "palettes/peptide-fox.json", "--format", "json")
+    bounded = run("audit", "palettes/peptide-fox.json", "--format", "json", "--deadline", "600")
+    assert bounded.returncode == plain.returncode, bounded.stderr
+    assert json.loads(bounded.stdout)["summary"] == json.loads(plain.stdout)["summary"]
+
+
+def test_work_no_read_budget_reaches_is_stopped_a_second_after_the_deadline(run, tmp_path):
+    """300 tokens, each on every other at AAA and APCA 90: 90,000 failing checks that each want
+    suggestions, minutes of the audit's work after a read of milliseconds. The watchdog stops the
+    run (or, on a machine fast enough, the check after the audit does) with the same error."""
+    tokens = {f"t{i}": "#%06x" % (i * 2654435 % 0xFFFFFF) for i in range(300)}
+    palette = {"name": "slow", "themes": {"only": {"tokens": tokens}},
+               "checks": [{"id": "all", "foreground": "t*", "background": "t*", "level": "AAA", "apca": 90}]}
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(palette))
+    r = run("audit", str(path), "--deadline", TINY, "--format", "json", "--output", str(tmp_path / "audit.json"), timeout=300)
+    assert r.returncode == 2, (r.returncode, r.stderr[-1500:])
+    assert f"the --deadline of 1e-06 s passed while reading and auditing {path}" in r.stderr or \
+        re.search(r"slow\.json:\d+:\d+: .*the --deadline of 1e-06 s passed", r.stderr), r.stderr[-1500:]
+    assert not (tmp_path / "audit.json").exists()
+    assert not [p.name for p in tmp_path.iterdir() if ".partial-" in p.name]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_a_deadline_must_be_a_positive_number_of_seconds(run, value):
+    r = run("audit", "palettes/peptide-fox.json", f"--deadline={value}")
+    assert r.returncode == 2
+    assert "--deadline" in r.stderr

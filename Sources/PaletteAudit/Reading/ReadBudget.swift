@@ -43,6 +43,9 @@ public final class ReadBudget: Sendable {
     private let bytesCap: Int
     private let grows: Bool
     private let shouldStop: (@Sendable () -> Bool)?
+    /// The run's deadline this budget stops at (``Deadline``), named in its problem instead of
+    /// a request's.
+    private let deadline: Deadline?
     private let steps = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
     private let state = Mutex<PaletteProblem?>(nil)
@@ -53,7 +56,16 @@ public final class ReadBudget: Sendable {
     /// A budget for reading `inputBytes` bytes. `shouldStop` is asked as the read goes on (a
     /// request's cancellation); `maximumBytes` caps what expansion may build (under it, a read
     /// may build ``bytesPerInputByte`` for each byte, at least ``minimumBytes``).
-    public init(inputBytes: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
+    public convenience init(inputBytes: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, shouldStop: (@Sendable () -> Bool)? = nil) {
+        self.init(inputBytes: inputBytes, maximumBytes: maximumBytes, shouldStop: shouldStop, deadline: nil)
+    }
+
+    /// A budget for reading `inputBytes` bytes that stops when `deadline` passes.
+    public convenience init(inputBytes: Int, maximumBytes: Int = ReadBudget.defaultMaximumBytes, deadline: Deadline) {
+        self.init(inputBytes: inputBytes, maximumBytes: maximumBytes, shouldStop: { deadline.hasPassed }, deadline: deadline)
+    }
+
+    private init(inputBytes: Int, maximumBytes: Int, shouldStop: (@Sendable () -> Bool)?, deadline: Deadline?) {
         let (scaled, overflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.stepsPerInputByte)
         self.stepsLimit = Atomic(overflow ? Int.max : max(Self.minimumSteps, scaled))
         let (built, builtOverflow) = max(0, inputBytes).multipliedReportingOverflow(by: Self.bytesPerInputByte)
@@ -61,6 +73,7 @@ public final class ReadBudget: Sendable {
         self.bytesCap = maximumBytes
         self.grows = true
         self.shouldStop = shouldStop
+        self.deadline = deadline
     }
 
     /// A budget with explicit figures (tests).
@@ -70,6 +83,7 @@ public final class ReadBudget: Sendable {
         self.bytesCap = maximumBytes
         self.grows = false
         self.shouldStop = shouldStop
+        self.deadline = nil
     }
 
     /// Adds a file the read went on to read (a resolver's sources, a set's files, an
@@ -101,10 +115,11 @@ public final class ReadBudget: Sendable {
     }
 
     /// Runs `body` under the current budget, or under a new one for `inputBytes` when there is
-    /// none, and returns the problem that stopped it (if any) beside its result.
+    /// none (stopping at the current ``deadline``, if any), and returns the problem that stopped
+    /// it (if any) beside its result.
     public static func ensuring<T>(inputBytes: Int, _ body: () throws -> T) rethrows -> (T, PaletteProblem?) {
         if current != nil { return (try body(), nil) }  // the outer read reports its own problem
-        let budget = ReadBudget(inputBytes: inputBytes)
+        let budget = deadline.map { ReadBudget(inputBytes: inputBytes, deadline: $0) } ?? ReadBudget(inputBytes: inputBytes)
         let result = try withBudget(budget, body)
         return (result, budget.problem)
     }
@@ -130,7 +145,10 @@ public final class ReadBudget: Sendable {
         // milliseconds, rarely enough to cost nothing measurable.
         if let shouldStop, before >> 12 != after >> 12 || cost >= 4096, shouldStop() {
             cancelled.store(true, ordering: .relaxed)
-            record(PaletteProblem(.limitExceeded, "the request was stopped at its deadline while reading \(construct())", file: file, location: location))
+            let stopped = deadline.map { "\($0.name) passed" } ?? "the request was stopped at its deadline"
+            let problem = PaletteProblem(.limitExceeded, "\(stopped) while reading \(construct())", file: file, location: location)
+            record(problem)
+            deadline?.noteStop(problem)
             return false
         }
         if after > maximumSteps || after < before {
@@ -150,6 +168,43 @@ public final class ReadBudget: Sendable {
     public static func spend(_ cost: Int = 1, bytes built: Int = 0, on construct: @autoclosure () -> String, file: String?, location: SourceLocation?) -> Bool {
         guard let budget = current else { return true }
         return budget.spend(cost, bytes: built, on: construct(), file: file, location: location)
+    }
+
+    /// The deadline of the run under way on this thread (the CLI's `--deadline`): every read
+    /// that makes its own budget (``ensuring(inputBytes:_:)``) stops when it passes, as a
+    /// request's read stops at the request's deadline.
+    @TaskLocal public static var deadline: Deadline?
+
+    /// Runs `body` with `deadline` as ``deadline``.
+    public static func withDeadline<T>(_ deadline: Deadline, _ body: () throws -> T) rethrows -> T {
+        try $deadline.withValue(deadline, operation: body)
+    }
+
+    /// A time by which a run's reads must stop (the CLI's `--deadline`), and the first read it
+    /// stopped, for the run's error.
+    public final class Deadline: Sendable {
+        /// How problems name it: "the --deadline of 30 s".
+        public let name: String
+        public let seconds: Double
+        private let end: ContinuousClock.Instant
+        private let first = Mutex<PaletteProblem?>(nil)
+
+        /// A deadline `seconds` from now.
+        public init(seconds: Double, name: String) {
+            self.seconds = seconds
+            self.name = name
+            let nanoseconds = seconds >= 1e9 ? Int64.max : Int64(max(0, seconds) * 1e9)
+            self.end = ContinuousClock.now.advanced(by: .nanoseconds(nanoseconds))
+        }
+
+        public var hasPassed: Bool { ContinuousClock.now >= end }
+
+        /// The first read it stopped: the file, the place and what was being read.
+        public var firstStop: PaletteProblem? { first.withLock { $0 } }
+
+        func noteStop(_ problem: PaletteProblem) {
+            first.withLock { if $0 == nil { $0 = problem } }
+        }
     }
 
     /// Whether the current read has been stopped.

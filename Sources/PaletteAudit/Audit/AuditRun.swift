@@ -17,6 +17,8 @@ public enum AuditRun {
         var limits = Auditor.Limits.unlimited
         limits.maximumChecks = maximumChecks
         limits.suggestionThreads = threads
+        // The run's --deadline stops the audit at its next check, as it stops every read.
+        if let deadline = ReadBudget.deadline { limits.shouldStop = { deadline.hasPassed } }
         let auditor = Auditor(themeFilter: themes, limits: limits, cvdPolicy: cvdPolicy)
         var loader = PaletteLoader(catalogIdiom: idiom)
         loader.referenceRoot = referenceRoot

@@ -44,10 +44,13 @@ public struct Routes: Sendable {
     }
 
     public func respond(to request: Request) -> Response {
-        var response = route(request)
-        if response.body.count > limits.maximumResponseBytes {
+        // The limit holds while the answer is built: a JSON buffer past it stops growing.
+        let ceiling = OutputCeiling(limit: limits.maximumResponseBytes)
+        var response = OutputCeiling.with(ceiling) { route(request) }
+        if ceiling.isExceeded || response.body.count > limits.maximumResponseBytes {
             let route = response.route
-            response = ServiceError.unprocessable("the response is \(Auditor.megabytes(response.body.count)); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs", code: "limit-exceeded").response
+            let size = ceiling.isExceeded ? "would be more than \(Auditor.megabytes(max(ceiling.largest, response.body.count)))" : "is \(Auditor.megabytes(response.body.count))"
+            response = ServiceError.unprocessable("the response \(size); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs", code: "limit-exceeded").response
             response.route = route
         }
         Routes.addCommonHeaders(&response)

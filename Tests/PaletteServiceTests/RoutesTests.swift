@@ -21,6 +21,27 @@ import Testing
         Request(method: "POST", path: path, headers: [Header(name: "Content-Type", value: type)], body: Array(body.utf8))
     }
 
+    /// `--max-response` holds while the answer is built: an audit whose ledger (2,000
+    /// declarations of a component's rule, each "not read", which the audit's estimate of its
+    /// size before any work does not count) would pass 64 KiB is refused with 422 saying so,
+    /// its JSON buffer never having grown past the limit.
+    @Test func theResponseLimitHoldsWhileTheAnswerIsBuilt() throws {
+        var routes = try Self.routes()
+        routes.limits.maximumResponseBytes = 64 << 10
+        let css = ":root { --bg: #ffffff; }\n.card .title {" + (0..<2_000).map { "--t\($0): #\(String(format: "%06x", $0 * 977));" }.joined() + "}"
+        let response = routes.respond(to: post("/v1/audit", css, type: "text/css"))
+        #expect(response.status == 422)
+        let body = String(decoding: response.body, as: UTF8.self)
+        #expect(body.contains("the response would be more than") && body.contains("the limit is 64 KiB (--max-response)"), "\(body.prefix(400))")
+        // The same listing under a limit it fits is answered whole.
+        routes.limits.maximumResponseBytes = 32 << 20
+        #expect(routes.respond(to: post("/v1/audit", css, type: "text/css")).status == 200)
+        // And a buffer under a ceiling never holds more than its limit.
+        let ceiling = OutputCeiling(limit: 1_000)
+        let bytes = OutputCeiling.with(ceiling) { JSONWriter.compact { w in w.array { w in for i in 0..<1_000 { w.int(i) } } } }
+        #expect(ceiling.isExceeded && bytes.count <= 1_000 && ceiling.largest > 1_000)
+    }
+
     /// A header's media type is read over its bytes; it is what splitting at `;`, trimming
     /// Foundation's whitespace and lowercasing give, for ASCII fields and for others.
     @Test func mediaTypesReadAsFoundationWouldReadThem() {

@@ -32,6 +32,12 @@ struct JSONBuffer: ~Copyable {
     /// grows to what is needed, if more), so appending n bytes costs O(n) copies in all.
     private mutating func grow(_ needed: Int) {
         precondition(needed >= 0 && needed <= Int.max / 2 - count, "a JSON document too large to hold")
+        // Past what the answer may build (``OutputCeiling``): what was written is dropped, as
+        // the answer will be refused, so the buffer holds no more than the limit.
+        if let ceiling = OutputCeiling.current, !ceiling.allows(count + needed) {
+            count = 0
+            if capacity >= needed { return }
+        }
         let grown = max(capacity * 2, count + needed)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         bigger.initialize(from: start, count: count)

@@ -19,6 +19,9 @@ struct FigmaVariables {
         var modes: [(id: String, name: String)]
         var defaultMode: String?
         var remote: Bool
+        /// Where its modes are written, for a problem about them.
+        var file: String? = nil
+        var pointer: JSONPointer? = nil
     }
 
     enum Value {
@@ -77,10 +80,20 @@ struct FigmaVariables {
             guard let c = collections[id] else { return id }
             return namesTaken[c.name, default: 0] > 1 ? "\(c.name) [\(c.id)]" : c.name
         }
-        func tokenName(_ v: Variable) -> String {
+        // Each variable's token name, made once (not once per theme).
+        var tokenNames: [String: String] = [:]
+        for v in colors where tokenNames[v.id] == nil {
             let base = v.name.split(separator: "/").map { String($0).trimmingSpaces }.joined(separator: ".")
-            guard (collectionsByName[v.name]?.count ?? 0) > 1 else { return base }
-            return label(v.collection) + "." + base
+            tokenNames[v.id] = (collectionsByName[v.name]?.count ?? 0) > 1 ? label(v.collection) + "." + base : base
+        }
+        func tokenName(_ v: Variable) -> String { tokenNames[v.id]! }
+        // Each collection's default mode, found once: looked up for every variable in every
+        // theme, a scan of the modes made a library collection of many modes cost
+        // themes × variables × modes (449 KB took 9 s).
+        var defaults: [String: (id: String, name: String)] = [:]
+        for c in collections.values {
+            guard let id = c.defaultMode ?? c.modes.first?.id else { continue }
+            defaults[c.id] = (id, c.modes.first { $0.id == id }?.name ?? id)
         }
         // The axes: local collections with colors and more than one mode.
         let colored = Set(colors.map(\.collection))
@@ -93,10 +106,22 @@ struct FigmaVariables {
             if over || product > limits.maximumThemes { overflow = true; break }
             count = product
         }
+        func describe(_ axes: [Collection]) -> String {
+            axes.prefix(16).map { "\($0.name.abridged) (\($0.modes.count))" }.joined(separator: ", ") + (axes.count > 16 ? " and \(axes.count - 16) more" : "")
+        }
         if overflow {
-            // One axis at a time, the others at their defaults.
+            // One axis at a time, the others at their defaults: as many themes as the axes have
+            // modes, added up, which is held to the limit every format keeps (a collection of
+            // 20,000 modes made 20,000 themes).
+            let total = axes.reduce(0) { $0 + $1.modes.count }
+            guard total <= limits.maximumThemes else {
+                let largest = axes.max { $0.modes.count < $1.modes.count }
+                problems.append(PaletteProblem(.limitExceeded, "the modes of \(describe(axes)) make \(total) themes even read one collection at a time; the limit is \(limits.maximumThemes)",
+                                               file: largest?.file ?? file, pointer: largest?.pointer ?? JSONPointer(["meta", "variableCollections"]), location: nil))
+                return nil
+            }
             combinations = axes.flatMap { axis in axis.modes.map { [axis.id: $0] } }
-            problems.append(PaletteProblem(.limitExceeded, "the modes of \(axes.map { "\($0.name) (\($0.modes.count))" }.joined(separator: ", ")) would combine into more than \(limits.maximumThemes) themes; each collection's modes are read on their own, with the others at their default modes",
+            problems.append(PaletteProblem(.limitExceeded, "the modes of \(describe(axes)) would combine into more than \(limits.maximumThemes) themes; each collection's modes are read on their own, with the others at their default modes",
                                            file: file, pointer: JSONPointer(["meta", "variableCollections"]), location: nil, severity: .warning))
         } else {
             for axis in axes {
@@ -105,10 +130,8 @@ struct FigmaVariables {
         }
         /// The mode of `v`'s collection in a theme: the theme's, else the collection's default.
         func mode(of v: Variable, in combination: [String: (id: String, name: String)]) -> (id: String, name: String)? {
-            guard let collection = collections[v.collection] else { return nil }
-            if let pinned = combination[v.collection] { return pinned }
-            guard let id = collection.defaultMode ?? collection.modes.first?.id else { return nil }
-            return (id, collection.modes.first { $0.id == id }?.name ?? id)
+            guard collections[v.collection] != nil else { return nil }
+            return combination[v.collection] ?? defaults[v.collection]
         }
         /// The value of `v` in a theme's modes: the one it has for that mode, and no other (a value
         /// of another mode, or of a mode the collection does not have, was measured in its place).
@@ -203,7 +226,7 @@ struct FigmaVariables {
         // and not read at all when no theme has it.
         for v in colors {
             guard let missing = lacking[v.id] else { continue }
-            let reason = "it has no value for mode \(missing) of its collection (valuesByMode holds \(v.values.map(\.mode).joined(separator: ", "))), so it has no color in the themes of that mode"
+            let reason = "it has no value for mode \(missing) of its collection (valuesByMode holds \(v.values.prefix(8).map(\.mode.abridged).joined(separator: ", "))\(v.values.count > 8 ? " and \(v.values.count - 8) more" : "")), so it has no color in the themes of that mode"
             problems.append(PaletteProblem(.missingField, "\(tokenName(v)): \(reason)", file: v.file, location: v.location, severity: .warning))
             if !made.contains(v.id) && warned.insert(v.id).inserted { ledger.notRead(tokenName(v), reason: reason, file: v.file, location: v.location) }
         }
@@ -213,5 +236,19 @@ struct FigmaVariables {
     /// How the themes were made, for the palette's format line.
     static func describeThemes(_ axes: [Collection]) -> String {
         axes.isEmpty ? "; one theme (every collection at its default mode)" : "; themes from the modes of \(axes.map(\.name).joined(separator: " × "))"
+    }
+}
+
+extension String {
+    /// User text as a message or a ledger entry quotes it: whole up to 40 characters, else its
+    /// first 40 and an ellipsis, so that a name repeated for every token costs a fixed length
+    /// (set and collection names of 10 KB, quoted in full per token, made 300 MB of output).
+    var abridged: String {
+        var end = startIndex
+        for _ in 0..<40 {
+            guard end != endIndex else { return self }
+            end = index(after: end)
+        }
+        return end == endIndex ? self : String(self[..<end]) + "…"
     }
 }

@@ -108,11 +108,12 @@ extension PaletteDecoder {
         // are read for the ledger (and are not audited again on their own), never applied.
         var unapplied: [(what: String, sources: [TokenSource])] = []
         for member in sets?.members ?? [] where !appliedSets.contains(member.key) {
-            unapplied.append(("set \(member.key)", setSources(member.value, at: root.appending("sets").appending(member.key), reader: reader, cache: &cache, visiting: ["#/sets/\(member.key)"])))
+            // Names abridged: quoted in the ledger entry of each of their tokens.
+            unapplied.append(("set \(member.key.abridged)", setSources(member.value, at: root.appending("sets").appending(member.key), reader: reader, cache: &cache, visiting: ["#/sets/\(member.key)"])))
         }
         for member in modifiers?.members ?? [] where !appliedModifiers.contains(member.key) {
             if case .modifier(_, let contexts, _)? = modifierItem(member.value, name: member.key, at: root.appending("modifiers").appending(member.key), reader: reader, cache: &cache) {
-                unapplied.append(("modifier \(member.key)", contexts.flatMap(\.sources)))
+                unapplied.append(("modifier \(member.key.abridged)", contexts.flatMap(\.sources)))
             }
         }
 
@@ -142,7 +143,7 @@ extension PaletteDecoder {
                 let resolved = resolveReferences(source.root, file: source.file, pointer: source.pointer, reader: reader, cache: &cache, setFiles: setFiles)
                 for token in flatten(TokenSource(file: source.file, root: resolved, pointer: source.pointer), dialect: .dtcg) {
                     if let type = token.type, type != "color" {
-                        ledger.notColor(token.name, type: "\(type), in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
+                        ledger.notColor(token.name, type: "\(type.abridged), in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
                     } else {
                         ledger.notRead(token.name, reason: "it is in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
                     }
@@ -176,7 +177,7 @@ extension PaletteDecoder {
                     for context in contexts where context.name != pick.name {
                         for source in context.sources {
                             for token in flattened[key(source)] ?? [] {
-                                ledger.notColor(token.name, type: "\(token.type ?? "untyped"), in context \(context.name) of \(modifierName), which is fixed to \(pick.name)",
+                                ledger.notColor(token.name, type: "\((token.type ?? "untyped").abridged), in context \(context.name.abridged) of \(modifierName.abridged), which is fixed to \(pick.name.abridged)",
                                                 file: token.file ?? source.file, location: token.location)
                             }
                         }

@@ -17,8 +17,13 @@ extension PaletteDecoder {
         if let listed = metadata?["tokenSetOrder"], case .array(let items, _) = listed {
             order = items.compactMap(\.stringValue)
         }
-        let unlisted = sets.map(\.name).filter { !order.contains($0) }.sorted()
-        order = order.filter { name in sets.contains { $0.name == name } } + unlisted
+        // Through sets, not scans of the lists: 50,000 sets made the order cost seconds.
+        let listed = Set(order), setNames = Set(sets.map(\.name))
+        let unlisted = Array(setNames.subtracting(listed)).sorted()
+        var placed: Set<String> = []
+        order = order.filter { setNames.contains($0) && placed.insert($0).inserted } + unlisted
+        var position: [String: Int] = [:]
+        for (index, name) in order.enumerated() { position[name] = index }
 
         var cache: [String: JSONValue?] = [:]
         for set in sets { cache[set.file] = set.root }
@@ -37,6 +42,9 @@ extension PaletteDecoder {
 
         struct StudioTheme { var name: String; var group: String?; var sets: [String: String]; var pointer: JSONPointer }
         var studioThemes: [StudioTheme] = []
+        // Hints for sets that are not there compare the name with every set: the first 64 get
+        // one, as an audit's "did you mean" searches are held to 64.
+        var hintsLeft = 64
         if let themesValue {
             let saved = file
             file = themesFile ?? file
@@ -50,11 +58,13 @@ extension PaletteDecoder {
                     var statuses: [String: String] = [:]
                     for member in selected {
                         guard let status = member.value.stringValue, ["enabled", "source", "disabled"].contains(status) else {
-                            problem(.invalidValue, "theme \"\(themeName)\": set \"\(member.key)\" has status \(member.value.stringValue.map { "\"\($0)\"" } ?? member.value.typeName); expected \"enabled\", \"source\" or \"disabled\"", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                            problem(.invalidValue, "theme \"\(themeName.abridged)\": set \"\(member.key.abridged)\" has status \(member.value.stringValue.map { "\"\($0)\"" } ?? member.value.typeName); expected \"enabled\", \"source\" or \"disabled\"", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
                             continue
                         }
                         if status != "disabled" && flattened[member.key] == nil {
-                            problem(.unknownToken, "theme \"\(themeName)\" uses the token set \"\(member.key)\", which is not in this Tokens Studio set; \(Self.tokensStudioMissingSetHint(member.key, sets: order))", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                            hintsLeft -= 1
+                            let hint = hintsLeft >= 0 ? "; " + Self.tokensStudioMissingSetHint(member.key, sets: order) : ""
+                            problem(.unknownToken, "theme \"\(themeName.abridged)\" uses the token set \"\(member.key.abridged)\", which is not in this Tokens Studio set\(hint)", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
                         }
                         statuses[member.key] = status
                     }
@@ -86,7 +96,7 @@ extension PaletteDecoder {
                 guard ReadBudget.spend(1 + tokenCount, on: "the themes of the token sets", file: file, location: nil) else { return nil }
                 let used = Set(shared + combination)
                 let themeName = combination.joined(separator: "-")
-                themes.append(Theme(name: themeName, tokens: finishTokens(mergedTokens(order.filter { used.contains($0) }.map { flattened[$0] ?? [] }), theme: themeName),
+                themes.append(Theme(name: themeName, tokens: finishTokens(mergedTokens(used.compactMap { position[$0] }.sorted().map { flattened[order[$0]] ?? [] }), theme: themeName),
                                     pointer: JSONPointer()))
             }
             formatNote = "; no $themes: " + alternatives.map { group in
@@ -99,25 +109,34 @@ extension PaletteDecoder {
             // Combine one theme per group; themes without a group stand alone. A group none of
             // whose themes uses a set holding a color (sizes, typography) is not an axis of
             // color themes: it is fixed to its first theme, as a resolver fixes such modifiers.
-            var groups: [String] = []
-            for theme in studioThemes { if let g = theme.group, !groups.contains(g) { groups.append(g) } }
+            var groups: [String] = [], groupSet: Set<String> = []
+            for theme in studioThemes { if let g = theme.group, groupSet.insert(g).inserted { groups.append(g) } }
+            // Whether a set holds a color, found once per set (themes share sets).
+            var colorSets: [String: Bool] = [:]
             func holdsColor(_ set: String) -> Bool {
-                (flattened[set] ?? []).contains { token in
+                if let known = colorSets[set] { return known }
+                let holds = (flattened[set] ?? []).contains { token in
                     if let type = token.type { return type == "color" }
                     return token.aliasTarget == nil && PaletteDecoder.couldBeColor(token.value)
                 }
+                colorSets[set] = holds
+                return holds
             }
             var fixedGroups: [String] = []
             if groups.count > 1 && !studioThemes.contains(where: { $0.group == nil }) {
+                var inGroups: [String: [StudioTheme]] = [:]
+                for theme in studioThemes { if let g = theme.group { inGroups[g, default: []].append(theme) } }
+                var fixedTo: [String: String] = [:]
                 for group in groups {
-                    let inGroup = studioThemes.filter { $0.group == group }
+                    let inGroup = inGroups[group] ?? []
                     guard inGroup.count > 1 else { continue }
                     let colored = inGroup.contains { theme in theme.sets.contains { $0.value != "disabled" && holdsColor($0.key) } }
                     if !colored, let first = inGroup.first {
-                        studioThemes.removeAll { $0.group == group && $0.name != first.name }
+                        fixedTo[group] = first.name
                         fixedGroups.append("\(group) = \(first.name) (no set of its themes holds a color)")
                     }
                 }
+                if !fixedTo.isEmpty { studioThemes.removeAll { theme in theme.group.flatMap { fixedTo[$0] }.map { theme.name != $0 } ?? false } }
             }
             // Themes in no group that use no set holding a color (Element's Global, Android,
             // iOS and Web beside Light and Dark) are platform or size themes, not color themes:
@@ -125,8 +144,8 @@ extension PaletteDecoder {
             if groups.count <= 1 || studioThemes.contains(where: { $0.group == nil }) {
                 let colorless = studioThemes.filter { theme in !theme.sets.contains { $0.value != "disabled" && holdsColor($0.key) } }
                 if !colorless.isEmpty && colorless.count < studioThemes.count {
-                    let names = colorless.map(\.name)
-                    studioThemes.removeAll { theme in names.contains(theme.name) }
+                    let names = colorless.map(\.name), nameSet = Set(names)
+                    studioThemes.removeAll { theme in nameSet.contains(theme.name) }
                     fixedGroups.append(names.count == 1 ? "the theme \(names[0]) uses no set holding a color, so it is not a color theme and is not audited"
                                        : "the themes \(names.joined(separator: ", ")) use no set holding a color, so they are not color themes and are not audited")
                 }
@@ -135,10 +154,11 @@ extension PaletteDecoder {
             let usedSets = Set(studioThemes.flatMap { theme in theme.sets.filter { $0.value != "disabled" }.map(\.key) })
             for set in order where !usedSets.contains(set) {
                 for token in flattened[set] ?? [] {
+                    // The set's name abridged: quoted for each of its tokens.
                     if let type = token.type, type != "color" {
-                        ledger.notColor(token.name, type: "\(type), in set \(set), which no theme uses", file: token.file ?? file, location: token.location)
+                        ledger.notColor(token.name, type: "\(type.abridged), in set \(set.abridged), which no theme uses", file: token.file ?? file, location: token.location)
                     } else {
-                        ledger.notRead(token.name, reason: "it is in the token set \(set), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location)
+                        ledger.notRead(token.name, reason: "it is in the token set \(set.abridged), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location)
                     }
                 }
             }
@@ -172,7 +192,8 @@ extension PaletteDecoder {
                 guard ReadBudget.spend(1 + tokenCount, on: "the themes of \"$themes\"", file: themesFile ?? file, location: themesValue?.location) else { return nil }
                 var used: Set<String> = []
                 for theme in combination { for (set, status) in theme.sets where status != "disabled" { used.insert(set) } }
-                let lists = order.filter { used.contains($0) }.map { flattened[$0] ?? [] }
+                // In set order, by each set's place (not a walk of every set for every theme).
+                let lists = used.compactMap { position[$0] }.sorted().map { flattened[order[$0]] ?? [] }
                 var themeName = combination.map(\.name).joined(separator: "-")
                 if names.contains(themeName) { themeName += "-\(names.count)" }
                 names.insert(themeName)
@@ -235,11 +256,11 @@ extension PaletteDecoder {
     /// into a folder), else the nearest names, else a few of the sets there are.
     static func tokensStudioMissingSetHint(_ name: String, sets: [String]) -> String {
         func list(_ names: [String]) -> String {
-            names.count <= 6 ? names.joined(separator: ", ") : names.prefix(6).joined(separator: ", ") + " and \(names.count - 6) more"
+            names.count <= 6 ? names.map(\.abridged).joined(separator: ", ") : names.prefix(6).map(\.abridged).joined(separator: ", ") + " and \(names.count - 6) more"
         }
         let inFolder = sets.filter { $0.hasPrefix(name + "/") }
         if !inFolder.isEmpty {
-            return "\(name)/ is a folder of \(inFolder.count) sets (\(list(inFolder))), and Tokens Studio selects sets, not folders: the $themes.json may predate the set's split into files; select the sets themselves"
+            return "\(name.abridged)/ is a folder of \(inFolder.count) sets (\(list(inFolder))), and Tokens Studio selects sets, not folders: the $themes.json may predate the set's split into files; select the sets themselves"
         }
         let near = sets.filter { PaletteDecoder.editDistance($0, name, atMost: 2) != nil }
         if !near.isEmpty { return "did you mean \(list(near))?" }

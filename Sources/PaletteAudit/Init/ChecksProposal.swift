@@ -83,6 +83,10 @@ struct PaletteProposer {
     /// backdrop does not resolve): as a background there, its contrast is a range over every
     /// surface it could be drawn on.
     let translucent: Set<String>
+    /// The names by glob, each theme's names as a set, and what was matched already: every
+    /// lookup the proposal makes goes through it, so its work grows with the names, not with
+    /// names × names (30,000 tokens took 59 s).
+    let index: NameIndex
 
     init(palette: Palette) {
         self.palette = palette
@@ -111,6 +115,7 @@ struct PaletteProposer {
         }
         allNames = all
         roles = Dictionary(uniqueKeysWithValues: all.map { ($0, TokenNameRole(name: $0)) })
+        index = NameIndex(names: all, themes: themeNames.map(\.names))
     }
 
     /// The largest number of explicit scale checks proposed for one palette.
@@ -147,12 +152,13 @@ struct PaletteProposer {
 
         var checks: [ProposedCheck] = []
         // 1. Named partners.
-        var partnered: [String] = []
+        var partnered: [String] = [], partneredSet: Set<String> = []
         for name in allNames {
             guard let role = roles[name], role.role == .foreground, !role.disabled, let partner = partner(of: name, role: role) else { continue }
             let themes = themesHaving([name, partner])
             guard !themes.isEmpty else { continue }
             partnered.append(name)
+            partneredSet.insert(name)
             var check = ProposedCheck(id: "\(name) on \(partner)", foreground: name, background: partner, usage: .text,
                                       description: "proposed by contrast init: \"\(name)\" is named for use on \"\(partner)\" (its \"\(Self.sitsOnRange(of: name) != nil ? "on" : role.word ?? "")\" word), so it is its text")
             check.themes = themes.count == themeNames.count ? nil : themes
@@ -165,7 +171,7 @@ struct PaletteProposer {
         // meant for a surface this palette does not name: checked on every background it would
         // fail where it is never used. It is named in a note instead.
         let unpartnered = allNames.filter { name in
-            guard !partnered.contains(name), let role = roles[name], role.role == .foreground, !role.disabled else { return false }
+            guard !partneredSet.contains(name), let role = roles[name], role.role == .foreground, !role.disabled else { return false }
             return Self.sitsOnRange(of: name) != nil
         }
         if !unpartnered.isEmpty {
@@ -174,23 +180,48 @@ struct PaletteProposer {
         }
 
         // 2. Rules from role words.
-        let foregrounds = patterns(for: .foreground, leavingOut: Set(partnered).union(unpartnered))
+        let unpartneredSet = Set(unpartnered)
+        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet))
         let backgrounds = patterns(for: .background)
         let nonText = patterns(for: .nonText)
         if backgrounds.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
             notes.append("no token name says it is a background (background, bg, surface, canvas, page): no text rule could be proposed")
         }
+        // Which disabled globs each glob's names meet, and which named foregrounds it matches,
+        // found once per glob (not once per check over every name).
+        var backgroundsByScope: [String: [Pattern]] = [:]
+        for bg in backgrounds { backgroundsByScope[bg.scope, default: []].append(bg) }
+        var disabledMet: [String: Set<Int>] = [:]
+        func disabledGlobsMet(by glob: String) -> Set<Int> {
+            if let known = disabledMet[glob] { return known }
+            var met: Set<Int> = []
+            for name in index.matching(glob) {
+                for (d, disabled) in disabledGlobs.enumerated() where !met.contains(d) && index.matches(name, disabled) { met.insert(d) }
+                if met.count == disabledGlobs.count { break }
+            }
+            disabledMet[glob] = met
+            return met
+        }
+        var namedForegrounds: [String: [String]] = [:]
+        func namedForegroundsMatching(_ glob: String) -> [String] {
+            if let known = namedForegrounds[glob] { return known }
+            let matched = index.matching(glob)
+            let found = matched.filter(partneredSet.contains) + matched.filter(unpartneredSet.contains)
+            namedForegrounds[glob] = found
+            return found
+        }
         for (side, usage) in [(foregrounds, ContrastUsage.text), (nonText, ContrastUsage.nonText)] {
             for fg in side {
-                let partners = backgroundsAtScope(of: fg, among: backgrounds)
+                let partners = backgroundsAtScope(of: fg, among: backgroundsByScope)
                 if partners.isEmpty {
                     if !backgrounds.isEmpty { notes.append("\(fg.glob): no background at its scope or above it (\(fg.scope.isEmpty ? "the top" : fg.scope)); not checked") }
                     continue
                 }
                 for bg in partners {
-                    var except = disabledGlobs.filter { glob in allNames.contains { CheckRule.matches($0, glob) && (CheckRule.matches($0, fg.glob) || CheckRule.matches($0, bg.glob)) } }
+                    let met = disabledGlobsMet(by: fg.glob).union(disabledGlobsMet(by: bg.glob))
+                    var except = disabledGlobs.indices.filter(met.contains).map { disabledGlobs[$0] }
                     if usage == .text {
-                        except += (partnered + unpartnered).filter { CheckRule.matches($0, fg.glob) }
+                        except += namedForegroundsMatching(fg.glob)
                     }
                     if !CheckRule.isPattern(fg.glob) && !CheckRule.isPattern(bg.glob) { except = [] }  // a plain pair takes none
                     let themes = themesMatching(fg.glob, bg.glob, except: except)
@@ -343,7 +374,9 @@ struct PaletteProposer {
         var found: [Pattern] = []
         var byGlob: [String: Int] = [:]
         for name in allNames {
-            guard !leavingOut.contains(name), let r = roles[name], r.role == role, !r.disabled, let range = r.wordRange, let word = r.word else { continue }
+            // (A name with a `*` or `?` would be read as a glob: it is proposed in no rule.)
+            guard !leavingOut.contains(name), let r = roles[name], r.role == role, !r.disabled, let range = r.wordRange, let word = r.word,
+                  !CheckRule.isPattern(name) else { continue }
             let bytes = Array(name.utf8)
             // Groups are separated by dots or slashes; a name with neither (a CSS custom
             // property, `button-primary-fgColor-rest`) separates them with dashes and underscores.
@@ -368,14 +401,20 @@ struct PaletteProposer {
                 found[index].matched.insert(name)
             } else {
                 byGlob[glob] = found.count
-                let matched = Set(allNames.filter { CheckRule.matches($0, glob) && !(roles[$0]?.disabled ?? false) })
+                let matched = Set(index.matching(glob).filter { !(roles[$0]?.disabled ?? false) })
                 found.append(Pattern(glob: glob, scope: scope, word: word, matched: matched.union([name])))
             }
         }
-        // Drop a glob whose names another (broader) glob already covers.
+        // Drop a glob whose names another (broader) glob already covers. Only a glob that holds
+        // each of its names can cover it: the globs holding its rarest name are the ones asked
+        // (asking every other glob made this names × names).
+        var holding: [String: [Int]] = [:]
+        for (j, pattern) in found.enumerated() { for name in pattern.matched { holding[name, default: []].append(j) } }
         return found.enumerated().filter { i, pattern in
-            !found.enumerated().contains { j, other in
-                j != i && pattern.matched.isSubset(of: other.matched) && (other.matched.count > pattern.matched.count || j < i)
+            guard let rarest = pattern.matched.min(by: { (holding[$0]?.count ?? 0, $0) < (holding[$1]?.count ?? 0, $1) }) else { return true }
+            return !(holding[rarest] ?? []).contains { j in
+                let other = found[j]
+                return j != i && pattern.matched.isSubset(of: other.matched) && (other.matched.count > pattern.matched.count || j < i)
             }
         }.map(\.element)
     }
@@ -384,18 +423,17 @@ struct PaletteProposer {
     /// them out). A name is its own glob.
     func accepts(_ glob: String, role: TokenNameRole.Role) -> Bool {
         if !CheckRule.isPattern(glob) { return true }
-        return allNames.allSatisfy { name in
-            guard CheckRule.matches(name, glob), let r = roles[name] else { return true }
+        return index.matching(glob).allSatisfy { name in
+            guard let r = roles[name] else { return true }
             return r.role == role || r.disabled
         }
     }
 
     /// The backgrounds at `pattern`'s scope, else at the nearest scope above it.
-    func backgroundsAtScope(of pattern: Pattern, among backgrounds: [Pattern]) -> [Pattern] {
+    func backgroundsAtScope(of pattern: Pattern, among backgrounds: [String: [Pattern]]) -> [Pattern] {
         var scope = pattern.scope
         while true {
-            let here = backgrounds.filter { $0.scope == scope }
-            if !here.isEmpty { return here }
+            if let here = backgrounds[scope], !here.isEmpty { return here }
             if scope.isEmpty { return [] }
             // Up one segment: "button.primary." → "button.".
             var trimmed = String(scope.dropLast())
@@ -410,17 +448,19 @@ struct PaletteProposer {
 
     /// The themes where the rule `foreground` on `background` (with `except`) pairs two tokens.
     func themesMatching(_ foreground: String, _ background: String, except: [String]) -> [String] {
-        themeNames.filter { _, names in
-            // A side that is a name must be a token of the theme.
-            let fgs = CheckRule.side(foreground, tokens: names, except: except).filter(names.contains)
-            let bgs = CheckRule.side(background, tokens: names, except: except).filter(names.contains)
-            return fgs.contains { f in bgs.contains { $0 != f } }
-        }.map(\.theme)
+        // A pair of two tokens is there unless a side is empty, or both are the same one name:
+        // each side's first two names in each theme say it.
+        let fgs = index.firstTwo(foreground, except: except), bgs = index.firstTwo(background, except: except)
+        return themeNames.indices.filter { t in
+            let f = fgs[t], b = bgs[t]
+            guard let f0 = f.first, let b0 = b.first else { return false }
+            return f.count > 1 || b.count > 1 || f0 != b0
+        }.map { themeNames[$0].theme }
     }
 
     /// The themes where every one of `names` is a token.
     func themesHaving(_ names: [String]) -> [String] {
-        themeNames.filter { _, tokens in names.allSatisfy(tokens.contains) }.map(\.theme)
+        themeNames.indices.filter { t in names.allSatisfy(index.themes[t].contains) }.map { themeNames[$0].theme }
     }
 
     // MARK: Numbered scales
@@ -467,5 +507,76 @@ private extension UInt8 {
     var isLetterOrDigit: Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self >= 0x80
+    }
+}
+
+/// The names of a palette for the proposal's lookups: by glob through the prefixes that end at a
+/// separator (a glob's names all start with its text before the first `*` or `?`, cut back to a
+/// separator), each glob's names found once, and each theme's names as a set.
+final class NameIndex: @unchecked Sendable {
+    let names: [String]
+    let nameSet: Set<String>
+    let themes: [Set<String>]
+    private var byPrefix: [Substring: [Int]] = [:]
+    private var matched: [String: [String]] = [:]
+    private var sides: [String: [[String]]] = [:]
+
+    init(names: [String], themes: [[String]]) {
+        self.names = names
+        nameSet = Set(names)
+        self.themes = themes.map(Set.init)
+        for (i, name) in names.enumerated() {
+            var index = name.startIndex
+            while index != name.endIndex {
+                let next = name.index(after: index)
+                if NameIndex.isSeparator(name[index]) { byPrefix[name[..<next], default: []].append(i) }
+                index = next
+            }
+        }
+    }
+
+    static func isSeparator(_ c: Character) -> Bool { c == "." || c == "/" || c == "-" || c == "_" }
+
+    func matches(_ name: String, _ glob: String) -> Bool { CheckRule.isPattern(glob) ? CheckRule.matches(name, glob) : name == glob }
+
+    /// The names `glob` matches, in name order (a name that is no glob matches itself).
+    func matching(_ glob: String) -> [String] {
+        if let known = matched[glob] { return known }
+        let found: [String]
+        if !CheckRule.isPattern(glob) {
+            found = nameSet.contains(glob) ? [glob] : []
+        } else {
+            let literal = glob.prefix { $0 != "*" && $0 != "?" }
+            let cut = literal.lastIndex(where: NameIndex.isSeparator).map { literal[...$0] } ?? ""
+            let candidates = cut.isEmpty ? Array(names.indices) : byPrefix[Substring(cut)] ?? []
+            found = candidates.map { names[$0] }.filter { CheckRule.matches($0, glob) }
+        }
+        matched[glob] = found
+        return found
+    }
+
+    /// For each theme, the first two of its names that a rule's side `glob` pairs, `except`
+    /// left out (as ``CheckRule/side(_:tokens:except:)`` does, a side that is a name must be
+    /// a token of the theme).
+    func firstTwo(_ glob: String, except: [String]) -> [[String]] {
+        let key = ([glob] + except).joined(separator: "\u{0}")
+        if let known = sides[key] { return known }
+        let candidates = matching(glob)
+        let globs = except.filter(CheckRule.isPattern), literal = Set(except.filter { !CheckRule.isPattern($0) })
+        let isPattern = CheckRule.isPattern(glob)
+        func left(_ name: String) -> Bool {
+            isPattern && (literal.contains(name) || globs.contains { CheckRule.matches(name, $0) })
+        }
+        var out: [[String]] = []
+        for theme in themes {
+            var two: [String] = []
+            for name in candidates where theme.contains(name) && !left(name) {
+                two.append(name)
+                if two.count == 2 { break }
+            }
+            out.append(two)
+        }
+        sides[key] = out
+        return out
     }
 }

@@ -127,6 +127,7 @@ struct FigmaExportFormat: SourceFormat {
             files.append(export)
         }
         // Collections: the Action's by name; the native export's by shared variable IDs.
+        func normalized(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init)) }
         var collectionOf: [Int] = Array(files.indices)
         func find(_ i: Int) -> Int { var i = i; while collectionOf[i] != i { i = collectionOf[i] }; return i }
         // Each file joins the first file that shares a variable ID with it (or, for the Action's
@@ -151,18 +152,23 @@ struct FigmaExportFormat: SourceFormat {
         }
         var variables = FigmaVariables()
         var collectionIndex: [Int: String] = [:]
+        // What aliasData's collection names are matched against: every file's name.
+        var matchedName: [String: String] = [:]
         for (n, group) in groups.enumerated() {
             let first = files[group[0]]
-            let name = first.collectionName ?? group.map { stem(files[$0].file) }.joined(separator: " + ")
+            // Named by its files, three at most: the name qualifies token names and is quoted
+            // in messages, and a collection may be a thousand files.
+            let stems = group.map { stem(files[$0].file) }
+            let name = first.collectionName ?? (stems.prefix(3).joined(separator: " + ") + (stems.count > 3 ? " + \(stems.count - 3) more" : ""))
             let id = "collection \(n + 1)"
-            var modes: [(String, String)] = []
-            for i in group where !modes.contains(where: { $0.0 == files[i].mode }) { modes.append((files[i].mode, files[i].mode)) }
-            variables.collections[id] = FigmaVariables.Collection(id: id, name: name, modes: modes, defaultMode: modes.first?.0, remote: false)
+            var modes: [(String, String)] = [], seenModes: Set<String> = []
+            for i in group where seenModes.insert(files[i].mode).inserted { modes.append((files[i].mode, files[i].mode)) }
+            variables.collections[id] = FigmaVariables.Collection(id: id, name: name, modes: modes, defaultMode: modes.first?.0, remote: false, file: first.file, pointer: JSONPointer())
+            matchedName[id] = normalized(first.collectionName ?? stems.joined(separator: " + "))
             for i in group { collectionIndex[i] = id }
         }
         // Variables by collection and Figma name (`group/token`).
         var byName: [String: [String: Int]] = [:]  // collection → name → index in variables.colors
-        func normalized(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init)) }
         var pendingAliases: [(variable: Int, value: Int, file: Int, alias: Alias)] = []
         for (i, export) in files.enumerated() {
             let collection = collectionIndex[i]!
@@ -210,8 +216,9 @@ struct FigmaExportFormat: SourceFormat {
         // Aliases, once every variable is known.
         var stale: [String: Int] = [:]
         let collectionIDs = variables.collections.keys.sorted()
-        var normalizedName: [String: String] = [:]
-        for id in collectionIDs { normalizedName[id] = normalized(variables.collections[id]!.name) }
+        // The candidates of each (collection named, target, own collection), found once: a
+        // thousand aliases to one name held by a thousand collections matched every name again.
+        var candidatesOf: [String: [String]] = [:]
         var indexOfID: [String: Int] = [:]
         for (index, v) in variables.colors.enumerated() { indexOfID[v.id] = index }
         // The collections that hold each name, in collection order.
@@ -224,10 +231,16 @@ struct FigmaExportFormat: SourceFormat {
             if let set = alias.collection {
                 // aliasData names the target's collection, whose files do not name it: match it
                 // against the collections' file names, else any other collection with the name.
-                let wanted = normalized(set)
-                let holding = holders[alias.target] ?? []
-                candidates = holding.filter { normalizedName[$0]!.contains(wanted) }
-                if candidates.isEmpty { candidates = holding.filter { $0 != own } }
+                let memo = "\(set)\u{0}\(alias.target)\u{0}\(own)"
+                if let known = candidatesOf[memo] {
+                    candidates = known
+                } else {
+                    let wanted = normalized(set)
+                    let holding = holders[alias.target] ?? []
+                    candidates = holding.filter { matchedName[$0]!.contains(wanted) }
+                    if candidates.isEmpty { candidates = holding.filter { $0 != own } }
+                    candidatesOf[memo] = candidates
+                }
             } else if byName[own]?[alias.target] != nil {
                 candidates = [own]
             } else {
@@ -244,8 +257,11 @@ struct FigmaExportFormat: SourceFormat {
                 value.value = .color(exported)
                 value.assumed = "\(name) is an alias to \(alias.written), which none of the exported files holds (a library's); the value Figma exported with it is used"
             } else if candidates.count > 1 {
-                value.value = .invalid(reason: "an alias to \(alias.written), which \(candidates.count) collections hold (\(candidates.map { variables.collections[$0]!.name }.joined(separator: ", ")))",
-                                       message: "\(name): the alias \(alias.written) is ambiguous: \(candidates.count) collections of the export hold \(alias.target)")
+                // Three collections named at most, each abridged: said for every such alias (one
+                // alias listing 800 collections was 205 MB of output from 828 KB).
+                let named = candidates.prefix(3).map { variables.collections[$0]!.name.abridged }.joined(separator: ", ") + (candidates.count > 3 ? " and \(candidates.count - 3) more" : "")
+                value.value = .invalid(reason: "an alias to \(alias.written.abridged), which \(candidates.count) collections hold (\(named))",
+                                       message: "\(name): the alias \(alias.written.abridged) is ambiguous: \(candidates.count) collections of the export hold \(alias.target.abridged)")
             } else {
                 value.value = .alias("\(alias.written) (not in the exported files)")
             }

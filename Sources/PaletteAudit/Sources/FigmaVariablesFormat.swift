@@ -41,7 +41,8 @@ struct FigmaVariablesFormat: SourceFormat {
             var remote = false
             if case .bool(let flag, _)? = c["remote"] { remote = flag }
             variables.collections[member.key] = FigmaVariables.Collection(id: member.key, name: c["name"]?.stringValue ?? member.key, modes: modes,
-                                                                         defaultMode: c["defaultModeId"]?.stringValue, remote: remote)
+                                                                         defaultMode: c["defaultModeId"]?.stringValue, remote: remote,
+                                                                         file: file, pointer: JSONPointer(["meta", "variableCollections", member.key, "modes"]))
         }
         let variablesPointer = JSONPointer(["meta", "variables"])
         for member in meta["variables"]?.members ?? [] {

@@ -52,6 +52,24 @@ struct MaterialThemeFormat: SourceFormat {
         for palette in json["palettes"]?.members ?? [] {
             shared += tokens(palette.value, prefix: "palettes." + palette.key, pointer: JSONPointer(["palettes", palette.key]))
         }
+        // As many schemes as every format keeps themes (20,000 were read), counted before any
+        // is built.
+        guard schemes.count <= context.limits.maximumThemes else {
+            problems.append(PaletteProblem(.limitExceeded, "the export has \(schemes.count) schemes; the limit is \(context.limits.maximumThemes)",
+                                           file: file, pointer: JSONPointer(["schemes"]), location: json["schemes"]?.location))
+            return (nil, problems)
+        }
+        // Each custom color's name and members by key, found once: a lookup per scheme was a scan
+        // of the custom color's keys, which may be one per scheme (965 KB took 8 s).
+        var customs: [(index: Int, name: String?, location: SourceLocation?, roles: [String: JSONValue])] = []
+        if case .array(let extended, _)? = json["extendedColors"] {
+            for (index, custom) in extended.enumerated() {
+                guard ReadBudget.spend(1 + (custom.members?.count ?? 0), on: "a Material Theme Builder export", file: file, location: custom.location) else { return (nil, problems) }
+                var roles: [String: JSONValue] = [:]
+                for member in custom.members ?? [] where roles[member.key] == nil { roles[member.key] = member.value }
+                customs.append((index, roles["name"]?.stringValue, custom.location, roles))
+            }
+        }
         var themes: [Theme] = []
         for scheme in schemes {
             // Each scheme repeats the tonal palettes: spent, so schemes cannot multiply them.
@@ -59,19 +77,17 @@ struct MaterialThemeFormat: SourceFormat {
             var own = tokens(scheme.value, prefix: "", pointer: JSONPointer(["schemes", scheme.key]))
             // Custom colors: each has roles per scheme (`light`, `dark`…), or by the scheme's
             // luminosity when it has no entry for this contrast.
-            if case .array(let extended, _)? = json["extendedColors"] {
-                for (index, custom) in extended.enumerated() {
-                    guard let name = custom["name"]?.stringValue else {
-                        if scheme.key == schemes.first?.key {
-                            ledger.notRead("extendedColors/\(index)", reason: "a custom color without a \"name\"", file: file, location: custom.location)
-                        }
-                        continue
+            for custom in customs {
+                guard let name = custom.name else {
+                    if scheme.key == schemes.first?.key {
+                        ledger.notRead("extendedColors/\(custom.index)", reason: "a custom color without a \"name\"", file: file, location: custom.location)
                     }
-                    let luminosity = scheme.key.hasPrefix("dark") ? "dark" : "light"
-                    let roles = custom[scheme.key] ?? custom[luminosity]
-                    let key = custom[scheme.key] != nil ? scheme.key : luminosity
-                    own += tokens(roles, prefix: name, pointer: JSONPointer(["extendedColors", String(index), key]))
+                    continue
                 }
+                let luminosity = scheme.key.hasPrefix("dark") ? "dark" : "light"
+                let roles = custom.roles[scheme.key] ?? custom.roles[luminosity]
+                let key = custom.roles[scheme.key] != nil ? scheme.key : luminosity
+                own += tokens(roles, prefix: name, pointer: JSONPointer(["extendedColors", String(custom.index), key]))
             }
             var theme = Theme(name: scheme.key, tokens: own + shared, pointer: JSONPointer(["schemes", scheme.key]))
             theme.colorScheme = scheme.key.hasPrefix("dark") ? .dark : .light

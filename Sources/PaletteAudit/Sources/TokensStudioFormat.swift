@@ -27,21 +27,30 @@ struct TokensStudioFormat: FolderSourceFormat {
     }
 
     /// How many of a document's references resolve from its root, and how many only inside one
-    /// of its top-level objects.
+    /// of its top-level objects. The keys compared while resolving are counted with the nodes
+    /// (each step of a path scans its object's keys, and a reference is tried in every set):
+    /// at most 2,000,000, so that 2,000 references over 50,000 sets cannot cost 10^8 steps.
     static func referenceScopes(_ json: JSONValue) -> (atRoot: Int, inSet: Int) {
         guard let sets = json.members?.filter({ !$0.key.hasPrefix("$") }), sets.count >= 2,
               sets.allSatisfy({ $0.value.members != nil }) else { return (0, 0) }
-        func resolves(_ path: [Substring], from node: JSONValue) -> Bool {
+        var compared = 0
+        func resolves(_ path: ArraySlice<Substring>, from node: JSONValue) -> Bool {
             var current = node
             for key in path {
+                compared += current.members?.count ?? 1
                 guard let next = current[String(key)] else { return false }
                 current = next
             }
             return current.members != nil
         }
+        // A path's first step, from the root and in each set, by key: only the sets that hold
+        // its first key can resolve it.
+        var atRootByKey: [String: JSONValue] = [:], inSetsByKey: [String: [JSONValue]] = [:]
+        for member in json.members ?? [] where atRootByKey[member.key] == nil { atRootByKey[member.key] = member.value }
+        for set in sets { for member in set.value.members ?? [] { inSetsByKey[member.key, default: []].append(member.value) } }
         var atRoot = 0, inSet = 0, seen = 0, visited = 0
         var stack = [json]
-        while let next = stack.popLast(), visited < 200_000, seen < 2_000 {
+        while let next = stack.popLast(), visited < 200_000, seen < 2_000, compared < 2_000_000 {
             visited += 1
             switch next {
             case .object(let members, _): stack.append(contentsOf: members.map(\.value))
@@ -53,8 +62,9 @@ struct TokensStudioFormat: FolderSourceFormat {
                     rest = rest[rest.index(after: close)...]
                     guard !path.isEmpty, path.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { continue }
                     seen += 1
-                    if resolves(path, from: json) { atRoot += 1 }
-                    else if sets.contains(where: { resolves(path, from: $0.value) }) { inSet += 1 }
+                    let first = String(path[0])
+                    if let start = atRootByKey[first], resolves(path.dropFirst(), from: start) { atRoot += 1 }
+                    else if (inSetsByKey[first] ?? []).contains(where: { resolves(path.dropFirst(), from: $0) }) { inSet += 1 }
                 }
             default: break
             }

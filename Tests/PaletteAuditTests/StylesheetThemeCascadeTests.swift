@@ -150,4 +150,38 @@ import Testing
         #expect(resolvedColors(merged)["dark"]?["fg"] == "#eeeeee")
         #expect(palettes.contains { $0.themes.map(\.name) == ["light"] && $0.themes[0].tokens.contains { $0.name == "gray-0" } })
     }
+
+    /// Found by a review: a folder of `light.css` and `dark.css` that both write `:root` named
+    /// the dark file's theme `light` (its selector's) and the light one `light-1`; and a file of
+    /// one override (`brand.css`) beside a file of five was merged as a theme of its own.
+    @Test func themeFilesAreNamedByTheirFilesWhenTheirSelectorsAgree() throws {
+        let directory = Scratch.directory("css-theme-files-named")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try ":root { --fg: #000000; --bg: #ffffff; --muted: #666666; }".write(to: directory.appendingPathComponent("light.css"), atomically: true, encoding: .utf8)
+        try ":root { --fg: #ffffff; --bg: #000000; --muted: #999999; }".write(to: directory.appendingPathComponent("dark.css"), atomically: true, encoding: .utf8)
+        let loaded = PaletteLoader.loadSources(paths: [directory.path])
+        let merged = try #require(loaded.palettes.compactMap(\.palette).first)
+        #expect(merged.themes.map(\.name) == ["dark", "light"])
+        #expect(resolvedColors(merged)["dark"]?["bg"] == "#000000" && resolvedColors(merged)["light"]?["bg"] == "#ffffff")
+
+        let overrides = Scratch.directory("css-override-file")
+        try? FileManager.default.removeItem(at: overrides)
+        try FileManager.default.createDirectory(at: overrides, withIntermediateDirectories: true)
+        try ":root { --accent: #ff0000; }".write(to: overrides.appendingPathComponent("brand.css"), atomically: true, encoding: .utf8)
+        try ":root { --accent: #0000ff; --fg: #000; --bg: #fff; --muted: #666; --line: #ccc; }".write(to: overrides.appendingPathComponent("tokens.css"), atomically: true, encoding: .utf8)
+        #expect(PaletteLoader.loadSources(paths: [overrides.path]).palettes.compactMap(\.palette).count == 2)
+    }
+
+    /// Found by a review: classes named as themes (`.high-contrast`, `.theme-blue`) that redefine
+    /// a few of the root's properties were dropped as component scopes once `.dark` redefined
+    /// thirty.
+    @Test func aClassNamedAsAThemeIsNotAComponentScope() throws {
+        let root = (0..<30).map { "--v\($0): #\(String(format: "%06x", $0 * 4099));" }.joined()
+        let dark = (0..<30).map { "--v\($0): #\(String(format: "%06x", 0xffffff - $0 * 4099));" }.joined()
+        let css = ":root { \(root) }\n.dark { \(dark) }\n.high-contrast { --v0: #000000; --v1: #ffffff; }\n.theme-blue { --v2: #0000ff; }\n.btn-dark { --v3: #111111; }"
+        let (palette, _) = try Self.read(css)
+        #expect(palette.themes.map(\.name) == ["light", "dark", "high-contrast", "theme-blue"])
+        #expect(StylesheetReader.isThemeName("dark-dimmed") && StylesheetReader.isThemeName("theme-zinc") && !StylesheetReader.isThemeName("btn-dark") && !StylesheetReader.isThemeName("carousel-dark"))
+    }
 }

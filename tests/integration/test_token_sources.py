@@ -373,3 +373,28 @@ def test_color_channels_that_name_plain_data_in_other_files_are_read(run, tmp_pa
     report, r = audit_json(run, str(tmp_path), "--checks", str(tmp_path / "rules.json"))
     result = report["palettes"][0]["themes"][0]["results"][0]
     assert result["foreground"]["hex"] == "#bf4040", result["foreground"]
+
+
+def test_sources_beside_the_file_they_build_are_not_modes_of_it(run, tmp_path):
+    """Found by a review: Primer's source files sit beside build-light-values.json, which holds
+    every token they define; each was taken for a "mode" of it (136 themes, a `dark` theme with
+    light text). Files that each redefine different tokens of one file are its pieces, not its
+    modes; a file of sizes whose one alias names a size holds no color and is no theme."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "built.json").write_text(json.dumps({"fg.default": "#1f2328", "bg.default": "#ffffff", "fg.muted": "#59636e", "bg.muted": "#f6f8fa"}))
+    (tmp_path / "src" / "light.json").write_text(json.dumps({"base": {"black": {"$type": "color", "$value": "#1f2328"}, "white": {"$type": "color", "$value": "#ffffff"}}}))
+    (tmp_path / "src" / "dark.json").write_text(json.dumps({"base": {"black": {"$type": "color", "$value": "#010409"}, "white": {"$type": "color", "$value": "#f0f6fc"}}}))
+    (tmp_path / "src" / "fg.json").write_text(json.dumps({"fg": {"default": {"$type": "color", "$value": "{base.black}"}}}))
+    (tmp_path / "src" / "bg.json").write_text(json.dumps({"bg": {"default": {"$type": "color", "$value": "{base.white}"}}}))
+    r = run("audit", str(tmp_path), "--format", "json")
+    themes = [t["name"] for p in json.loads(r.stdout)["palettes"] for t in p["themes"]]
+    assert not any(name in ("fg", "bg") or name.endswith(("-fg", "-bg")) for name in themes), themes
+
+    sizes = tmp_path / "sizes"
+    sizes.mkdir()
+    (sizes / "a.json").write_text(json.dumps({"color": {"fg": {"value": "#000000"}, "bg": {"value": "#ffffff"}},
+                                              "size": {"font": {"small": {"value": "0.75"}, "medium": {"value": "1"}, "base": {"value": "{size.font.medium}"}}}}))
+    (sizes / "font.json").write_text(json.dumps({"size": {"font": {"small": {"value": "0.8"}, "base": {"value": "{size.font.medium}"}}}}))
+    r = run("audit", str(sizes), "--format", "json")
+    themes = [t["name"] for p in json.loads(r.stdout)["palettes"] for t in p["themes"]]
+    assert "font" not in themes, themes

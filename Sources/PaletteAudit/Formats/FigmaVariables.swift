@@ -107,7 +107,7 @@ struct FigmaVariables {
             count = product
         }
         func describe(_ axes: [Collection]) -> String {
-            axes.prefix(16).map { "\($0.name.abridged) (\($0.modes.count))" }.joined(separator: ", ") + (axes.count > 16 ? " and \(axes.count - 16) more" : "")
+            axes.prefix(16).map { "\($0.name.excerpt(40)) (\($0.modes.count))" }.joined(separator: ", ") + (axes.count > 16 ? " and \(axes.count - 16) more" : "")
         }
         if overflow {
             // One axis at a time, the others at their defaults: as many themes as the axes have
@@ -226,7 +226,7 @@ struct FigmaVariables {
         // and not read at all when no theme has it.
         for v in colors {
             guard let missing = lacking[v.id] else { continue }
-            let reason = "it has no value for mode \(missing) of its collection (valuesByMode holds \(v.values.prefix(8).map(\.mode.abridged).joined(separator: ", "))\(v.values.count > 8 ? " and \(v.values.count - 8) more" : "")), so it has no color in the themes of that mode"
+            let reason = "it has no value for mode \(missing) of its collection (valuesByMode holds \(v.values.prefix(8).map { $0.mode.excerpt(40) }.joined(separator: ", "))\(v.values.count > 8 ? " and \(v.values.count - 8) more" : "")), so it has no color in the themes of that mode"
             problems.append(PaletteProblem(.missingField, "\(tokenName(v)): \(reason)", file: v.file, location: v.location, severity: .warning))
             if !made.contains(v.id) && warned.insert(v.id).inserted { ledger.notRead(tokenName(v), reason: reason, file: v.file, location: v.location) }
         }
@@ -236,19 +236,5 @@ struct FigmaVariables {
     /// How the themes were made, for the palette's format line.
     static func describeThemes(_ axes: [Collection]) -> String {
         axes.isEmpty ? "; one theme (every collection at its default mode)" : "; themes from the modes of \(axes.map(\.name).joined(separator: " × "))"
-    }
-}
-
-extension String {
-    /// User text as a message or a ledger entry quotes it: whole up to 40 characters, else its
-    /// first 40 and an ellipsis, so that a name repeated for every token costs a fixed length
-    /// (set and collection names of 10 KB, quoted in full per token, made 300 MB of output).
-    var abridged: String {
-        var end = startIndex
-        for _ in 0..<40 {
-            guard end != endIndex else { return self }
-            end = index(after: end)
-        }
-        return end == endIndex ? self : String(self[..<end]) + "…"
     }
 }

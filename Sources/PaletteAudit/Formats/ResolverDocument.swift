@@ -109,11 +109,11 @@ extension PaletteDecoder {
         var unapplied: [(what: String, sources: [TokenSource])] = []
         for member in sets?.members ?? [] where !appliedSets.contains(member.key) {
             // Names abridged: quoted in the ledger entry of each of their tokens.
-            unapplied.append(("set \(member.key.abridged)", setSources(member.value, at: root.appending("sets").appending(member.key), reader: reader, cache: &cache, visiting: ["#/sets/\(member.key)"])))
+            unapplied.append(("set \(member.key.excerpt(40))", setSources(member.value, at: root.appending("sets").appending(member.key), reader: reader, cache: &cache, visiting: ["#/sets/\(member.key)"])))
         }
         for member in modifiers?.members ?? [] where !appliedModifiers.contains(member.key) {
             if case .modifier(_, let contexts, _)? = modifierItem(member.value, name: member.key, at: root.appending("modifiers").appending(member.key), reader: reader, cache: &cache) {
-                unapplied.append(("modifier \(member.key.abridged)", contexts.flatMap(\.sources)))
+                unapplied.append(("modifier \(member.key.excerpt(40))", contexts.flatMap(\.sources)))
             }
         }
 
@@ -143,7 +143,7 @@ extension PaletteDecoder {
                 let resolved = resolveReferences(source.root, file: source.file, pointer: source.pointer, reader: reader, cache: &cache, setFiles: setFiles)
                 for token in flatten(TokenSource(file: source.file, root: resolved, pointer: source.pointer), dialect: .dtcg) {
                     if let type = token.type, type != "color" {
-                        ledger.notColor(token.name, type: "\(type.abridged), in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
+                        ledger.notColor(token.name, type: "\(type.excerpt(40)), in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
                     } else {
                         ledger.notRead(token.name, reason: "it is in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
                     }
@@ -177,7 +177,7 @@ extension PaletteDecoder {
                     for context in contexts where context.name != pick.name {
                         for source in context.sources {
                             for token in flattened[key(source)] ?? [] {
-                                ledger.notColor(token.name, type: "\((token.type ?? "untyped").abridged), in context \(context.name.abridged) of \(modifierName.abridged), which is fixed to \(pick.name.abridged)",
+                                ledger.notColor(token.name, type: "\((token.type ?? "untyped").excerpt(40)), in context \(context.name.excerpt(40)) of \(modifierName.excerpt(40)), which is fixed to \(pick.name.excerpt(40))",
                                                 file: token.file ?? source.file, location: token.location)
                             }
                         }

@@ -245,7 +245,11 @@ extension StylesheetReader {
             let scheme = Self.usedScheme(declaredScheme, prefersDark: dark)
             if scheme == .light, dark || key.lowercasedContains("dark"),
                let uses = effective.values.filter({ $0.value.lowercasedContains("light-dark(") }).min(by: { $0.order < $1.order }) {
-                problems.append(PaletteProblem(.unsupportedProperty, "theme '\(themeName)' resolves light-dark() to its light colors (--\(uses.name) among them): the root's color-scheme there is \(declaredScheme.map { "'\($0)'" } ?? "not set"), so a browser uses the light scheme; give the theme `color-scheme: dark` (or `light dark` under a dark preference) for its dark colors",
+                let declaredWords = (declaredScheme ?? "").split(separator: " ")
+                let why = declaredWords.contains("light") && declaredWords.contains("dark")
+                    ? "the root's color-scheme there is '\(declaredScheme ?? "")', which follows the system preference, and the theme stands for none: read as a light preference shows it (a dark preference shows the dark colors)"
+                    : "the root's color-scheme there is \(declaredScheme.map { "'\($0)'" } ?? "not set"), so a browser uses the light scheme"
+                problems.append(PaletteProblem(.unsupportedProperty, "theme '\(themeName)' resolves light-dark() to its light colors (--\(uses.name) among them): \(why); give the theme `color-scheme: dark` for its dark colors",
                                                file: uses.file ?? file, location: uses.location, severity: .warning))
             }
             let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
@@ -255,6 +259,18 @@ extension StylesheetReader {
             themes.append(theme)
         }
         return themes
+    }
+
+    /// Whether a class's name is made only of words that name themes (`dark`, `high-contrast`,
+    /// `theme-blue`, `dark_dimmed`): a theme's wrapper, not a component's variant (`btn-dark`,
+    /// `carousel-dark`).
+    static func isThemeName(_ name: String) -> Bool {
+        let words = name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
+        guard let first = words.first else { return false }
+        if first == "theme" || words.last == "theme" { return true }
+        let themeWords: Set<Substring> = ["dark", "light", "dim", "dimmed", "high", "contrast", "low", "more", "less", "mode", "scheme",
+                                          "colorblind", "tritanopia", "protanopia", "deuteranopia", "night", "day", "auto", "system"]
+        return words.allSatisfy { themeWords.contains($0) }
     }
 
     /// A declaration's place: its file and byte offset.
@@ -325,8 +341,12 @@ extension StylesheetReader {
         // A block that redefines a few of the root's properties where a theme of the same
         // stylesheet redefines ten times as many (Bootstrap's `.carousel-dark` sets three of the
         // carousel's, `[data-bs-theme=dark]` fifty) is a component's variant too.
+        // A class named only with theme words (`.high-contrast`, `.theme-blue`, `.dark-dimmed`)
+        // says it is a theme: only one that redefines nothing of the root's is a scope.
         let most = redefined.values.max() ?? 0
-        let scopes = redefined.filter { classesOnly.contains($0.key) && ($0.value == 0 || $0.value * 10 < most) }.map(\.key)
+        let scopes = redefined.filter { entry in
+            classesOnly.contains(entry.key) && (entry.value == 0 || (entry.value * 10 < most && !Self.isThemeName(entry.key)))
+        }.map(\.key)
         for key in scopes.sorted() {
             for declaration in declarations[key] ?? [] {
                 let block = declaration.block.excerpt(60)

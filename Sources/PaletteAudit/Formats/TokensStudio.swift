@@ -58,13 +58,13 @@ extension PaletteDecoder {
                     var statuses: [String: String] = [:]
                     for member in selected {
                         guard let status = member.value.stringValue, ["enabled", "source", "disabled"].contains(status) else {
-                            problem(.invalidValue, "theme \"\(themeName.abridged)\": set \"\(member.key.abridged)\" has status \(member.value.stringValue.map { "\"\($0)\"" } ?? member.value.typeName); expected \"enabled\", \"source\" or \"disabled\"", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                            problem(.invalidValue, "theme \"\(themeName.excerpt(40))\": set \"\(member.key.excerpt(40))\" has status \(member.value.stringValue.map { "\"\($0)\"" } ?? member.value.typeName); expected \"enabled\", \"source\" or \"disabled\"", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
                             continue
                         }
                         if status != "disabled" && flattened[member.key] == nil {
                             hintsLeft -= 1
                             let hint = hintsLeft >= 0 ? "; " + Self.tokensStudioMissingSetHint(member.key, sets: order) : ""
-                            problem(.unknownToken, "theme \"\(themeName.abridged)\" uses the token set \"\(member.key.abridged)\", which is not in this Tokens Studio set\(hint)", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
+                            problem(.unknownToken, "theme \"\(themeName.excerpt(40))\" uses the token set \"\(member.key.excerpt(40))\", which is not in this Tokens Studio set\(hint)", at: pointer.appending("selectedTokenSets").appending(member.key), member.value)
                         }
                         statuses[member.key] = status
                     }
@@ -156,9 +156,9 @@ extension PaletteDecoder {
                 for token in flattened[set] ?? [] {
                     // The set's name abridged: quoted for each of its tokens.
                     if let type = token.type, type != "color" {
-                        ledger.notColor(token.name, type: "\(type.abridged), in set \(set.abridged), which no theme uses", file: token.file ?? file, location: token.location)
+                        ledger.notColor(token.name, type: "\(type.excerpt(40)), in set \(set.excerpt(40)), which no theme uses", file: token.file ?? file, location: token.location)
                     } else {
-                        ledger.notRead(token.name, reason: "it is in the token set \(set.abridged), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location)
+                        ledger.notRead(token.name, reason: "it is in the token set \(set.excerpt(40)), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location)
                     }
                 }
             }
@@ -256,11 +256,11 @@ extension PaletteDecoder {
     /// into a folder), else the nearest names, else a few of the sets there are.
     static func tokensStudioMissingSetHint(_ name: String, sets: [String]) -> String {
         func list(_ names: [String]) -> String {
-            names.count <= 6 ? names.map(\.abridged).joined(separator: ", ") : names.prefix(6).map(\.abridged).joined(separator: ", ") + " and \(names.count - 6) more"
+            names.count <= 6 ? names.map { $0.excerpt(40) }.joined(separator: ", ") : names.prefix(6).map { $0.excerpt(40) }.joined(separator: ", ") + " and \(names.count - 6) more"
         }
         let inFolder = sets.filter { $0.hasPrefix(name + "/") }
         if !inFolder.isEmpty {
-            return "\(name.abridged)/ is a folder of \(inFolder.count) sets (\(list(inFolder))), and Tokens Studio selects sets, not folders: the $themes.json may predate the set's split into files; select the sets themselves"
+            return "\(name.excerpt(40))/ is a folder of \(inFolder.count) sets (\(list(inFolder))), and Tokens Studio selects sets, not folders: the $themes.json may predate the set's split into files; select the sets themselves"
         }
         let near = sets.filter { PaletteDecoder.editDistance($0, name, atMost: 2) != nil }
         if !near.isEmpty { return "did you mean \(list(near))?" }

@@ -204,7 +204,9 @@ extension PaletteLoader {
                 let joined = groups.prefix(64).firstIndex { group in
                     let first = names[group[0]]
                     let shared = first.intersection(names[k]).count
-                    return shared * 5 >= min(first.count, names[k].count) * 4
+                    // Of both: a file of a few overrides (`brand.css` setting one of the five
+                    // properties of `tokens.css`) is loaded over the other, not a theme of its own.
+                    return shared * 5 >= max(first.count, names[k].count) * 4
                 }
                 if let joined { groups[joined].append(k) } else { groups.append([k]) }
             }
@@ -213,11 +215,14 @@ extension PaletteLoader {
                 var ledger = ReadLedger()
                 var files: [String] = []
                 var problems: [PaletteProblem] = []
+                // Files whose selectors name their themes alike (two `:root`s, both `light`) are
+                // each named after their file, all of them: `light.css` and `dark.css`.
+                let selectorNames = group.compactMap { result.palettes[indices[$0]].palette?.themes.first?.name }
+                let byFile = Set(selectorNames).count < selectorNames.count
                 for k in group {
                     let loaded = result.palettes[indices[k]]
                     guard let palette = loaded.palette, var theme = palette.themes.first else { continue }
-                    // Two files whose selectors name their themes alike are told apart by their names.
-                    if themes.contains(where: { $0.name == theme.name }) {
+                    if byFile {
                         var renamed = PaletteDecoder.baseName(loaded.file)
                         while themes.contains(where: { $0.name == renamed }) { renamed += "-\(themes.count)" }
                         theme.name = renamed

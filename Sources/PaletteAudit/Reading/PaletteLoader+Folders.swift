@@ -135,10 +135,20 @@ extension PaletteLoader {
     }
 
     /// Whether a file's tokens hold a color (typed so, or untyped and written as one).
-    static func holdsColor(_ tokens: [Token]) -> Bool {
-        tokens.contains { token in
-            token.type == "color" || token.type == "gradient" || (token.type == nil && (token.aliasTarget != nil || PaletteDecoder.couldBeColor(token.value)))
+    /// An untyped alias counts when it ends at a color of `known` (the tokens of every file of
+    /// the folder, by name), followed at most 16 steps: a file of sizes whose one alias names
+    /// a size (`{size.font.medium}`) holds no color.
+    static func holdsColor(_ tokens: [Token], known: [String: Token] = [:]) -> Bool {
+        func isColor(_ token: Token, steps: Int = 0) -> Bool {
+            if token.type == "color" || token.type == "gradient" { return true }
+            guard token.type == nil else { return false }
+            if let target = token.aliasTarget {
+                guard steps < 16, let next = known[target] else { return false }
+                return isColor(next, steps: steps + 1)
+            }
+            return PaletteDecoder.couldBeColor(token.value)
         }
+        return tokens.contains { isColor($0) }
     }
 
     /// The file's name without its token extension (`modes/dark.json` → `dark`).
@@ -159,8 +169,10 @@ extension PaletteLoader {
     /// after its file, holding them with its values over theirs. nil when there is no such file.
     static func modeThemes(_ files: [String], lists: [[Token]], root: String) -> (themes: [(name: String, lists: [Int])], note: String, fixedOut: [Int: String])? {
         let names = lists.map { Set($0.map(\.name)) }
+        var known: [String: Token] = [:]
+        for list in lists { for token in list where known[token.name] == nil { known[token.name] = token } }
         func isMode(_ i: Int, over others: [Int]) -> Bool {
-            guard !names[i].isEmpty, holdsColor(lists[i]) else { return false }
+            guard !names[i].isEmpty, holdsColor(lists[i], known: known) else { return false }
             var base: Set<String> = []
             for j in others where j != i {
                 // Each comparison costs the files' sizes: spent, as comparing sets is.
@@ -174,6 +186,18 @@ extension PaletteLoader {
         // A mode overrides the base files, not another mode alone.
         let modes = candidates.filter { isMode($0, over: files.indices.filter { !candidates.contains($0) }) }
         guard !modes.isEmpty else { return nil }
+        // Several "modes" that redefine different tokens each (Primer's component and
+        // functional sources beside the flattened build-light-values.json they make) are the
+        // pieces a built file was made from, not modes of it: alternatives of one choice
+        // redefine the same tokens.
+        if modes.count > 1 {
+            for (x, a) in modes.enumerated() {
+                for b in modes[(x + 1)...] {
+                    guard ReadBudget.spend(1 + names[a].count + names[b].count, on: "comparing token files", file: nil, location: nil) else { return nil }
+                    if names[a].intersection(names[b]).count * 2 < min(names[a].count, names[b].count) { return nil }
+                }
+            }
+        }
         let baseIndices = files.indices.filter { !modes.contains($0) }
         guard !baseIndices.isEmpty else { return nil }
         var baseThemes: [(name: String, lists: [Int])] = [(name: "default", lists: baseIndices)]

@@ -259,9 +259,9 @@ struct FigmaExportFormat: SourceFormat {
             } else if candidates.count > 1 {
                 // Three collections named at most, each abridged: said for every such alias (one
                 // alias listing 800 collections was 205 MB of output from 828 KB).
-                let named = candidates.prefix(3).map { variables.collections[$0]!.name.abridged }.joined(separator: ", ") + (candidates.count > 3 ? " and \(candidates.count - 3) more" : "")
-                value.value = .invalid(reason: "an alias to \(alias.written.abridged), which \(candidates.count) collections hold (\(named))",
-                                       message: "\(name): the alias \(alias.written.abridged) is ambiguous: \(candidates.count) collections of the export hold \(alias.target.abridged)")
+                let named = candidates.prefix(3).map { variables.collections[$0]!.name.excerpt(40) }.joined(separator: ", ") + (candidates.count > 3 ? " and \(candidates.count - 3) more" : "")
+                value.value = .invalid(reason: "an alias to \(alias.written.excerpt(40)), which \(candidates.count) collections hold (\(named))",
+                                       message: "\(name): the alias \(alias.written.excerpt(40)) is ambiguous: \(candidates.count) collections of the export hold \(alias.target.excerpt(40))")
             } else {
                 value.value = .alias("\(alias.written) (not in the exported files)")
             }

@@ -138,11 +138,13 @@ extension PaletteLoader {
     /// An untyped alias counts when it ends at a color of `known` (the tokens of every file of
     /// the folder, by name), followed at most 16 steps: a file of sizes whose one alias names
     /// a size (`{size.font.medium}`) holds no color.
-    static func holdsColor(_ tokens: [Token], known: [String: Token] = [:]) -> Bool {
+    /// Without `known`, any untyped alias counts.
+    static func holdsColor(_ tokens: [Token], known: [String: Token]? = nil) -> Bool {
         func isColor(_ token: Token, steps: Int = 0) -> Bool {
             if token.type == "color" || token.type == "gradient" { return true }
             guard token.type == nil else { return false }
             if let target = token.aliasTarget {
+                guard let known else { return true }
                 guard steps < 16, let next = known[target] else { return false }
                 return isColor(next, steps: steps + 1)
             }
@@ -172,7 +174,9 @@ extension PaletteLoader {
         var known: [String: Token] = [:]
         for list in lists { for token in list where known[token.name] == nil { known[token.name] = token } }
         func isMode(_ i: Int, over others: [Int]) -> Bool {
-            guard !names[i].isEmpty, holdsColor(lists[i], known: known) else { return false }
+            // One token is an example or a patch, not a mode (the DTCG spec's one-token examples
+            // beside the files they redefine).
+            guard names[i].count >= 2, holdsColor(lists[i], known: known) else { return false }
             var base: Set<String> = []
             for j in others where j != i {
                 // Each comparison costs the files' sizes: spent, as comparing sets is.
@@ -235,7 +239,9 @@ extension PaletteLoader {
             // One group: its files are color themes only where they define the same colors. Files
             // that share only other tokens (Theo's `global.type` and `global.category` in every
             // file: `opacity.json`, `time.json`, `motion.json`) are not themes of a color audit.
-            let colors = tokens.mapValues { $0.filter { holdsColor([$0]) } }
+            var known: [String: Token] = [:]
+            for list in lists { for token in list where known[token.name] == nil { known[token.name] = token } }
+            let colors = tokens.mapValues { $0.filter { holdsColor([$0], known: known) } }
             groups = PaletteDecoder.alternativeSets(files, tokens: colors)
         }
         guard !groups.isEmpty else { return nil }

@@ -184,4 +184,22 @@ import Testing
         #expect(palette.themes.map(\.name) == ["light", "dark", "high-contrast", "theme-blue"])
         #expect(StylesheetReader.isThemeName("dark-dimmed") && StylesheetReader.isThemeName("theme-zinc") && !StylesheetReader.isThemeName("btn-dark") && !StylesheetReader.isThemeName("carousel-dark"))
     }
+
+    /// Where the themes are axes (Designsystemet's `[data-color-scheme]` × `[data-color]`),
+    /// `light-dark()` follows the used color scheme too: a dark theme whose blocks set no
+    /// `color-scheme` shows the light values, as a browser does, and one that sets it the dark.
+    @Test func lightDarkFollowsTheUsedSchemeAcrossAxes() throws {
+        func css(_ darkScheme: String) -> String {
+            """
+            :root, [data-color-scheme="light"] { --fg: light-dark(#111111, #eeeeee); --bg: #ffffff; }
+            [data-color-scheme="dark"] { --bg: #000000; \(darkScheme) }
+            [data-color="brand"] { --accent: #0000ff; }
+            [data-color="other"] { --accent: #ff0000; }
+            """
+        }
+        let unset = try Self.values(css(""))
+        #expect(unset.keys.contains("dark-brand") && unset["dark-brand"] == "#111111", "\(unset)")
+        let set = try Self.values(css("color-scheme: dark;"))
+        #expect(set["dark-brand"] == "#eeeeee" && set["light-brand"] == "#111111", "\(set)")
+    }
 }

@@ -118,6 +118,7 @@ extension StylesheetReader {
                                 file: at?.file ?? file, location: at?.location ?? location(0)))
             return .stopped
         }
+        let allSchemes = schemeDeclarations.values.flatMap { $0 }
         var bySpec: [Int: [Declaration]] = [:]
         for declaration in all { bySpec[declaration.spec, default: []].append(declaration) }
         var applied: Set<Int> = []
@@ -167,12 +168,11 @@ extension StylesheetReader {
                 if let existing = effective[declaration.name], existing.important && !declaration.important && existing.element >= declaration.element { continue }
                 effective[declaration.name] = declaration
             }
-            let scheme: ColorScheme = {
-                if let declared = layers.compactMap({ specColorSchemes[$0] }).max(by: { $0.order < $1.order })?.value.split(separator: " "), !declared.isEmpty {
-                    return declared.contains("dark") && !declared.contains("light") ? .dark : .light
-                }
-                return themeName.lowercasedContains("dark") ? .dark : baseScheme
-            }()
+            // The used color scheme, as with one axis: the cascaded `color-scheme` of the blocks
+            // the theme takes, light where none is given, the preference where it allows both.
+            let taken = Set(layers)
+            let declared = Self.cascadedScheme([allSchemes.filter { taken.contains($0.spec) }])
+            let scheme = Self.usedScheme(declared, prefersDark: preference?.split(separator: "-").contains("dark") ?? false)
             let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)
             guard !stopped else { return .stopped }
             var theme = Theme(name: themeName, tokens: tokens, pointer: JSONPointer([themeName]))

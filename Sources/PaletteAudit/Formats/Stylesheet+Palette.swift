@@ -81,7 +81,7 @@ extension StylesheetReader {
                     } else {
                         why = ""
                     }
-                    reason = "theme '\(theme.isEmpty ? baseScheme.rawValue : theme)' declares --\(declaration.name) again at \(place) (\(block)), \(same); that declaration is the one read\(why)"
+                    reason = "theme '\((theme.isEmpty ? baseScheme.rawValue : theme).excerpt(60))' declares --\(declaration.name) again at \(place) (\(block)), \(same); that declaration is the one read\(why)"
                 }
                 ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
             }
@@ -198,7 +198,13 @@ extension StylesheetReader {
                     guard declaration.spec >= 0, declaration.spec < specs.count else { return declaration }
                     if dark, specs[declaration.spec].preference?.split(separator: "-").contains("light") == true { return nil }
                     guard !state.isEmpty else { return declaration }
-                    if applying[declaration.spec] == nil { applying[declaration.spec] = specificity(ofSpec: declaration.spec, in: state) }
+                    if applying[declaration.spec] == nil {
+                        // Matching a block's selectors against the theme's root is spent, once per
+                        // block and theme.
+                        let cost = specs[declaration.spec].selectors.reduce(1) { $0 + $1.utf8.count }
+                        guard spend(cost, on: "the theme '\(themeName.excerpt(40))'", file: declaration.file, location: declaration.location) else { return nil }
+                        applying[declaration.spec] = specificity(ofSpec: declaration.spec, in: state)
+                    }
                     guard let specificity = applying[declaration.spec] ?? nil else { return nil }
                     var adjusted = declaration
                     adjusted.specificity = specificity
@@ -249,7 +255,7 @@ extension StylesheetReader {
                 let why = declaredWords.contains("light") && declaredWords.contains("dark")
                     ? "the root's color-scheme there is '\(declaredScheme ?? "")', which follows the system preference, and the theme stands for none: read as a light preference shows it (a dark preference shows the dark colors)"
                     : "the root's color-scheme there is \(declaredScheme.map { "'\($0)'" } ?? "not set"), so a browser uses the light scheme"
-                problems.append(PaletteProblem(.unsupportedProperty, "theme '\(themeName)' resolves light-dark() to its light colors (--\(uses.name) among them): \(why); give the theme `color-scheme: dark` for its dark colors",
+                problems.append(PaletteProblem(.unsupportedProperty, "theme '\(themeName.excerpt(60))' resolves light-dark() to its light colors (--\(uses.name.excerpt(60)) among them): \(why); give the theme `color-scheme: dark` for its dark colors",
                                                file: uses.file ?? file, location: uses.location, severity: .warning))
             }
             let tokens = withFiles(colorTokens(effective, theme: themeName, scheme: scheme), effective)

@@ -465,7 +465,7 @@ extension StylesheetReader {
                                        file: file, location: location(offset), severity: .warning))
         // The custom properties written inside the open value.
         var i = tokens.firstIndex { $0.offset > open.offset } ?? tokens.count
-        let swallowedReason = "it is written inside the value of --\(name) (line \(location(offset).line)), whose \(open.text) the file never closes, so it is no declaration"
+        let swallowedReason = "it is written inside the value of --\(name.excerpt(60)) (line \(location(offset).line)), whose \(open.text) the file never closes, so it is no declaration"
         while i < tokens.count {
             let token = tokens[i]
             if token.kind == .ident, case let written = CSSTokenizer.unescapedName(text(token.offset..<token.end)), written.hasPrefix("--") {

@@ -3,6 +3,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -101,3 +102,14 @@ def _complete(data):
 def status_of(raw):
     match = re.match(rb"HTTP/1\.[01] (\d{3})", raw)
     return int(match.group(1)) if match else None
+
+
+def quiet_server_over_palettes(binary, tmp_path_factory, name, root):
+    """The real server on its defaults over a copy of palettes/ (`root` is the repository),
+    quiet: what the hostile suites post their bodies to. A generator for a module fixture: it
+    must stop cleanly."""
+    directory = tmp_path_factory.mktemp(name) / "palettes"
+    shutil.copytree(root / "palettes", directory)
+    s = Server(binary, str(directory), "--quiet")
+    yield s
+    assert s.stop() == 0, s.logs()[-2000:]

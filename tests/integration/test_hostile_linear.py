@@ -185,6 +185,17 @@ def assert_output_bounded(result, input_bytes, what):
     assert written <= max(OUTPUT_FACTOR * input_bytes, OUTPUT_FLOOR), f"{what}: {written} bytes written for {input_bytes} bytes of input"
 
 
+def audited_at_n_and_4n(binary, tmp_path, make, n, what, large_n=None):
+    """Audits make(n) and make(4n) (or make(large_n)), each the median CPU of three runs, and
+    asserts the larger costs less than RATIO times the smaller: the first run of each."""
+    small = write(tmp_path / "small.json", make(n))
+    large = write(tmp_path / "large.json", make(large_n or 4 * n))
+    assert large.stat().st_size < 1 << 20
+    a = median_cpu([binary, "audit", str(small), "--format", "json"])
+    b = median_cpu([binary, "audit", str(large), "--format", "json"])
+    return (*assert_linear(a, b, what), small, large)
+
+
 def write(path, text):
     path.write_text(text)
     return path
@@ -194,12 +205,7 @@ def write(path, text):
 
 def test_figma_rest_variables_read_in_linear_work(binary, tmp_path):
     n = 1_000
-    small = write(tmp_path / "small.json", figma_rest_modes(n))
-    large = write(tmp_path / "large.json", figma_rest_modes(4 * n))
-    assert large.stat().st_size < 1 << 20
-    a = median_cpu([binary, "audit", str(small), "--format", "json"])
-    b = median_cpu([binary, "audit", str(large), "--format", "json"])
-    first_n, first_4n = assert_linear(a, b, "Figma REST variables, a library collection of n modes")
+    first_n, first_4n, small, large = audited_at_n_and_4n(binary, tmp_path, figma_rest_modes, n, "Figma REST variables, a library collection of n modes")
     for (code, out, err, _), size, path in ((first_n, n, small), (first_4n, 4 * n, large)):
         assert code in (0, 1), err[-2000:]
         report = json.loads(out)
@@ -251,12 +257,7 @@ def test_figma_export_ambiguous_aliases_are_said_briefly(binary, tmp_path):
 
 def test_tokens_studio_many_sets_read_in_linear_work(binary, tmp_path):
     n = 2_500
-    small = write(tmp_path / "small.json", studio_sets(n))
-    large = write(tmp_path / "large.json", studio_sets(4 * n))
-    assert large.stat().st_size < 1 << 20
-    a = median_cpu([binary, "audit", str(small), "--format", "json"])
-    b = median_cpu([binary, "audit", str(large), "--format", "json"])
-    first_n, first_4n = assert_linear(a, b, "Tokens Studio, n sets")
+    first_n, first_4n, small, large = audited_at_n_and_4n(binary, tmp_path, studio_sets, n, "Tokens Studio, n sets")
     for (code, out, err, _), size, path in ((first_n, n, small), (first_4n, 4 * n, large)):
         assert code == 2, err[-2000:]  # the sets that are not there are errors
         report = json.loads(out)
@@ -287,11 +288,7 @@ def test_long_set_names_are_not_quoted_per_token(binary, tmp_path, generator):
 
 
 def test_material_theme_builder_schemes_linear_and_bounded(binary, tmp_path):
-    small = write(tmp_path / "small.json", material_schemes(250))
-    large = write(tmp_path / "large.json", material_schemes(1_000))
-    a = median_cpu([binary, "audit", str(small), "--format", "json"])
-    b = median_cpu([binary, "audit", str(large), "--format", "json"])
-    _, first_4n = assert_linear(a, b, "Material Theme Builder, n schemes")
+    _, first_4n, _, _ = audited_at_n_and_4n(binary, tmp_path, material_schemes, 250, "Material Theme Builder, n schemes")
     code, out, err, _ = first_4n
     assert code in (0, 1), err[-2000:]
     themes = json.loads(out)["palettes"][0]["themes"]

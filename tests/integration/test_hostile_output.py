@@ -5,12 +5,11 @@ bomb here is answered by the real server and the real CLI, and what it builds is
 output at most 64 times the input (with a 2 MiB floor), and the server's peak memory within the
 Kubernetes pod's limit (384 MiB, deploy/kubernetes)."""
 import json
-import shutil
 
 import pytest
 
 from conftest import ROOT
-from server import Server
+from server import quiet_server_over_palettes
 
 BOUND = 64
 FLOOR = 2 << 20
@@ -65,11 +64,7 @@ def peak_rss(pid):
 
 @pytest.fixture(scope="module")
 def server(binary, tmp_path_factory):
-    directory = tmp_path_factory.mktemp("hostile-output") / "palettes"
-    shutil.copytree(ROOT / "palettes", directory)
-    s = Server(binary, str(directory), "--quiet")
-    yield s
-    assert s.stop() == 0, s.logs()[-2000:]
+    yield from quiet_server_over_palettes(binary, tmp_path_factory, "hostile-output", ROOT)
 
 
 @pytest.mark.parametrize("route", ["/v1/tokens", "/v1/audit"])

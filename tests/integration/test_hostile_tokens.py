@@ -2,12 +2,11 @@
 4xx (or a 200 for what reads linearly), never a crash, a trap or a hang, and /healthz alive
 afterwards. Each body is small; before, they crashed the server or took minutes and gigabytes."""
 import json
-import shutil
 
 import pytest
 
 from conftest import ROOT
-from server import Server
+from server import quiet_server_over_palettes
 
 
 def dumps(value):
@@ -95,11 +94,7 @@ REFUSED = {"resolver-64-modifiers", "resolver-set-chain-2000", "ref-fan-out-22",
 
 @pytest.fixture(scope="module")
 def server(binary, tmp_path_factory):
-    directory = tmp_path_factory.mktemp("hostile-tokens") / "palettes"
-    shutil.copytree(ROOT / "palettes", directory)
-    s = Server(binary, str(directory), "--quiet")
-    yield s
-    assert s.stop() == 0, s.logs()[-2000:]
+    yield from quiet_server_over_palettes(binary, tmp_path_factory, "hostile-tokens", ROOT)
 
 
 @pytest.mark.parametrize("name", sorted(BODIES))

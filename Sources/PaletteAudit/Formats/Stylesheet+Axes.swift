@@ -72,7 +72,7 @@ extension StylesheetReader {
         // A block that sets only `color-scheme` changes every `light-dark()` value: its axes hold
         // colors when any value uses one.
         if all.contains(where: { $0.value.lowercased().contains("light-dark(") }) {
-            for index in specColorSchemes.keys where index >= 0 && index < specs.count {
+            for index in Set(schemeDeclarations.values.joined().map(\.spec)) where index >= 0 && index < specs.count {
                 for alternative in specs[index].alternatives {
                     for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
                 }

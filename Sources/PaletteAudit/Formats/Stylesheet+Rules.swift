@@ -449,7 +449,6 @@ extension StylesheetReader {
                 schemeDeclarations[theme, default: []].append(declaration)
             }
         }
-        if !isCustom { specColorSchemes[context.theme.spec] = (order, declaration.value) }
     }
 
     /// A declaration whose value opens a function, a parenthesis or a bracket that the file

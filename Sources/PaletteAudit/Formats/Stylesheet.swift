@@ -302,8 +302,6 @@ struct StylesheetReader {
     var unclosedValue: (text: String, offset: Int)?
     /// What each theme block constrains, in source order (see ``BlockSpec``).
     var specs: [BlockSpec] = []
-    /// The last `color-scheme` given in each block (by spec index): its order and value.
-    var specColorSchemes: [Int: (order: Int, value: String)] = [:]
     /// The custom media queries the stylesheet defines, by name (with its `--`); the last
     /// definition of a name wins.
     var customMedia: [String: CustomMedia] = [:]

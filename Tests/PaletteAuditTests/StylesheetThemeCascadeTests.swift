@@ -37,6 +37,8 @@ import Testing
         // The dark declaration that lost is in the ledger, with what won and why.
         let unread = StylesheetRulesTests.unread(palette)
         #expect(unread.contains { $0.hasPrefix("fg 2:47 not-read: theme 'dark' declares --fg") && $0.contains("theme.css:3") && $0.contains("later") }, "\(unread)")
+        // Another `:root` block is another block, though written alike.
+        #expect(unread.contains { $0.hasPrefix("fg 1:9 not-read: theme 'light' declares --fg again at theme.css:3 (in ':root')") }, "\(unread)")
     }
 
     @Test func anUnlayeredOrMoreSpecificBaseOverridesTheDarkQuery() throws {

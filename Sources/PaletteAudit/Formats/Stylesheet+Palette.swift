@@ -62,7 +62,7 @@ extension StylesheetReader {
                 // then seen to agree, or not.
                 if !declaration.initial, let winner = cascadeWinners[Self.key(declaration)] ?? list.last(where: { $0.name == declaration.name && isTaken($0) }) {
                     let place = "\((winner.file ?? file).map { String($0.split(separator: "/").last ?? "") + ":" } ?? "line ")\(winner.location.line)"
-                    let block = winner.block != declaration.block ? "in '\(winner.block.excerpt())'" : winner.order > declaration.order ? "later in the same block" : "in the same block"
+                    let block = winner.block != declaration.block || winner.spec != declaration.spec ? "in '\(winner.block.excerpt())'" : winner.order > declaration.order ? "later in the same block" : "in the same block"
                     let same = winner.value == declaration.value ? "with the same value" : "with another value, \(winner.value.prefix(60))"
                     // Why it wins, when not by coming later (the cascade's order: importance,
                     // layer, specificity, then order).

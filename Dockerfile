@@ -7,13 +7,17 @@
 # Build: the official Swift image plus libmicrohttpd's headers; a static Swift runtime, so the
 # runtime image needs only libmicrohttpd and libxml2 (Foundation's XML parser, for Android
 # resources, links it dynamically).
-FROM swift:6.0-bookworm AS build
+FROM swift:6.3.1-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# Every file the package manifest names: the targets (the plugin and the tests included: SwiftPM
+# loads the whole package), the embedded resources and the files their symlinks point to.
 COPY Package.swift openapi.yaml ./
 COPY web ./web
+COPY docs/data ./docs/data
+COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --product contrast --static-swift-stdlib \

@@ -77,6 +77,24 @@ import Testing
         }
     }
 
+    /// Read as token builds read JSON5, a repeated key keeps its first place and its last value,
+    /// in small objects and large, and each repetition is recorded with both locations.
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func aRepeatedKeyCanKeepItsLastValue(members: Int) throws {
+        let keys = (0..<members).map { "\"k\($0)\": \($0)" }
+        for repeated in [0, members - 1] {
+            let text = "{" + (keys + ["\n\"k\(repeated)\": \"last\""]).joined(separator: ", ") + "}"
+            var duplicates: [JSONParser.DuplicateKey] = []
+            let value = try JSONParser.parse(Array(text.utf8), duplicates: &duplicates)
+            let members = try #require(value.members)
+            #expect(members.count == keys.count)
+            #expect(members[repeated].key == "k\(repeated)" && members[repeated].value.stringValue == "last")
+            #expect(duplicates.count == 1)
+            #expect(duplicates.first?.key == "k\(repeated)")
+            #expect(duplicates.first?.location.line == 2 && duplicates.first?.earlier.line == 1)
+        }
+    }
+
     /// A string's plain run is found eight bytes at a time: whatever ends it (the quote, a
     /// backslash, a control byte), or a non-ASCII byte, at every place in and across the
     /// eight-byte words, in both quotes of JSON5, reads as it did byte by byte.

@@ -22,8 +22,9 @@ CASES = {
     "deep-nesting": ('{"name": "x", "themes": ' + NESTED + "}").encode(),
     "huge-number": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "apca": 1e400}]}',
     "nan": b'{"name": "x", "themes": {"l": {"tokens": {"a": "#fff"}}}, "checks": [{"foreground": "a", "background": "a", "apca": NaN}]}',
-    "duplicate-keys": b'{"name": "x", "name": "y", "themes": {"l": {"tokens": {"a": "#fff"}}}}',
 }
+# A key given twice: read as JSON5 and token builds read it (the last wins), and said, not refused.
+DUPLICATE_KEYS = b'{"name": "x",\n "name": "y", "themes": {"l": {"tokens": {"a": "#fff", "b": "#000"}}},\n "checks": [{"foreground": "b", "background": "a"}]}'
 # Valid JSON whose palette is refused for a limit or a broken reference.
 LIMITS = {
     "10000-themes": json.dumps({"name": "x", "themes": {f"t{i}": {"tokens": {"a": "#fff"}} for i in range(10_000)}}).encode(),
@@ -40,6 +41,15 @@ def test_cli_exits_2_with_a_located_error(run, tmp_path, name):
     assert r.returncode == 2, (name, r.returncode, r.stdout[-500:], r.stderr[-500:])
     assert str(path) in r.stderr and "error:" in r.stderr
     assert len(r.stderr) < 20_000  # errors quote values briefly, never the whole input
+
+
+def test_a_repeated_key_is_a_located_warning_and_the_last_value_is_read(run, tmp_path):
+    path = tmp_path / "repeated.json"
+    path.write_bytes(DUPLICATE_KEYS)
+    r = run("audit", str(path), "--format", "json")
+    assert r.returncode == 0, r.stderr[-500:]
+    assert f"warning: {path}:2:2:" in r.stderr and '"name" is given again here (first at line 1, column 2)' in r.stderr
+    assert [p["name"] for p in json.loads(r.stdout)["palettes"]] == ["y"]
 
 
 def test_cli_huge_but_valid_palette(run, tmp_path):
@@ -77,6 +87,13 @@ def test_api_answers_4xx_and_keeps_serving(server, name):
     assert problem["status"] == status and problem["detail"]
     assert len(raw) < 50_000
     assert server.json("GET", "/healthz")[0] == 200
+
+
+def test_api_reads_a_repeated_key_with_a_warning(server):
+    status, _, raw = server.request("POST", "/v1/audit", DUPLICATE_KEYS, headers={"Content-Type": "application/json"})
+    assert status == 200, raw[:300]
+    warnings = json.loads(raw)["palettes"][0]["warnings"]
+    assert any(w["code"] == "duplicate-key" and w["location"]["line"] == 2 for w in warnings), warnings
 
 
 def test_api_color_query_hostility(server):

@@ -99,7 +99,7 @@ extension PaletteDecoder {
             return nil
         case .success(let bytes):
             do {
-                let value = try JSONParser.parse(bytes)
+                let value = try JSONParser.parseTokens(bytes, file: path, warnings: &problems)
                 cache[path] = value
                 return value
             } catch {

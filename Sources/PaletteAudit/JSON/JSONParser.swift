@@ -1,5 +1,6 @@
-/// A JSON (RFC 8259) and JSON5 parser that keeps source locations, rejects duplicate keys, and
-/// never recurses: nesting 100,000 levels deep is an error, not a stack overflow.
+/// A JSON (RFC 8259) and JSON5 parser that keeps source locations, rejects duplicate keys (or,
+/// for token files, lets the last one win and says where: ``parse(_:limits:dialect:duplicates:)``),
+/// and never recurses: nesting 100,000 levels deep is an error, not a stack overflow.
 ///
 /// JSON5 (https://spec.json5.org) is accepted by default, because design-system repositories keep
 /// their tokens in it (Primer's sources are `.json5`): `//` and `/* */` comments, trailing commas,
@@ -54,7 +55,20 @@ public struct JSONParser {
         }
     }
 
+    /// A key given twice in one object, where the last one is kept.
+    public struct DuplicateKey: Sendable, Hashable {
+        public var key: String
+        /// The key that is kept (the last).
+        public var location: SourceLocation
+        /// The key it replaces.
+        public var earlier: SourceLocation
+    }
+
     let bytes: [UInt8]
+    /// Whether a key given twice replaces the earlier member (recorded in `duplicates`) rather
+    /// than being an error.
+    var lastKeyWins = false
+    var duplicates: [DuplicateKey] = []
     var position = 0
     var line = 1
     var lineStart = 0
@@ -76,6 +90,25 @@ public struct JSONParser {
             parser.position = 3
             parser.lineStart = 3
         }
+        let value = try parser.parseDocument()
+        try parser.skipWhitespace()
+        if parser.position < bytes.count {
+            throw SyntaxError(message: "expected the end of the document after the top-level value, found \(parser.describeCurrent())", location: parser.location)
+        }
+        return value
+    }
+
+    /// Parses a whole document as JSON5 and the token builds that read it do (JavaScript's own
+    /// objects, Style Dictionary, Primer's build): a key given twice keeps the place of its first
+    /// appearance and the value of its last, and each such key is appended to `duplicates`.
+    public static func parse(_ bytes: [UInt8], limits: Limits = Limits(), dialect: Dialect = .json5, duplicates: inout [DuplicateKey]) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes, limits: limits, dialect: dialect)
+        parser.lastKeyWins = true
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            parser.position = 3
+            parser.lineStart = 3
+        }
+        defer { duplicates.append(contentsOf: parser.duplicates) }
         let value = try parser.parseDocument()
         try parser.skipWhitespace()
         if parser.position < bytes.count {
@@ -167,8 +200,8 @@ public struct JSONParser {
 
     private final class ObjectFrame {
         var members: [JSONMember] = []
-        /// The keys, once the object has 16 members (see the duplicate check).
-        var keys: Set<String> = []
+        /// Each key's member index, once the object has 16 members (see the duplicate check).
+        var keys: [String: Int] = [:]
         var pendingKey: (String, SourceLocation)?
         let location: SourceLocation
         init(_ location: SourceLocation, pendingKey: (String, SourceLocation)) {
@@ -269,17 +302,25 @@ public struct JSONParser {
                     if let (key, keyLocation) = frame.pendingKey {
                         // Small objects (most of them) are searched in place; a set of keys is
                         // built only for large ones, where a scan would be quadratic.
-                        let duplicate: Bool
+                        let earlier: Int?
                         if frame.members.count < 16 {
-                            duplicate = frame.members.contains { $0.key == key }
+                            earlier = frame.members.firstIndex { $0.key == key }
                         } else {
-                            if frame.keys.isEmpty { frame.keys = Set(frame.members.map(\.key)) }
-                            duplicate = !frame.keys.insert(key).inserted
+                            if frame.keys.isEmpty {
+                                for (index, member) in frame.members.enumerated() { frame.keys[member.key] = index }
+                            }
+                            earlier = frame.keys[key]
+                            if earlier == nil { frame.keys[key] = frame.members.count }
                         }
-                        if duplicate {
-                            throw SyntaxError(.duplicateKey, message: "duplicate key \"\(key.count > 60 ? String(key.prefix(60)) + "…" : key)\" in the object opened at \(frame.location); each key may appear once", location: keyLocation)
+                        if let earlier {
+                            guard lastKeyWins else {
+                                throw SyntaxError(.duplicateKey, message: "duplicate key \"\(key.excerpt(60))\" in the object opened at \(frame.location); each key may appear once", location: keyLocation)
+                            }
+                            duplicates.append(DuplicateKey(key: key, location: keyLocation, earlier: frame.members[earlier].keyLocation))
+                            frame.members[earlier].value = value
+                        } else {
+                            frame.members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
                         }
-                        frame.members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
                         frame.pendingKey = nil
                     }
                     guard position < bytes.count else {

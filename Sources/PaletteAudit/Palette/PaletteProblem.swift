@@ -79,6 +79,8 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
 
         public static let unreadableFile = Code("unreadable-file")
         public static let invalidJSON = Code("invalid-json")
+        /// A key given twice in one object of a token file: a warning, the last value is read.
+        public static let duplicateKey = Code("duplicate-key")
         public static let wrongType = Code("wrong-type")
         public static let missingField = Code("missing-field")
         public static let unknownField = Code("unknown-field")

@@ -87,12 +87,14 @@ public struct PaletteDecoder {
             return text.read(SourceDocument(file: file, bytes: bytes, json: nil), in: context)
         }
         let document: JSONValue
+        var warnings: [PaletteProblem] = []
         do {
-            document = try JSONParser.parse(bytes)
+            document = try JSONParser.parseTokens(bytes, file: file, warnings: &warnings)
         } catch {
             return (nil, [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)])
         }
-        return decode(SourceDocument(file: file, bytes: bytes, json: document), in: context)
+        let read = decode(SourceDocument(file: file, bytes: bytes, json: document), in: context)
+        return (read.palette, warnings + read.problems)
     }
 
     /// Decodes a posted body: a text format when its media type names one (`text/css`), else

@@ -52,7 +52,9 @@ extension PaletteLoader {
         func parse(_ file: String) -> Result<JSONValue, PaletteProblem> {
             if let known = parsed[file] { return known }
             let value: Result<JSONValue, PaletteProblem> = reader.read(file).flatMap { bytes in
-                do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parse(bytes)) } catch {
+                // Read to tell the format only: the file's own read reports its repeated keys.
+                var repeated: [JSONParser.DuplicateKey] = []
+                do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parse(bytes, duplicates: &repeated)) } catch {
                     return .failure(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
                 }
             }

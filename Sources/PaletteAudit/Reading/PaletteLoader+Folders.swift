@@ -92,7 +92,7 @@ extension PaletteLoader {
                 decoder.problems.append(problem)
                 continue
             case .success(let bytes):
-                do { value = try JSONParser.parse(bytes) } catch {
+                do { value = try JSONParser.parseTokens(bytes, file: file, warnings: &decoder.problems) } catch {
                     decoder.problems.append(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
                     if relative == "$themes.json" || relative == "$metadata.json" {
                         // Without its themes the folder's sets would merge into one theme, which

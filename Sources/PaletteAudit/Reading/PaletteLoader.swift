@@ -287,14 +287,15 @@ extension PaletteDecoder {
     static func decodeChecksDocumentWithRenames(bytes: [UInt8], file: String?)
         -> (checks: (checks: [Check], badges: [Badge]), renames: [(from: String, to: String, pointer: JSONPointer, location: SourceLocation?)], problems: [PaletteProblem], ignored: [String]) {
         let document: JSONValue
+        var warnings: [PaletteProblem] = []
         do {
-            document = try JSONParser.parse(bytes)
+            document = try JSONParser.parseTokens(bytes, file: file, warnings: &warnings)
         } catch {
             return (([], []), [], [PaletteProblem(.invalidJSON, error.message, file: file, location: error.location)], [])
         }
         var decoder = PaletteDecoder()
         decoder.setFile(file)
         let result = decoder.checksAndBadges(document)
-        return (result, decoder.themeRenames, decoder.problemsSoFar, decoder.ignoredProperties)
+        return (result, decoder.themeRenames, warnings + decoder.problemsSoFar, decoder.ignoredProperties)
     }
 }

@@ -93,7 +93,7 @@ struct FigmaExportFormat: SourceFormat {
                 // What is read is spent, so a request's budget bounds the files read beside it.
                 guard ReadBudget.spend(bytes: bytes.count, on: "the files of the Figma export", file: path, location: nil) else { return (nil, problems) }
                 let json: JSONValue
-                do { json = try JSONParser.parse(bytes) } catch {
+                do { json = try JSONParser.parseTokens(bytes, file: path, warnings: &problems) } catch {
                     problems.append(PaletteProblem(.invalidJSON, "\(error.message); not read as part of the Figma export beside it", file: path, location: error.location, severity: .warning))
                     continue
                 }

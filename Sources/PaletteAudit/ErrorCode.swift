@@ -24,10 +24,14 @@ extension ErrorCode {
 /// another, so that each family lists its own codes.
 public protocol ErrorFamily: Sendable {}
 
+/// An error whose words are one sentence on one line (whatever the names it quotes hold), so an
+/// edge prints it as one line.
+public protocol OneLineError: Error {}
+
 /// An error that is only a code and a sentence. Each family is a type alias
 /// (`BaselineError = CodedError<BaselineErrors>`) and lists its codes in an extension of
 /// `CodedError.Code` constrained to the family.
-public struct CodedError<Family: ErrorFamily>: Error, Sendable, CustomStringConvertible {
+public struct CodedError<Family: ErrorFamily>: OneLineError, Sendable, CustomStringConvertible {
     /// What is wrong, for programs: stable across releases.
     public var code: Code
     public var description: String

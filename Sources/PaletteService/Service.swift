@@ -59,7 +59,7 @@ public enum Service: Sendable {
         loadLimits.shouldStop = nil
         let store = PaletteStore(auditLimits: loadLimits)
         let directory = configuration.palettes
-        for problem in store.load(directory: directory, checks: configuration.checks) { log.line("palette problem: \(problem)", level: "warning") }
+        for problem in store.load(directory: directory, checks: configuration.checks) { log.line("palette problem: \(problem.text)", level: "warning") }
         let serverBox = ServerBox()
         let metrics = Metrics(inFlight: { serverBox.server?.inFlight ?? 0 }, pool: {
             guard let stats = serverBox.server?.poolStatistics else { return Metrics.PoolGauges() }
@@ -102,7 +102,7 @@ public enum Service: Sendable {
                 reloads.async {
                     let problems = store.reload()
                     log.line("reloaded \(directory): \(store.status.names.count) palettes" + (problems.isEmpty ? "" : ", \(problems.count) problem(s) (previous versions kept)"))
-                    for problem in problems { log.line("palette problem: \(problem)", level: "warning") }
+                    for problem in problems { log.line("palette problem: \(problem.text)", level: "warning") }
                 }
                 continue
             }

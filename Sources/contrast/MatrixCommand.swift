@@ -57,7 +57,7 @@ struct MatrixCommand: ParsableCommand {
             throw InputError("\(palette): \(matrix.entries.count) tokens make \(matrix.pairCount) pairs, over the limit of \(maxPairs) (--max-pairs)")
         }
         try deadline?.check()
-        for (token, reason) in matrix.skipped { Terminal.writeError("note: \(token) left out: \(reason)") }
+        for (token, reason) in matrix.skipped { Terminal.writeError("note: \(token) left out: \(reason)".terminalSafe) }
         // The pairs are measured as they are written: the watchdog bounds that.
         deadline?.now("measuring the pairs of \(palette)")
         // Written in pieces of 64 KiB through the one output writer (a temporary file renamed

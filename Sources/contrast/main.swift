@@ -1,4 +1,5 @@
 import ArgumentParser
+import PaletteAudit
 import Foundation
 
 // Exit codes are part of the interface: 0 nothing to fail on, 1 failures or regressions,
@@ -15,6 +16,11 @@ do {
         if !message.isEmpty { print(message) }
         Foundation.exit(0)
     }
-    FileHandle.standardError.write(Data((message.isEmpty ? "\(error)" : message).utf8 + [0x0A]))
+    // A coded error is one line by construction: what it quotes (a file's name, a token's) cannot
+    // break it, color the terminal or start a line a CI runner reads as a command. Usage errors
+    // are several lines of the tool's own text.
+    let text = message.isEmpty ? "\(error)" : message
+    let shown = error is any OneLineError ? text.terminalSafe : text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: "\n")
+    FileHandle.standardError.write(Data(shown.utf8 + [0x0A]))
     Foundation.exit(2)
 }

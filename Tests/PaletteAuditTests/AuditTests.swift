@@ -529,9 +529,22 @@ import TestSupport
 
     @Test func markdownHasNoMarkupFromUsers() throws {
         let markdown = MarkdownRenderer.render(try report(), title: Self.evil)
-        #expect(!markdown.contains("<script") && !markdown.contains("<!--") && !markdown.contains("![img]"))
+        // The name holds a URL, so it is a code span (GitHub would link it otherwise), whose
+        // text Markdown shows as written: outside code spans no markup is left.
+        let outsideCode = markdown.replacing(/(``+) .*? \1(?!`)|`[^`\n]*`/, with: "")
+        #expect(!outsideCode.contains("<script") && !outsideCode.contains("<!--") && !outsideCode.contains("![img]"))
+        #expect(!outsideCode.contains("https://"))
         #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("## FAKE") })
         #expect(!markdown.contains("\u{1B}"))
+    }
+
+    /// What a terminal and a CI log show of a problem is one line, whatever the names in it hold.
+    @Test func aProblemIsOneLineWithNoControlSequences() {
+        let problem = PaletteProblem(.unknownToken, "token \"\(Self.evil)\u{202E}\" names nothing", file: "a\n::stop-commands::b.json")
+        let shown = problem.description
+        #expect(!shown.contains("\n") && !shown.contains("\u{1B}") && !shown.contains("\u{202E}"))
+        #expect(shown.hasPrefix("a\\x0a::stop-commands::b.json:"))
+        #expect(shown.contains("\\x1b]0;title\\x07"))
     }
 
     @Test func textHasNoControlSequencesFromUsers() throws {

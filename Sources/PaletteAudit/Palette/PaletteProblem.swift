@@ -32,8 +32,12 @@ public struct PaletteProblem: Error, Hashable, Sendable, Codable, CustomStringCo
         self.theme = theme
     }
 
-    /// `palettes/x.json:12:7: /themes/dark/tokens/text.body: '#12' …`
-    public var description: String {
+    /// `palettes/x.json:12:7: /themes/dark/tokens/text.body: '#12' …`, on one line whatever the
+    /// names in it hold (``Swift/String/terminalSafe``): it is what a terminal and a CI log show.
+    public var description: String { text.terminalSafe }
+
+    /// The same words as written, for an edge that escapes for its own medium (the service's log).
+    public var text: String {
         var prefix = file ?? "<palette>"
         if let location { prefix += ":\(location.line):\(location.column)" }
         let at = pointer.segments.isEmpty ? "" : " \(pointer)"

@@ -71,8 +71,14 @@ public enum MarkdownRenderer {
     /// User text as inline Markdown that cannot become markup: no HTML (`<` and `&` as
     /// entities), no links, images, emphasis or code (their characters backslash-escaped), no
     /// table cells (`|`), and one line (a newline cannot start a heading or a list).
+    ///
+    /// GitHub turns some plain text into links after the Markdown is read, where escapes no
+    /// longer count: URLs, `www.` hosts, e-mail addresses, `@mentions` and `#123` references.
+    /// Text that could hold one is a code span instead, which GitHub shows as written.
     static func escape(_ text: String) -> String {
-        text.escaped { scalar in
+        // A table cell ends at a `|` even inside a code span unless it is escaped (GFM).
+        if couldAutolink(text) { return code(text.replacing("|", with: "\\|")) }
+        return text.escaped { scalar in
             switch scalar {
             case "<": "&lt;"
             case ">": "&gt;"
@@ -82,6 +88,19 @@ public enum MarkdownRenderer {
             default: scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
             }
         }
+    }
+
+    /// Whether GitHub could make a link or a mention of some of `text`.
+    static func couldAutolink(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        if lower.contains("@") || lower.contains("://") || lower.contains("www.") || lower.contains("mailto:") || lower.contains("xmpp:") { return true }
+        // `#12`, `GH-12`, `owner/repo#12`
+        var previous: Character = " "
+        for ch in lower {
+            if ch.isNumber && (previous == "#" || previous == "-" && lower.contains("gh-")) { return true }
+            previous = ch
+        }
+        return false
     }
 
     /// User text as a code span, whatever it holds: fenced with more backticks than it contains

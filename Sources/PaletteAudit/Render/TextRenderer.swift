@@ -132,16 +132,8 @@ public struct TextRenderer: Sendable {
         return [r.verdict.rawValue.uppercased(), t(r.id), pair + "  " + colors, "\(r.display)  Lc \(Auditor.formatLc(r.apca))  best \(r.achieved)", need]
     }
 
-    /// User text made safe for a terminal: control characters (C0, DEL, C1, the line
-    /// separators) written as `\xHH`, so a palette cannot move the cursor, recolor the screen,
-    /// set the window title or forge a line.
-    func t(_ text: String) -> String {
-        text.escaped { scalar in
-            let v = scalar.value
-            guard v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 else { return nil }
-            return Array(String(scalar).utf8).map { "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        }
-    }
+    /// User text made safe for a terminal (``Swift/String/terminalSafe``).
+    func t(_ text: String) -> String { text.terminalSafe }
 
     func verdictLabel(_ r: CheckResult) -> String {
         switch r.verdict {

@@ -27,7 +27,7 @@ public enum XcodeRenderer {
             place += ": "
         }
         let severity = a.severity == .notice ? "note" : a.severity.description
-        return oneLine("\(place)\(severity): \(a.title): \(a.message) [\(a.rule)]")
+        return oneLine("\(place)\(severity): \(a.title): \(a.message) [\(a.rule)]").terminalSafe
     }
 
     /// The text with each line break (CR, LF, CR LF, and the Unicode line and paragraph

@@ -261,12 +261,20 @@ extension Routes {
     /// editor can check a document and show what is wrong without failing requests.
     func tokensPost(_ request: Request) throws -> Response {
         let (decoded, problems) = try Routes.decodePosted(request, name: try Routes.documentName(request), maximumBytes: limits.maximumReadBytes)
-        guard let palette = decoded else { return try Routes.json(200, TokenListing(nil, problems: problems)) }
+        guard let palette = decoded else { return Routes.jsonBytes(TokenListing(nil, problems: problems).compactJSON()) }
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
+        // Past the request's deadline what is left is not done (the server answers 503): an
+        // audit that stopped has no ledger, and the listing would count one again.
+        let stopped = { limits.shouldStop?() == true }
         let audited = Auditor(limits: limits).audit(palette, problems: problems)
-        var listing = TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger)
+        if stopped() { return Routes.jsonBytes(Array("{}".utf8)) }
+        // Every theme's tokens, stopping at the deadline too, written by the JSON writer,
+        // which stops at --max-response while it writes.
+        var listing = TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger,
+                                   shouldStop: limits.shouldStop)
+        if stopped() { return Routes.jsonBytes(Array("{}".utf8)) }
         listing.locate(in: request.body, palette: palette, stylesheet: Routes.isStylesheet(request))
-        return try Routes.json(200, listing)
+        return Routes.jsonBytes(listing.compactJSON())
     }
 }

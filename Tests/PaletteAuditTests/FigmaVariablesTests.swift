@@ -35,6 +35,38 @@ import Testing
     }}
     """#
 
+    /// 50 local modes over a library collection of `variables` variables: each variable is a
+    /// token of every theme (test_hostile_linear.py's `figma_rest_modes`).
+    static func libraryInEveryMode(variables: Int) -> [UInt8] {
+        let modes = (0..<50).map { "{\"modeId\": \"l\($0)\", \"name\": \"mode\($0)\"}" }.joined(separator: ",")
+        let rgb = "{\"r\": 0.1, \"g\": 0.2, \"b\": 0.3, \"a\": 1}"
+        var entries = ["\"v:local\": {\"name\": \"bg/page\", \"resolvedType\": \"COLOR\", \"variableCollectionId\": \"c:local\", \"valuesByMode\": {" + (0..<50).map { "\"l\($0)\": \(rgb)" }.joined(separator: ",") + "}}"]
+        for i in 0..<variables {
+            entries.append("\"v:\(i)\": {\"name\": \"lib/text\(i)\", \"resolvedType\": \"COLOR\", \"variableCollectionId\": \"c:lib\", \"valuesByMode\": {\"r0\": \(rgb)}}")
+        }
+        return Array(("{\"meta\": {\"variableCollections\": {\"c:local\": {\"name\": \"Local\", \"modes\": [\(modes)], \"defaultModeId\": \"l0\", \"remote\": false}, "
+            + "\"c:lib\": {\"name\": \"Library\", \"modes\": [{\"modeId\": \"r0\", \"name\": \"Value\"}], \"defaultModeId\": \"r0\", \"remote\": true}}, "
+            + "\"variables\": {\(entries.joined(separator: ","))}}}").utf8)
+    }
+
+    /// Every theme's copy of the variables is charged what it holds (``ReadBudget/bytesPerThemeToken``),
+    /// so `--max-request-memory` bounds what modes multiply: 50 modes × 1,001 variables (133 KB)
+    /// hold about 50 MB once read, audited and listed, past a cap of 32 MiB; charged at 64 bytes
+    /// a copy (3 MB) the file was read under any cap, and at 4,000 variables two such requests
+    /// took the server past the pod's 384 MiB (`make soak-bombs`).
+    @Test func modesThatCopyEveryVariableAreChargedWhatTheCopiesHold() throws {
+        let bytes = Self.libraryInEveryMode(variables: 1_000)
+        let capped = ReadBudget(inputBytes: bytes.count, maximumBytes: 32 << 20)
+        let (refused, problems) = ReadBudget.withBudget(capped) { PaletteDecoder.decode(bytes: bytes, mediaType: nil, defaultName: "modes") }
+        #expect(refused?.themes.count == nil, "a read past the cap gives no palette")
+        let stop = try #require(capped.problem)
+        #expect(stop.code == .limitExceeded && stop.message.contains("the themes of the Figma modes") && stop.message.contains("32 MiB"), "\(stop.message)")
+        #expect(problems.contains(stop))
+        // Under the default cap the same file is read: 50 themes of 1,001 tokens.
+        let (read, _) = ReadBudget.withBudget(ReadBudget(inputBytes: bytes.count)) { PaletteDecoder.decode(bytes: bytes, mediaType: nil, defaultName: "modes") }
+        #expect(read?.themes.count == 50 && read?.themes.allSatisfy { $0.tokens.count == 1_001 } == true)
+    }
+
     @Test func modesOfLocalCollectionsAreThemesAndAliasesResolvePerMode() throws {
         let (palette, problems) = PaletteDecoder.decode(bytes: Array(Self.response.utf8), file: "/tmp/file.json")
         let p = try #require(palette)

@@ -21,6 +21,25 @@ import Testing
         Request(method: "POST", path: path, headers: [Header(name: "Content-Type", value: type)], body: Array(body.utf8))
     }
 
+    /// The token listing is held to `--max-response` while it is written, as the audit is: a
+    /// listing of 2,000 tokens past 64 KiB is refused with 422 saying so (before, JSONEncoder
+    /// built the whole of it, and a tree of every value besides, before its size was known:
+    /// 358 MB of peak memory for a 741 KB Figma file whose listing was 36 MiB).
+    @Test func theTokenListingIsHeldToTheResponseLimitWhileItIsWritten() throws {
+        var routes = try Self.routes()
+        routes.limits.maximumResponseBytes = 64 << 10
+        let tokens = (0..<2_000).map { "\"t\($0)\": \"#\(String(format: "%06x", $0 * 977))\"" }.joined(separator: ", ")
+        let body = "{\"name\": \"big\", \"tokens\": {\(tokens)}}"
+        let response = routes.respond(to: post("/v1/tokens", body))
+        #expect(response.status == 422)
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(text.contains("the response would be more than") && text.contains("the limit is 64 KiB (--max-response)"), "\(text.prefix(400))")
+        routes.limits.maximumResponseBytes = 32 << 20
+        let whole = routes.respond(to: post("/v1/tokens", body))
+        #expect(whole.status == 200 && whole.body.count > 64 << 10)
+        #expect(((try json(whole))["themes"] as? [[String: Any]])?.first?["tokens"].map { ($0 as? [Any])?.count } == 2_000)
+    }
+
     /// `--max-response` holds while the answer is built: an audit whose ledger (2,000
     /// declarations of a component's rule, each "not read", which the audit's estimate of its
     /// size before any work does not count) would pass 64 KiB is refused with 422 saying so,

@@ -175,7 +175,7 @@ struct FigmaVariables {
             var ends: [String: String?] = [:]
             // Each theme copies every color variable: spent, so modes cannot multiply a small
             // file into millions of tokens.
-            guard ReadBudget.spend(colors.count + 1, bytes: colors.count * 64, on: "the themes of the Figma modes", file: file, location: nil) else { return nil }
+            guard ReadBudget.spend(colors.count + 1, bytes: colors.count * ReadBudget.bytesPerThemeToken, on: "the themes of the Figma modes", file: file, location: nil) else { return nil }
             let name = combination.isEmpty ? "default"
                 : axes.compactMap { combination[$0.id]?.name }.joined(separator: "-")
             var tokens: [Token] = []

@@ -95,7 +95,11 @@ public struct TokenListing: Sendable, Codable {
     }
 
     /// `ledger`: the audit's, when the palette was audited (else it is counted here).
-    public init(_ palette: Palette?, problems: [PaletteProblem] = [], warnings: [PaletteProblem] = [], ledger: ReadLedger.Summary? = nil) {
+    /// `shouldStop` is asked before each theme (a request's cancellation): once it says yes,
+    /// the themes after it are left out, as a stopped audit leaves them out; the caller, which
+    /// asked, answers that the work stopped.
+    public init(_ palette: Palette?, problems: [PaletteProblem] = [], warnings: [PaletteProblem] = [], ledger: ReadLedger.Summary? = nil,
+                shouldStop: (@Sendable () -> Bool)? = nil) {
         self.palette = palette?.name
         self.problems = problems.filter { !$0.isWarning }
         self.warnings = warnings + problems.filter(\.isWarning)
@@ -117,7 +121,9 @@ public struct TokenListing: Sendable, Codable {
             }
             return ""
         }
-        themes = palette.themes.map { theme in
+        themes = []
+        for theme in palette.themes {
+            if let shouldStop, shouldStop() { break }
             let scope = ThemeResolver(palette: palette, theme: theme)
             var full = scope
             let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames, scheme: scope.scheme) { name in
@@ -150,7 +156,7 @@ public struct TokenListing: Sendable, Codable {
                 if case .color(let h, _, _, _)? = resolved[name] { hex = h }
                 return Inherited(name: name, from: definer(of: name, below: theme.name), hex: hex)
             }
-            return ThemeTokens(name: theme.name, extends: theme.extends, tokens: entries, inherited: inherited)
+            themes.append(ThemeTokens(name: theme.name, extends: theme.extends, tokens: entries, inherited: inherited))
         }
     }
 

@@ -31,6 +31,13 @@ public final class ReadBudget: Sendable {
     public static let bytesPerInputByte = 512
     /// The bytes every read may build, however small its input (8 MiB).
     public static let minimumBytes = 8 << 20
+    /// The bytes one token of a theme holds once a read has built it, with what the audit
+    /// resolves of it and a listing's entry: what a reader that copies every token into every
+    /// theme (Figma's modes, Material's schemes) charges for each copy. Measured on a Figma file
+    /// of 50 modes × 4,000 variables (200,000 theme tokens): 600 bytes a token at the peak of
+    /// `POST /v1/audit`, 950 at that of `POST /v1/tokens` (release build). Charged at 64 bytes,
+    /// the file read under any cap and two of them took the server past the pod's 384 MiB.
+    public static let bytesPerThemeToken = 1_024
 
     /// The steps the read may spend: its input's share, grown by each file it reads.
     public var maximumSteps: Int { stepsLimit.load(ordering: .relaxed) }

@@ -73,7 +73,7 @@ struct MaterialThemeFormat: SourceFormat {
         var themes: [Theme] = []
         for scheme in schemes {
             // Each scheme repeats the tonal palettes: spent, so schemes cannot multiply them.
-            guard ReadBudget.spend(shared.count + 1, bytes: shared.count * 64, on: "the schemes of a Material Theme Builder export", file: file, location: scheme.value.location) else { return (nil, problems) }
+            guard ReadBudget.spend(shared.count + 1, bytes: shared.count * ReadBudget.bytesPerThemeToken, on: "the schemes of a Material Theme Builder export", file: file, location: scheme.value.location) else { return (nil, problems) }
             var own = tokens(scheme.value, prefix: "", pointer: JSONPointer(["schemes", scheme.key]))
             // Custom colors: each has roles per scheme (`light`, `dark`…), or by the scheme's
             // luminosity when it has no entry for this contrast.

@@ -41,13 +41,15 @@ import Testing
     }
 
     /// `--max-response` holds while the answer is built: an audit whose ledger (2,000
-    /// declarations of a component's rule, each "not read", which the audit's estimate of its
-    /// size before any work does not count) would pass 64 KiB is refused with 422 saying so,
-    /// its JSON buffer never having grown past the limit.
+    /// component rules of a declaration each, each "not read" with its rule's reason, which the
+    /// audit's estimate of its size before any work does not count) would pass 64 KiB is
+    /// refused with 422 saying so, its JSON buffer never having grown past the limit. (The
+    /// declarations of one rule are one entry of the ledger: 2,000 of them in one rule are
+    /// answered in a few KiB, `ReadLedgerTests`.)
     @Test func theResponseLimitHoldsWhileTheAnswerIsBuilt() throws {
         var routes = try Self.routes()
         routes.limits.maximumResponseBytes = 64 << 10
-        let css = ":root { --bg: #ffffff; }\n.card .title {" + (0..<2_000).map { "--t\($0): #\(String(format: "%06x", $0 * 977));" }.joined() + "}"
+        let css = ":root { --bg: #ffffff; }\n" + (0..<2_000).map { ".card .title\($0) { --t\($0): #\(String(format: "%06x", $0 * 977)); }" }.joined(separator: "\n")
         let response = routes.respond(to: post("/v1/audit", css, type: "text/css"))
         #expect(response.status == 422)
         let body = String(decoding: response.body, as: UTF8.self)

@@ -136,7 +136,7 @@ extension PaletteDecoder {
             flattened[key(source)] = flatten(TokenSource(file: source.file, root: resolved, pointer: source.pointer), dialect: .dtcg)
         }
 
-        for (what, sources) in unapplied {
+        for (index, (what, sources)) in unapplied.enumerated() {
             for source in sources {
                 let saved = file
                 file = source.file
@@ -145,7 +145,7 @@ extension PaletteDecoder {
                     if let type = token.type, type != "color" {
                         ledger.notColor(token.name, type: "\(type.excerpt(40)), in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
                     } else {
-                        ledger.notRead(token.name, reason: "it is in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location)
+                        ledger.notRead(token.name, reason: "it is in \(what), which resolutionOrder does not apply", file: token.file ?? source.file, location: token.location, rule: index)
                     }
                 }
                 file = saved

@@ -189,7 +189,7 @@ extension StylesheetReader {
                 : pinned.first { fixedAxes.contains($0) }.map { "\($0) is fixed to its default (its blocks hold no colors)" }
                 ?? "its block (\(declaration.block.excerpt(60))) applies to no theme of the stylesheet's axes"
             if Self.looksLikeColor(declaration.value) || declaration.value.lowercased().contains("var(") {
-                ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
+                ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location, rule: rule(of: declaration))
             } else {
                 ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
             }

@@ -97,6 +97,11 @@ extension StylesheetReader {
         return palette
     }
 
+    /// The key of the rule a declaration is in, for the ledger (``BlockSpec/opening``).
+    func rule(of declaration: Declaration) -> Int? {
+        declaration.spec >= 0 && declaration.spec < specs.count ? specs[declaration.spec].opening : nil
+    }
+
     /// A theme named both by a color-scheme query alone (`@media (prefers-color-scheme: dark)
     /// { :root:not([data-theme]) { … } }`) and by a selector (`[data-theme=dark]`) is two states
     /// of the page, which never apply together: the query's blocks become `auto-dark` (what a
@@ -360,7 +365,7 @@ extension StylesheetReader {
                 let reason = count == 0 ? "its block '\(block)' is a component scope: it declares none of the root's own custom properties, so it is no theme of the page"
                     : "its block '\(block)' is a component scope: it redefines \(count) of the root's custom properties where a theme of the stylesheet redefines \(most), so it is no theme of the page"
                 if Self.looksLikeColor(declaration.value) || declaration.value.lowercasedContains("var(") || Self.isBareHSL(declaration.value) {
-                    ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location)
+                    ledger.notRead(declaration.name, reason: reason, file: declaration.file, location: declaration.location, rule: rule(of: declaration))
                 } else {
                     ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
                 }

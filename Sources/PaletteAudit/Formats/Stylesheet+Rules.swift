@@ -157,6 +157,7 @@ extension StylesheetReader {
             // theme. Any custom property inside is listed as not read, with its line.
             let from = index
             if !skipBalanced(closing: .rightBrace) { noteUnclosed() }
+            let reason = "inside @\(atName.excerpt(40))\(preludeText.isEmpty ? "" : " " + preludeText.excerpt(40)), which is not read as a theme"
             var i = from
             while i < index {
                 let token = tokens[i]
@@ -165,8 +166,7 @@ extension StylesheetReader {
                     while look < index, tokens[look].kind == .whitespace { look += 1 }
                     if look < index, tokens[look].kind == .colon {
                         declaredAnywhere.insert(String(name.dropFirst(2)))
-                        ledger.notRead(String(name.dropFirst(2)), reason: "inside @\(atName.excerpt(40))\(preludeText.isEmpty ? "" : " " + preludeText.excerpt(40)), which is not read as a theme",
-                                       file: file, location: location(token.offset))
+                        ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(token.offset), rule: t.offset)
                     }
                 }
                 i += 1
@@ -406,6 +406,7 @@ extension StylesheetReader {
                 if lastThemeFromPreference { preferenceNamedSpecs.insert(specs.count) }
                 context.theme.spec = specs.count
                 specs.append(Self.spec(of: context, alternatives: alternatives, file: file, location: location(offset)))
+                specs[specs.count - 1].opening = currentBlock
             }
             context.theme.specificity = context.selector.map(Self.specificity(ofList:)) ?? 0
             context.theme.element = context.selector.map(Self.setsBody) == true ? 1 : 0
@@ -418,7 +419,7 @@ extension StylesheetReader {
                 // color name) is not read, never "not a color".
                 if StylesheetReader.looksLikeColor(value) || value.lowercased().contains("var(") || StylesheetReader.isBareHSL(value)
                     || (value.utf8.count <= 64 && CSSColor.isColor(value)) {
-                    ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset))
+                    ledger.notRead(String(name.dropFirst(2)), reason: reason, file: file, location: location(offset), rule: currentBlock)
                 } else {
                     ledger.notColor(String(name.dropFirst(2)), type: "\"\(value.prefix(40))\" (\(reason))", file: file, location: location(offset))
                 }
@@ -472,7 +473,7 @@ extension StylesheetReader {
                 while look < tokens.count, tokens[look].kind == .whitespace { look += 1 }
                 if look < tokens.count, tokens[look].kind == .colon {
                     declaredAnywhere.insert(String(written.dropFirst(2)))
-                    ledger.notRead(String(written.dropFirst(2)), reason: swallowedReason, file: file, location: location(token.offset))
+                    ledger.notRead(String(written.dropFirst(2)), reason: swallowedReason, file: file, location: location(token.offset), rule: open.offset)
                 }
             }
             i += 1

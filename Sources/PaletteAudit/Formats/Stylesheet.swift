@@ -227,6 +227,8 @@ struct StylesheetReader {
         var location: SourceLocation
         /// Each alternative's selector as written (`:is()` and `:where()` opened).
         var selectors: [String] = []
+        /// Where the block's `{` is (``currentBlock``): the ledger's key of its rule.
+        var opening: Int?
     }
 
     /// One custom-property declaration as written.
@@ -338,6 +340,9 @@ struct StylesheetReader {
     private var depth = 0
     /// The blocks the reader is inside: where each `{` is, and the text before it.
     private var openBlocks: [(offset: Int, prelude: Range<Int>)] = []
+    /// Where the innermost block open now has its `{`: the key of its rule in the ledger
+    /// (``ReadLedger/Entry/rule``), whose declarations not read for one reason are one entry.
+    var currentBlock: Int? { openBlocks.last?.offset }
     /// The blocks open when the file ended, if it ended inside any.
     var unclosed: [(offset: Int, prelude: Range<Int>)]?
     /// The stylesheets read, when the stylesheet imports any: its own file and the imported ones.

@@ -152,13 +152,14 @@ extension PaletteDecoder {
             }
             // Sets no theme uses are not audited: said in the ledger.
             let usedSets = Set(studioThemes.flatMap { theme in theme.sets.filter { $0.value != "disabled" }.map(\.key) })
-            for set in order where !usedSets.contains(set) {
+            for (index, set) in order.enumerated() where !usedSets.contains(set) {
                 for token in flattened[set] ?? [] {
                     // The set's name abridged: quoted for each of its tokens.
                     if let type = token.type, type != "color" {
                         ledger.notColor(token.name, type: "\(type.excerpt(40)), in set \(set.excerpt(40)), which no theme uses", file: token.file ?? file, location: token.location)
                     } else {
-                        ledger.notRead(token.name, reason: "it is in the token set \(set.excerpt(40)), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location)
+                        ledger.notRead(token.name, reason: "it is in the token set \(set.excerpt(40)), which no $themes entry uses, so no theme audits it", file: token.file ?? file, location: token.location,
+                                       rule: index)
                     }
                 }
             }

@@ -116,9 +116,10 @@ public final class ReadBudget: Sendable {
     /// The budget of the read under way on this thread, if any.
     @TaskLocal public static var current: ReadBudget?
 
-    /// Runs `body` with `budget` as ``current``.
-    public static func withBudget<T>(_ budget: ReadBudget, _ body: () throws -> T) rethrows -> T {
-        try $current.withValue(budget, operation: body)
+    /// Runs `body` with `budget` as ``current`` (a request's handler throws its own errors).
+    public static func withBudget<T, E: Error>(_ budget: ReadBudget, _ body: () throws(E) -> T) throws(E) -> T {
+        let result = $current.withValue(budget) { Result { () throws(E) -> T in try body() } }
+        return try result.get()
     }
 
     /// Runs `body` under the current budget, or under a new one for `inputBytes` when there is
@@ -167,6 +168,53 @@ public final class ReadBudget: Sendable {
             return false
         }
         return !isExhausted
+    }
+
+    /// What a charge counts against (``charge(_:for:against:file:location:)``).
+    public enum Allowance: Sendable {
+        /// The bytes this read may build for its input (``maximumBytes``): what a reader records
+        /// as it reads (the ledger), which grows with the input as expansion may.
+        case read
+        /// The bytes the whole request may build (the cap the budget was made with, the
+        /// service's `--max-request-memory`): what is built from what was read (the audit's
+        /// checks and results, a token listing), which grows with the checks asked for.
+        case request
+    }
+
+    /// The bytes the whole request may build (``Allowance/request``).
+    public var maximumRequestBytes: Int { bytesCap }
+
+    /// The bytes spent on expansion and charged so far.
+    public var builtBytes: Int { bytes.load(ordering: .relaxed) }
+
+    /// Charges `built` bytes that the request builds besides what expansion builds (a ledger
+    /// entry as it is recorded, an audit's results as they are measured, a listing's entries
+    /// before they are made), named `what` ("the ledger of what was not read", "the audit's
+    /// results"), to the same count as expansion. False when the count passes `allowance`'s
+    /// limit: the budget then holds one `limit-exceeded` problem that names what grew, and the
+    /// caller stops building.
+    public func charge(_ built: Int, for what: @autoclosure () -> String, against allowance: Allowance = .request,
+                       file: String? = nil, location: SourceLocation? = nil) -> Bool {
+        guard built > 0 else { return !isExhausted }
+        let after = bytes.wrappingAdd(built, ordering: .relaxed).newValue
+        let limit = allowance == .read ? maximumBytes : bytesCap
+        if after > limit || after < built {
+            let budget = allowance == .read
+                ? "the memory a read of this size may build (\(Self.bytesPerInputByte) bytes a byte, at least \(Self.minimumBytes >> 20) MiB, at most \(Auditor.megabytes(bytesCap)))"
+                : "the memory one request may build (\(Auditor.megabytes(bytesCap)), --max-request-memory)"
+            record(PaletteProblem(.limitExceeded, "\(what()) would take more than \(Auditor.megabytes(limit)), \(budget); it is refused rather than built", file: file, location: location))
+            return false
+        }
+        return !isExhausted
+    }
+
+    /// Charges the current budget (see ``charge(_:for:against:file:location:)``); true when no
+    /// budget is installed.
+    @inline(__always)
+    public static func charge(_ built: Int, for what: @autoclosure () -> String, against allowance: Allowance = .request,
+                              file: String? = nil, location: SourceLocation? = nil) -> Bool {
+        guard let budget = current else { return true }
+        return budget.charge(built, for: what(), against: allowance, file: file, location: location)
     }
 
     /// Spends from the current budget (see ``spend(_:bytes:on:file:location:)``); true when no

@@ -29,10 +29,59 @@ public struct ReadLedger: Sendable, Hashable {
         /// (without `--`): where another stylesheet of the same run defines it, the reason says
         /// so (``noteDefinitions(by:)``). Not part of any output.
         public var missing: String?
+        /// The rule (or block, or set) the declaration is written in, as a key of its file (a
+        /// stylesheet's rule by the offset of its `{`): the declarations of one rule not read
+        /// for one reason are one entry of the ``Summary``. Not part of any output.
+        public var rule: Int?
+        /// An entry of the ``Summary`` that stands for several declarations of one rule, not
+        /// read for one reason: how many (absent for one). `name`, `line` and `column` are the
+        /// first one's.
+        public var count: Int?
+        /// With `count`: the lines the declarations are on, each once, in the order met.
+        public var lines: [Int]?
+        /// With `count`: the names of the first of them (at most ``listedNames``, each quoted
+        /// short); `count` says how many there are in all.
+        public var names: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case name, disposition, themes, type, reason, file, line, column
+            case name, disposition, themes, type, reason, file, line, column, count, lines, names
         }
+
+        /// The declarations the entry stands for.
+        public var declarations: Int { count ?? 1 }
+
+        /// What the entry is about, in words: its name, or for several declarations
+        /// "3 declarations (a, b, c) on lines 4–6".
+        public var subject: String {
+            guard let count, count > 1 else { return name }
+            let listed = (names ?? [name]).joined(separator: ", ") + (count > (names?.count ?? 1) ? ", …" : "")
+            return "\(count) declarations (\(listed)) on \(ReadLedger.lineSpans(lines ?? line.map { [$0] } ?? []))"
+        }
+    }
+
+    /// The names a grouped entry lists (``Entry/names``).
+    public static let listedNames = 10
+
+    /// "line 7", "lines 4–6", "lines 2–9, 12, 15–20", the first few runs of consecutive lines and
+    /// "…" past them.
+    static func lineSpans(_ lines: [Int]) -> String {
+        guard let first = lines.first else { return "no line" }
+        if lines.count == 1 { return "line \(first)" }
+        var spans: [String] = []
+        var start = first, end = first
+        func close() { spans.append(start == end ? "\(start)" : "\(start)–\(end)") }
+        for line in lines.dropFirst() {
+            if line == end + 1 {
+                end = line
+                continue
+            }
+            close()
+            if spans.count == 5 { return "lines " + spans.joined(separator: ", ") + ", …" }
+            start = line
+            end = line
+        }
+        close()
+        return "lines " + spans.joined(separator: ", ")
     }
 
     public private(set) var entries: [Entry] = []
@@ -46,9 +95,11 @@ public struct ReadLedger: Sendable, Hashable {
         record(Entry(name: name, disposition: .notColor, type: type, file: file, line: location?.line, column: location?.column))
     }
 
-    /// A declaration that may be a color and was not read, and why.
-    public mutating func notRead(_ name: String, reason: String, file: String?, location: SourceLocation?, missing: String? = nil) {
-        record(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column, missing: missing))
+    /// A declaration that may be a color and was not read, and why. `rule`: the rule (block,
+    /// set) it is written in, as a key of its file: the declarations of one rule not read for
+    /// one reason are one entry of the ``summary``, with their count and lines.
+    public mutating func notRead(_ name: String, reason: String, file: String?, location: SourceLocation?, missing: String? = nil, rule: Int? = nil) {
+        record(Entry(name: name, disposition: .notRead, reason: reason, file: file, line: location?.line, column: location?.column, missing: missing, rule: rule))
     }
 
     /// Every name a declaration of the ledger has (of any disposition).
@@ -69,10 +120,23 @@ public struct ReadLedger: Sendable, Hashable {
         for entry in other.entries { record(entry) }
     }
 
-    private mutating func record(_ entry: Entry) {
+    private mutating func record(_ entry: Entry, against allowance: ReadBudget.Allowance = .read) {
         let key = "\(entry.name)\u{0}\(entry.file ?? "")\u{0}\(entry.line ?? 0)\u{0}\(entry.column ?? 0)"
         guard recorded.insert(key).inserted else { return }
+        // What the entry holds is charged to the read's budget as it is recorded: the ledger
+        // grows with the declarations read, and a reader that recorded past that is stopped.
+        // (A reason shared by a rule's declarations is one string; it is charged for each, so
+        // the charge is an upper bound.)
+        _ = ReadBudget.charge(Self.estimatedBytes(entry, key: key), for: "the ledger of what the read met", against: allowance,
+                              file: entry.file, location: nil)
         entries.append(entry)
+    }
+
+    /// An upper bound of the memory an entry takes: the entry, its strings and its key among
+    /// those ``record(_:)`` has seen.
+    static func estimatedBytes(_ entry: Entry, key: String) -> Int {
+        let strings = entry.name.utf8.count + (entry.reason?.utf8.count ?? 0) + (entry.type?.utf8.count ?? 0) + (entry.missing?.utf8.count ?? 0)
+        return MemoryLayout<Entry>.stride + 2 * key.utf8.count + strings + 6 * 32 + (entry.themes?.count ?? 0) * 16
     }
 
     /// The ledger with a color entry for every declaration the palette's themes' tokens come
@@ -124,10 +188,12 @@ public struct ReadLedger: Sendable, Hashable {
                 }
             }
         }
-        for key in order { if let entry = found[key] { ledger.record(entry) } }
+        // Charged to the request, not the read: each lists the themes it is in, and a
+        // declaration a thousand themes inherit lists a thousand.
+        for key in order { if let entry = found[key] { ledger.record(entry, against: .request) } }
         // A declaration that no theme could read: not read, where it is, with the reason.
         for (key, failure) in failedIn.sorted(by: { $0.key < $1.key }) where found[key] == nil && failure.themes == appearsIn[key] {
-            ledger.record(failure.entry)
+            ledger.record(failure.entry, against: .request)
         }
         return ledger
     }
@@ -136,24 +202,66 @@ public struct ReadLedger: Sendable, Hashable {
     public var notColors: Int { entries.count { $0.disposition == .notColor } }
     public var notReadEntries: [Entry] { entries.filter { $0.disposition == .notRead } }
     /// Declarations that are, or may be, colors: the ones read and the ones not read.
-    public var colorDeclarations: Int { colors + notReadEntries.count }
+    public var colorDeclarations: Int { colors + entries.count { $0.disposition == .notRead } }
 
     /// "read 163 of 163 color declarations", or "read 147 of 163 color declarations; 16 not read".
     public var headline: String { summary.headline }
 
-    /// What a report carries: the counts and the entries not read.
+    /// What a report carries: the counts and the entries not read, the declarations of one
+    /// rule not read for one reason as one entry (``grouped(_:)``).
     public var summary: Summary {
-        Summary(colorDeclarations: colorDeclarations, read: colors, notColors: notColors, notRead: notReadEntries)
+        Summary(colorDeclarations: colorDeclarations, read: colors, notColors: notColors, notRead: Self.grouped(notReadEntries))
+    }
+
+    /// The entries, those of one rule (``Entry/rule``) in one file with one reason made one
+    /// entry, at the place of the first, with their count, their lines and the first names: a
+    /// component rule of 5,000 custom properties is one entry, not 5,000 that repeat its reason.
+    /// Entries without a rule stay as they are. In the order of each group's first entry.
+    static func grouped(_ entries: [Entry]) -> [Entry] {
+        struct Key: Hashable {
+            var file: String?
+            var rule: Int
+            var reason: String?
+        }
+        var out: [Entry] = []
+        var groups: [Key: Int] = [:]
+        for entry in entries {
+            guard let rule = entry.rule else {
+                out.append(entry)
+                continue
+            }
+            let key = Key(file: entry.file, rule: rule, reason: entry.reason)
+            guard let at = groups[key] else {
+                groups[key] = out.count
+                out.append(entry)
+                continue
+            }
+            // Changed in place: a copy of the entry would copy its lists for every declaration.
+            if out[at].count == nil {
+                out[at].count = 1
+                out[at].lines = out[at].line.map { [$0] } ?? []
+                out[at].names = [out[at].name.excerpt(60)]
+            }
+            out[at].count! += 1
+            if let line = entry.line, out[at].lines?.last != line { out[at].lines!.append(line) }
+            if out[at].names!.count < listedNames { out[at].names!.append(entry.name.excerpt(60)) }
+        }
+        return out
     }
 
     public struct Summary: Sendable, Codable, Hashable {
         public var colorDeclarations: Int
         public var read: Int
         public var notColors: Int
+        /// The declarations not read: one entry per declaration, or per rule whose declarations
+        /// share a reason (``Entry/count``). Their counts add up to `colorDeclarations - read`.
         public var notRead: [Entry]
 
+        /// The declarations not read (each entry's ``Entry/declarations``, added up).
+        public var notReadDeclarations: Int { notRead.reduce(0) { $0 + $1.declarations } }
+
         public var headline: String {
-            "read \(read) of \(colorDeclarations) color declaration\(colorDeclarations == 1 ? "" : "s")" + (notRead.isEmpty ? "" : "; \(notRead.count) not read")
+            "read \(read) of \(colorDeclarations) color declaration\(colorDeclarations == 1 ? "" : "s")" + (notRead.isEmpty ? "" : "; \(notReadDeclarations) not read")
                 + (notColors == 0 ? "" : notColors == 1 ? " (and 1 declaration that is not a color)" : " (and \(notColors) declarations that are not colors)")
         }
     }

@@ -66,7 +66,9 @@ extension AuditReport {
             let problemPlaces = Set(palette.problems.compactMap { p in p.location.map { "\(p.file ?? palette.file ?? "")\u{0}\($0.line)" } })
             for entry in palette.ledger?.notRead ?? [] where !problemPlaces.contains("\(entry.file ?? palette.file ?? "")\u{0}\(entry.line ?? -1)") {
                 warnings.append(AuditAnnotation(.warning, rule: "contrast/not-read", title: "Declaration not read",
-                                                message: "\(palette.name): \(entry.name) is not read, so nothing that uses it is measured: \(entry.reason ?? "no reason given")",
+                                                message: entry.declarations > 1
+                                                    ? "\(palette.name): \(entry.subject) are not read, so nothing that uses them is measured: \(entry.reason ?? "no reason given")"
+                                                    : "\(palette.name): \(entry.name) is not read, so nothing that uses it is measured: \(entry.reason ?? "no reason given")",
                                                 file: entry.file ?? palette.file, line: entry.line, column: entry.column))
             }
             for warning in palette.warnings ?? [] {

@@ -370,10 +370,13 @@ extension ReadLedger.Entry {
     func write(_ w: inout JSONWriter) {
         w.object { w in
             w.int("column", column)
+            w.int("count", count)
             w.key("disposition"); w.string(disposition.rawValue)
             w.string("file", file)
             w.int("line", line)
+            if let lines { w.key("lines"); w.array(lines) { $0.int($1) } }
             w.key("name"); w.string(name)
+            if let names { w.key("names"); w.strings(names) }
             w.string("reason", reason)
             if let themes { w.key("themes"); w.strings(themes) }
             w.string("type", type)

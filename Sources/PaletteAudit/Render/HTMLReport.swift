@@ -137,7 +137,7 @@ public struct HTMLReport: Sendable {
             } else {
                 out += "<details class=\"note\"><summary><strong>\(ledger.headline)</strong></summary><ul>\n" + ledger.notRead.map { entry -> HTML in
                     let place = [entry.file, entry.line.map(String.init), entry.column.map(String.init)].compactMap { $0 }.joined(separator: ":")
-                    return "<li><code>\(place.isEmpty ? "" : place + ": ")\(entry.name)</code>: \(entry.reason ?? "")</li>\n"
+                    return "<li><code>\(place.isEmpty ? "" : place + ": ")\(entry.subject)</code>: \(entry.reason ?? "")</li>\n"
                 }.joined() + "</ul></details>\n"
             }
         }

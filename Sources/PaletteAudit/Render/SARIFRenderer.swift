@@ -59,7 +59,7 @@ public enum SARIFRenderer {
                     if let line = entry.line { physical["region"] = ["startLine": line] }
                 }
                 results.append(["ruleId": "contrast/not-read", "level": "warning",
-                                "message": ["text": "\(palette.name): \(entry.name) is not read: \(entry.reason ?? "")"],
+                                "message": ["text": "\(palette.name): \(entry.subject) \(entry.declarations > 1 ? "are" : "is") not read: \(entry.reason ?? "")"],
                                 "locations": physical.isEmpty ? [] : [["physicalLocation": physical]]])
             }
             for warning in palette.warnings ?? [] {

@@ -24,7 +24,7 @@ public struct TextRenderer: Sendable {
                 out += "  \(t(ledger.headline))\n"
                 for entry in ledger.notRead {
                     let place = [entry.file.map(t), entry.line.map(String.init), entry.column.map(String.init)].compactMap { $0 }.joined(separator: ":")
-                    out += "  " + paint("not read", ANSI.yellow) + "  \(place.isEmpty ? "" : place + ": ")\(t(entry.name)): \(t(entry.reason ?? ""))\n"
+                    out += "  " + paint("not read", ANSI.yellow) + "  \(place.isEmpty ? "" : place + ": ")\(t(entry.subject)): \(t(entry.reason ?? ""))\n"
                 }
             }
             for problem in palette.problems {

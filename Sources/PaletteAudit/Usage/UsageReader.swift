@@ -48,5 +48,7 @@ public struct UsageRead: Sendable {
 public enum UsageReaders {
     public static let all: [any UsageReader] = [
         AndroidUsageReader(),
+        SwiftUsageReader(),
+        CatalogLabelConventions(),
     ]
 }

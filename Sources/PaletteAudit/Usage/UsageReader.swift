@@ -21,6 +21,10 @@ public protocol UsageReader: Sendable {
 public struct UsageContext: Sendable {
     public var palettes: [Palette]
     public var fileSystem: FileSystem
+    /// What readers work out once for the run from its palettes and files (the token index,
+    /// Android's styles across modules), shared by every copy of this context: a reader asked
+    /// about each file does not work it out again for each, so a run's work stays linear.
+    public let memo = UsageMemo()
 
     public init(palettes: [Palette], fileSystem: FileSystem) {
         self.palettes = palettes
@@ -42,5 +46,9 @@ public struct UsageRead: Sendable {
 
 /// The usage readers `contrast init` knows, in the order it asks them.
 public enum UsageReaders {
-    public static let all: [any UsageReader] = []
+    public static let all: [any UsageReader] = [
+        AndroidUsageReader(),
+        SwiftUsageReader(),
+        CatalogLabelConventions(),
+    ]
 }

@@ -60,7 +60,9 @@ struct DeriveCommand: ParsableCommand {
         // The bytes the palette was read from, kept by the loader (not a second read, which a
         // file changed meanwhile would make disagree with the derivation).
         let bytes = try loaded.document ?? Terminal.readFile(palette, what: "palette")
-        guard let document = try? JSONParser.parse(bytes), let text = derivation.written(into: document) else {
+        // A repeated key was said when the palette was read; the copy keeps the value read.
+        var repeated: [JSONParser.DuplicateKey] = []
+        guard let document = try? JSONParser.parse(bytes, duplicates: &repeated), let text = derivation.written(into: document) else {
             throw InputError("\(palette): the palette must have a \"themes\" object to add a theme to")
         }
         let destination = inPlace ? palette : output

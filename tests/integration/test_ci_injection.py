@@ -51,3 +51,12 @@ def test_markdown_never_links_or_mentions_a_name(run, tmp_path):
     outside = re.sub(r"(`+)(?:(?!\1).)*?\1", "", r.stdout)
     assert "@octocat" not in outside and "www.example.com" not in outside, r.stdout
     assert "@octocat" in r.stdout
+
+
+def test_github_annotations_show_escape_codes_as_text(run, tmp_path):
+    path = palette(tmp_path, {EVIL: "#777", "bg": "#fff"}, [{"id": EVIL, "foreground": EVIL, "background": "bg"}])
+    r = run("audit", str(path), "--format", "github", env={"GITHUB_STEP_SUMMARY": ""})
+    assert r.returncode == 1, r.stderr
+    annotations = [line for line in r.stdout.splitlines() if line.startswith("::")]
+    assert annotations and all(line.startswith(("::error", "::warning", "::notice")) for line in annotations), r.stdout
+    assert "\x1b" not in r.stdout and "\u202e" not in r.stdout and "%0A::add-mask::" in r.stdout

@@ -52,6 +52,26 @@ def test_a_repeated_key_is_a_located_warning_and_the_last_value_is_read(run, tmp
     assert [p["name"] for p in json.loads(r.stdout)["palettes"]] == ["y"]
 
 
+def test_a_repeated_key_is_said_when_its_file_is_merged_into_a_folder(run, tmp_path):
+    """Token files of one folder are merged, each read once: the repeated key is still said."""
+    (tmp_path / "a.tokens.json").write_text('{"c": {"a": {"$type": "color", "$value": "#000"},\n "a": {"$type": "color", "$value": "#fff"}}}')
+    (tmp_path / "b.tokens.json").write_text('{"c": {"b": {"$type": "color", "$value": "#123"}}}')
+    r = run("audit", str(tmp_path), "--format", "json")
+    warnings = [w for p in json.loads(r.stdout)["palettes"] for w in p.get("warnings", [])]
+    assert [w["location"]["line"] for w in warnings if w["code"] == "duplicate-key"] == [2], warnings
+
+
+def test_derive_keeps_the_value_read_of_a_repeated_key(run, tmp_path):
+    palette = json.loads((ROOT / "palettes" / "peptide-fox.json").read_text())
+    themes = list(palette["themes"])
+    text = json.dumps(palette).replace('"name":', '"name": "first", "name":', 1)
+    path = tmp_path / "repeated.json"
+    path.write_text(text)
+    r = run("derive", str(path), "--from", themes[0], "--to", "derived", "--surface", "#101010", "--output", "-")
+    assert r.returncode in (0, 1), r.stderr[-800:]
+    assert "duplicate" not in r.stdout and json.loads(r.stdout)["themes"]["derived"]
+
+
 def test_cli_huge_but_valid_palette(run, tmp_path):
     tokens = {f"t{i}": "#%06x" % (i * 97 % 0xFFFFFF) for i in range(100_000)}
     path = tmp_path / "big.json"
@@ -94,6 +114,13 @@ def test_api_reads_a_repeated_key_with_a_warning(server):
     assert status == 200, raw[:300]
     warnings = json.loads(raw)["palettes"][0]["warnings"]
     assert any(w["code"] == "duplicate-key" and w["location"]["line"] == 2 for w in warnings), warnings
+
+
+def test_api_token_listing_points_at_tokens_of_a_document_with_a_repeated_key(server):
+    status, _, raw = server.request("POST", "/v1/tokens", DUPLICATE_KEYS, headers={"Content-Type": "application/json"})
+    assert status == 200, raw[:300]
+    tokens = [t for theme in json.loads(raw)["themes"] for t in theme["tokens"]]
+    assert tokens and all("span" in t for t in tokens), tokens
 
 
 def test_api_color_query_hostility(server):

@@ -29,7 +29,8 @@ extension TokenListing {
                 }
             }
         } else {
-            guard let root = try? JSONParser.parse(document) else { return }
+            var repeated: [JSONParser.DuplicateKey] = []  // said by the read; the spans follow the value read
+            guard let root = try? JSONParser.parse(document, duplicates: &repeated) else { return }
             // Each theme's own tokens by name, to find the one an inherited token comes from.
             var own: [String: [String: Token]] = [:]
             for theme in palette.themes {

@@ -49,12 +49,15 @@ extension PaletteLoader {
         var consumed: Set<String> = []
         // Resolvers, and the files they name.
         var parsed: [String: Result<JSONValue, PaletteProblem>] = [:]
+        // Each file's repeated keys: a file read on its own says them itself; the files merged
+        // into one palette are read only here, so the merged palette says them.
+        var repeatedKeys: [String: [PaletteProblem]] = [:]
         func parse(_ file: String) -> Result<JSONValue, PaletteProblem> {
             if let known = parsed[file] { return known }
             let value: Result<JSONValue, PaletteProblem> = reader.read(file).flatMap { bytes in
-                // Read to tell the format only: the file's own read reports its repeated keys.
-                var repeated: [JSONParser.DuplicateKey] = []
-                do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parse(bytes, duplicates: &repeated)) } catch {
+                var warnings: [PaletteProblem] = []
+                defer { if !warnings.isEmpty { repeatedKeys[file] = warnings } }
+                do throws(JSONParser.SyntaxError) { return .success(try JSONParser.parseTokens(bytes, file: file, warnings: &warnings)) } catch {
                     return .failure(PaletteProblem(.invalidJSON, error.message, file: file, location: error.location))
                 }
             }
@@ -136,7 +139,9 @@ extension PaletteLoader {
         if merge.count == 1 && !channelData {
             result.palettes.append(loadFile(merge[0]))
         } else if !merge.isEmpty {
-            result.palettes.append(loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse, data: data))
+            var merged = loadMerged(files: merge, name: String(base.split(separator: "/").last ?? Substring(base)), directory: base, parse: parse, data: data)
+            merged.problems = merge.flatMap { repeatedKeys[$0] ?? [] } + merged.problems
+            result.palettes.append(merged)
         }
         if result.palettes.isEmpty {
             // Nothing to audit is not a pass: a CI job pointed at the wrong folder must fail.

@@ -39,7 +39,8 @@ public enum GitHubRenderer {
             case "%": "%25"
             case "\r": "%0D"
             case "\n": "%0A"
-            default: nil
+            // Escape codes and bidi overrides, which the log would render, are shown as text.
+            default: String.needsTerminalEscape($0) ? String($0).terminalSafe : nil
             }
         }
     }
@@ -53,7 +54,7 @@ public enum GitHubRenderer {
             case "\n": "%0A"
             case ":": "%3A"
             case ",": "%2C"
-            default: nil
+            default: String.needsTerminalEscape($0) ? String($0).terminalSafe : nil
             }
         }
     }

@@ -85,7 +85,7 @@ public enum MarkdownRenderer {
             case "&": "&amp;"
             case "\\", "`", "*", "_", "[", "]", "|", "~", "!", "#": "\\" + String(scalar)
             case "\n", "\r", "\u{2028}", "\u{2029}": " "
-            default: scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
+            default: String.needsTerminalEscape(scalar) ? " " : nil
             }
         }
     }
@@ -108,7 +108,7 @@ public enum MarkdownRenderer {
     /// beyond that is needed.
     static func code(_ text: String) -> String {
         let oneLine = text.escaped { scalar in
-            scalar == "\n" || scalar == "\r" || scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
+            String.needsTerminalEscape(scalar) ? " " : nil
         }
         var longest = 0, run = 0
         for ch in oneLine { if ch == "`" { run += 1; longest = max(longest, run) } else { run = 0 } }

@@ -10,8 +10,10 @@ import PackagePlugin
 /// `node_modules`, are passed over). `contrast.checks.json` at the package's root is given as
 /// `--checks`, and `contrast-baseline.json` as `--baseline` (then only regressions fail), when
 /// they exist; `contrast init` writes both. Other `contrast audit` options may follow the paths
-/// (`--theme dark`, `--fail-on failures`). The command fails when the audit does (exit 1: a
-/// failing check or a regression; 2: input it cannot read).
+/// (`--theme dark`, `--fail-on failures`, `--min-coverage 80`, `--allow-empty`). The command
+/// fails when the audit does (exit 1: a failing check, a regression or a coverage below
+/// `--min-coverage`; 2: input it cannot read, or color tokens and no checks, so nothing was
+/// measured: `contrast init` proposes them).
 @main
 struct ContrastAuditPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -57,10 +59,10 @@ struct ContrastAuditPlugin: CommandPlugin {
         case 0:
             return
         case 1:
-            Diagnostics.error("contrast audit: checks fail (see above)")
+            Diagnostics.error("contrast audit: checks fail, regressed or cover too little (see above)")
             throw ExitStatus(code: 1)
         default:
-            Diagnostics.error("contrast audit could not read its input (exit \(process.terminationStatus)): \(command.joined(separator: " "))")
+            Diagnostics.error("contrast audit could not read its input, or measured nothing (exit \(process.terminationStatus); see above): \(command.joined(separator: " "))")
             throw ExitStatus(code: process.terminationStatus)
         }
     }

@@ -20,7 +20,7 @@ enum DesignerPage {
         ColorVisionDeficiency.all.map { deficiency -> HTML in "<option value=\"\(deficiency.name)\">\(deficiency.description)</option>" }.joined()
     }
 
-    static func verdict(_ s: AuditSummary) -> (text: String, passed: Bool) { s.verdict }
+    static func verdict(_ s: AuditSummary, _ coverage: Coverage?) -> (text: String, passed: Bool) { s.verdict(coverage: coverage) }
 
     /// What the file chooser offers: the suffixes and media types of every format a posted
     /// body may be in, from the registry.
@@ -63,7 +63,7 @@ enum DesignerPage {
             out += "<ul class=\"palette-list\">\n"
             for entry in entries {
                 let name = entry.palette.name
-                let summary = verdict(entry.report.summary)
+                let summary = verdict(entry.report.summary, entry.report.coverage)
                 // The file's own name, which a downloaded edit keeps (brand.tokens.json stays that).
                 let file = entry.file.split(separator: "/").last.map(String.init) ?? "\(name).json"
                 let downloadName = file.hasSuffix(".json") || SourceRegistry.textFormat(file: file) != nil ? file : "\(name).json"
@@ -74,7 +74,7 @@ enum DesignerPage {
                 }
                 out += "\n<ul class=\"themes\" aria-label=\"Themes of \(name))\">"
                 for theme in entry.report.themes {
-                    let v = verdict(theme.summary)
+                    let v = verdict(theme.summary, theme.coverage ?? entry.report.coverage)
                     out += "<li>\(theme.name): <span class=\"verdict-\(v.passed ? "pass" : "fail")\">\(v.text)</span></li>"
                 }
                 out += "</ul>\n"

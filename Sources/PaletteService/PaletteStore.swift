@@ -60,7 +60,8 @@ public final class PaletteStore: Sendable {
     }
 
     /// Loads (or reloads) every palette of `directory` (read as ``PaletteLoader`` reads a
-    /// directory), with the checks of `checks` added to each. Returns the problems found;
+    /// directory), with the checks of `checks` (or else of `directory/contrast.checks.json`)
+    /// added to each. Returns the problems found;
     /// warnings are not among them.
     @discardableResult
     public func load(directory: String, checks: String? = nil) -> [PaletteProblem] {
@@ -84,7 +85,8 @@ public final class PaletteStore: Sendable {
         var byFile: [String: Entry] = [:]
         for entry in previous.entries.values { byFile[entry.file] = entry }
         let loader = PaletteLoader(reader: PaletteLoader.confined(to: directory))
-        let result = loader.loadSources(paths: [directory], checks: checks)
+        // Without --checks, the directory's contrast.checks.json, as `contrast audit DIR` uses it.
+        let result = loader.loadSources(paths: [directory], checks: checks ?? loader.checksFile(beside: directory))
         next.problems += result.refused
         for loaded in result.palettes {
             // The reader's warnings go to the audit, which keeps them apart from its problems:

@@ -96,13 +96,23 @@ extension Routes {
         return limits
     }
 
+    /// The audit a response sends: the palettes' reports, judged by the service's policy
+    /// (``AuditPolicy``): a palette with colors and no checks is answered 200, its `outcome`
+    /// `empty` with the reason, since the designers' page shows such palettes too.
+    static func judged(_ palettes: [PaletteReport], comparison: BaselineComparison? = nil) -> AuditReport {
+        var report = AuditReport(palettes: palettes, comparison: comparison)
+        report.outcome = AuditPolicy(comparesWithBaseline: comparison != nil, edge: .service).judge(report)
+        return report
+    }
+
     func auditPost(_ request: Request) throws -> Response {
         let html = try Routes.includesHTML(request)
         let report = try audit(request)
         let title = "Contrast audit of \(report.name)"
-        let response = Routes.negotiated(request, AuditReport(palettes: [report]), title: title)
+        let judged = Routes.judged([report])
+        let response = Routes.negotiated(request, judged, title: title)
         guard html, Routes.preferredAuditType(request) == "application/json" else { return response }
-        return try Routes.including(Routes.html(AuditReport(palettes: [report]), title: title), in: response)
+        return try Routes.including(Routes.html(judged, title: title), in: response)
     }
 
     /// `?include=html`: the JSON answer also carries, as `html`, the page the same request
@@ -137,6 +147,7 @@ extension Routes {
             var themes: [ThemeItem]
             var summary: AuditSummary
             var verdict: String
+            var coverage: Coverage?
         }
         struct ThemeItem: Encodable {
             var name: String
@@ -145,8 +156,8 @@ extension Routes {
         }
         let items = store.entries.map { entry in
             Item(name: entry.palette.name, description: entry.palette.description,
-                 themes: entry.report.themes.map { ThemeItem(name: $0.name, summary: $0.summary, verdict: $0.summary.verdict.text) },
-                 summary: entry.report.summary, verdict: entry.report.summary.verdict.text)
+                 themes: entry.report.themes.map { ThemeItem(name: $0.name, summary: $0.summary, verdict: $0.summary.verdict(coverage: $0.coverage ?? entry.report.coverage).text) },
+                 summary: entry.report.summary, verdict: entry.report.summary.verdict(coverage: entry.report.coverage).text, coverage: entry.report.coverage)
         }
         return try Routes.json(200, ["palettes": items])
     }
@@ -217,7 +228,7 @@ extension Routes {
             if let unknown = entry.palette.unknownThemes(themes) { throw ServiceError.badRequest(unknown, code: "unknown-theme") }
             report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: Routes.stoppable(.unlimited, request), cvdPolicy: policy).audit(entry.palette)
         }
-        return Routes.negotiated(request, AuditReport(palettes: [report]), title: "Contrast audit of \(name)")
+        return Routes.negotiated(request, Routes.judged([report]), title: "Contrast audit of \(name)")
     }
 
     func proposal(_ name: String, _ request: Request) throws -> Response {
@@ -234,7 +245,7 @@ extension Routes {
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let current = themes.isEmpty ? entry.report : Auditor(themeFilter: themes, limits: Routes.stoppable(.unlimited, request)).audit(entry.palette)
         let comparison = Baseline(AuditReport(palettes: [current])).compare(with: AuditReport(palettes: [proposed]))
-        let report = AuditReport(palettes: [proposed], comparison: comparison)
+        let report = Routes.judged([proposed], comparison: comparison)
         let title = "Proposed change to \(name)"
         switch Routes.preferredAuditType(request) {
         case "text/html": return Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette"))
@@ -243,7 +254,7 @@ extension Routes {
         }
         let json = Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
                                                              comparison: comparison,
-                                                             audit: AuditReport(palettes: [proposed], comparison: comparison)))
+                                                             audit: report))
         guard html else { return json }
         return try Routes.including(Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")), in: json)
     }

@@ -375,9 +375,9 @@ public struct Routes: Sendable {
     func reportHTML(_ request: Request) throws -> Response {
         if request.method == "POST" {
             let report = try audit(request)
-            return Routes.html(AuditReport(palettes: [report]), title: "Contrast audit of \(report.name)")
+            return Routes.html(Routes.judged([report]), title: "Contrast audit of \(report.name)")
         }
-        return Routes.html(AuditReport(palettes: store.entries.map(\.report)), title: "Contrast audit")
+        return Routes.html(Routes.judged(store.entries.map(\.report)), title: "Contrast audit")
     }
 
     // MARK: Health

@@ -20,9 +20,40 @@ enum MatrixFormat: String, CaseIterable, ExpressibleByArgument {
     case text, summary, json, csv
 }
 
-/// `--fail-on` of `audit`.
-enum FailOn: String, CaseIterable, ExpressibleByArgument {
-    case failures, regressions, never
+/// `--fail-on` of `audit`: the library's policy decides what each word fails.
+typealias FailOn = AuditPolicy.FailOn
+extension AuditPolicy.FailOn: ExpressibleByArgument {}
+
+/// What else fails `audit` and `report` (``AuditPolicy``): nothing measured, too little measured.
+struct PolicyOptions: ParsableArguments {
+    @Flag(help: "Let a palette with color tokens and no checks pass (exit 0). Without it, an audit that measured nothing of a palette exits 2, naming `contrast init`, which proposes checks.")
+    var allowEmpty = false
+
+    @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail (exit 1) when checks measure less than P percent of the color tokens (the report's coverage, added up over every palette).", valueName: "P"))
+    var minimumCoverage: Double?
+
+    func validate() throws {
+        if let minimumCoverage, !(0...100).contains(minimumCoverage) {
+            throw ValidationError("--min-coverage \(CSSNumber.format(minimumCoverage)): give a percentage from 0 to 100")
+        }
+    }
+
+    /// The policy of a run over `paths`.
+    func policy(failOn: AuditPolicy.FailOn? = nil, comparesWithBaseline: Bool, paths: [String]) -> AuditPolicy {
+        AuditPolicy(failOn: failOn, comparesWithBaseline: comparesWithBaseline, allowEmpty: allowEmpty, minimumCoverage: minimumCoverage,
+                    edge: .commandLine(paths: paths))
+    }
+}
+
+extension AuditOutcome {
+    /// Says on standard error what the report alone would not make plain (the problems are
+    /// said one by one before), and exits with the outcome's status.
+    func exit() throws {
+        for reason in reasons where reason.code == .nothingMeasured || reason.code == .coverageBelow {
+            Terminal.writeError("error: \(reason.message)")
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
 }
 
 extension ColorScheme: ExpressibleByArgument {}
@@ -43,7 +74,7 @@ struct SourceOptions: ParsableArguments {
     @Argument(help: "Palette or token files, or directories of them.")
     var paths: [String]
 
-    @Option(help: "A checks document ({\"checks\": [...]}) whose checks apply to every palette read.")
+    @Option(help: "A checks document ({\"checks\": [...]}) whose checks apply to every palette read. Default: contrast.checks.json in each directory named, or in a named file's folder, when there is one (`contrast init` writes it there).")
     var checks: String?
 
     @Option(name: .customLong("theme"), help: "Only these themes (repeatable).")

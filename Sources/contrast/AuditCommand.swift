@@ -10,7 +10,9 @@ struct AuditCommand: ParsableCommand {
         discussion: """
             PATH is a palette or token file of any format contrast reads (its palette format, DTCG tokens and resolvers, Tokens Studio, Style Dictionary, JSON5), or a directory searched recursively: a resolver document or a Tokens Studio folder ($themes.json) is one palette, other token files are merged into one, and every skipped file is listed with its reason. A broken palette is reported and the others are still audited. Warnings (an ignored property, a hex that disagrees with its components) are shown but never change the exit code.
 
-            Without --baseline the audit fails (exit 1) when any check fails. With --baseline it fails only on regressions against it (a check that met its level and no longer does, or fell to a lower WCAG level), so a team can migrate gradually; --fail-on changes that. Exit 2 means the input is broken (unreadable file, bad palette, bad baseline).
+            Without --checks, contrast.checks.json in each directory named (or in a named file's folder) is used when there is one, as `contrast init` writes it; the report's first line names it.
+
+            Without --baseline the audit fails (exit 1) when any check fails. With --baseline it fails only on regressions against it (a check that met its level and no longer does, or fell to a lower WCAG level), so a team can migrate gradually; --fail-on changes that. --min-coverage P also fails it when checks measure less than P percent of the color tokens (every report gives the coverage). Exit 2 means the input is broken (unreadable file, bad palette, bad baseline), or a palette has color tokens and no checks, so nothing was measured (run `contrast init PATH` to propose checks, or pass --allow-empty).
 
             Examples:
               contrast audit palettes/
@@ -34,6 +36,8 @@ struct AuditCommand: ParsableCommand {
     @Option(help: "Write the audit as a baseline to FILE (sorted, diff-friendly JSON to commit).") var writeBaseline: String?
 
     @Option(help: "What fails the run. Default: regressions with --baseline, failures without.") var failOn: FailOn?
+
+    @OptionGroup var policy: PolicyOptions
 
     @OptionGroup var limit: DeadlineOption
 
@@ -65,6 +69,8 @@ struct AuditCommand: ParsableCommand {
                 throw InputError("\(baseline): \(error)")
             }
         }
+        let outcome = policy.policy(failOn: failOn, comparesWithBaseline: baseline != nil, paths: sources.paths).judge(report)
+        report.outcome = outcome
         try deadline?.check()
         deadline?.now("writing the audit of \(sources.paths.joined(separator: ", "))")
         if let writeBaseline {
@@ -93,18 +99,8 @@ struct AuditCommand: ParsableCommand {
         if report.warnings.count > shownWarnings {
             Terminal.writeError("warning: … and \(report.warnings.count - shownWarnings) more warnings, every one in the report\(output.map { " (\($0))" } ?? "")")
         }
-        if !report.problems.isEmpty {
-            for problem in report.problems { Terminal.writeError("error: \(problem)") }
-            throw ExitCode(2)
-        }
-        switch failOn ?? (baseline == nil ? .failures : .regressions) {
-        case .failures where report.summary.fail > 0:
-            throw ExitCode(1)
-        case .regressions where !(report.comparison?.regressions.isEmpty ?? true):
-            throw ExitCode(1)
-        default:
-            return
-        }
+        for problem in report.problems { Terminal.writeError("error: \(problem)") }
+        try outcome.exit()
     }
 }
 

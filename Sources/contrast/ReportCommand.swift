@@ -9,7 +9,7 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Writes DIR/index.html (one self-contained page: no scripts, fonts or images from anywhere), DIR/audit.json (the audit model) and DIR/summary.md (for chat or a pull request). With --history, each run appends its summary to a JSON Lines file (atomically: an interrupted run never corrupts it), and the report shows the regressions since the previous run and a trend per palette.
 
-            Exit status as audit: with a history, 1 on regressions since the previous run; without, 1 on failures; 2 for bad input.
+            Exit status as audit: with a history, 1 on regressions since the previous run; without, 1 on failures; 1 below --min-coverage; 2 for bad input, or for a palette with color tokens and no checks (unless --allow-empty). Without --checks, contrast.checks.json beside the tokens is used, as audit does.
 
             Examples:
               contrast report palettes/ --out report/ --history report-history.jsonl
@@ -21,6 +21,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The directory to write the report into (created when missing).") var out: String
     @Option(help: "A JSON Lines file of earlier runs, appended to.") var history: String?
     @Option(help: "The report's title.") var title: String = "Contrast audit"
+    @OptionGroup var policy: PolicyOptions
     @OptionGroup var limit: DeadlineOption
 
     func run() throws {
@@ -42,6 +43,11 @@ struct ReportCommand: ParsableCommand {
             for warning in history.warnings { Terminal.writeError("warning: \(warning)") }
         }
         report.comparison = history.comparison(with: report)
+        // With a history, the run fails on regressions since the previous one; its first run has
+        // nothing to regress from.
+        let outcome = policy.policy(failOn: self.history == nil ? nil : .regressions, comparesWithBaseline: self.history != nil,
+                                    paths: sources.paths).judge(report)
+        report.outcome = outcome
         try deadline?.check()
         deadline?.now("writing the report into \(out)")
         let now = ISO8601DateFormatter().string(from: Date())
@@ -60,6 +66,8 @@ struct ReportCommand: ParsableCommand {
             try Terminal.emit(Data(try history.appending(HistoryEntry(time: now, report: report))), to: path)
         }
         print("wrote \(out)/index.html, \(out)/audit.json, \(out)/summary.md: \(report.summary.line)")
+        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { print(file.line) }
+        if !report.palettes.isEmpty { print("coverage: \(report.coverage.line)" + (report.coverage.gapLine.map { "; \($0)" } ?? "")) }
         if let path = self.history, report.comparison == nil {
             print("no earlier run in \(path): this run is the first, and the next compares with it (\(report.summary.fail) failing now)")
         }
@@ -67,16 +75,7 @@ struct ReportCommand: ParsableCommand {
             print("since the previous run: \(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s)")
             for change in comparison.regressions { print("  regressed  \(change.message)") }
         }
-        if !report.problems.isEmpty {
-            for problem in report.problems { Terminal.writeError("error: \(problem)") }
-            throw ExitCode(2)
-        }
-        // With a history the exit status is about regressions since the previous run; the first
-        // run has nothing to regress from (it says so, and becomes what the next compares with).
-        if let comparison = report.comparison {
-            if !comparison.regressions.isEmpty { throw ExitCode(1) }
-        } else if self.history == nil, report.summary.fail > 0 {
-            throw ExitCode(1)
-        }
+        for problem in report.problems { Terminal.writeError("error: \(problem)") }
+        try outcome.exit()
     }
 }

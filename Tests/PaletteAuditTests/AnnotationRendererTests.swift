@@ -80,7 +80,7 @@ import Testing
         #expect(lines[1].contains("fix: foreground #"))
         #expect(lines[2].hasPrefix("::warning file=brand%2C v2.json,line=4,title=False contrast claim%3A light › body::brand › light › body: claimed 7:1 AAA"))
         #expect(lines[3] == "::notice file=brand%2C v2.json,line=3,title=Deprecated token%3A light › legacy::brand › light › legacy: token old is deprecated: use fg")
-        #expect(lines.last == "contrast: " + report.summary.line)
+        #expect(lines.last == "contrast: " + report.summary.line + " · coverage: 3 of 4 color tokens measured (75%)")
         #expect(lines.count == 5)
         // From a subdirectory of the repository, the paths are still the repository's.
         let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path

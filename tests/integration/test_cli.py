@@ -245,9 +245,15 @@ def test_the_checks_given_are_not_listed_as_skipped_in_the_folder_walked(run, tm
     r = run("audit", str(tmp_path), "--checks", str(tmp_path / "contrast.checks.json"))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "skipped" not in r.stdout, r.stdout
-    # Not given, it is still named as passed over, with how to use it.
+    # Not given, it is found beside the tokens and used, and the first line says so.
     r = run("audit", str(tmp_path))
-    assert "a checks document with no token file beside it (give it with --checks)" in r.stdout
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith(f"checks: {tmp_path}/contrast.checks.json (found beside the tokens)\n")
+    assert "skipped" not in r.stdout and "1 check · 1 pass" in r.stdout, r.stdout
+    # Another checks document in the folder is still named as passed over, with how to use it.
+    (tmp_path / "other.checks.json").write_text(json.dumps({"checks": []}))
+    r = run("audit", str(tmp_path))
+    assert f"{tmp_path}/other.checks.json: a checks document with no token file beside it (give it with --checks)" in r.stdout
 
 
 def test_audit_refuses_more_checks_than_max_pairs_before_any_work(run, tmp_path):

@@ -137,7 +137,8 @@ def test_a_regression_is_annotated_summarized_commented_and_fails(world):
     summary = world.summary.read_text()
     assert summary.count("## Contrast audit") == 1 and "regressed" in summary
     assert r.outputs == {"checks": "1", "pass": "0", "fail": "1", "false-claims": "0", "problems": "0",
-                         "regressions": "1", "sarif": "contrast.sarif", "exit-code": "1"}
+                         "regressions": "1", "coverage": "100", "measured-tokens": "2", "color-tokens": "2",
+                         "outcome": "fail", "sarif": "contrast.sarif", "exit-code": "1"}
     sarif = json.loads((world.repo / "contrast.sarif").read_text())
     assert sarif["version"] == "2.1.0" and {x["ruleId"] for x in sarif["runs"][0]["results"]} == {"contrast/insufficient", "contrast/regression"}
     # One new comment on pull request 7, with the marker; the other comments are untouched.

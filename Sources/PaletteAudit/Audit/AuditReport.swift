@@ -102,6 +102,14 @@ public struct AuditReport: Sendable, Codable {
     public var comparison: BaselineComparison?
     /// Files a directory search passed over, with the reason.
     public var skipped: [SkippedFile] = []
+    /// How much of the palettes the checks measure, added up over them (``Coverage``).
+    public var coverage: Coverage
+    /// Whether the run passes, and why not (``AuditPolicy``): present when a policy judged it
+    /// (the CLI's, the service's).
+    public var outcome: AuditOutcome?
+    /// The checks documents the audit applied to every palette of a path: given (`--checks`)
+    /// or found beside the tokens (`contrast.checks.json`).
+    public var checksFiles: [ChecksFile]?
 
     public init(palettes: [PaletteReport], comparison: BaselineComparison? = nil, skipped: [SkippedFile] = []) {
         self.palettes = palettes
@@ -110,6 +118,7 @@ public struct AuditReport: Sendable, Codable {
         var summary = AuditSummary()
         for palette in palettes { summary.add(palette.summary) }
         self.summary = summary
+        self.coverage = Coverage.total(palettes.compactMap(\.coverage))
     }
 
     /// Every result with its palette and theme, in order.
@@ -142,6 +151,31 @@ public struct PaletteReport: Sendable, Codable {
     /// How many color declarations the source held and how many were read, with the ones not
     /// read and why (nil for a file that could not be read at all).
     public var ledger: ReadLedger.Summary? = nil
+    /// How much of the palette its checks measure (nil for a palette that could not be audited).
+    public var coverage: Coverage? = nil
+}
+
+/// A checks document an audit applied, and how it came to: given (`--checks`) or found beside
+/// the tokens (`DIR/contrast.checks.json`, which `contrast init DIR` writes).
+public struct ChecksFile: Hashable, Sendable, Codable {
+    public var file: String
+    /// `given` or `found`.
+    public var origin: String
+    /// The paths audited with it, when it was found beside them.
+    public var paths: [String]?
+
+    public init(file: String, origin: String, paths: [String]? = nil) {
+        self.file = file
+        self.origin = origin
+        self.paths = paths
+    }
+
+    public static let given = "given", found = "found"
+
+    /// "checks: tokens/contrast.checks.json (found beside the tokens)"
+    public var line: String {
+        "checks: \(file) (\(origin == ChecksFile.found ? "found beside the tokens" : "given with --checks"))"
+    }
 }
 
 /// The audit of one theme of a palette.
@@ -152,6 +186,9 @@ public struct ThemeReport: Sendable, Codable {
     /// Checks that could not be measured in this theme (a token they use is broken or
     /// missing); the palette's other checks are still audited.
     public var unresolved: [UnresolvedCheck]?
+    /// The theme's own coverage, when it differs from the palette's (its tokens or its checks
+    /// differ); nil when it is the palette's.
+    public var coverage: Coverage? = nil
 }
 
 /// A check that could not be measured, and why.

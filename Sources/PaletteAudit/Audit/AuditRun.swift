@@ -11,9 +11,12 @@ public enum AuditRun {
     /// at the rate `make bench` records (20,000 checks with suggestions in about a second).
     public static let defaultMaximumChecks = 1_000_000
 
-    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, threads: Int = 1, idiom: String = "universal",
-                             ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn, maximumChecks: Int? = defaultMaximumChecks,
-                             referenceRoot: String? = nil) -> AuditReport {
+    /// `checks` applies to every palette; without it, each path is audited with the checks
+    /// document found beside it (``PaletteLoader/checksFile(beside:)``) unless `findChecks` is
+    /// false. The report names the documents used (``AuditReport/checksFiles``).
+    public static func audit(paths: [String], themes: [String]? = nil, checks: String? = nil, findChecks: Bool = true, threads: Int = 1,
+                             idiom: String = "universal", ignoredProperties: [String] = [], cvdPolicy: CVDPolicy = .warn,
+                             maximumChecks: Int? = defaultMaximumChecks, referenceRoot: String? = nil) -> AuditReport {
         var limits = Auditor.Limits.unlimited
         limits.maximumChecks = maximumChecks
         limits.suggestionThreads = threads
@@ -22,7 +25,7 @@ public enum AuditRun {
         let auditor = Auditor(themeFilter: themes, limits: limits, cvdPolicy: cvdPolicy)
         var loader = PaletteLoader(catalogIdiom: idiom)
         loader.referenceRoot = referenceRoot
-        let loaded = loader.loadSources(paths: paths, checks: checks)
+        let (loaded, checksFiles) = load(paths: paths, checks: checks, findChecks: findChecks, with: loader)
         let reports = loaded.palettes.map { loaded in
             if var palette = loaded.palette {
                 palette.ignoredProperties.formUnion(ignoredProperties)
@@ -30,7 +33,39 @@ public enum AuditRun {
             }
             return Auditor.unreadable(name: loaded.file, file: loaded.file, problems: loaded.problems)
         }
-        return AuditReport(palettes: reports, skipped: loaded.skipped)
+        var report = AuditReport(palettes: reports, skipped: loaded.skipped)
+        report.checksFiles = checksFiles.isEmpty ? nil : checksFiles
+        return report
+    }
+
+    /// The paths read, each with its checks: `checks` for all of them, or the document found
+    /// beside each (paths that find the same document, or none, are read together, in order).
+    static func load(paths: [String], checks: String?, findChecks: Bool, with loader: PaletteLoader) -> (LoadResult, [ChecksFile]) {
+        if let checks { return (loader.loadSources(paths: paths, checks: checks), [ChecksFile(file: checks, origin: ChecksFile.given)]) }
+        guard findChecks else { return (loader.loadSources(paths: paths), []) }
+        var groups: [(checks: String?, paths: [String])] = []
+        for path in paths {
+            let found = loader.checksFile(beside: path)
+            if let index = groups.firstIndex(where: { $0.checks == found }) {
+                groups[index].paths.append(path)
+            } else {
+                groups.append((found, [path]))
+            }
+        }
+        if groups.count == 1, groups[0].checks == nil { return (loader.loadSources(paths: paths), []) }
+        var result = LoadResult(palettes: [], skipped: [])
+        var files: [ChecksFile] = []
+        for group in groups {
+            let read = loader.loadSources(paths: group.paths, checks: group.checks)
+            result.palettes += read.palettes
+            result.skipped += read.skipped
+            result.refused += read.refused
+            if let found = group.checks { files.append(ChecksFile(file: found, origin: ChecksFile.found, paths: group.paths)) }
+        }
+        // Each group's checks were matched to its palettes' names; across groups, names that
+        // meet are told apart as one read of all the paths would.
+        if groups.count > 1 { PaletteLoader.giveDistinctNames(&result.palettes) }
+        return (result, files)
     }
 
     /// The requested themes that no palette of the report has.

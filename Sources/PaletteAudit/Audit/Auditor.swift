@@ -141,6 +141,7 @@ public struct Auditor: Sendable {
         // together afterwards; the report is the same as computing them in place.
         var deferred: [PendingSuggestion]? = limits.suggestionThreads > 1 ? [] : nil
         var surfaces: [SRGB?] = []
+        var coverage = Coverage.Tally()
         for (theme, planned, items) in plan {
             var resolver = planned ?? ThemeResolver(palette: palette, theme: theme, suggestions: allowance)
             var results: [CheckResult] = []
@@ -197,7 +198,13 @@ public struct Auditor: Sendable {
             // What this theme's translucent `distinct` members were seen over, for the
             // suggestions weighed against them below.
             surfaces.append(results.contains { $0.kind == .distinct && $0.composited != nil } ? Auditor.distinctSurface(&resolver) : nil)
-            themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved))
+            // What the theme's checks measured, of its color tokens.
+            var measured: Set<String> = []
+            for result in results { Coverage.measuredTokens(of: result, into: &measured) }
+            let colorTokens = resolver.tokenNames.filter { name in resolver.tokens[name].map { $0.isColorTyped && $0.unreadable == nil } ?? false }
+            let themeCoverage = coverage.add(theme: colorTokens, measured: measured)
+            themes.append(ThemeReport(name: theme.name, summary: themeSummary, results: results, unresolved: unresolved.isEmpty ? nil : unresolved,
+                                      coverage: themeCoverage))
             summary.add(themeSummary)
         }
         if let deferred, !deferred.isEmpty {
@@ -221,6 +228,9 @@ public struct Auditor: Sendable {
             problems.append(PaletteProblem(.emptyRule, "rule \"\(check.id)\" (\(Auditor.ruleDescription(check))) matches no pair of tokens in \(selected.count == 1 ? "theme '\(selected[0].name)'" : "any theme")\(reason)",
                                            file: check.file ?? palette.file, pointer: check.pointer, location: check.location))
         }
+        // A theme shows its own coverage only where it differs from the palette's.
+        let paletteCoverage = coverage.palette()
+        for index in themes.indices where themes[index].coverage == paletteCoverage { themes[index].coverage = nil }
         let assumptions = Auditor.assumptions(of: palette)
         problems = Auditor.mergedAcrossThemes(problems)
         if unlisted > 0 {
@@ -232,7 +242,7 @@ public struct Auditor: Sendable {
         return PaletteReport(name: palette.name, file: palette.file, description: palette.description, source: palette.source,
                              summary: summary, problems: problems, assumptions: assumptions, themes: themes,
                              warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files,
-                             ledger: palette.ledger.completed(with: palette, unreadValues: unreadValues).summary)
+                             ledger: palette.ledger.completed(with: palette, unreadValues: unreadValues).summary, coverage: paletteCoverage)
     }
 
     /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".

@@ -38,7 +38,19 @@ extension AuditReport {
 
     private func document(_ w: inout JSONWriter) {
         w.object { w in
+            if let checksFiles {
+                w.key("checksFiles")
+                w.array(checksFiles) { w, c in
+                    w.object { w in
+                        w.key("file"); w.string(c.file)
+                        w.key("origin"); w.string(c.origin)
+                        if let paths = c.paths { w.key("paths"); w.strings(paths) }
+                    }
+                }
+            }
             if let comparison { w.key("comparison"); comparison.write(&w) }
+            w.key("coverage"); coverage.write(&w)
+            if let outcome { w.key("outcome"); outcome.write(&w) }
             w.key("palettes"); w.array(palettes) { w, p in p.write(&w) }
             w.key("schemaVersion"); w.int(schemaVersion)
             do {
@@ -79,10 +91,44 @@ extension AuditSummary {
     }
 }
 
+extension Coverage {
+    func write(_ w: inout JSONWriter) {
+        func names(_ list: TokenNames, _ w: inout JSONWriter) {
+            w.object { w in
+                w.key("count"); w.int(list.count)
+                if let names = list.names { w.key("names"); w.strings(names) }
+            }
+        }
+        w.object { w in
+            w.key("measured"); w.int(measured)
+            w.number("percent", percent)
+            w.key("tokens"); w.int(tokens)
+            w.key("unmeasuredSurfaces"); names(unmeasuredSurfaces, &w)
+            w.key("unmeasuredText"); names(unmeasuredText, &w)
+        }
+    }
+}
+
+extension AuditOutcome {
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            w.key("reasons")
+            w.array(reasons) { w, r in
+                w.object { w in
+                    w.key("code"); w.string(r.code.rawValue)
+                    w.key("message"); w.string(r.message)
+                }
+            }
+            w.key("status"); w.string(status.rawValue)
+        }
+    }
+}
+
 extension PaletteReport {
     func write(_ w: inout JSONWriter) {
         w.object { w in
             w.key("assumptions"); w.array(assumptions) { w, a in a.write(&w) }
+            if let coverage { w.key("coverage"); coverage.write(&w) }
             w.string("description", description)
             w.string("file", file)
             if let files { w.key("files"); w.strings(files) }
@@ -101,6 +147,7 @@ extension PaletteReport {
 extension ThemeReport {
     func write(_ w: inout JSONWriter) {
         w.object { w in
+            if let coverage { w.key("coverage"); coverage.write(&w) }
             w.key("name"); w.string(name)
             w.key("results"); w.array(results) { w, r in r.write(&w) }
             w.key("summary"); summary.write(&w)

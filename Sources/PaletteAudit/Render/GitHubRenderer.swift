@@ -14,10 +14,19 @@ public enum GitHubRenderer {
     ///     the working directory when nil.
     public static func render(_ report: AuditReport, workingDirectory: String, repositoryRoot: String? = nil) -> String {
         var out = ""
+        // What fails the run without a line of its own comes first: an audit that measured
+        // nothing, a coverage below the minimum.
+        for reason in report.outcome?.reasons ?? [] where reason.code == .nothingMeasured || reason.code == .coverageBelow {
+            let title = reason.code == .nothingMeasured ? "contrast: nothing measured" : "contrast: coverage"
+            out += "::error title=" + escapeProperty(title) + "::" + escapeData(reason.message) + "\n"
+        }
+        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found {
+            out += "::notice title=contrast::" + escapeData(file.line) + "\n"
+        }
         for annotation in report.annotations {
             out += command(annotation, workingDirectory: workingDirectory, repositoryRoot: repositoryRoot ?? workingDirectory) + "\n"
         }
-        out += "contrast: " + report.summary.line + "\n"
+        out += "contrast: " + report.summary.line + (report.palettes.isEmpty ? "" : " · coverage: " + report.coverage.line) + "\n"
         return out
     }
 

@@ -87,7 +87,11 @@ public struct HTMLReport: Sendable {
         let regressed = Set(comparison?.regressions.map(\.key) ?? [])
         var out: HTML = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(title)</title>\n<style>\n\(trusted: Self.styleSheet)\n</style>\n</head>\n<body>\n"
-        out += "<header><h1>\(title)</h1>\n<p class=\"muted\">Generated \(generated) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(report.summary.line)</span></p></header>\n<main>\n"
+        out += "<header><h1>\(title)</h1>\n<p class=\"muted\">Generated \(generated) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(report.summary.line)</span> · <span id=\"coverage-line\">coverage: \(report.coverage.line)</span></p></header>\n<main>\n"
+        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { out += "<p class=\"muted\">\(file.line)</p>\n" }
+        for reason in report.outcome?.reasons ?? [] where reason.code == .nothingMeasured || reason.code == .coverageBelow {
+            out += "<p class=\"note\" role=\"alert\" data-reason=\"\(reason.code.rawValue)\"><strong>\(reason.code == .nothingMeasured ? "Nothing was measured" : "Coverage below the minimum"):</strong> \(reason.message)</p>\n"
+        }
         if let comparison {
             out += "<p class=\"note\" id=\"since-last-run\">\(against): <strong>\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s")</strong>, \(comparison.improvements.count) improvement\(comparison.improvements.count == 1 ? "" : "s"), \(comparison.added.count) added, \(comparison.removed.count) removed.</p>\n"
             if !comparison.regressions.isEmpty {
@@ -95,22 +99,44 @@ public struct HTMLReport: Sendable {
             }
         }
         // Summary per palette and theme.
-        out += "<section aria-labelledby=\"summary\"><h2 id=\"summary\">Summary</h2>\n<table class=\"summary\" id=\"summary-table\">\n<caption class=\"muted\">Checks per palette and theme</caption>\n<thead><tr><th scope=\"col\">Palette</th><th scope=\"col\">Theme</th><th scope=\"col\" class=\"num\">Checks</th><th scope=\"col\" class=\"num\">Pass</th><th scope=\"col\" class=\"num\">Fail</th><th scope=\"col\" class=\"num\">Exempt</th><th scope=\"col\" class=\"num\">False claims</th><th scope=\"col\" class=\"num\">Regressions</th><th scope=\"col\">Trend</th></tr></thead>\n<tbody>\n"
+        out += "<section aria-labelledby=\"summary\"><h2 id=\"summary\">Summary</h2>\n<table class=\"summary\" id=\"summary-table\">\n<caption class=\"muted\">Checks per palette and theme</caption>\n<thead><tr><th scope=\"col\">Palette</th><th scope=\"col\">Theme</th><th scope=\"col\" class=\"num\">Checks</th><th scope=\"col\" class=\"num\">Pass</th><th scope=\"col\" class=\"num\">Fail</th><th scope=\"col\" class=\"num\">Exempt</th><th scope=\"col\" class=\"num\">False claims</th><th scope=\"col\" class=\"num\">Coverage</th><th scope=\"col\" class=\"num\">Regressions</th><th scope=\"col\">Trend</th></tr></thead>\n<tbody>\n"
         for palette in report.palettes {
             for theme in palette.themes {
                 let s = theme.summary
                 let themeRegressions = regressed.filter { $0.hasPrefix("\(palette.name)/\(theme.name)/") }.count
                 out += "<tr data-palette=\"\(palette.name)\" data-theme=\"\(theme.name)\"><th scope=\"row\"><a href=\"#\(Self.anchor(palette.name))\">\(palette.name)</a></th><td>\(theme.name)</td>"
-                out += "<td class=\"num\">\(s.checks)</td><td class=\"num\">\(s.pass)</td><td class=\"num\(s.fail > 0 ? " bad" : "")\">\(s.fail)</td><td class=\"num\">\(s.exempt)</td><td class=\"num\(s.falseClaims > 0 ? " bad" : "")\">\(s.falseClaims)</td><td class=\"num\(themeRegressions > 0 ? " bad" : "")\">\(themeRegressions)</td><td>\(sparkline(palette.name, current: palette.summary.fail))</td></tr>\n"
+                out += "<td class=\"num\">\(s.checks)</td><td class=\"num\">\(s.pass)</td><td class=\"num\(s.fail > 0 ? " bad" : "")\">\(s.fail)</td><td class=\"num\">\(s.exempt)</td><td class=\"num\(s.falseClaims > 0 ? " bad" : "")\">\(s.falseClaims)</td>\(coverageCell(theme.coverage ?? palette.coverage))<td class=\"num\(themeRegressions > 0 ? " bad" : "")\">\(themeRegressions)</td><td>\(sparkline(palette.name, current: palette.summary.fail))</td></tr>\n"
             }
             if palette.themes.isEmpty {
-                out += "<tr><th scope=\"row\">\(palette.name)</th><td colspan=\"8\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
+                out += "<tr><th scope=\"row\">\(palette.name)</th><td colspan=\"9\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
             }
         }
         out += "</tbody>\n</table>\n</section>\n"
         for palette in report.palettes { out += section(palette, regressed: regressed) }
         out += "</main>\n<footer class=\"muted\"><p>Made by contrast. Text swatches show the sample at the check's font size; non-text checks show the element as a bar.</p></footer>\n</body>\n</html>\n"
         return out
+    }
+
+    /// The summary table's coverage cell: the share, with its count in the title.
+    func coverageCell(_ coverage: Coverage?) -> HTML {
+        guard let coverage else { return "<td class=\"num\"></td>" }
+        guard let percent = coverage.percent else { return "<td class=\"num muted\">no colors</td>" }
+        return "<td class=\"num\(coverage.measured == 0 ? " bad" : "")\" title=\"\(coverage.line)\">\(Coverage.format(percent))%</td>"
+    }
+
+    /// "Coverage: 12 of 40 color tokens measured (30%)", and the text-like and surface-like
+    /// tokens no check measures, folded.
+    func coverageNote(_ coverage: Coverage) -> HTML {
+        var out: HTML = "<p class=\"muted coverage\">Coverage: \(coverage.line)</p>\n"
+        guard let gaps = coverage.gapLine else { return out }
+        out += "<details class=\"note coverage\"><summary>\(gaps)</summary><ul>\n"
+        for (label, list) in [("Text", coverage.unmeasuredText), ("Surfaces", coverage.unmeasuredSurfaces)] where list.count > 0 {
+            let more = list.count - (list.names?.count ?? 0)
+            out += "<li>\(label) (\(list.count)): " + (list.names ?? []).map { name -> HTML in "<code>\(name)</code>" }.joined(separator: ", ")
+            if more > 0 { out += ", … and \(more) more" }
+            out += "</li>\n"
+        }
+        return out + "</ul></details>\n"
     }
 
     static func anchor(_ name: String) -> String {
@@ -141,6 +167,7 @@ public struct HTMLReport: Sendable {
                 }.joined() + "</ul></details>\n"
             }
         }
+        if let coverage = palette.coverage { out += coverageNote(coverage) }
         if !palette.problems.isEmpty {
             out += "<div class=\"note\" role=\"alert\"><strong>Problems</strong><ul>\n" + palette.problems.map { problem -> HTML in "<li><code>\(problem.description)</code></li>\n" }.joined() + "</ul></div>\n"
         }
@@ -159,6 +186,7 @@ public struct HTMLReport: Sendable {
         out += sideBySide(palette)
         for theme in palette.themes {
             out += "<h3 id=\"\(Self.anchor(palette.name))-\(theme.name)\">Theme \(theme.name) <span class=\"muted\">· \(theme.summary.line)</span></h3>\n"
+            if let coverage = theme.coverage { out += coverageNote(coverage) }
             let failing = theme.results.filter { $0.verdict == .fail }
             let rest = theme.results.filter { $0.verdict != .fail }
             let header: HTML = "<thead><tr><th scope=\"col\">Sample</th><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\" class=\"num\">Ratio</th><th scope=\"col\" class=\"num\">APCA Lc</th><th scope=\"col\">Level reached</th><th scope=\"col\">Verdict</th></tr></thead>\n<tbody>\n"

@@ -4,6 +4,13 @@ import ColorScience
 public enum MarkdownRenderer {
     public static func render(_ report: AuditReport, title: String = "Contrast audit", comparedWith: String = "the baseline") -> String {
         var out = "## \(escape(title))\n\n**\(report.summary.line)**\n\n"
+        if !report.palettes.isEmpty {
+            out += "**Coverage:** \(report.coverage.line)\(report.coverage.gapLine.map { " · \($0)" } ?? "")\n\n"
+        }
+        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { out += "Checks: \(code(file.file)) (found beside the tokens)\n\n" }
+        for reason in report.outcome?.reasons ?? [] where reason.code == .nothingMeasured || reason.code == .coverageBelow {
+            out += ":x: **\(reason.code == .nothingMeasured ? "Nothing was measured" : "Coverage below the minimum"):** \(escape(reason.message))\n\n"
+        }
         if let comparison = report.comparison {
             out += "### Against \(escape(comparedWith))\n\n"
             out += "\(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s), \(comparison.added.count) added, \(comparison.removed.count) removed.\n\n"
@@ -11,15 +18,24 @@ public enum MarkdownRenderer {
             for change in comparison.improvements { out += "- :white_check_mark: improved \(escape(change.message))\n" }
             out += "\n"
         }
-        out += "| Palette | Theme | Checks | Pass | Fail | Exempt | False claims |\n|---|---|---:|---:|---:|---:|---:|\n"
+        out += "| Palette | Theme | Checks | Pass | Fail | Exempt | False claims | Coverage |\n|---|---|---:|---:|---:|---:|---:|---:|\n"
         for palette in report.palettes {
             for theme in palette.themes {
                 let s = theme.summary
-                out += "| \(escape(palette.name)) | \(escape(theme.name)) | \(s.checks) | \(s.pass) | \(s.fail) | \(s.exempt) | \(s.falseClaims) |\n"
+                let coverage = (theme.coverage ?? palette.coverage).map { c in c.percent.map { "\(Coverage.format($0))% of \(c.tokens)" } ?? "no colors" } ?? ""
+                out += "| \(escape(palette.name)) | \(escape(theme.name)) | \(s.checks) | \(s.pass) | \(s.fail) | \(s.exempt) | \(s.falseClaims) | \(coverage) |\n"
             }
         }
         out += "\n"
         for palette in report.palettes {
+            if let coverage = palette.coverage, coverage.unmeasuredText.count + coverage.unmeasuredSurfaces.count > 0 {
+                out += "<details><summary>\(escape(palette.name)): \(coverage.gapLine ?? "")</summary>\n\n"
+                for (label, list) in [("Text", coverage.unmeasuredText), ("Surfaces", coverage.unmeasuredSurfaces)] where list.count > 0 {
+                    let more = list.count - (list.names?.count ?? 0)
+                    out += "- \(label) (\(list.count)): " + (list.names ?? []).map(code).joined(separator: ", ") + (more > 0 ? ", … and \(more) more" : "") + "\n"
+                }
+                out += "\n</details>\n\n"
+            }
             if !palette.problems.isEmpty {
                 out += "### Problems in \(escape(palette.name))\n\n"
                 for problem in palette.problems { out += "- \(code(problem.description))\n" }

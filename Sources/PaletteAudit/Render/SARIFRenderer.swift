@@ -33,6 +33,9 @@ public enum SARIFRenderer {
         ("contrast/not-read", "DeclarationNotRead",
          "A declaration that may be a color was not read, so nothing that uses it is measured.",
          "Write the value in a form the tool reads, or check the pairs that use it by hand."),
+        ("contrast/nothing-measured", "NothingMeasured",
+         "A palette has color tokens and no checks, so the audit measured none of them.",
+         "Run `contrast init PATH` to propose checks (it writes contrast.checks.json beside the tokens), or write the checks by hand."),
         ]
         let rules: [[String: Any]] = table.map { id, name, text, help in
             ["id": id, "name": name, "shortDescription": ["text": text], "help": ["text": help],
@@ -45,6 +48,15 @@ public enum SARIFRenderer {
             var physical: [String: Any] = ["artifactLocation": ["uri": uri(file)]]
             if let line { physical["region"] = ["startLine": line] }
             return [["physicalLocation": physical, "logicalLocations": [["fullyQualifiedName": pointer, "kind": "member"]]]]
+        }
+        // A palette that measured nothing is an error when it fails the run, a note when the
+        // run allows it (--allow-empty).
+        let emptyFails = report.outcome?.reasons.contains { $0.code == .nothingMeasured } ?? true
+        for palette in AuditPolicy.unmeasured(report) {
+            let tokens = palette.coverage?.tokens ?? 0
+            results.append(["ruleId": "contrast/nothing-measured", "level": emptyFails ? "error" : "note",
+                            "message": ["text": "\(palette.name) has \(tokens) color token\(tokens == 1 ? "" : "s") and no checks: nothing was measured"],
+                            "locations": location(file: palette.file, line: nil, pointer: "")])
         }
         for palette in report.palettes {
             for problem in palette.problems {
@@ -108,11 +120,24 @@ public enum SARIFRenderer {
                 "tool": ["driver": ["name": "contrast", "version": toolVersion, "semanticVersion": toolVersion,
                                     "informationUri": "https://www.w3.org/TR/WCAG22/", "rules": rules]],
                 "results": results,
+                // The run's coverage, and what else decided its outcome.
+                "properties": runProperties(report),
             ]],
         ]
         var data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         data.append(0x0A)
         return data
+    }
+
+    /// The run's property bag: its coverage, and its outcome when a policy judged it.
+    static func runProperties(_ report: AuditReport) -> [String: Any] {
+        let c = report.coverage
+        var coverage: [String: Any] = ["tokens": c.tokens, "measured": c.measured,
+                                       "unmeasuredText": c.unmeasuredText.count, "unmeasuredSurfaces": c.unmeasuredSurfaces.count]
+        if let percent = c.percent { coverage["percent"] = percent }
+        var properties: [String: Any] = ["coverage": coverage]
+        if let outcome = report.outcome { properties["outcome"] = ["status": outcome.status.rawValue, "reasons": outcome.reasons.map(\.message)] }
+        return properties
     }
 
     /// A file path as the URI reference SARIF's `artifactLocation.uri` must be (RFC 3986): each

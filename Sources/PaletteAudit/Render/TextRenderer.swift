@@ -11,6 +11,8 @@ public struct TextRenderer: Sendable {
 
     public func render(_ report: AuditReport) -> String {
         var out = ""
+        // The checks the audit found by itself (given ones the operator knows).
+        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { out += t(file.line) + "\n" }
         for skipped in report.skipped {
             out += paint("skipped", ANSI.yellow) + "  \(t(skipped.file)): \(t(skipped.reason))\n"
         }
@@ -27,6 +29,7 @@ public struct TextRenderer: Sendable {
                     out += "  " + paint("not read", ANSI.yellow) + "  \(place.isEmpty ? "" : place + ": ")\(t(entry.subject)): \(t(entry.reason ?? ""))\n"
                 }
             }
+            if let coverage = palette.coverage { out += coverageLines(coverage, indent: "  ") }
             for problem in palette.problems {
                 out += "  " + paint("problem", ANSI.red) + "  \(t(problem.description))\n"
             }
@@ -39,6 +42,7 @@ public struct TextRenderer: Sendable {
             }
             for theme in palette.themes {
                 out += "\n  " + heading("theme \(t(theme.name))") + "  " + theme.summary.line + "\n"
+                if let coverage = theme.coverage { out += coverageLines(coverage, indent: "    ") }
                 for u in theme.unresolved ?? [] {
                     out += "    " + paint("UNRESOLVED", ANSI.red) + "  \(t(u.id))  \(t(u.foreground)) on \(t(u.background)): see the problem above\n"
                 }
@@ -85,9 +89,23 @@ public struct TextRenderer: Sendable {
             out += "\n"
         }
         out += report.summary.line + "\n"
-        if report.summary.checks == 0 && !report.palettes.isEmpty && report.problems.isEmpty {
+        if !report.palettes.isEmpty { out += "coverage: " + report.coverage.line + (report.coverage.gapLine.map { "; \($0)" } ?? "") + "\n" }
+        let refused = report.outcome?.reasons.contains { $0.code == .nothingMeasured } ?? false
+        if report.summary.checks == 0 && !report.palettes.isEmpty && report.problems.isEmpty && !refused {
             // Tokens read and nothing asked of them: say how to ask.
             out += "no checks: `contrast init PATH` proposes checks from the token names (text on surfaces, borders, icons); or give --checks FILE\n"
+        }
+        return out
+    }
+
+    /// "coverage: 12 of 40 color tokens measured (30%)", then the text-like and surface-like
+    /// tokens no check measures, the first of each named.
+    func coverageLines(_ coverage: Coverage, indent: String) -> String {
+        var out = indent + "coverage: " + coverage.line + "\n"
+        for (label, list) in [("text", coverage.unmeasuredText), ("surfaces", coverage.unmeasuredSurfaces)] where list.count > 0 {
+            let names = (list.names ?? []).map(t).joined(separator: ", ")
+            let more = list.count - (list.names?.count ?? 0)
+            out += indent + paint("not measured", ANSI.yellow) + "  \(label) (\(list.count)): \(names)\(more > 0 ? ", … and \(more) more" : "")\n"
         }
         return out
     }

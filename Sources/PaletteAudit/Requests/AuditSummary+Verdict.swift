@@ -7,3 +7,14 @@ extension AuditSummary {
     }
 }
 
+
+extension AuditSummary {
+    /// ``verdict``, knowing the coverage: colors and no checks is not a pass ("no checks: 42
+    /// color tokens, none measured"), as ``AuditPolicy`` judges it.
+    public func verdict(coverage: Coverage?) -> (text: String, passed: Bool) {
+        if checks == 0, let coverage, coverage.tokens > 0 {
+            return ("no checks: \(coverage.tokens) color token\(coverage.tokens == 1 ? "" : "s"), none measured", false)
+        }
+        return verdict
+    }
+}

@@ -48,8 +48,9 @@ public enum GitHubRenderer {
             case "%": "%25"
             case "\r": "%0D"
             case "\n": "%0A"
-            // Escape codes and bidi overrides, which the log would render, are shown as text.
-            default: String.needsTerminalEscape($0) ? String($0).terminalSafe : nil
+            // Escape codes and bidi overrides, which the log would render, are shown as text
+            // (the runner splits lines at CR and LF only, so the line separators stay as written).
+            default: String.needsTerminalEscape($0) && $0 != "\u{2028}" && $0 != "\u{2029}" ? String($0).terminalSafe : nil
             }
         }
     }
@@ -63,7 +64,7 @@ public enum GitHubRenderer {
             case "\n": "%0A"
             case ":": "%3A"
             case ",": "%2C"
-            default: String.needsTerminalEscape($0) ? String($0).terminalSafe : nil
+            default: String.needsTerminalEscape($0) && $0 != "\u{2028}" && $0 != "\u{2029}" ? String($0).terminalSafe : nil
             }
         }
     }

@@ -9,12 +9,24 @@ extension Routes {
     /// tokens file; a proposal that is the tokens file alone is audited with those checks.
     /// `replacing`: the served stylesheet a proposal replaces, and the palettes directory, so the
     /// proposal's `@import`s resolve as the served file's do.
+    /// The read, the audit and its results spend from one budget for the request
+    /// (``requestBudget(_:maximumBytes:)``): past it, 422 names what grew.
     func audit(_ request: Request, name: String? = nil, sidecar: Palette? = nil,
                replacing: (file: String, directory: String)? = nil) throws(ServiceError) -> PaletteReport {
+        let budget = Routes.requestBudget(request, maximumBytes: limits.maximumReadBytes)
+        return try ReadBudget.withBudget(budget) { () throws(ServiceError) -> PaletteReport in
+            let report = try audit(request, name: name, sidecar: sidecar, replacing: replacing, budget: budget)
+            try Routes.refuseIfStopped(budget, doing: "the audit")
+            return report
+        }
+    }
+
+    private func audit(_ request: Request, name: String?, sidecar: Palette?,
+                       replacing: (file: String, directory: String)?, budget: ReadBudget) throws(ServiceError) -> PaletteReport {
         let isStylesheet = Routes.isStylesheet(request)
         let defaultName: String
         if let name { defaultName = name } else { defaultName = try Routes.documentName(request) }
-        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName, maximumBytes: limits.maximumReadBytes, replacing: replacing)
+        let (decoded, problems) = try Routes.decodePosted(request, name: defaultName, budget: budget, replacing: replacing)
         if let syntax = problems.first(where: { $0.code == .invalidJSON }) {
             var failure = ServiceError.badRequest("the body is not valid JSON: \(syntax.message)", code: syntax.code.rawValue)
             failure.problem.line = syntax.location?.line ?? 0
@@ -27,6 +39,7 @@ extension Routes {
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
         let report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request),
                              cvdPolicy: try Routes.cvdPolicy(request)).audit(palette, problems: problems)
+        try Routes.refuseIfStopped(budget, doing: "the audit")
         if !report.problems.isEmpty {
             throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its \(isStylesheet ? "line and column" : "JSON pointer")", report.problems)
         }
@@ -34,12 +47,29 @@ extension Routes {
         return report
     }
 
+    /// The budget of a posted request (`--max-request-memory` its cap): proportional to the
+    /// body, it bounds what the read expands and records, and, up to its cap, what the request
+    /// builds from it (the audit's checks and results, a token listing); it stops at the
+    /// request's deadline.
+    static func requestBudget(_ request: Request, maximumBytes: Int) -> ReadBudget {
+        var shouldStop: (@Sendable () -> Bool)?
+        if let cancellation = request.cancellation { shouldStop = { cancellation.shouldStop() } }
+        return ReadBudget(inputBytes: request.body.count, maximumBytes: maximumBytes, shouldStop: shouldStop)
+    }
+
+    /// 422 naming what grew past the request's budget (503 once its deadline passed: the
+    /// cancellation recorded that the work stopped), if the budget stopped.
+    static func refuseIfStopped(_ budget: ReadBudget, doing what: String) throws(ServiceError) {
+        guard let stop = budget.problem else { return }
+        throw Routes.problems(budget.wasCancelled ? "the request was stopped at its deadline" : "\(what) would build more than the request may: \(stop.message)", [stop])
+    }
+
     /// A posted palette: a JSON document of any format this tool reads, or a stylesheet
     /// (`Content-Type: text/css`) read for its custom properties.
-    /// The read is bounded by a ``ReadBudget`` for the body's size and stops at the request's
-    /// deadline: a document that expands beyond its budget is refused with 422 naming the
-    /// construct and its line.
-    static func decodePosted(_ request: Request, name: String, maximumBytes: Int = ReadBudget.defaultMaximumBytes,
+    /// The read is bounded by `budget` (``requestBudget(_:maximumBytes:)``) and stops at the
+    /// request's deadline: a document that expands beyond its budget is refused with 422
+    /// naming the construct and its line.
+    static func decodePosted(_ request: Request, name: String, budget: ReadBudget,
                              replacing: (file: String, directory: String)? = nil) throws(ServiceError) -> (palette: Palette?, problems: [PaletteProblem]) {
         let stylesheet = isStylesheet(request)
         if stylesheet {
@@ -47,9 +77,6 @@ extension Routes {
         } else {
             try requireJSONBody(request, what: "a palette document")
         }
-        var shouldStop: (@Sendable () -> Bool)?
-        if let cancellation = request.cancellation { shouldStop = { cancellation.shouldStop() } }
-        let budget = ReadBudget(inputBytes: request.body.count, maximumBytes: maximumBytes, shouldStop: shouldStop)
         let body = request.body
         let media = stylesheet ? Routes.mediaType(request) : nil
         let decoded = ReadBudget.withBudget(budget) {
@@ -270,22 +297,39 @@ extension Routes {
     /// it is written in the body, for an editor to replace); the palette's
     /// problems (syntax errors included) come back as data, not as an error status, so an
     /// editor can check a document and show what is wrong without failing requests.
+    ///
+    /// The read, the audit and the listing spend from one budget for the request; the listing
+    /// is refused (422) before it is built when its themes would resolve more tokens than an
+    /// audit may, or its JSON would be larger than `--max-response`, and written through the
+    /// JSON writer, which stops growing at that ceiling.
     func tokensPost(_ request: Request) throws -> Response {
-        let (decoded, problems) = try Routes.decodePosted(request, name: try Routes.documentName(request), maximumBytes: limits.maximumReadBytes)
-        guard let palette = decoded else { return Routes.jsonBytes(TokenListing(nil, problems: problems).compactJSON()) }
-        var limits = Routes.stoppable(auditLimits, request)
-        limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
-        // Past the request's deadline what is left is not done (the server answers 503): an
-        // audit that stopped has no ledger, and the listing would count one again.
-        let stopped = { limits.shouldStop?() == true }
-        let audited = Auditor(limits: limits).audit(palette, problems: problems)
-        if stopped() { return Routes.jsonBytes(Array("{}".utf8)) }
-        // Every theme's tokens, stopping at the deadline too, written by the JSON writer,
-        // which stops at --max-response while it writes.
-        var listing = TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger,
-                                   shouldStop: limits.shouldStop)
-        if stopped() { return Routes.jsonBytes(Array("{}".utf8)) }
-        listing.locate(in: request.body, palette: palette, stylesheet: Routes.isStylesheet(request))
-        return Routes.jsonBytes(listing.compactJSON())
+        let budget = Routes.requestBudget(request, maximumBytes: limits.maximumReadBytes)
+        return try ReadBudget.withBudget(budget) { () throws -> Response in
+            let (decoded, problems) = try Routes.decodePosted(request, name: try Routes.documentName(request), budget: budget)
+            guard let palette = decoded else { return Routes.jsonBytes(TokenListing(nil, problems: problems).compactJSON()) }
+            var limits = Routes.stoppable(auditLimits, request)
+            limits.maximumSuggestions = 0  // a listing shows no suggestions: skip computing them
+            // Past the request's deadline what is left is not done (the server answers 503): an
+            // audit that stopped has no ledger, and the listing would count one again.
+            let stopped = { limits.shouldStop?() == true }
+            let audited = Auditor(limits: limits).audit(palette, problems: problems)
+            if stopped() { return Routes.jsonBytes(Array("{}".utf8)) }
+            try Routes.refuseIfStopped(budget, doing: "the listing's audit")
+            // Every theme's tokens, stopping at the deadline too, refused before it is built
+            // past its bounds, and written by the JSON writer, which stops at --max-response
+            // while it writes.
+            var listing = TokenListing(palette, problems: audited.problems, warnings: audited.warnings ?? [], ledger: audited.ledger,
+                                       shouldStop: limits.shouldStop)
+            if stopped() { return Routes.jsonBytes(Array("{}".utf8)) }
+            // Past the answer's ceiling, the service answers 422 for it (``respond(to:)``).
+            if OutputCeiling.current?.isExceeded == true { return Routes.jsonBytes([]) }
+            if let stop = listing.stopped {
+                try Routes.refuseIfStopped(budget, doing: "the listing")
+                throw Routes.problems("the listing is refused before it is built: \(stop.message)", [stop])
+            }
+            listing.locate(in: request.body, palette: palette, stylesheet: Routes.isStylesheet(request))
+            try Routes.refuseIfStopped(budget, doing: "the listing")
+            return Routes.jsonBytes(listing.compactJSON())
+        }
     }
 }

@@ -43,7 +43,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Checks one posted audit may measure at most (themes × checks × expanded rules); more is refused with 422 before any work.") var maxPairs: Int = 200_000
     @Option(help: "Failing checks of one request that get suggestions; the rest say they were omitted (?suggestions=none turns them off).") var maxSuggestions: Int = 1_000
     @Option(help: "Largest response body (default 32MiB): an audit bound to render larger is refused with 422 before any work.") var maxResponse: String = "32MiB"
-    @Option(help: "The most memory reading one posted document may build by expansion (aliases, var(), $ref, $extends): 512 bytes for each byte posted, at least 8MiB, up to this; more is refused with 422 naming the construct (default 256MiB).") var maxRequestMemory: String = "256MiB"
+    @Option(help: "The most memory one posted request may build: its read may expand (aliases, var(), $ref, $extends) and record 512 bytes for each byte posted, at least 8MiB, up to this, and the audit's checks and results or a token listing built from it count towards this too; more is refused with 422 naming what grew (default 256MiB).") var maxRequestMemory: String = "256MiB"
     @Option(help: "Log lines as text (for people) or json (one object per line, for log shippers).") var logFormat: LogFormat = .text
 
     static func environment(_ name: String) -> String? {

@@ -32,6 +32,8 @@ import Testing
         ("tricky.json", ##"{"name": "t/\"q\"", "themes": {"light": {"tokens": {"fg": {"$value": "#777", "$description": "a \"grey\"\n\tline/é"}, "bg": "rgb(0 0 0 / 0.5)", "x": "{nope}", "p3": "color(display-p3 1 0 0)", "link": "{fg}", "page": {"$value": "#ffffff", "$extensions": {"org.contrast": {"assumed": "white is assumed \u0001"}}}}}, "dark": {"extends": "light", "tokens": {"fg": "#eee"}}}, "checks": [{"id": "c", "foreground": "fg", "background": "#fff"}, {"foreground": "link", "background": "page"}]}"##),
         ("tokens.json", ##"{"color": {"$type": "color", "text": {"$value": "#0f172a"}, "bg": {"$value": {"colorSpace": "oklch", "components": [0.5, 0.1, 250]}}, "bad": {"$value": "#12"}, "odd": {"$value": "#000000", "tyzpe": "x"}}, "size": {"$type": "dimension", "$value": {"value": 4, "unit": "px"}}}"##),
         ("globals.css", ":root { --bg: #ffffff; --fg: var(--gray-9, #1f2328); --gray-9: #1f2328; --gap: 1rem; --bad: #12; }\n@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; } }\n.card .title { --x: red; }\n[data-theme=\"hc\"] { --fg: light-dark(#000, #fff); }\n"),
+        // Ledger entries for a rule's declarations (count, lines and names).
+        ("scoped.css", ":root { --bg: #fff; }\n.card .title { --a: #000; --b: #111;\n  --c: #222; }\n@font-face { --g: #666; --h: #777; }\n"),
     ]
 
     @Test func theWrittenListingIsTheEncodedOne() throws {

@@ -63,6 +63,56 @@ import Testing
         #expect(ceiling.isExceeded && bytes.count <= 1_000 && ceiling.largest > 1_000)
     }
 
+    /// A palette of `themes` themes that each extend one base of `tokens` tokens: each lists
+    /// the base's tokens as inherited, so the listing grows with themes × tokens.
+    static func inheriting(themes: Int, tokens: Int) -> String {
+        var text = "{\"name\": \"bomb\", \"themes\": {\"base\": {\"tokens\": {"
+        text += (0..<tokens).map { "\"t\($0)\": \"#\(String(format: "%06x", $0 * 37))\"" }.joined(separator: ",") + "}}"
+        for i in 0..<themes { text += ", \"x\(i)\": {\"extends\": \"base\", \"tokens\": {}}" }
+        return text + "}}"
+    }
+
+    /// `POST /v1/tokens` is answered under the same bounds as an audit: a listing whose JSON,
+    /// at the least, would pass `--max-response` is refused before it is built (300 themes
+    /// inheriting 1,000 tokens, 36 KB: 300,000 listed tokens, about 8 MiB), and so is one whose
+    /// themes would resolve more tokens than an audit may, whatever the ceiling.
+    @Test func theTokenListingIsRefusedBeforeItIsBuilt() throws {
+        var routes = try Self.routes()
+        routes.limits.maximumResponseBytes = 1 << 20
+        let wide = routes.respond(to: post("/v1/tokens", Self.inheriting(themes: 300, tokens: 1_000)))
+        let body = String(decoding: wide.body, as: UTF8.self)
+        #expect(wide.status == 422 && wide.body.count < 1_000, "\(body.prefix(400))")
+        #expect(body.contains("the response would be more than 1 MiB; the limit is 1 MiB (--max-response)"), "\(body.prefix(400))")
+        routes.limits.maximumResponseBytes = 1 << 30
+        let many = routes.respond(to: post("/v1/tokens", Self.inheriting(themes: 200, tokens: 3_000)))
+        let refused = String(decoding: many.body, as: UTF8.self)
+        #expect(many.status == 422, "\(refused.prefix(400))")
+        #expect(refused.contains("the listing is refused before it is built: the listing would resolve more than 500000 tokens across its themes"), "\(refused.prefix(400))")
+        // Within its bounds the listing is whole.
+        let fits = routes.respond(to: post("/v1/tokens", Self.inheriting(themes: 3, tokens: 100)))
+        #expect(fits.status == 200)
+        let themes = try #require(try json(fits)["themes"] as? [[String: Any]])
+        #expect(themes.count == 4 && (themes[1]["inherited"] as? [Any])?.count == 100)
+    }
+
+    /// What a posted request builds from its document is charged to `--max-request-memory`: an
+    /// audit of 14,400 checks from a 6 KB palette is refused with 422 naming what grew under a
+    /// 4 MiB budget, and audited under the default.
+    @Test func whatARequestBuildsIsChargedToItsMemory() throws {
+        var routes = try Self.routes()
+        let tokens = (0..<120).map { "\"fg.\($0)\": \"#\(String(format: "%06x", $0 * 311))\", \"bg.\($0)\": \"#\(String(format: "%06x", 0xffffff - $0 * 977))\"" }.joined(separator: ", ")
+        let text = "{\"name\": \"pairs\", \"themes\": {\"light\": {\"tokens\": {\(tokens)}}}, \"checks\": [{\"id\": \"all\", \"foreground\": \"fg.*\", \"background\": \"bg.*\"}]}"
+        var request = post("/v1/audit", text)
+        request.query = [QueryItem(name: "suggestions", value: "none")]
+        routes.limits.maximumReadBytes = 4 << 20
+        let refused = routes.respond(to: request)
+        let body = String(decoding: refused.body, as: UTF8.self)
+        #expect(refused.status == 422, "\(body.prefix(400))")
+        #expect(body.contains("the audit would build more than the request may: the audit's") && body.contains("would take more than 4 MiB, the memory one request may build (4 MiB, --max-request-memory)"), "\(body.prefix(600))")
+        routes.limits.maximumReadBytes = ReadBudget.defaultMaximumBytes
+        #expect(routes.respond(to: request).status == 200)
+    }
+
     /// A header's media type is read over its bytes; it is what splitting at `;`, trimming
     /// Foundation's whitespace and lowercasing give, for ASCII fields and for others.
     @Test func mediaTypesReadAsFoundationWouldReadThem() {

@@ -5,11 +5,12 @@ bomb here is answered by the real server and the real CLI, and what it builds is
 output at most 64 times the input (with a 2 MiB floor), and the server's peak memory within the
 Kubernetes pod's limit (384 MiB, deploy/kubernetes)."""
 import json
+import shutil
 
 import pytest
 
 from conftest import ROOT
-from server import quiet_server_over_palettes
+from server import Server, quiet_server_over_palettes
 
 BOUND = 64
 FLOOR = 2 << 20
@@ -110,3 +111,135 @@ def test_a_long_check_id_is_refused_at_its_place(run, tmp_path):
     assert "x" * 1000 not in r.stdout + r.stderr
     assert "is 100000 bytes; an id is at most 256" in r.stdout + r.stderr
     assert "/checks/0/id" in r.stdout + r.stderr
+
+
+# One ledger entry per rule, the token listing under the ceiling, what a request builds under
+# its memory budget (issue #46, the server side).
+
+RULES = 4
+PROPERTIES = 6_000
+
+
+def scoped_rules_stylesheet():
+    """Thousands of custom properties in each of four rules no theme reads (a component class,
+    a descendant selector, a @container query, a @font-face): each property was one "not read"
+    ledger entry repeating its rule's reason, 24,000 entries."""
+    def props(prefix):
+        return "".join(f"--{prefix}{i}: #{i % 4096:03x};" for i in range(PROPERTIES))
+    return (":root{--bg:#fff;--fg:#000}\n"
+            f".btn-x{{{props('a')}}}\n"
+            f".card .title{{{props('b')}}}\n"
+            f"@container sidebar (min-width: 400px){{.panel{{{props('c')}}}}}\n"
+            f"@font-face{{{props('d')}}}\n")
+
+
+def assert_one_entry_per_rule(ledger):
+    entries = ledger["notRead"]
+    assert len(entries) == RULES, [(e["name"], e.get("count")) for e in entries][:10]
+    # Every declaration is still counted, and the counts add up.
+    assert [e.get("count", 1) for e in entries] == [PROPERTIES] * RULES, [e.get("count") for e in entries]
+    assert sum(e.get("count", 1) for e in entries) == ledger["colorDeclarations"] - ledger["read"]
+    assert all(len(e["names"]) == 10 and e["lines"] == [e["line"]] for e in entries), entries[0]
+
+
+@pytest.mark.parametrize("route", ["/v1/tokens", "/v1/audit"])
+def test_a_rules_declarations_are_one_ledger_entry_in_the_service(server, route):
+    body = scoped_rules_stylesheet().encode()
+    status, _, raw = server.request("POST", route, body, headers={"Content-Type": "text/css"}, timeout=300)
+    assert status == 200, raw[:300]
+    assert len(raw) <= max(BOUND * len(body), FLOOR), f"{len(raw)} bytes for {len(body)}"
+    answer = json.loads(raw)
+    assert_one_entry_per_rule(answer["ledger"] if route == "/v1/tokens" else answer["palettes"][0]["ledger"])
+
+
+def test_a_rules_declarations_are_one_ledger_entry_in_the_cli(run, tmp_path):
+    path = tmp_path / "scoped.css"
+    path.write_text(scoped_rules_stylesheet())
+    out = tmp_path / "out.json"
+    r = run("audit", str(path), "--format", "json", "--output", str(out), timeout=300)
+    assert r.returncode in (0, 1), r.stderr[-500:]
+    assert out.stat().st_size <= max(BOUND * path.stat().st_size, FLOOR), out.stat().st_size
+    assert_one_entry_per_rule(json.loads(out.read_text())["palettes"][0]["ledger"])
+    text = run("audit", str(path), timeout=300).stdout
+    assert f"{PROPERTIES} declarations (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, …) on line 2: " in text, text[:1000]
+
+
+def inheriting(themes, tokens):
+    """`themes` themes that each extend one base of `tokens` tokens: the listing names every
+    inherited token in every theme, themes × tokens from a file that grows with themes + tokens."""
+    doc = {"name": "bomb", "themes": {"base": {"tokens": {f"t{i}": f"#{i * 37 % 0xffffff:06x}" for i in range(tokens)}}}}
+    for i in range(themes):
+        doc["themes"][f"x{i}"] = {"extends": "base", "tokens": {}}
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+@pytest.fixture(scope="module")
+def small_response_server(binary, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("hostile-listing") / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--quiet", "--max-response", "4MiB")
+    yield s
+    assert s.stop() == 0, s.logs()[-2000:]
+
+
+def test_a_token_listing_bomb_is_refused_under_the_ceiling(small_response_server):
+    """200 themes inheriting 2,000 tokens (44 KB) list 400,000 tokens, over 10 MB of JSON: the
+    listing was built whole (JSONEncoder), then refused for its size; it is refused before it
+    is built, and its refusal costs no more than the limit."""
+    server = small_response_server
+    body = inheriting(200, 2_000)
+    status, _, raw = server.request("POST", "/v1/tokens", body, timeout=300)
+    assert status == 422, raw[:300]
+    problem = json.loads(raw)
+    assert problem["code"] == "limit-exceeded" and "the response would be more than" in problem["detail"], problem
+    assert "the limit is 4 MiB (--max-response)" in problem["detail"], problem
+    assert len(raw) < 4096
+    # 1,000 themes inheriting 4,000 tokens (97 KB): 8 minutes and 3 GB, then 422 for 179 MiB of
+    # JSON; past the tokens an audit may resolve in all, it is refused before any theme is listed.
+    body = inheriting(999, 4_000)
+    status, _, raw = server.request("POST", "/v1/tokens", body, timeout=300)
+    assert status == 422, raw[:300]
+    detail = json.loads(raw)["detail"]
+    assert "would be more than" in detail or "the listing is refused before it is built" in detail, detail
+    assert peak_rss(server.process.pid) < POD_LIMIT, f"peak RSS {peak_rss(server.process.pid) >> 20} MiB"
+    # A listing within its bounds is answered whole.
+    status, _, raw = server.request("POST", "/v1/tokens", inheriting(3, 100))
+    assert status == 200 and [len(t["inherited"]) for t in json.loads(raw)["themes"]] == [0, 100, 100, 100]
+
+
+def pairs_palette(count):
+    tokens = {}
+    for i in range(count):
+        tokens[f"fg.{i}"] = f"#{i * 311 % 0xffffff:06x}"
+        tokens[f"bg.{i}"] = f"#{(0xffffff - i * 977) % 0xffffff:06x}"
+    return json.dumps({"name": "pairs", "themes": {"light": {"tokens": tokens}},
+                       "checks": [{"id": "all", "foreground": "fg.*", "background": "bg.*"}]}).encode()
+
+
+@pytest.fixture(scope="module")
+def small_memory_server(binary, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("hostile-memory") / "palettes"
+    shutil.copytree(ROOT / "palettes", directory)
+    s = Server(binary, str(directory), "--quiet", "--max-request-memory", "2MiB")
+    yield s
+    assert s.stop() == 0, s.logs()[-2000:]
+
+
+def test_what_a_request_builds_is_charged_to_its_memory_budget(small_memory_server, server):
+    """Only expansion was charged to --max-request-memory: a 9 KB palette whose rule pairs 150
+    foregrounds with 150 backgrounds (22,500 checks, tens of MB of results) was audited under a
+    2 MiB budget, and so was a stylesheet whose ledger holds 20,000 declarations. What the
+    request builds is charged as it is built: 422 names what grew."""
+    body = pairs_palette(150)
+    status, _, raw = small_memory_server.request("POST", "/v1/audit?suggestions=none", body, timeout=300)
+    assert status == 422, raw[:300]
+    detail = json.loads(raw)["detail"]
+    assert "the audit's" in detail and "would take more than 2 MiB, the memory one request may build (2 MiB, --max-request-memory)" in detail, detail
+    css = (":root{--bg:#fff}\n.card .x{" + "".join(f"--p{i}:#000;" for i in range(20_000)) + "}").encode()
+    status, _, raw = small_memory_server.request("POST", "/v1/tokens", css, headers={"Content-Type": "text/css"}, timeout=300)
+    assert status == 422, raw[:300]
+    detail = json.loads(raw)["detail"]
+    assert "the ledger of what the read met would take more than 2 MiB" in detail, detail
+    # Under the default budget both are answered.
+    assert server.request("POST", "/v1/audit?suggestions=none", body, timeout=300)[0] == 200
+    assert server.request("POST", "/v1/tokens", css, headers={"Content-Type": "text/css"}, timeout=300)[0] == 200

@@ -96,6 +96,10 @@ public struct Auditor: Sendable {
         // extending one large base never hold a thousand copies of it at once (7.8 GB).
         var plan: [(theme: Theme, resolver: ThemeResolver?, items: [Item])] = []
         var total = 0, themeTokens = 0, unlisted = 0
+        // The request's budget, when the audit runs under one (the service's): the checks
+        // planned and the results measured are charged to it as they are built, and an audit
+        // that would build past it stops with its problem.
+        let budget = ReadBudget.current
         let allowance = ThemeResolver.Allowance()
         let badgeGroups = BadgeGroups()
         for theme in selected {
@@ -128,6 +132,10 @@ public struct Auditor: Sendable {
                                                file: palette.file))
                 return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
             }
+            if let budget, !budget.charge(items.reduce(0) { $0 + Auditor.estimatedBytes(of: $1) },
+                                          for: "the audit's checks (\(total) planned by theme '\(theme.name.excerpt(40))', themes × checks × expanded rules)", file: palette.file) {
+                return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + [budget.problem].compactMap { $0 } + warnings)
+            }
             plan.append((theme, resolver, items))
         }
         // The problems so far, to say each once: a problem is looked up here, not in the list
@@ -150,12 +158,18 @@ public struct Auditor: Sendable {
             var themeSummary = AuditSummary()
             for item in items {
                 if let shouldStop = limits.shouldStop, shouldStop() { return stopped(palette, problems + warnings) }
+                let built: Int
                 if let problem = evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft, deferred: &deferred,
                                           at: (themes.count, results.count), into: &results) {
                     if said.insert(problem).inserted { problems.append(problem) }
                     unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: problem.description))
+                    built = MemoryLayout<UnresolvedCheck>.stride + item.id.utf8.count + problem.message.utf8.count + 128
                 } else {
                     themeSummary.add(results[results.count - 1])
+                    built = Auditor.estimatedBytes(of: results[results.count - 1])
+                }
+                if let budget, !budget.charge(built, for: "the audit's results (\(summary.checks + themeSummary.checks) measured of \(total))", file: palette.file) {
+                    return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + [budget.problem].compactMap { $0 } + warnings)
                 }
             }
             // Tokens no check uses must still be valid colors. A value many tokens copy (a
@@ -243,6 +257,31 @@ public struct Auditor: Sendable {
                              summary: summary, problems: problems, assumptions: assumptions, themes: themes,
                              warnings: warnings.isEmpty ? nil : warnings, format: palette.format, files: palette.files.isEmpty ? nil : palette.files,
                              ledger: palette.ledger.completed(with: palette, unreadValues: unreadValues).summary, coverage: paletteCoverage)
+    }
+
+    /// An upper bound of the memory a planned check holds: the item and its strings (an
+    /// expanded rule's id is a string of its own for each pair).
+    static func estimatedBytes(of item: Item) -> Int {
+        MemoryLayout<Item>.stride + item.id.utf8.count + item.foreground.utf8.count + item.background.utf8.count + 4 * 32
+    }
+
+    /// An upper bound of the memory a check's result holds: the result, its strings and lists,
+    /// and its suggestions (a few colors, each with its text).
+    static func estimatedBytes(of result: CheckResult) -> Int {
+        var bytes = MemoryLayout<CheckResult>.stride + 16 * 32
+        bytes += result.id.utf8.count + (result.description?.utf8.count ?? 0) + result.display.utf8.count
+        for color in [result.foreground, result.background] {
+            bytes += color.reference.utf8.count + color.css.utf8.count + color.hex.utf8.count + (color.token?.utf8.count ?? 0)
+                + (color.deprecated?.utf8.count ?? 0) + (color.assumed?.utf8.count ?? 0) + (color.operations?.count ?? 0) * 64
+            bytes += (color.aliases?.reduce(0) { $0 + $1.utf8.count + 32 } ?? 0)
+        }
+        bytes += result.reasons?.reduce(0) { $0 + $1.utf8.count + 32 } ?? 0
+        bytes += (result.fixes?.count ?? 0) * (MemoryLayout<SuggestedFix>.stride + 256)
+        if let suggestions = result.suggestions {
+            bytes += (suggestions.foreground.count + suggestions.background.count + 2) * (MemoryLayout<SuggestedColor>.stride + 256)
+            bytes += suggestions.notes?.reduce(0) { $0 + $1.utf8.count + 32 } ?? 0
+        }
+        return bytes
     }
 
     /// `33554432` → "32 MiB", `100000` → "97.7 KiB", `512` → "512 bytes".

@@ -36,27 +36,34 @@ extension TokenListing {
             for theme in palette.themes {
                 own[theme.name] = Dictionary(theme.tokens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             }
-            // Where an override of each inherited token goes, then the objects on the way up to
-            // the root, deepest first (empty when the palette has no place for one).
-            var paths: [[[JSONPointer]]] = []
+            // The objects on the way up from where an override of each inherited token goes to
+            // the root, deepest first: once for each object an override goes in (the override's
+            // own pointer is not written, the token being inherited), so that a thousand themes
+            // inheriting 4,000 tokens hold a chain per theme's tokens object, not 4 million.
+            var chains: [[JSONPointer]] = []
+            var chained = Set<String>()
             for (t, theme) in palette.themes.enumerated() {
-                paths.append(themes[t].inherited.map { inherited in
+                for inherited in themes[t].inherited {
                     guard let token = own[inherited.from]?[inherited.name], token.file == nil,
-                          let target = SuggestedFix.overridePointer(of: token.pointer, in: theme.name) else { return [] }
-                    var path = [target], segments = target.segments
+                          let target = SuggestedFix.overridePointer(of: token.pointer, in: theme.name), !target.segments.isEmpty else { continue }
+                    var segments = target.segments
+                    segments.removeLast()
+                    guard chained.insert(JSONPointer(segments).description).inserted else { continue }
+                    var chain = [JSONPointer(segments)]
                     while !segments.isEmpty {
                         segments.removeLast()
-                        path.append(JSONPointer(segments))
+                        chain.append(JSONPointer(segments))
                     }
-                    return path
-                })
+                    guard ReadBudget.charge(chain.count * (128 + 32 * chain.count), for: "the places of the listing's overrides", file: palette.file) else { return }
+                    chains.append(chain)
+                }
             }
             // The pointers wanted, found in one walk of the document.
             var wanted = Set<String>()
             for theme in palette.themes {
                 for token in theme.tokens where token.file == nil { wanted.insert(token.pointer.description) }
             }
-            for path in paths.joined() { for pointer in path { wanted.insert(pointer.description) } }
+            for chain in chains { for pointer in chain { wanted.insert(pointer.description) } }
             let colorFields = CheckKind.all.map(\.foregroundField) + ["background"]
             var checkFields: [JSONPointer] = [], seen = Set<String>()
             for check in palette.checks where check.file == nil && !check.pointer.segments.isEmpty {
@@ -80,10 +87,9 @@ extension TokenListing {
             }
             // Many overrides go into one object: each is listed once.
             var listed = Set<String>()
-            for path in paths.joined() where !path.isEmpty {
-                // The deepest object on the way that is written (the override's own pointer is
-                // not: the token is inherited).
-                guard let parent = path.dropFirst().first(where: { found[$0.description] != nil }),
+            for chain in chains {
+                // The deepest object on the way that is written.
+                guard let parent = chain.first(where: { found[$0.description] != nil }),
                       let value = found[parent.description], listed.insert(parent.description).inserted,
                       case .object(let members, _) = value, let r = range(value) else { continue }
                 // A new member goes after the last one's value (before any comma or comment

@@ -21,6 +21,15 @@ public struct TokenListing: Sendable, Codable {
     /// theme inherits goes where the fix's change points: `SuggestedFix.overridePointer`); set
     /// by ``locate(in:palette:stylesheet:)`` for JSON palettes.
     public var overrideParents: [OverrideParent]?
+    /// Why the listing lists no themes although the palette has some: they would resolve more
+    /// tokens than an audit may (``Auditor/Limits/defaultMaximumThemeTokens``), or build more
+    /// than the request's budget (``ReadBudget``) or its answer's ceiling (``OutputCeiling``)
+    /// allow. Checked before each theme is built; not part of the listing's JSON.
+    public private(set) var stopped: PaletteProblem?
+
+    enum CodingKeys: String, CodingKey {
+        case palette, themes, problems, warnings, ledger, checkColors, overrideParents
+    }
 
     public struct ThemeTokens: Sendable, Codable {
         public var name: String
@@ -108,6 +117,12 @@ public struct TokenListing: Sendable, Codable {
             themes = []
             return
         }
+        // What the listing would resolve and write, counted before any theme is built.
+        if let stop = Self.exceedsLimits(palette) {
+            stopped = stop
+            themes = []
+            return
+        }
         // Which theme writes each token, to say where an inherited one is defined (walking the
         // `extends` chain with sets keeps this linear in the number of tokens).
         let ownNames = Dictionary(palette.themes.map { ($0.name, Set($0.tokens.map(\.name))) }, uniquingKeysWith: { a, _ in a })
@@ -121,10 +136,19 @@ public struct TokenListing: Sendable, Codable {
             }
             return ""
         }
-        themes = []
+        var built: [ThemeTokens] = []
         for theme in palette.themes {
             if let shouldStop, shouldStop() { break }
             let scope = ThemeResolver(palette: palette, theme: theme)
+            // What the theme's listing holds is charged to the request before it is built.
+            let ownText = theme.tokens.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + ($1.description?.utf8.count ?? 0) }
+            let estimate = theme.tokens.count * (MemoryLayout<Entry>.stride + MemoryLayout<Resolution>.stride + 6 * 32) + ownText
+                + max(0, scope.tokenNames.count - theme.tokens.count) * (MemoryLayout<Inherited>.stride + MemoryLayout<Resolution>.stride + 64)
+            if let budget = ReadBudget.current, !budget.charge(estimate, for: "the token listing (theme '\(theme.name.excerpt(40))', \(scope.tokenNames.count) tokens)", file: palette.file) {
+                stopped = budget.problem
+                themes = []
+                return
+            }
             var full = scope
             let resolved = Self.resolveAll(scope.tokens, order: scope.tokenNames, scheme: scope.scheme) { name in
                 // A value built from other tokens (`rgba({ink}, 0.5)`), with operations to apply
@@ -156,8 +180,35 @@ public struct TokenListing: Sendable, Codable {
                 if case .color(let h, _, _, _)? = resolved[name] { hex = h }
                 return Inherited(name: name, from: definer(of: name, below: theme.name), hex: hex)
             }
-            themes.append(ThemeTokens(name: theme.name, extends: theme.extends, tokens: entries, inherited: inherited))
+            built.append(ThemeTokens(name: theme.name, extends: theme.extends, tokens: entries, inherited: inherited))
         }
+        themes = built
+    }
+
+    /// Why listing `palette` is refused before any theme is built, if it is: its themes resolve
+    /// more tokens, added up, than an audit may (a thousand themes inheriting 4,000 tokens are 4
+    /// million), or the listing's JSON, at the least, would be larger than the answer being
+    /// built may be (``OutputCeiling/current``, which is then marked exceeded).
+    static func exceedsLimits(_ palette: Palette) -> PaletteProblem? {
+        let ceiling = OutputCeiling.current
+        var names = 0, bytes = 0
+        for (index, theme) in palette.themes.enumerated() {
+            let listed = ThemeResolver.tokenNames(palette: palette, theme: theme)
+            names += listed.count
+            if names > Auditor.Limits.defaultMaximumThemeTokens {
+                return PaletteProblem(.limitExceeded, "the listing would resolve more than \(Auditor.Limits.defaultMaximumThemeTokens) tokens across its themes (each theme lists the tokens it inherits again; \(index + 1) of \(palette.themes.count) themes reach \(names)); list fewer themes",
+                                      file: palette.file)
+            }
+            guard let ceiling else { continue }
+            // At the least, each token is `{"from":"…","name":"…"}` (21 bytes and its name), and
+            // a token written in the theme adds its value and more keys.
+            for name in listed { bytes += 21 + name.utf8.count }
+            for token in theme.tokens { bytes += 14 + token.value.utf8.count }
+            if !ceiling.allows(bytes) {
+                return PaletteProblem(.limitExceeded, "the listing would be more than \(Auditor.megabytes(bytes)) of JSON; the limit is \(Auditor.megabytes(ceiling.limit))", file: palette.file)
+            }
+        }
+        return nil
     }
 
     enum Resolution {

@@ -195,6 +195,18 @@ import Testing
         #expect(broken.first?.theme == nil)
         #expect(broken.first?.message.contains("themes 'light', 'dark' and 'dim'") == true, "\(broken.first?.message ?? "")")
     }
+
+    /// Past eight themes, the problem names the first eight and counts the rest: 500 themes
+    /// that inherit one broken token made one problem naming all 500.
+    @Test func aProblemOfManyThemesNamesEightAndCountsTheRest() throws {
+        let themes = (1..<500).map { ##""t\##($0)": {"extends": "base", "tokens": {"bg": "#000000"}}"## }.joined(separator: ", ")
+        let text = ##"{"name": "p", "themes": {"base": {"tokens": {"bg": "#ffffff", "fg": "{missing}"}}, "## + themes + "}}"
+        let (palette, _) = PaletteDecoder.decode(text)
+        let report = Auditor().audit(try #require(palette))
+        let broken = try #require(report.problems.first { $0.message.contains("{missing}") })
+        #expect(broken.message.contains("themes 'base', 't1', 't2', 't3', 't4', 't5', 't6', 't7' and 492 more"), "\(broken.message)")
+        #expect(!broken.message.contains("'t8'") && broken.message.utf8.count < 400, "\(broken.message)")
+    }
 }
 
 /// A rule that its own "except" empties says so.

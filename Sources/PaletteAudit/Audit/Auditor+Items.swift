@@ -64,7 +64,7 @@ extension Auditor {
             var item = Item(id: check.id, kind: .check, description: check.description?.excerpt(280), foreground: check.foreground,
                             background: check.background, usage: check.effectiveUsage, level: check.level, apcaMinimum: check.apcaMinimum,
                             fontSize: check.fontSize, fontWeight: check.fontWeight, backdrop: check.backdrop, themes: check.themes,
-                            assumed: check.assumed, claim: check.claim, pointer: check.pointer, location: check.location,
+                            assumed: check.assumed?.excerpt(280), claim: check.claim, pointer: check.pointer, location: check.location,
                             minimumRatio: check.minimumRatio, file: check.file)
             item.cvd = check.cvd
             guard check.isRule else {

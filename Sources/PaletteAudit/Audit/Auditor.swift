@@ -162,8 +162,12 @@ public struct Auditor: Sendable {
                 if let problem = evaluate(item, with: &resolver, suggestionsLeft: &suggestionsLeft, deferred: &deferred,
                                           at: (themes.count, results.count), into: &results) {
                     if said.insert(problem).inserted { problems.append(problem) }
-                    unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: problem.description))
-                    built = MemoryLayout<UnresolvedCheck>.stride + item.id.utf8.count + problem.message.utf8.count + 128
+                    // Quoted short: a rule's every pair with the token says it, and the whole
+                    // problem is in the report's problems, once (10,795 pairs of a 20 KB file
+                    // carried 3.9 MB of it; found by `fuzz-tokens`).
+                    let quoted = problem.description.excerpt(400)
+                    unresolved.append(UnresolvedCheck(id: item.id, foreground: item.foreground, background: item.background, problem: quoted))
+                    built = MemoryLayout<UnresolvedCheck>.stride + item.id.utf8.count + quoted.utf8.count + 128
                 } else {
                     themeSummary.add(results[results.count - 1])
                     built = Auditor.estimatedBytes(of: results[results.count - 1])
@@ -467,8 +471,14 @@ public struct Auditor: Sendable {
 }
 
 extension Auditor {
+    /// Themes a merged problem names; the others are counted (``mergedAcrossThemes(_:)``).
+    static let themesNamedPerProblem = 8
+
     /// One problem for one broken value, however many themes it breaks: problems that differ
-    /// only by their theme become one that names every theme.
+    /// only by their theme become one that names the themes, the first
+    /// ``themesNamedPerProblem`` of them and how many more: a stylesheet's axes make hundreds of
+    /// themes from a few lines, and each broken declaration listed every one (805 bytes of
+    /// stylesheet made 30 KB of problems; found by `fuzz-stylesheet`).
     static func mergedAcrossThemes(_ problems: [PaletteProblem]) -> [PaletteProblem] {
         struct Key: Hashable {
             var code: String, file: String?, pointer: String, line: Int?, column: Int?, message: String
@@ -494,8 +504,10 @@ extension Auditor {
         return out.map { key, problem in
             guard let key, let group = groups[key], group.themes.count > 1 else { return problem }
             var merged = group.first
-            let names = group.themes.map { "'\($0)'" }
-            let list = names.count == 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            let names = group.themes.prefix(Self.themesNamedPerProblem).map { "'\($0.excerpt(60))'" }
+            let more = group.themes.count - names.count
+            let list = more > 0 ? names.joined(separator: ", ") + " and \(more) more"
+                : names.count == 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
             merged.message = key.message.replacing("theme '\u{0}'", with: "themes \(list)")
             merged.theme = nil
             merged.message += merged.message.contains("themes \(list)") ? "" : " (themes \(list))"

@@ -28,7 +28,7 @@ extension ThemeResolver {
             let gradient = try Gradient(css: text, scheme: scheme)
             var resolved = ThemeResolver.gradientColor(gradient, reference: reference, token: firstName, css: text)
             resolved.aliases = followed.isEmpty ? nil : followed
-            resolved.assumed = token.assumed
+            resolved.assumed = token.assumed?.excerpt(280)
             resolved.pointer = token.pointer
             resolved.line = token.location?.line
             resolved.file = token.file

@@ -288,8 +288,10 @@ public struct ThemeResolver: Sendable {
             let note = "\(ignored.joined(separator: ", ")) not applied: declared harmless (ignoreProperties)"
             resolved.assumed = resolved.assumed.map { $0 + "; " + note } ?? note
         }
-        // A deprecation note is quoted short: it is written with every result that uses the token.
+        // A deprecation note and an assumption are quoted short: they are written with every
+        // result that uses the token (the whole assumption is in the report's assumptions, once).
         resolved.deprecated = first?.deprecated.map { $0.isEmpty ? "deprecated" : $0.excerpt(280) }
+        resolved.assumed = resolved.assumed?.excerpt(280)
         resolved.operations = applied.isEmpty ? nil : applied
         return .success(resolved)
     }

@@ -26,7 +26,7 @@ test: deps-test
 	$(SWIFT) test
 	scripts/check-sendable.sh
 	scripts/fuzz.sh --runs 20000 800
-	kubernetes-validate --strict deploy/kubernetes/deployment.yaml deploy/kubernetes/service.yaml deploy/kubernetes/hpa.yaml deploy/kubernetes/pdb.yaml
+	kubernetes-validate --strict $(filter-out deploy/kubernetes/kustomization.yaml,$(wildcard deploy/kubernetes/*.yaml))
 	python3 -m pytest tests/integration -q
 
 unit: deps

@@ -7,13 +7,18 @@
 #   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
 #   make sanitize — the unit tests under ThreadSanitizer and AddressSanitizer
 #   make soak  — load and faults against the release server (SOAK_SECONDS, default 300)
+#   make install PREFIX=/usr/local — the release binary, shell completions and the man page
+#                (DESTDIR for staging; BINARY=path installs that binary instead of building)
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test unit audit bench fuzz sanitize soak deps deps-test build release clean
+.PHONY: run test unit audit bench fuzz sanitize soak deps deps-test build release clean install
 
 FUZZ_SECONDS ?= 300
+PREFIX ?= /usr/local
+BINARY ?=
+INSTALLED = $(DESTDIR)$(PREFIX)
 
 run: deps release
 	$(RELEASE_BIN) serve --palettes palettes --host 127.0.0.1 --port 8080
@@ -54,6 +59,18 @@ deps-test:
 
 build:
 	$(SWIFT) build
+
+# The binary, its completions for bash, zsh and fish (argument-parser writes them) and
+# contrast(1), written from the binary's own description of its options (scripts/manpage.py).
+install: $(if $(BINARY),,deps release)
+	install -d $(INSTALLED)/bin $(INSTALLED)/share/man/man1 $(INSTALLED)/share/bash-completion/completions \
+	  $(INSTALLED)/share/zsh/site-functions $(INSTALLED)/share/fish/vendor_completions.d
+	install -m 755 $(or $(BINARY),$(RELEASE_BIN)) $(INSTALLED)/bin/contrast
+	$(INSTALLED)/bin/contrast --generate-completion-script bash > $(INSTALLED)/share/bash-completion/completions/contrast
+	$(INSTALLED)/bin/contrast --generate-completion-script zsh > $(INSTALLED)/share/zsh/site-functions/_contrast
+	$(INSTALLED)/bin/contrast --generate-completion-script fish > $(INSTALLED)/share/fish/vendor_completions.d/contrast.fish
+	python3 scripts/manpage.py $(INSTALLED)/bin/contrast > $(INSTALLED)/share/man/man1/contrast.1
+	@echo "installed contrast $$($(INSTALLED)/bin/contrast --version) in $(INSTALLED)"
 
 release:
 	$(SWIFT) build -c release --product contrast --static-swift-stdlib

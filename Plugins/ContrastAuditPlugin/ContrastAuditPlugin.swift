@@ -7,7 +7,8 @@ import PackagePlugin
 /// show at the token.
 ///
 /// Without PATHs the package's directory is audited (hidden folders such as `.build`, and
-/// `node_modules`, are passed over). `contrast.checks.json` at the package's root is given as
+/// `node_modules`, are passed over); with `--target NAME` (repeatable, what Xcode passes when the
+/// command is run on targets) those targets' folders are. `contrast.checks.json` at the package's root is given as
 /// `--checks`, and `contrast-baseline.json` as `--baseline` (then only regressions fail), when
 /// they exist; `contrast init` writes both. Other `contrast audit` options may follow the paths
 /// (`--theme dark`, `--fail-on failures`, `--min-coverage 80`, `--allow-empty`). The command
@@ -19,7 +20,15 @@ struct ContrastAuditPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let tool = try context.tool(named: "contrast")
         let root = context.package.directoryURL
+        // Xcode (and `swift package contrast-audit --target App`) names the targets to run on:
+        // their folders are the paths audited. `--target` is the plugin's, never the audit's.
+        var extractor = ArgumentExtractor(arguments)
+        let targetNames = extractor.extractOption(named: "target")
         var paths: [String] = []
+        if !targetNames.isEmpty {
+            paths = try context.package.targets(named: targetNames).map(\.directory.string)
+        }
+        let arguments = extractor.remainingArguments
         var options: [String] = []
         var index = 0
         while index < arguments.count {

@@ -211,3 +211,12 @@ def test_the_prebuilt_hook_of_a_tree_without_a_release_says_what_to_do(tmp_path)
     r = subprocess.run([str(hooks / "hooks" / "contrast-prebuilt"), "audit", "x.json"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert "has no release" in r.stderr and "rev: to a release tag" in r.stderr, r.stderr
+
+
+def test_the_prebuilt_hook_script_is_clean_bash():
+    script = ROOT / "hooks" / "contrast-prebuilt"
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    if shutil.which("shellcheck") is None:
+        pytest.skip("shellcheck is not installed (make test installs it)")
+    r = subprocess.run(["shellcheck", "--shell=bash", "--severity=style", str(script)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout

@@ -25,8 +25,8 @@ struct ContrastAuditPlugin: CommandPlugin {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         var paths: [String] = []
-        if !targetNames.isEmpty {
-            paths = try context.package.targets(named: targetNames).map(\.directory.string)
+        for target in try context.package.targets(named: targetNames) {
+            paths.append(try Self.folder(of: target))
         }
         let arguments = extractor.remainingArguments
         var options: [String] = []
@@ -75,6 +75,30 @@ struct ContrastAuditPlugin: CommandPlugin {
             throw ExitStatus(code: process.terminationStatus)
         }
     }
+}
+
+extension ContrastAuditPlugin {
+    /// A target's folder: the one its files (sources and resources, asset catalogs among them)
+    /// all sit in. (`Target.directoryURL` needs tools 6.1; this package declares 6.0.)
+    static func folder(of target: any Target) throws -> String {
+        guard let module = target.sourceModule else {
+            throw PluginError("--target \(target.name): not a source module, so it has no files to audit")
+        }
+        let folders = module.sourceFiles.map { $0.url.deletingLastPathComponent().standardizedFileURL.pathComponents }
+        guard var common = folders.first else {
+            throw PluginError("--target \(target.name): it has no files")
+        }
+        for folder in folders.dropFirst() {
+            common = Array(zip(common, folder).prefix { $0 == $1 }.map(\.0))
+        }
+        return NSString.path(withComponents: common)
+    }
+}
+
+/// A message for the user, as the plugin's error.
+struct PluginError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// The audit's exit status, passed on.

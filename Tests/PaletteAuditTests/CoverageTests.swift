@@ -196,6 +196,51 @@ import Testing
         #expect(loader.checksFile(beside: file) == nil, "the file's own sidecar is nearer")
     }
 
+    /// Above the path, the nearest folder's document, up to the repository's root (a folder
+    /// holding `.git`) and no further; an audit names it as found above the tokens.
+    @Test func theChecksFileIsFoundAboveUpToTheRepositorysRoot() throws {
+        let outside = Scratch.directory("upward")
+        let repository = outside.appendingPathComponent("repo")
+        let tokens = repository.appendingPathComponent("design/tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        let file = tokens.appendingPathComponent("colors.tokens.json")
+        try ##"{"color": {"text": {"$value": "#222222", "$type": "color"}, "bg": {"$value": "#ffffff", "$type": "color"}}}"##
+            .write(to: file, atomically: true, encoding: .utf8)
+        let document = ##"{"checks": [{"id": "body", "foreground": "color.text", "background": "color.bg"}]}"##
+        // Above the repository's root: another project's, never read.
+        try document.write(to: outside.appendingPathComponent("contrast.checks.json"), atomically: true, encoding: .utf8)
+        let loader = PaletteLoader()
+        #expect(loader.checksFile(beside: file.path) == nil)
+        #expect(loader.checksFile(beside: tokens.path) == nil)
+        // At the root, it serves every folder below it.
+        let atRoot = repository.appendingPathComponent("contrast.checks.json")
+        try document.write(to: atRoot, atomically: true, encoding: .utf8)
+        #expect(loader.checksFile(beside: file.path) == atRoot.path)
+        #expect(loader.checksFile(beside: tokens.path) == atRoot.path)
+        let report = AuditRun.audit(paths: [file.path])
+        #expect(report.summary.checks == 1)
+        #expect(report.checksFiles?.first?.line == "checks: \(atRoot.path) (found above the tokens)")
+        // A nearer one wins.
+        let nearer = repository.appendingPathComponent("design/contrast.checks.json")
+        try document.write(to: nearer, atomically: true, encoding: .utf8)
+        #expect(loader.checksFile(beside: file.path) == nearer.path)
+        // A confined reader never looks above its root.
+        let confined = PaletteLoader(reader: PaletteLoader.confined(to: tokens.path))
+        #expect(confined.checksFile(beside: tokens.path) == nil)
+    }
+
+    /// Folders up, spelled as the path was: relative paths stay relative.
+    @Test func parentFoldersKeepThePathsSpelling() {
+        #expect(PaletteLoader.parent(of: "tokens") == ".")
+        #expect(PaletteLoader.parent(of: "design/tokens") == "design")
+        #expect(PaletteLoader.parent(of: ".") == "..")
+        #expect(PaletteLoader.parent(of: "..") == "../..")
+        #expect(PaletteLoader.parent(of: "/a/b") == "/a")
+        #expect(PaletteLoader.parent(of: "/a") == "/")
+        #expect(PaletteLoader.parent(of: "/") == nil)
+    }
+
     /// An audit of the directory uses it, says so, and does not list it as a file passed over.
     @Test func anAuditOfTheDirectoryUsesIt() throws {
         let directory = try Self.project()

@@ -256,6 +256,26 @@ def test_the_checks_given_are_not_listed_as_skipped_in_the_folder_walked(run, tm
     assert f"{tmp_path}/other.checks.json: a checks document with no token file beside it (give it with --checks)" in r.stdout
 
 
+def test_the_checks_at_the_repositorys_root_serve_a_file_named_below_it(binary, tmp_path):
+    """`contrast init .` at a repository's root writes ./contrast.checks.json; a pre-commit run
+    names the changed file (tokens/brand.json), whose folder has none: the nearest folder above
+    it, up to the folder holding .git, has it. Above the repository's root nothing is looked for."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "tokens").mkdir()
+    (repo / "tokens" / "brand.json").write_text(json.dumps({"ink": {"$type": "color", "$value": "#777777"}, "paper": {"$type": "color", "$value": "#ffffff"}}))
+    checks = json.dumps({"checks": [{"id": "body", "foreground": "ink", "background": "paper"}]})
+    (tmp_path / "contrast.checks.json").write_text(checks)   # another project's, above the root
+    r = subprocess.run([binary, "audit", "tokens/brand.json"], cwd=repo, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "no checks" in r.stderr, r.stdout + r.stderr
+    (repo / "contrast.checks.json").write_text(checks)
+    r = subprocess.run([binary, "audit", "tokens/brand.json"], cwd=repo, capture_output=True, text=True, timeout=120)
+    # #777777 on white is 4.48:1: the check is measured, and fails.
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert r.stdout.startswith("checks: contrast.checks.json (found above the tokens)\n"), r.stdout
+    assert "1 check · 0 pass · 1 fail" in r.stdout, r.stdout
+
+
 def test_audit_refuses_more_checks_than_max_pairs_before_any_work(run, tmp_path):
     """A rule of every text token on every surface grows as the product: the CLI had no
     limit, so a few kilobytes of tokens could keep CI busy for hours. --max-pairs bounds it, exit 2."""

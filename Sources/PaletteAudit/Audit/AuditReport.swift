@@ -172,9 +172,18 @@ public struct ChecksFile: Hashable, Sendable, Codable {
 
     public static let given = "given", found = "found"
 
-    /// "checks: tokens/contrast.checks.json (found beside the tokens)"
-    public var line: String {
-        "checks: \(file) (\(origin == ChecksFile.found ? "found beside the tokens" : "given with --checks"))"
+    /// "checks: tokens/contrast.checks.json (found beside the tokens)".
+    public var line: String { "checks: \(file) (\(placement))" }
+
+    /// "given with --checks", "found beside the tokens", or "found above the tokens" for one
+    /// found in a folder above them (``PaletteLoader/checksFile(beside:)``).
+    public var placement: String {
+        guard origin == ChecksFile.found else { return "given with --checks" }
+        let folder = SourcePath.folder(of: file)
+        let beside = (paths ?? []).allSatisfy { path in
+            FileSystem.trimmed(path) == folder || SourcePath.folder(of: path) == folder
+        }
+        return "found \(beside ? "beside" : "above") the tokens"
     }
 }
 

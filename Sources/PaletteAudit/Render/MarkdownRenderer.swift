@@ -7,7 +7,7 @@ public enum MarkdownRenderer {
         if !report.palettes.isEmpty {
             out += "**Coverage:** \(report.coverage.line)\(report.coverage.gapLine.map { " · \($0)" } ?? "")\n\n"
         }
-        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { out += "Checks: \(code(file.file)) (found beside the tokens)\n\n" }
+        for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { out += "Checks: \(code(file.file)) (\(file.placement))\n\n" }
         for reason in report.outcome?.reasons ?? [] where reason.code == .nothingMeasured || reason.code == .coverageBelow {
             out += ":x: **\(reason.code == .nothingMeasured ? "Nothing was measured" : "Coverage below the minimum"):** \(escape(reason.message))\n\n"
         }

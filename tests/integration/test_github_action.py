@@ -437,3 +437,45 @@ def test_a_source_build_without_swift_says_what_is_missing(world, tmp_path):
     assert "::error title=contrast::building contrast needs Swift 6" in r.stdout
     assert any(line.startswith("apt-get install ") for line in calls())
 
+
+def many_failures(count, passing=()):
+    """A palette of `count` checks c0…, each failing (#777777 on white, 4.47:1) but those in `passing`."""
+    tokens = ['"bg": "#ffffff"'] + [f'"f{i}": "{"#000000" if i in passing else "#777777"}"' for i in range(count)]
+    checks = [f'{{"id": "c{i}", "foreground": "f{i}", "background": "bg"}}' for i in range(count)]
+    return ('{"name": "many", "themes": {"light": {"tokens": {\n' + ",\n".join(tokens) + "\n}}},\n"
+            '"checks": [' + ",\n".join(checks) + "]}\n")
+
+
+def test_annotations_stay_within_githubs_caps_and_regressions_come_first(world):
+    import subprocess
+    tokens = world.repo / "tokens" / "brand.json"
+    tokens.write_text(many_failures(15, passing={14}))
+    # (It exits 1: 14 checks fail. The baseline is written all the same.)
+    (world.repo / "contrast-baseline.json").unlink()
+    subprocess.run([world.binary, "audit", "tokens", "--write-baseline", "contrast-baseline.json"],
+                   cwd=world.repo, capture_output=True)
+    assert '"many/light/c13"' in (world.repo / "contrast-baseline.json").read_text()
+    tokens.write_text(many_failures(15))
+
+    # Without the baseline: 15 failures, of which GitHub would show 10; the rest are counted.
+    r = world.run(paths="tokens")
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert len([line for line in lines if line.startswith("::error ")]) == 10
+    assert ("::notice title=contrast%3A more findings::5 errors more not annotated: GitHub shows 10 annotations of "
+            "each kind per step. The job summary and the SARIF report (--format sarif) hold all 15.") in lines
+
+    # With it: the regression first, then its failure; the 14 failures it accepts are warnings.
+    world.summary.write_text("")
+    r = world.run(paths="tokens", baseline="contrast-baseline.json")
+    assert r.returncode == 1 and r.outputs["regressions"] == "1", r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    errors = [line for line in lines if line.startswith("::error ")]
+    warnings = [line for line in lines if line.startswith("::warning ")]
+    assert len(errors) == 2 and "title=Contrast regression%3A light › c14::" in errors[0] and "title=Insufficient contrast%3A light › c14::" in errors[1]
+    assert len(warnings) == 10 and all("(failing in the baseline too: accepted, so it does not fail the run)" in w for w in warnings)
+    assert ("::notice title=contrast%3A more findings::4 warnings more not annotated: GitHub shows 10 annotations of "
+            "each kind per step. The job summary and the SARIF report (--format sarif) hold all 16.") in lines
+    # The job summary lists every failing check.
+    summary = world.summary.read_text()
+    assert all(f"| light | c{i} |" in summary for i in range(15)), summary

@@ -373,6 +373,15 @@ def test_a_replaced_asset_is_refused_whatever_the_server_says(world, releases, t
     assert f"::error title=contrast::cannot download {url}/octo/contrast/releases/download/v9.9.9/contrast-linux-x86_64 (HTTP 404)" in r.stdout
 
 
+def test_release_files_that_are_not_a_release_are_refused(world, tmp_path):
+    # A tree whose .github/release/ names something no URL should be built from.
+    tree = action_tree(tmp_path, sums={"contrast-linux-x86_64": "a" * 64}, repository="octo/contrast/../../evil")
+    r = run_pinned(world, tree, paths="tokens")
+    assert r.failed_step == "Get contrast" and len(r.steps) == 1
+    assert ("::error title=contrast::.github/release/ of this action holds version 'v9.9.9', repository "
+            "'octo/contrast/../../evil' and SHA-256 '" + "a" * 64 + "' for contrast-linux-x86_64: not a release this action can verify") in r.stdout
+
+
 # Stand-ins for what a source build runs, each logging its arguments: apt-get, sudo and brew
 # "install" libmicrohttpd (a marker file pkg-config then finds); swift builds only once it is
 # installed, and its "build" is a copy of the real binary.

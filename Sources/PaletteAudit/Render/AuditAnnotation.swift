@@ -49,12 +49,19 @@ extension RankedName where Scale == AnnotationSeverityScale {
 }
 
 extension AuditReport {
-    /// Every finding of the audit, errors first (problems, then regressions, then failing
-    /// checks), then warnings, then notices; in report order within each. Regressions come
-    /// before the failures a baseline already knows, because viewers show only the first few
-    /// annotations of a step.
+    /// Every finding of the audit, errors first (regressions, then problems, then failing
+    /// checks), then warnings (the failures a baseline accepts last), then notices; in report
+    /// order within each. Viewers show only the first few annotations of each kind in a step
+    /// (``GitHubRenderer``), so what a change broke comes first.
+    ///
+    /// With a baseline, a failing check that the baseline holds as failing too, and that did not
+    /// regress, is a warning: it is known and accepted, and does not fail the run. It stays an
+    /// error when failures fail the run all the same (`--fail-on failures`), and a failing check
+    /// new since the baseline (``BaselineComparison/added``) stays an error.
     public var annotations: [AuditAnnotation] {
         var problems: [AuditAnnotation] = [], failures: [AuditAnnotation] = [], warnings: [AuditAnnotation] = [], notices: [AuditAnnotation] = []
+        var accepted: [AuditAnnotation] = []
+        let acceptedKeys = acceptedFailureKeys
         for palette in palettes {
             for problem in palette.problems {
                 problems.append(AuditAnnotation(.error, rule: "contrast/palette-problem", title: "Palette problem",
@@ -84,11 +91,20 @@ extension AuditReport {
                         list.append(AuditAnnotation(severity, rule: rule, title: "\(title): \(theme.name) › \(r.id)", message: "\(name): \(message)",
                                                     file: place.file, line: place.line))
                     }
+                    // A failure the baseline accepts is a warning, said so; any other, an error.
+                    let known = r.verdict == .fail && acceptedKeys.contains(BaselineEntry(palette.name, theme.name, r).key)
+                    func fail(_ rule: String, _ title: String, _ message: String) {
+                        if known {
+                            add(.warning, rule, title, message + " (failing in the baseline too: accepted, so it does not fail the run)", to: &accepted)
+                        } else {
+                            add(.error, rule, title, message, to: &failures)
+                        }
+                    }
                     if r.verdict == .fail && r.kind == .distinct {
-                        add(.error, "contrast/confusable", "Confusable colors", "\(r.measuredLine). " + (r.reasons ?? []).joined(separator: " "), to: &failures)
+                        fail("contrast/confusable", "Confusable colors", "\(r.measuredLine). " + (r.reasons ?? []).joined(separator: " "))
                     } else if r.verdict == .fail {
                         let why = ([r.failureSummary] + r.reasonsBesideSummary + [TextRenderer(color: false).fixLine(r)].compactMap { $0 }).joined(separator: "; ")
-                        add(.error, "contrast/insufficient", "Insufficient contrast", "\(r.measuredLine); " + why, to: &failures)
+                        fail("contrast/insufficient", "Insufficient contrast", "\(r.measuredLine); " + why)
                     }
                     if let warning = r.colorVisionWarning {
                         add(.warning, "contrast/color-vision", "Contrast lost to color vision", warning, to: &warnings)
@@ -110,7 +126,23 @@ extension AuditReport {
             regressions.append(AuditAnnotation(.error, rule: "contrast/regression", title: "Contrast regression: \(change.after.theme) › \(change.after.check)",
                                                message: "regressed: " + change.message, file: place.file, line: place.line))
         }
-        return problems + regressions + failures + warnings + notices
+        return regressions + problems + failures + warnings + accepted + notices
+    }
+
+    /// The keys (``BaselineEntry/key``) of the failing checks a baseline accepts: failing in the
+    /// baseline too, not regressed, while failures alone do not fail the run. Empty without a
+    /// baseline.
+    var acceptedFailureKeys: Set<String> {
+        guard let comparison else { return [] }
+        if outcome?.reasons.contains(where: { $0.code == .failingChecks }) == true { return [] }
+        let regressed = Set(comparison.regressions.map(\.key))
+        let added = Set(comparison.added)
+        var keys: Set<String> = []
+        for (palette, theme, result) in allResults where result.verdict == .fail {
+            let key = BaselineEntry(palette.name, theme.name, result).key
+            if !regressed.contains(key) && !added.contains(key) { keys.insert(key) }
+        }
+        return keys
     }
 }
 

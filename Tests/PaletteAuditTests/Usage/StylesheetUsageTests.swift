@@ -224,10 +224,12 @@ import Testing
         for check in checks {
             guard let fg = check["foreground"] as? String, let bg = check["background"] as? String else { continue }
             let name = { (s: String) in s.replacingOccurrences(of: ".", with: "-") }
-            if pairs.contains("\(name(fg)) on \(name(bg))") { found += 1 }
+            if pairs.contains("\(name(fg)) on \(name(bg))") { found += 1 } else { print("MISS", name(fg), name(bg), check["usage"] ?? "") }
         }
         let byConfidence = Dictionary(grouping: read.pairs, by: \.confidence).mapValues(\.count)
         print("primer-components.css: \(read.pairs.count) pairs (usage \(byConfidence[.usage] ?? 0), convention \(byConfidence[.convention] ?? 0)), \(read.notRead.count) not read; \(found) of Primer's \(checks.count) CI pairs; read in \(elapsed)")
+        for n in read.notRead.prefix(120) { print("NR", n.line, n.what) }
+        for p in read.pairs { print("PAIR", p.foreground, p.background, p.usage, p.confidence, p.evidence.line, p.evidence.what) }
         #expect(checks.count == 243)
         #expect(found >= 1)
         // `.btn-primary` (primer-components.css) on its own fill.

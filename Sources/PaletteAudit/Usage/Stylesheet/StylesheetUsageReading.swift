@@ -225,8 +225,14 @@ struct StylesheetUsageReading {
     func behind(_ selector: StylesheetSelector, text: Bool, scopes: [[String: String]]) -> Behind? {
         var candidates: [(StylesheetSelector, String)] = []
         if text {
+            // The same element's fill from another rule: its selector's, its resting state's, and
+            // its own compound's alone (`.Box-header` for `.Box--danger .Box-header`).
             candidates.append((selector, "its other rule's"))
             if let resting = selector.restingState { candidates.append((resting, "its resting state \(resting.text.excerpt(40))'s")) }
+            if let alone = selector.subjectAlone {
+                candidates.append((alone, "\(alone.text.excerpt(40))'s"))
+                if let resting = alone.restingState { candidates.append((resting, "\(resting.text.excerpt(40))'s")) }
+            }
         }
         for ancestor in selector.ancestors.prefix(8) {
             candidates.append((ancestor, "\(ancestor.text.excerpt(40))'s"))
@@ -252,10 +258,21 @@ struct StylesheetUsageReading {
 
     /// The color of a fill declaration.
     func fill(_ placed: Placed, scopes: [[String: String]]) -> StylesheetColor {
-        let own = rules[placed.rule].declarations.filter { $0.property.hasPrefix("--") }
+        let declarations = rules[placed.rule].declarations
         var vars: [String: String] = [:]
-        for declaration in own { vars[String(declaration.property.dropFirst(2))] = declaration.value }
-        return resolver.colors(of: placed.declaration.value, property: placed.declaration.property, scopes: [vars] + scopes).first ?? .notColor
+        for declaration in declarations where declaration.property.hasPrefix("--") { vars[String(declaration.property.dropFirst(2))] = declaration.value }
+        return fillColor(placed.declaration, declarations: declarations, scopes: [vars] + scopes)
+    }
+
+    /// The color of a fill declaration among a rule's declarations: `none` (and a shorthand of
+    /// no color) is no fill; an image drawn over it (`background-image`) makes it unknown.
+    func fillColor(_ declaration: Declaration, declarations: [Declaration], scopes: [[String: String]]) -> StylesheetColor {
+        if let image = declarations.last(where: { $0.property == "background-image" }), image.value.lowercased() != "none" {
+            return .unresolved("background-image '\(image.value.excerpt(40))' (line \(image.line)) is drawn over the fill")
+        }
+        let color = resolver.colors(of: declaration.value, property: declaration.property, scopes: scopes).first ?? .clear("none")
+        if color == .notColor || declaration.value.lowercased() == "none" { return .clear(declaration.value) }
+        return color
     }
 
     /// An element's pairs: its text on its fill (or what is behind it), an inherited text color
@@ -263,7 +280,7 @@ struct StylesheetUsageReading {
     mutating func readElement(label: String, declarations: [Declaration], selector: StylesheetSelector, scopes: [[String: String]], line: Int) {
         let color = declarations.last { $0.property == "color" }
         let background = declarations.last { Self.backgroundProperties.contains($0.property) }
-        let fillColor = background.map { resolver.colors(of: $0.value, property: $0.property, scopes: scopes).first ?? .notColor }
+        let fillColor = background.map { self.fillColor($0, declarations: declarations, scopes: scopes) }
         if let color {
             let foreground = resolver.colors(of: color.value, property: "color", scopes: scopes).first ?? .notColor
             if foreground.name == nil {
@@ -310,6 +327,14 @@ struct StylesheetUsageReading {
     /// The text color an element inherits: its nearest ancestor's (as its selector names them),
     /// else the page's.
     func inheritedColor(_ selector: StylesheetSelector) -> (selector: StylesheetSelector, placed: Placed, what: String, confidence: UsageConfidence)? {
+        // The same element's color from another rule (its selector's, its compound's alone),
+        // then its ancestors'.
+        let own = [selector] + (selector.subjectAlone.map { [$0] } ?? [])
+        for candidate in own {
+            if let placed = colorOf[candidate.text] {
+                return (candidate, placed, "\(candidate.text.excerpt(40))'s color (line \(placed.declaration.line))", .usage)
+            }
+        }
         for ancestor in selector.ancestors.prefix(8) {
             for candidate in [ancestor] + (ancestor.subjectAlone.map { [$0] } ?? []) {
                 if let placed = colorOf[candidate.text] {

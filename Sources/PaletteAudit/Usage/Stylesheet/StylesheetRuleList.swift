@@ -334,6 +334,20 @@ struct StylesheetSelector: Hashable {
         parts.count > 1 ? StylesheetSelector(parts: [(nil, parts[parts.count - 1].compound)]) : nil
     }
 
+    /// The first simple selector of the last compound alone (`.btn` of `.btn.selected`, `a` of
+    /// `.nav a.active`), when the compound has more: a class the element has with its state's.
+    var leadingSimple: StylesheetSelector? {
+        guard let last = parts.last?.compound else { return nil }
+        var kept = "", depth = 0
+        for (i, c) in last.enumerated() {
+            if c == "(" || c == "[" { depth += 1 } else if c == ")" || c == "]" { depth -= 1 }
+            if i > 0, depth == 0 || (depth == 1 && c == "["), c == "." || c == ":" || c == "[" || c == "#" { break }
+            kept.append(c)
+        }
+        guard !kept.isEmpty, kept != last, !kept.hasPrefix(":") else { return nil }
+        return StylesheetSelector(parts: [(nil, kept)])
+    }
+
     /// The same element without the pseudo-classes and pseudo-elements of its last compound
     /// (`.btn:hover` is `.btn`, `.tab[aria-selected=true]::after` is `.tab[aria-selected=true]`):
     /// the element in its resting state, whose fill a state that sets none keeps. Nil when the

@@ -233,6 +233,7 @@ struct StylesheetUsageReading {
                 candidates.append((alone, "\(alone.text.excerpt(40))'s"))
                 if let resting = alone.restingState { candidates.append((resting, "\(resting.text.excerpt(40))'s")) }
             }
+            if let leading = selector.leadingSimple { candidates.append((leading, "\(leading.text.excerpt(40))'s")) }
         }
         for ancestor in selector.ancestors.prefix(8) {
             candidates.append((ancestor, "\(ancestor.text.excerpt(40))'s"))
@@ -327,9 +328,15 @@ struct StylesheetUsageReading {
     /// The text color an element inherits: its nearest ancestor's (as its selector names them),
     /// else the page's.
     func inheritedColor(_ selector: StylesheetSelector) -> (selector: StylesheetSelector, placed: Placed, what: String, confidence: UsageConfidence)? {
-        // The same element's color from another rule (its selector's, its compound's alone),
-        // then its ancestors'.
-        let own = [selector] + (selector.subjectAlone.map { [$0] } ?? [])
+        // The same element's color from another rule (its selector's, its resting state's, its
+        // compound's alone and that one's resting state), then its ancestors'.
+        var own = [selector]
+        if let resting = selector.restingState { own.append(resting) }
+        if let alone = selector.subjectAlone {
+            own.append(alone)
+            if let resting = alone.restingState { own.append(resting) }
+        }
+        if let leading = selector.leadingSimple { own.append(leading) }
         for candidate in own {
             if let placed = colorOf[candidate.text] {
                 return (candidate, placed, "\(candidate.text.excerpt(40))'s color (line \(placed.declaration.line))", .usage)

@@ -225,14 +225,14 @@ import Testing
         for check in checks {
             guard let fg = check["foreground"] as? String, let bg = check["background"] as? String else { continue }
             let name = { (s: String) in s.replacingOccurrences(of: ".", with: "-") }
-            if pairs.contains("\(name(fg)) on \(name(bg))") { found += 1 } else { print("MISS", name(fg), name(bg), check["usage"] ?? "") }
+            if pairs.contains("\(name(fg)) on \(name(bg))") { found += 1 }
         }
         let byConfidence = Dictionary(grouping: read.pairs, by: \.confidence).mapValues(\.count)
         print("primer-components.css: \(read.pairs.count) pairs (usage \(byConfidence[.usage] ?? 0), convention \(byConfidence[.convention] ?? 0)), \(read.notRead.count) not read; \(found) of Primer's \(checks.count) CI pairs; read in \(elapsed)")
-        for n in read.notRead.prefix(120) { print("NR", n.line, n.what) }
-        for p in read.pairs { print("PAIR", p.foreground, p.background, p.usage, p.confidence, p.evidence.line, p.evidence.what) }
         #expect(checks.count == 243)
-        #expect(found >= 1)
+        // Measured: 34. Only 66 of the 243 name both of their tokens anywhere in
+        // primer-components.css (the others are Primer React's components: label-*, display-*, control-*).
+        #expect(found >= 34)
         // `.btn-primary` (primer-components.css) on its own fill.
         #expect(read.pairs.contains { $0.foreground == "button-primary-fgColor-rest" && $0.background == "button-primary-bgColor-rest" && $0.evidence.what.hasPrefix(".btn-primary") })
     }
@@ -243,7 +243,10 @@ import Testing
         let read = UsageRun.read(root, with: StylesheetUsageReader(), palettes: [bootstrap])
         let own = read.pairs.filter { $0.evidence.file.hasSuffix("bootstrap-5.3.8.min.css") }
         let flatly = read.pairs.filter { $0.evidence.file.hasSuffix("bootswatch-flatly-5.3.5.css") }
-        print("bootstrap-5.3.8.min.css: \(own.count) pairs; bootswatch-flatly-5.3.5.css: \(flatly.count) pairs; \(read.notRead.count) not read")
+        for (name, pairs) in [("bootstrap-5.3.8.min.css", own), ("bootswatch-flatly-5.3.5.css", flatly)] {
+            let notes = read.notRead.filter { $0.file.hasSuffix(name) }.count
+            print("\(name): \(pairs.count) pairs (usage \(pairs.filter { $0.confidence == .usage }.count)), \(notes) not read")
+        }
         for pairs in [own, flatly] {
             // Body text on the body's fill (`body { color: var(--bs-body-color); background-color: var(--bs-body-bg) }`).
             let body = try #require(pairs.first { $0.foreground == "bs-body-color" && $0.background == "bs-body-bg" })

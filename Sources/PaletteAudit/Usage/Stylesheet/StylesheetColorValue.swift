@@ -169,7 +169,7 @@ struct StylesheetColorResolver {
         // Named by its hex only when the hex is the same color: a color the 8-bit hex would
         // round (`oklch(…)`, `rgb(10.4 …)`) is not renamed to a nearby one.
         guard let again = try? CSSColor.parse(hex), again.color == parsed.color else {
-            return .unresolved("'\(text.excerpt(40))' is a color written in the stylesheet that no #rrggbb spells exactly, and it is no token")
+            return .unresolved("'\(text.excerpt(40))' is a color written in the stylesheet that no #rrggbb or #rrggbbaa spells exactly, and it is no token")
         }
         return .literal(hex)
     }

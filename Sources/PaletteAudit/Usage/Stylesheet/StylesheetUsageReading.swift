@@ -205,6 +205,13 @@ struct StylesheetUsageReading {
         var scopes = [own]
         if let vars = varsOf[selector.text] { scopes.append(vars) }
         if let resting = selector.restingState, let vars = varsOf[resting.text] { scopes.append(vars) }
+        // The same element's compound alone (`.btn:active` of `:not(.btn-check) + .btn:active`),
+        // its resting state, and its leading class (`.btn` of `.btn.active`).
+        if let alone = selector.subjectAlone {
+            if let vars = varsOf[alone.text] { scopes.append(vars) }
+            if let resting = alone.restingState, let vars = varsOf[resting.text] { scopes.append(vars) }
+        }
+        if let leading = selector.leadingSimple, let vars = varsOf[leading.text] { scopes.append(vars) }
         for ancestor in selector.ancestors.prefix(8) {
             if let vars = varsOf[ancestor.text] { scopes.append(vars) } else if let alone = ancestor.subjectAlone, let vars = varsOf[alone.text] { scopes.append(vars) }
         }

@@ -183,7 +183,10 @@ import Testing
             .mix { color: color-mix(in srgb, var(--fg-default), white); background-color: var(--bg-muted); }
             .shadow { box-shadow: 0 0 0 2px var(--focus-outline); }
             .unknown { color: var(--nowhere); background-color: var(--bg-muted); }
+            .go:not(:disabled):hover { color: var(--fg-link); background-color: var(--bg-muted); }
             """)
+        // `:not(:disabled)` is the enabled state.
+        #expect(Self.pair(result, "fg-link", "bg-muted")?.evidence.line == 14)
         // The palette's own rules: no pair, nothing not read.
         #expect(!result.notRead.contains { $0.line <= 2 })
         // A literal is its hex, with a token or another literal.
@@ -198,7 +201,7 @@ import Testing
         #expect(Self.notRead(result, line: 11, containing: "color-mix"))
         #expect(Self.notRead(result, line: 12, containing: "box-shadow holds a color"))
         #expect(Self.notRead(result, line: 13, containing: "--nowhere is neither a color token"))
-        #expect(result.pairs.count == 2)
+        #expect(result.pairs.count == 3)
     }
 
     // MARK: Real systems

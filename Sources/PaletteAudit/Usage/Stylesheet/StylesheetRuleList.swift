@@ -183,7 +183,9 @@ struct StylesheetRuleList {
         if tooMany {
             skipped.append((at, "the rule '\(written.excerpt(60))' opens into more than \(Self.maximumSelectors) selectors (its list under its parents'); the rest are not read"))
         }
-        _ = ReadBudget.spend(written.utf8.count + selectors.count, on: "the rule '\(written.excerpt(40))'", file: nil, location: nil)
+        // A nested rule's selectors repeat their parents': what they build is spent.
+        let built = selectors.reduce(0) { $0 + $1.text.utf8.count }
+        _ = ReadBudget.spend(written.utf8.count + built, bytes: built, on: "the rule '\(written.excerpt(40))'", file: nil, location: nil)
         var declarations: [Declaration] = []
         let slot = rules.count
         rules.append(Rule(selectors: selectors, line: at, conditional: conditional, declarations: []))
@@ -267,6 +269,8 @@ struct StylesheetRuleList {
 struct StylesheetSelector: Hashable {
     enum Combinator: String { case descendant = " ", child = " > ", next = " + ", subsequent = " ~ " }
 
+    static let maximumAncestors = 8
+
     /// The compounds, each with the combinator before it (nil for the first).
     var parts: [(combinator: Combinator?, compound: String)]
     /// The canonical text.
@@ -317,10 +321,11 @@ struct StylesheetSelector: Hashable {
     /// The element's ancestors that the selector names, nearest first: each as the selector
     /// ending at it (`.a > .b .c` gives `.a > .b`, then `.a`). A compound before `+` or `~` is a
     /// sibling, not an ancestor, and is left out.
+    /// At most the nearest ``maximumAncestors`` are given: each costs the selector's length.
     var ancestors: [StylesheetSelector] {
         var found: [StylesheetSelector] = []
         var j = parts.count - 1
-        while j > 0 {
+        while j > 0, found.count < Self.maximumAncestors {
             if let combinator = parts[j].combinator, combinator == .descendant || combinator == .child {
                 found.append(StylesheetSelector(parts: Array(parts[..<j])))
             }

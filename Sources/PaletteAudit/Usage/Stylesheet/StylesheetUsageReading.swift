@@ -212,7 +212,7 @@ struct StylesheetUsageReading {
             if let resting = alone.restingState, let vars = varsOf[resting.text] { scopes.append(vars) }
         }
         if let leading = selector.leadingSimple, let vars = varsOf[leading.text] { scopes.append(vars) }
-        for ancestor in selector.ancestors.prefix(8) {
+        for ancestor in selector.ancestors {
             if let vars = varsOf[ancestor.text] { scopes.append(vars) } else if let alone = ancestor.subjectAlone, let vars = varsOf[alone.text] { scopes.append(vars) }
         }
         scopes.append(pageVars)
@@ -242,7 +242,7 @@ struct StylesheetUsageReading {
             }
             if let leading = selector.leadingSimple { candidates.append((leading, "\(leading.text.excerpt(40))'s")) }
         }
-        for ancestor in selector.ancestors.prefix(8) {
+        for ancestor in selector.ancestors {
             candidates.append((ancestor, "\(ancestor.text.excerpt(40))'s"))
             if let alone = ancestor.subjectAlone { candidates.append((alone, "\(alone.text.excerpt(40))'s")) }
         }
@@ -349,7 +349,7 @@ struct StylesheetUsageReading {
                 return (candidate, placed, "\(candidate.text.excerpt(40))'s color (line \(placed.declaration.line))", .usage)
             }
         }
-        for ancestor in selector.ancestors.prefix(8) {
+        for ancestor in selector.ancestors {
             for candidate in [ancestor] + (ancestor.subjectAlone.map { [$0] } ?? []) {
                 if let placed = colorOf[candidate.text] {
                     return (candidate, placed, "\(candidate.text.excerpt(40))'s color (line \(placed.declaration.line))", .usage)

@@ -204,6 +204,28 @@ import Testing
         #expect(result.pairs.count == 3)
     }
 
+    /// Many variants of one property, each drawn with by many rules: each variant is read through
+    /// at most ``StylesheetUsageReader/maximumConsumers`` of them, so the notes grow with the file,
+    /// not with variants × consumers; blocks nested past the depth limit are a note, not a crash.
+    @Test func manyVariantsAndConsumersAreReadInLinearWork() throws {
+        func sheet(_ n: Int) -> String {
+            var text = ""
+            for i in 0..<n { text += ".c\(i) { color: var(--v-color); background-color: var(--missing-\(i)); }\n" }
+            for i in 0..<n { text += ".v\(i) { --v-color: var(--fg-default); }\n" }
+            return text
+        }
+        var notes: [Int] = []
+        for n in [100, 400] {
+            let result = try Self.read(sheet(n))
+            notes.append(result.notRead.count)
+        }
+        #expect(notes[0] > 100)
+        #expect(notes[1] <= 5 * notes[0], "\(notes)")
+        let deep = String(repeating: ".a { ", count: 300) + "color: var(--fg-default);" + String(repeating: " }", count: 300)
+        let result = try Self.read(deep)
+        #expect(result.notRead.contains { $0.what.contains("blocks nest more than 256 deep") })
+    }
+
     // MARK: Real systems
 
     static let primerCSS = "realworld4/primer-css"

@@ -47,6 +47,7 @@ public struct UsageRead: Sendable {
 /// The usage readers `contrast init` knows, in the order it asks them.
 public enum UsageReaders {
     public static let all: [any UsageReader] = [
+        MarkupUsageReader(),
         AndroidUsageReader(),
         SwiftUsageReader(),
         CatalogLabelConventions(),

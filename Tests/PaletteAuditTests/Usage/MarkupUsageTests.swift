@@ -373,6 +373,11 @@ import Testing
         #expect(result.notRead.contains { $0.file.hasSuffix("/ui/card.tsx") && $0.what.hasPrefix("text-muted-foreground: its class list has no bg- and no enclosing element") })
         // A pseudo-element's background is not under the element's text (marker.tsx:14).
         #expect(!result.pairs.contains { $0.evidence.what.contains("before:bg-") })
-        #expect(result.pairs.count >= 50, "\(result.pairs.count)")
+        // The counts docs/usage-sources.md gives, at the pinned commit of the material.
+        #expect(result.pairs.count == 57 && result.pairs.filter { $0.usage == .nonText }.count == 2, "\(result.pairs.count)")
+        #expect(result.notRead.count == 323, "\(result.notRead.count)")
+        #expect(result.notRead.filter { $0.what.contains("a translucent") }.count == 117)
+        #expect(result.notRead.filter { $0.what.contains("enclosing element of this file has a background") }.count == 143)
+        #expect(result.notRead.filter { $0.what.contains("not on an element of this file") }.count == 39)
     }
 }

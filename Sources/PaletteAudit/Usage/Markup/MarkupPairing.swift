@@ -55,9 +55,10 @@ struct MarkupPairing {
 
     /// The pairs of `collector`'s lists (its base, and each of its other lists merged with the
     /// base), drawn inside `enclosing` (nil: not on an element of this file); returns what the
-    /// element draws behind its children.
+    /// element draws behind its children. (The file's bytes are passed, never a closure over the
+    /// scanner: one would copy the scanner and with it this pairing's growing read at each call.)
     @discardableResult
-    mutating func pairs(of collector: MarkupScanner.Collector, text: (MarkupScanner.Word) -> Substring, enclosing: [MarkupScanner.Frame]?,
+    mutating func pairs(of collector: MarkupScanner.Collector, in bytes: [UInt8], enclosing: [MarkupScanner.Frame]?,
                         overridden: Set<String> = []) -> Backgrounds {
         guard !collector.base.isEmpty || !collector.alternatives.isEmpty else { return .inherit }
         // How the evidence names the list: an element's needs nothing more than its line.
@@ -67,7 +68,7 @@ struct MarkupPairing {
         case .call(let name): (baseSource, source) = (" in \(name)(…)", " in \(name)(…)")
         case .variants(let name): (baseSource, source) = (" in a \(name)(…) base", " in a \(name)(…) variant with its base")
         }
-        let base = parse(collector.base, text: text, overridden: overridden, line: collector.line)
+        let base = parse(collector.base, in: bytes, overridden: overridden, line: collector.line)
         var failures: [(key: String, line: Int, what: String)] = []
         var paired: Set<String> = []
         var context = PassContext(source: baseSource, enclosing: enclosing)
@@ -75,7 +76,7 @@ struct MarkupPairing {
         context.source = source
         var conditionalBackground: TailwindUtility?
         for list in collector.alternatives {
-            let alternative = parse(list, text: text, overridden: overridden, line: collector.line)
+            let alternative = parse(list, in: bytes, overridden: overridden, line: collector.line)
             for key in [StateKey(dark: false, state: ""), StateKey(dark: true, state: "")] {
                 if let background = alternative.map[.background]?[key], conditionalBackground == nil { conditionalBackground = background }
             }
@@ -104,10 +105,10 @@ struct MarkupPairing {
     }
 
     /// A list's color utilities; what of them is never paired is noted here, once.
-    mutating func parse(_ words: [MarkupScanner.Word], text: (MarkupScanner.Word) -> Substring, overridden: Set<String>, line: Int) -> Parsed {
+    mutating func parse(_ words: [MarkupScanner.Word], in bytes: [UInt8], overridden: Set<String>, line: Int) -> Parsed {
         var parsed = Parsed()
         for word in words {
-            guard var utility = TailwindUtility.parse(text(word), line: word.line, theme: theme) else { continue }
+            guard var utility = TailwindUtility.parse(Substring(decoding: bytes[word.start..<word.end], as: UTF8.self), line: word.line, theme: theme) else { continue }
             // `style="--color-bg: …"` on the element: what the utility reads there is not the palette's.
             if case .token(let name) = utility.color, overridden.contains(name) || overridden.contains("color-" + name) {
                 utility.color = .unknown("the element's style attribute (line \(line)) sets --\(overridden.contains(name) ? name : "color-" + name), so its color there is not the palette's")

@@ -102,10 +102,6 @@ struct MarkupScanner {
         while !collectors.isEmpty { finish(collectors.removeLast(), enclosing: nil) }
     }
 
-    func text(_ word: Word) -> Substring {
-        Substring(decoding: b[word.start..<word.end], as: UTF8.self)
-    }
-
     private func at(_ offset: Int) -> UInt8? { offset < b.count ? b[offset] : nil }
 
     private static func isIdentifier(_ c: UInt8) -> Bool {
@@ -271,7 +267,7 @@ struct MarkupScanner {
         // Collectors opened inside the tag and left open (a broken attribute) end with it.
         while collectors.count > collector + 1 { finish(collectors.removeLast(), enclosing: nil) }
         let own = collectors.removeLast()
-        let behind = pairing.pairs(of: own, text: text, enclosing: frames, overridden: Self.customProperties(in: styled, of: b))
+        let behind = pairing.pairs(of: own, in: b, enclosing: frames, overridden: Self.customProperties(in: styled, of: b))
         let lowered = name.lowercased()
         if !jsx {
             if lowered == "script" && !selfClosing {
@@ -533,6 +529,6 @@ struct MarkupScanner {
 
     /// A call's or a cva's lists, read when the call ends: what it is drawn on is not known here.
     private mutating func finish(_ collector: Collector, enclosing: [Frame]?) {
-        _ = pairing.pairs(of: collector, text: text, enclosing: enclosing)
+        _ = pairing.pairs(of: collector, in: b, enclosing: enclosing)
     }
 }

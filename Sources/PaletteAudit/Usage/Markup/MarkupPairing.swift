@@ -115,7 +115,7 @@ struct MarkupPairing {
             }
             let shown = utility.word.excerpt(60)
             if let variant = utility.disabledVariant {
-                note(line: utility.line, "\(shown): a \(variant.excerpt(40)) state, which WCAG exempts (inactive components, SC 1.4.3 and 1.4.11): never proposed")
+                note(line: utility.line, "\(shown): the \(variant.excerpt(40)) state, which WCAG exempts (inactive components, SC 1.4.3 and 1.4.11): never proposed")
                 continue
             }
             if utility.role == .other {

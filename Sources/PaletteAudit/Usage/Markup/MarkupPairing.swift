@@ -63,26 +63,30 @@ struct MarkupPairing {
         guard !collector.base.isEmpty || !collector.alternatives.isEmpty else { return .inherit }
         // How the evidence names the list: an element's needs nothing more than its line.
         let baseSource: String, source: String
+        var call = ""
         switch collector.kind {
         case .element: (baseSource, source) = ("", "")
         case .call(let name): (baseSource, source) = (" in \(name)(…)", " in \(name)(…)")
-        case .variants(let name): (baseSource, source) = (" in a \(name)(…) base", " in a \(name)(…) variant with its base")
+        case .variants(let name): (baseSource, source, call) = (" in a \(name)(…) base", " in a \(name)(…) variant with its base", name)
         }
         let base = parse(collector.base, in: bytes, overridden: overridden, line: collector.line)
         var failures: [(key: String, line: Int, what: String)] = []
         var paired: Set<String> = []
         var context = PassContext(source: baseSource, enclosing: enclosing)
         pass(base, over: nil, context: context, failures: &failures, paired: &paired)
-        context.source = source
         var conditionalBackground: TailwindUtility?
-        for list in collector.alternatives {
+        for (index, list) in collector.alternatives.enumerated() {
+            let label = index < collector.labels.count ? collector.labels[index] : nil
+            context.source = call.isEmpty || label == nil ? source : " in the \(call)(…) variant \(label!.excerpt(40)) with its base"
             let alternative = parse(list, in: bytes, overridden: overridden, line: collector.line)
             for key in [StateKey(dark: false, state: ""), StateKey(dark: true, state: "")] {
                 if let background = alternative.map[.background]?[key], conditionalBackground == nil { conditionalBackground = background }
             }
             pass(alternative, over: base, context: context, failures: &failures, paired: &paired)
         }
-        for failure in failures where !paired.contains(failure.key) { note(line: failure.line, failure.what) }
+        // One note per class that no list of the collector paired: the first reason met.
+        var reported: Set<String> = []
+        for failure in failures where !paired.contains(failure.key) && reported.insert(failure.key).inserted { note(line: failure.line, failure.what) }
         guard case .element = collector.kind else { return .inherit }
         if let conditional = conditionalBackground {
             let why = "its background is set on a condition (\(conditional.word.excerpt(60)), line \(conditional.line))"

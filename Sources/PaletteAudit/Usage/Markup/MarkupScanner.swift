@@ -43,6 +43,9 @@ struct MarkupScanner {
         /// Lists that apply on a condition (`cond && "…"`, `{ "…": cond }`, a cva variant), each
         /// merged with the base.
         var alternatives: [[Word]] = []
+        /// Each alternative's key, when it is an object property's value (`default` of a cva's
+        /// `variant: { default: "…" }`), for the evidence.
+        var labels: [String?] = []
         var baseTaken = false
     }
 
@@ -85,6 +88,8 @@ struct MarkupScanner {
     /// The last significant byte in code (`A` after an identifier), and the identifier.
     private var previous: UInt8 = 0
     private var lastIdentifier: Substring = ""
+    /// The identifier or string before the last `:` in code: an object property's key.
+    private var key: Substring?
 
     init(bytes: [UInt8], dialect: Dialect, pairing: MarkupPairing) {
         b = bytes
@@ -227,6 +232,7 @@ struct MarkupScanner {
             if kind == .directive {
                 // Svelte's `class:NAME`: the class NAME, on a condition.
                 collectors[collector].alternatives.append([Word(start: attrStart + "class:".utf8.count, end: i, line: line)])
+                collectors[collector].labels.append(nil)
             }
             var look = i
             while look < b.count, Self.isSpace(b[look]) { look += 1 }
@@ -381,6 +387,8 @@ struct MarkupScanner {
                 let stop = min(k, end)
                 if let target { literal(start: start, end: stop, to: target, nest: nest, direct: direct, dropFirst: false, dropLast: false) }
                 i = min(stop + 1, end)
+                // A string is a value, and may be a key (`"icon-xs": "…"`): kept short.
+                lastIdentifier = Substring(decoding: b[start..<min(stop, start + 40)], as: UTF8.self)
                 previous = 0x41
                 continue
             }
@@ -439,6 +447,7 @@ struct MarkupScanner {
                 previous = 0x41
                 continue
             }
+            if c == 0x3A { key = previous == 0x41 ? lastIdentifier : nil }
             previous = c
             i += 1
         }
@@ -498,17 +507,19 @@ struct MarkupScanner {
     private mutating func literal(start: Int, end: Int, line: Int? = nil, to target: Int, nest: Nest?, direct: Bool, dropFirst: Bool, dropLast: Bool) {
         let literalLine = line ?? self.line
         var conditional = !direct
+        var label: String?
         if case .variants(let call) = collectors[target].kind {
             let isBase = call == "tv" ? (previous == 0x3A && lastIdentifier == "base")
                 : (!collectors[target].baseTaken && nest?.opened == true && previous == 0x28)
             if isBase { collectors[target].baseTaken = true }
             conditional = !isBase
+            if !isBase && previous == 0x3A, let key { label = String(key) }
         }
-        deliver(start: start, end: end, line: literalLine, to: target, conditional: conditional, dropFirst: dropFirst, dropLast: dropLast)
+        deliver(start: start, end: end, line: literalLine, to: target, conditional: conditional, dropFirst: dropFirst, dropLast: dropLast, label: label)
     }
 
     /// The words of `start..<end` into a collector: into its base, or as one more list.
-    private mutating func deliver(start: Int, end: Int, line startLine: Int, to target: Int, conditional: Bool, dropFirst: Bool, dropLast: Bool) {
+    private mutating func deliver(start: Int, end: Int, line startLine: Int, to target: Int, conditional: Bool, dropFirst: Bool, dropLast: Bool, label: String? = nil) {
         var words: [Word] = []
         var k = start
         var wordLine = startLine
@@ -524,7 +535,12 @@ struct MarkupScanner {
             words.append(Word(start: wordStart, end: k, line: wordLine))
         }
         guard !words.isEmpty else { return }
-        if conditional { collectors[target].alternatives.append(words) } else { collectors[target].base += words }
+        if conditional {
+            collectors[target].alternatives.append(words)
+            collectors[target].labels.append(label)
+        } else {
+            collectors[target].base += words
+        }
     }
 
     /// A call's or a cva's lists, read when the call ends: what it is drawn on is not known here.

@@ -208,17 +208,25 @@ import Testing
         // focus-visible changes the text only: on the resting background.
         #expect(Self.pair(result, "foreground", "card")?.evidence.what == "focus-visible:text-foreground on bg-card, in the focus-visible state")
         #expect(Self.pair(result, "foreground", "background")?.evidence.line == 2)
-        // One pair of two tokens per file: the dark pair of line 2 is line 1's focus pair.
-        #expect(result.pairs.count == 4, "\(result.pairs.map(\.evidence.text))")
+        // Line 2's dark pair has the tokens of line 1's focus pair, in dark themes only: a pair of its own.
+        #expect(result.pairs.first { $0.foreground == "foreground" && $0.background == "card" && $0.evidence.line == 2 }?.themes == ["dark"])
+        #expect(result.pairs.count == 5, "\(result.pairs.map(\.evidence.text))")
     }
 
     @Test func darkVariantsPairInDarkThemes() throws {
         let result = try Self.read(["d.tsx": """
             const b = <div className="bg-background text-muted-foreground dark:bg-card">y</div>
             """])
-        #expect(Self.pair(result, "muted-foreground", "background")?.evidence.what == "text-muted-foreground on bg-background")
-        #expect(Self.pair(result, "muted-foreground", "card")?.evidence.what == "text-muted-foreground on dark:bg-card, in dark themes (dark:)")
+        // The resting pair is drawn in light themes only: in dark ones dark:bg-card replaces its background.
+        let light = try #require(Self.pair(result, "muted-foreground", "background"))
+        #expect(light.evidence.what == "text-muted-foreground on bg-background, in light themes (a dark: class replaces it in dark ones)")
+        #expect(light.themes == ["light"])
+        let dark = try #require(Self.pair(result, "muted-foreground", "card"))
+        #expect(dark.evidence.what == "text-muted-foreground on dark:bg-card, in dark themes (dark:)" && dark.themes == ["dark"])
         #expect(result.pairs.count == 2)
+        // A pair of no dark: class is drawn in every theme.
+        let plain = try Self.read(["p.tsx": #"const p = <p className="bg-card text-card-foreground">x</p>"#])
+        #expect(plain.pairs.count == 1 && plain.pairs[0].themes == nil)
     }
 
     @Test func disabledStatesAreNeverProposed() throws {
@@ -387,8 +395,10 @@ import Testing
         #expect(result.notRead.contains { $0.file.hasSuffix("/ui/button.tsx") && $0.line == 12 && $0.what.hasPrefix("hover:bg-primary/90: a translucent background") })
         // card.tsx:10: `bg-card … text-card-foreground`.
         #expect(find("card-foreground", "card", "card.tsx", 10)?.evidence.what == "text-card-foreground on bg-card")
-        // badge.tsx:16, the destructive variant: `bg-destructive text-white`.
-        #expect(find("#ffffff", "destructive", "badge.tsx", 16) != nil)
+        // badge.tsx:16, the destructive variant: `bg-destructive text-white`, whose
+        // `dark:bg-destructive/60` makes it a pair of light themes.
+        #expect(find("#ffffff", "destructive", "badge.tsx", 16)?.themes == ["light"])
+        #expect(result.pairs.filter { $0.themes != nil }.count == 5)
         #expect(find("secondary-foreground", "secondary", "badge.tsx", 14) != nil)
         // tooltip.tsx:45 inverts: text-background on bg-foreground.
         #expect(find("background", "foreground", "tooltip.tsx", 45) != nil)
@@ -400,9 +410,9 @@ import Testing
         #expect(!result.pairs.contains { $0.evidence.what.contains("before:bg-") })
         // The counts docs/usage-sources.md gives, at the pinned commit of the material.
         #expect(result.pairs.count == 57 && result.pairs.filter { $0.usage == .nonText }.count == 2, "\(result.pairs.count)")
-        #expect(result.notRead.count == 290, "\(result.notRead.count)")
+        #expect(result.notRead.count == 289, "\(result.notRead.count)")
         #expect(result.notRead.filter { $0.what.contains("a translucent") }.count == 117)
-        #expect(result.notRead.filter { $0.what.contains("enclosing element of this file has a background") }.count == 120)
+        #expect(result.notRead.filter { $0.what.contains("enclosing element of this file has a background") }.count == 119)
         #expect(result.notRead.filter { $0.what.contains("not on an element of this file") }.count == 30)
     }
 }

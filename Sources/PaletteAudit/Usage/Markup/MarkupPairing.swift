@@ -42,10 +42,23 @@ struct MarkupPairing {
     private var seenPairs: Set<String> = []
     private var seenNotes: Set<String> = []
 
+    /// The names of the themes read in a dark scheme, and of the others, in the order read. A
+    /// theme is dark when the stylesheet says so (`color-scheme: dark`) or its name does (the
+    /// `.dark` class, which Tailwind's `dark:` variant selects: shadcn's `@custom-variant dark
+    /// (&:is(.dark *))`).
+    let darkThemes: [String]
+    let lightThemes: [String]
+
     init(file: String, tokens: UsageTokens) {
         self.file = file
         self.tokens = tokens
         theme = TailwindTheme(tokens: tokens)
+        var dark: [String] = [], light: [String] = [], seen: Set<String> = []
+        for theme in tokens.themes where seen.insert(theme.theme).inserted {
+            if theme.scheme == .dark || theme.theme.lowercased().contains("dark") { dark.append(theme.theme) } else { light.append(theme.theme) }
+        }
+        darkThemes = dark
+        lightThemes = light
     }
 
     /// A note of something met and not paired, once per line and text.
@@ -181,12 +194,23 @@ struct MarkupPairing {
                 // The pair belongs to this state when one of its sides is written for it.
                 let bgHere = background.map { $0.2 && $0.1 == key } ?? false
                 guard (fgOwn && fgKey == key) || bgHere else { continue }
-                pair(foreground, role: role, background: background?.0, key: key, context: context, failures: &failures, paired: &paired)
+                // A pair of light themes only, when a `dark:` class of the list replaces one of
+                // its sides in dark ones.
+                // A `dark:` class that sets what the other scheme has (`bg-primary
+                // dark:bg-primary`) replaces nothing: that pair is drawn in every theme, once.
+                func same(_ a: TailwindUtility?, _ b: TailwindUtility?) -> Bool { a?.color == b?.color && a?.opacity == b?.opacity }
+                let other = StateKey(dark: !key.dark, state: key.state)
+                let otherForeground = resolve(role, other, in: own, over: base)?.0
+                let otherBackground = resolve(.background, other, in: own, over: base)?.0
+                let differs = !same(otherForeground, foreground) || !same(otherBackground, background?.0)
+                if key.dark && !differs { continue }
+                let lightOnly = !key.dark && differs
+                pair(foreground, role: role, background: background?.0, key: key, lightOnly: lightOnly, context: context, failures: &failures, paired: &paired)
             }
         }
     }
 
-    mutating func pair(_ foreground: TailwindUtility, role: TailwindUtility.Role, background own: TailwindUtility?, key: StateKey,
+    mutating func pair(_ foreground: TailwindUtility, role: TailwindUtility.Role, background own: TailwindUtility?, key: StateKey, lightOnly: Bool,
                        context: PassContext, failures: inout [(key: String, line: Int, what: String)], paired: inout Set<String>) {
         let fgID = "\(foreground.line)\u{0}\(foreground.word)"
         guard foreground.opacity == nil else { return }  // noted when parsed
@@ -199,6 +223,7 @@ struct MarkupPairing {
         var states = ""
         if !key.state.isEmpty { states += ", in the \(key.state.excerpt(40)) state" }
         if key.dark { states += ", in dark themes (dark:)" }
+        if lightOnly { states += ", in light themes (a dark: class replaces it in dark ones)" }
         func fail(_ why: String) {
             failures.append((fgID, foreground.line, "\(fgShown)\(states)\(context.source): \(why)"))
         }
@@ -238,11 +263,19 @@ struct MarkupPairing {
             fail("on \(bgWord.excerpt(60))\(whose): \(reason)")
             return
         }
+        var themes: [String]?
+        if key.dark || lightOnly {
+            themes = key.dark ? darkThemes : lightThemes
+            guard themes?.isEmpty == false else {
+                fail("on \(bgWord.excerpt(60))\(whose): it is drawn in \(key.dark ? "dark" : "light") themes only, and the palettes read have none")
+                return
+            }
+        }
         paired.insert(fgID)
         let usage: ContrastUsage = role == .text ? .text : .nonText
-        guard seenPairs.insert("\(fgName)\u{0}\(bgName)\u{0}\(usage.name)").inserted else { return }
+        guard seenPairs.insert("\(fgName)\u{0}\(bgName)\u{0}\(usage.name)\u{0}\(themes?.joined(separator: ",") ?? "")").inserted else { return }
         let what = "\(fgShown) on \(bgWord.excerpt(60))\(whose)\(states)\(context.source)"
         read.pairs.append(UsagePair(foreground: fgName, background: bgName, usage: usage,
-                                    evidence: UsageEvidence(file: file, line: max(foreground.line, bgLine), what: what), confidence: .usage))
+                                    evidence: UsageEvidence(file: file, line: max(foreground.line, bgLine), what: what), confidence: .usage, themes: themes))
     }
 }

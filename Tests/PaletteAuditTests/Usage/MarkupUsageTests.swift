@@ -224,6 +224,16 @@ import Testing
         let dark = try #require(Self.pair(result, "muted-foreground", "card"))
         #expect(dark.evidence.what == "text-muted-foreground on dark:bg-card, in dark themes (dark:)" && dark.themes == ["dark"])
         #expect(result.pairs.count == 2)
+        // Text on an enclosing background that dark: changes: one pair in each scheme.
+        let nested = try Self.read(["n.tsx": """
+            const n = <div className="bg-background dark:bg-card">
+              <p className="text-foreground">x</p>
+            </div>
+            """])
+        #expect(Self.pair(nested, "foreground", "background")?.themes == ["light"])
+        #expect(Self.pair(nested, "foreground", "background")?.evidence.what == "text-foreground on bg-background of the enclosing <div> (line 1), in light themes (a dark: class replaces it in dark ones)")
+        #expect(Self.pair(nested, "foreground", "card")?.themes == ["dark"])
+        #expect(Self.pair(nested, "foreground", "card")?.evidence.line == 2 && nested.pairs.count == 2)
         // A pair of no dark: class is drawn in every theme.
         let plain = try Self.read(["p.tsx": #"const p = <p className="bg-card text-card-foreground">x</p>"#])
         #expect(plain.pairs.count == 1 && plain.pairs[0].themes == nil)

@@ -112,6 +112,15 @@ struct MarkupPairing {
         return Backgrounds(light: behind(false), dark: behind(true))
     }
 
+    /// What tells two backgrounds apart: the token, or why it is not known.
+    static func identity(_ behind: Behind?) -> String {
+        switch behind {
+        case .color(let name, _, _)?: name
+        case .unknown(let why)?: "?" + why
+        case .inherit?, nil: ""
+        }
+    }
+
     static func behind(_ background: TailwindUtility) -> Behind {
         if background.opacity != nil { return .unknown("\(background.word.excerpt(60)) (line \(background.line)) is translucent") }
         switch background.color {
@@ -239,6 +248,14 @@ struct MarkupPairing {
         if case .inherit = behind {
             guard let frames = context.enclosing else {
                 fail("not on an element of this file (a class list of a call): what it is drawn on is set where it is used")
+                return
+            }
+            // An enclosing background that a `dark:` class changes: a pair in light themes on
+            // the one, and in dark themes on the other.
+            if !key.dark && !lightOnly, let last = frames.last,
+               Self.identity(last.nearestLight.map { frames[$0].behind.light }) != Self.identity(last.nearestDark.map { frames[$0].behind.dark }) {
+                pair(foreground, role: role, background: own, key: key, lightOnly: true, context: context, failures: &failures, paired: &paired)
+                pair(foreground, role: role, background: own, key: StateKey(dark: true, state: key.state), lightOnly: false, context: context, failures: &failures, paired: &paired)
                 return
             }
             guard let nearest = key.dark ? frames.last?.nearestDark : frames.last?.nearestLight else {

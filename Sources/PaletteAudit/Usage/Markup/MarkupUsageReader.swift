@@ -14,7 +14,8 @@
 ///   background in the file: its non-text colors are not read, and say so.
 /// - Variants: `hover:`, `focus-visible:`, `aria-selected:`, `[a&]:hover:`… are states, each
 ///   paired over the resting classes it does not replace (the evidence names the state);
-///   `dark:` applies in dark themes (the evidence says so). `disabled:` and `aria-disabled:`
+///   `dark:` applies in dark themes (the evidence says so, and the pair's `themes` names them;
+///   the resting pair a `dark:` class replaces names the others). `disabled:` and `aria-disabled:`
 ///   (any variant naming `disabled`) are never proposed: WCAG exempts inactive components.
 /// - Colors: `bg-X` is a color when the palettes read have `color-X` (Tailwind v4's
 ///   `@theme { --color-X: … }`, which the stylesheet reader reads as the base theme); with

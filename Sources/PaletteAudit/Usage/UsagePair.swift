@@ -15,13 +15,18 @@ public struct UsagePair: Hashable, Sendable {
     public var evidence: UsageEvidence
     /// How the pair was found: seen in usage, by a platform's convention, or from names alone.
     public var confidence: UsageConfidence
+    /// The themes (by name) the UI draws the pair in, when not every theme that has both: a
+    /// Tailwind `dark:` class's pair is drawn in dark themes only, and the resting pair it
+    /// replaces in the others. Nil for every theme.
+    public var themes: [String]?
 
-    public init(foreground: String, background: String, usage: ContrastUsage, evidence: UsageEvidence, confidence: UsageConfidence) {
+    public init(foreground: String, background: String, usage: ContrastUsage, evidence: UsageEvidence, confidence: UsageConfidence, themes: [String]? = nil) {
         self.foreground = foreground
         self.background = background
         self.usage = usage
         self.evidence = evidence
         self.confidence = confidence
+        self.themes = themes
     }
 }
 

@@ -48,6 +48,7 @@ public struct UsageRead: Sendable {
 public enum UsageReaders {
     public static let all: [any UsageReader] = [
         StylesheetUsageReader(),
+        MarkupUsageReader(),
         AndroidUsageReader(),
         SwiftUsageReader(),
         CatalogLabelConventions(),

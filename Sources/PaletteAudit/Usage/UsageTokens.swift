@@ -15,6 +15,9 @@ struct UsageTokens: Sendable {
         /// The token the alias chain ends at (`lightSurface` for `colorSurface` →
         /// `@color/lightSurface`), or the name itself when it is no alias.
         var final: String
+        /// The token its alias names first (`primary` for `color-primary` → `var(--primary)`),
+        /// nil when it is no alias.
+        var alias: String? = nil
     }
 
     struct ThemeColors: Sendable {
@@ -53,7 +56,8 @@ struct UsageTokens: Sendable {
                 var colors: [String: Color] = [:]
                 for name in resolver.tokenNames {
                     guard case .success(let resolved) = resolver.resolve(name) else { continue }
-                    colors[name] = Color(alpha: resolved.color.alpha, hex: resolved.hex, final: resolved.aliases?.last ?? resolved.token ?? name)
+                    colors[name] = Color(alpha: resolved.color.alpha, hex: resolved.hex, final: resolved.aliases?.last ?? resolved.token ?? name,
+                                         alias: resolved.aliases?.first)
                     if isCatalog { catalogNames.insert(name) }
                     if isAndroid { androidNames.insert(name) }
                 }

@@ -184,6 +184,6 @@ import Testing
         #expect(decoded.problems.isEmpty)
         #expect(decoded.checks.checks.map(\.id) == ["text.* on surface.*"])
         #expect(decoded.checks.checks.first?.except == ["*disabled*"])
-        #expect(decoded.checks.checks.first?.description?.hasPrefix("proposed by contrast init") == true)
+        #expect(decoded.checks.checks.first?.description?.hasPrefix("a guess from the names") == true)
     }
 }

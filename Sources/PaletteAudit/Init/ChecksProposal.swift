@@ -12,8 +12,15 @@ public struct ProposedCheck: Hashable, Sendable {
     public var themes: [String]?
     /// The palette it applies to, when the read holds several.
     public var palettes: [String]?
-    /// Why it was proposed, in words (written as the check's `description`).
+    /// Why it was proposed, in words (written as the check's `description`): for a pair read
+    /// from usage, the first place it is drawn (`file:line: what`) and how many more.
     public var description: String
+    /// How sure the proposal is (written as `x-confidence`): seen in usage, by a convention, or
+    /// guessed from the names.
+    public var confidence: UsageConfidence = .name
+    /// What proposed it (written as `x-proposedBy`): the usage reader, the convention, or the
+    /// token names.
+    public var proposedBy: String = ChecksProposal.byNames
 }
 
 /// What `contrast init` proposes for one palette, and what it saw.
@@ -31,6 +38,10 @@ public struct PaletteProposal: Sendable {
     public var notes: [String]
     /// Themes no proposed check (and no check of the palette's own) measures.
     public var uncoveredThemes: [String]
+    /// Pairs and rules found but not proposed, by the never-list reason.
+    public var leftOut: [NeverReason: Int] = [:]
+    /// The first few pairs left out for each reason (`fg on bg`), for the notes.
+    public var leftOutExamples: [NeverReason: [String]] = [:]
 }
 
 /// The checks `contrast init` proposes for the palettes of a project: rule checks from what the
@@ -41,18 +52,60 @@ public struct PaletteProposal: Sendable {
 /// `themes`), so an audit with them never reports an empty rule or an unknown token.
 public struct ChecksProposal: Sendable {
     public var palettes: [PaletteProposal]
+    /// What the usage sources held (empty when none was read).
+    public var usage = UsageScan()
+    /// Distinct pairs the usage readers found whose tokens no palette read has (both in one
+    /// theme), and the first few of them.
+    public var unmatchedPairs = 0
+    public var unmatchedSamples: [String] = []
+    /// Sources read that hold no color token (read for their usage only).
+    public var withoutTokens: [String] = []
 
     public init(palettes: [PaletteProposal]) {
         self.palettes = palettes
     }
 
+    /// `x-proposedBy` of a guess from the token names, and of the named-partner conventions.
+    public static let byNames = "token names (a guess)"
+    public static let byScales = "numbered scales (a guess)"
+    public static let byPartnerNames = "naming convention: on-X and X-foreground on X"
+
+    /// One pair of the usage sources as proposed: the best-confidence sighting (the first of
+    /// those), and how many places draw it.
+    struct UsageGroup {
+        var found: UsageScan.Found
+        var places: Int
+    }
+
+    /// The usage pairs, one per foreground, background and usage, best confidence first (in
+    /// walk order within a confidence).
+    static func grouped(_ pairs: [UsageScan.Found]) -> [UsageGroup] {
+        var groups: [UsageGroup] = []
+        var index: [String: Int] = [:]
+        for found in pairs {
+            let key = "\(found.pair.foreground)\u{0}\(found.pair.background)\u{0}\(found.pair.usage.name)"
+            if let i = index[key] {
+                groups[i].places += 1
+                if found.pair.confidence < groups[i].found.pair.confidence { groups[i].found = found }
+            } else {
+                index[key] = groups.count
+                groups.append(UsageGroup(found: found, places: 1))
+            }
+        }
+        // A stable sort by confidence: walk order within each.
+        return groups.enumerated().sorted { ($0.element.found.pair.confidence, $0.offset) < ($1.element.found.pair.confidence, $1.offset) }.map(\.element)
+    }
+
     /// Proposes checks for each readable palette of `loaded` (palettes that could not be read
-    /// are left out: the caller reports their problems).
-    public static func propose(for loaded: [LoadedPalette]) -> ChecksProposal {
+    /// are left out: the caller reports their problems), from the pairs `usage` found first,
+    /// then by convention, then from the names for the tokens neither measures.
+    public static func propose(for loaded: [LoadedPalette], usage: UsageScan = UsageScan()) -> ChecksProposal {
         let readable = loaded.compactMap(\.palette)
         let scoped = readable.count > 1
+        let groups = grouped(usage.pairs)
+        var matched = [Bool](repeating: false, count: groups.count)
         var proposals = readable.map { palette in
-            PaletteProposer(palette: palette).propose(scoped: scoped)
+            PaletteProposer(palette: palette).propose(scoped: scoped, usage: groups, matched: &matched)
         }
         // Ids are unique over the document.
         var seen: [String: Int] = [:]
@@ -63,10 +116,38 @@ public struct ChecksProposal: Sendable {
                 if seen[id, default: 0] > 1 { proposals[p].checks[c].id = "\(id) #\(seen[id, default: 0])" }
             }
         }
-        return ChecksProposal(palettes: proposals)
+        var proposal = ChecksProposal(palettes: proposals)
+        proposal.usage = usage
+        // A source with no token at all (a component stylesheet named for its usage) is said to
+        // be one, beside its palette's note.
+        proposal.withoutTokens = readable.filter { !$0.themes.contains { !$0.tokens.isEmpty } }.map { $0.file ?? $0.name }
+        for (group, found) in zip(groups, matched) where !found {
+            proposal.unmatchedPairs += 1
+            if proposal.unmatchedSamples.count < 5 { proposal.unmatchedSamples.append("\(group.found.pair.foreground) on \(group.found.pair.background) (\(group.found.pair.evidence.text.excerpt(120)))") }
+        }
+        return proposal
     }
 
-    public var checks: [ProposedCheck] { palettes.flatMap(\.checks) }
+    /// Every check, best confidence first (usage, then conventions, then guesses from the names),
+    /// palette by palette within each.
+    public var checks: [ProposedCheck] {
+        let all = palettes.flatMap(\.checks)
+        return all.enumerated().sorted { ($0.element.confidence, $0.offset) < ($1.element.confidence, $1.offset) }.map(\.element)
+    }
+
+    /// How many checks of each confidence are proposed.
+    public var byConfidence: [UsageConfidence: Int] {
+        var counts: [UsageConfidence: Int] = [:]
+        for proposal in palettes { for check in proposal.checks { counts[check.confidence, default: 0] += 1 } }
+        return counts
+    }
+
+    /// Pairs and rules left out, by reason, over every palette.
+    public var leftOut: [NeverReason: Int] {
+        var counts: [NeverReason: Int] = [:]
+        for proposal in palettes { for (reason, count) in proposal.leftOut { counts[reason, default: 0] += count } }
+        return counts
+    }
 }
 
 /// The proposal for one palette.
@@ -118,10 +199,13 @@ struct PaletteProposer {
         index = NameIndex(names: all, themes: themeNames.map(\.names))
     }
 
+    /// The most pairs a component-scoped non-text rule is proposed as, pair by pair.
+    static let maximumExpandedRule = 16
+
     /// The largest number of explicit scale checks proposed for one palette.
     static let maximumScaleChecks = 200
 
-    func propose(scoped: Bool) -> PaletteProposal {
+    func propose(scoped: Bool, usage: [ChecksProposal.UsageGroup] = [], matched: inout [Bool]) -> PaletteProposal {
         var notes: [String] = []
         var counts: [String: Int] = [:]
         for role in roles.values {
@@ -151,27 +235,89 @@ struct PaletteProposer {
         }
 
         var checks: [ProposedCheck] = []
-        // 1. Named partners.
-        var partnered: [String] = [], partneredSet: Set<String> = []
+        var leftOut: [NeverReason: Int] = [:], leftOutExamples: [NeverReason: [String]] = [:]
+        func leave(_ reason: NeverReason, _ what: String) {
+            leftOut[reason, default: 0] += 1
+            if leftOutExamples[reason, default: []].count < 3 { leftOutExamples[reason, default: []].append(what) }
+        }
+        // One check per foreground, background and usage: the first proposal of it wins (usage
+        // before conventions before names).
+        var proposedKeys: Set<String> = []
+        // The tokens the usage and convention checks measure: the names guess only for the rest.
+        var measured: Set<String> = []
+
+        // Named partners (on-X, X-foreground), found first: a fill with its own text token
+        // takes no other text.
+        var partnerOf: [(name: String, partner: String, word: String)] = []
+        var partneredSet: Set<String> = []
+        var ownText: [String: Set<String>] = [:]
         for name in allNames {
             guard let role = roles[name], role.role == .foreground, !role.disabled, let partner = partner(of: name, role: role) else { continue }
-            let themes = themesHaving([name, partner])
-            guard !themes.isEmpty else { continue }
-            partnered.append(name)
+            guard !themesHaving([name, partner]).isEmpty else { continue }
+            partnerOf.append((name, partner, Self.sitsOnRange(of: name) != nil ? "on" : role.word ?? ""))
             partneredSet.insert(name)
-            var check = ProposedCheck(id: "\(name) on \(partner)", foreground: name, background: partner, usage: .text,
-                                      description: "proposed by contrast init: \"\(name)\" is named for use on \"\(partner)\" (its \"\(Self.sitsOnRange(of: name) != nil ? "on" : role.word ?? "")\" word), so it is its text")
-            check.themes = themes.count == themeNames.count ? nil : themes
-            checks.append(check)
+            ownText[partner, default: []].insert(name)
         }
-        if !partnered.isEmpty {
-            notes.append("\(partnered.count) foreground\(partnered.count == 1 ? " is" : "s are") named after the background \(partnered.count == 1 ? "it sits" : "they sit") on (on-X, X-foreground): each is checked on that background only")
+        let judge = PairJudge(palette: palette, ownText: ownText)
+
+        /// Proposes an explicit pair unless it is one already or on the never list.
+        func offer(_ foreground: String, _ background: String, _ usage: ContrastUsage, confidence: UsageConfidence, by proposedBy: String,
+                   description: String) -> Bool {
+            let key = "\(foreground)\u{0}\(background)\u{0}\(usage.name)"
+            guard !proposedKeys.contains(key) else { return true }
+            switch judge.judge(foreground: foreground, background: background, usage: usage) {
+            case .notInPalette: return false
+            case .never(let reason):
+                proposedKeys.insert(key)
+                leave(reason, "\(foreground) on \(background)")
+                return true
+            case .propose(let themes):
+                proposedKeys.insert(key)
+                var check = ProposedCheck(id: "\(foreground) on \(background)" + (usage == .text ? "" : " (\(usage.name))"), foreground: foreground,
+                                          background: background, usage: usage, description: description)
+                check.themes = themes
+                check.confidence = confidence
+                check.proposedBy = proposedBy
+                checks.append(check)
+                if confidence < .name { measured.formUnion([foreground, background]) }
+                return true
+            }
+        }
+
+        // 1. What the usage sources draw, then what their conventions say, best first.
+        var fromUsage = 0
+        for (g, group) in usage.enumerated() where group.found.pair.confidence < .name {
+            let pair = group.found.pair
+            let more = group.places > 1 ? " and \(group.places - 1) more place\(group.places == 2 ? "" : "s")" : ""
+            if offer(pair.foreground, pair.background, pair.usage, confidence: pair.confidence, by: group.found.reader,
+                     description: pair.evidence.text + more) {
+                matched[g] = true
+                fromUsage += 1
+            }
+        }
+        if fromUsage > 0 {
+            notes.append("\(fromUsage) pair\(fromUsage == 1 ? "" : "s") of this palette's tokens found in the usage sources (each once, with the first place it is drawn)")
+        }
+        // 2. The palette's own naming conventions: on-X and X-foreground on X.
+        for (name, partner, word) in partnerOf {
+            _ = offer(name, partner, .text, confidence: .convention, by: ChecksProposal.byPartnerNames,
+                      description: "proposed by contrast init: \"\(name)\" is named for use on \"\(partner)\" (its \"\(word)\" word), so it is its text (a naming convention)")
+        }
+        if !partnerOf.isEmpty {
+            notes.append("\(partnerOf.count) foreground\(partnerOf.count == 1 ? " is" : "s are") named after the background \(partnerOf.count == 1 ? "it sits" : "they sit") on (on-X, X-foreground): each is checked on that background only")
+        }
+        // What a reader proposes from names alone, after the conventions.
+        for (g, group) in usage.enumerated() where group.found.pair.confidence == .name {
+            let pair = group.found.pair
+            if offer(pair.foreground, pair.background, pair.usage, confidence: .name, by: group.found.reader, description: "a guess: " + pair.evidence.text) {
+                matched[g] = true
+            }
         }
         // A foreground that says what it sits on (on-X), where no background is named X, is
         // meant for a surface this palette does not name: checked on every background it would
         // fail where it is never used. It is named in a note instead.
         let unpartnered = allNames.filter { name in
-            guard !partneredSet.contains(name), let role = roles[name], role.role == .foreground, !role.disabled else { return false }
+            guard !partneredSet.contains(name), !measured.contains(name), let role = roles[name], role.role == .foreground, !role.disabled else { return false }
             return Self.sitsOnRange(of: name) != nil
         }
         if !unpartnered.isEmpty {
@@ -179,12 +325,28 @@ struct PaletteProposer {
             notes.append("\(unpartnered.count) foreground\(unpartnered.count == 1 ? " says" : "s say") what \(unpartnered.count == 1 ? "it sits" : "they sit") on (on-X) but no background token is named for X (\(shown)): not checked; add a check for each on the surface it is used on")
         }
 
-        // 2. Rules from role words.
+        // 3. Rules from role words, a guess, over the tokens nothing above measures: a
+        // measured token, a fully transparent one and a background translucent over nothing
+        // known are left out of them (`except`).
         let unpartneredSet = Set(unpartnered)
-        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet))
-        let backgrounds = patterns(for: .background)
-        let nonText = patterns(for: .nonText)
-        if backgrounds.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
+        let guessedOut = measured
+        var leftOutOfRules = 0
+        // In each theme, the tokens no guess may pair there: fully transparent ones, and
+        // backgrounds translucent over nothing known. A rule leaves them out of the themes
+        // where they are so (one rule per set of themes alike), not of every theme.
+        let neverIn: [Set<String>] = judge.tokens.themes.map { theme in
+            Set(theme.colors.compactMap { name, color in
+                color.alpha <= 0 || (color.alpha < 1 && !theme.hasBackdrop && roles[name]?.role == .background) ? name : nil
+            })
+        }
+        if !measured.isEmpty {
+            let count = measured.filter { roles[$0] != nil }.count
+            notes.append("\(count) token\(count == 1 ? " is" : "s are") measured by usage or convention checks and left out of the guesses from names")
+        }
+        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet).union(measured))
+        let backgrounds = patterns(for: .background, leavingOut: guessedOut)
+        let nonText = patterns(for: .nonText, leavingOut: guessedOut)
+        if backgrounds.isEmpty && measured.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
             notes.append("no token name says it is a background (background, bg, surface, canvas, page): no text rule could be proposed")
         }
         // Which disabled globs each glob's names meet, and which named foregrounds it matches,
@@ -210,6 +372,13 @@ struct PaletteProposer {
             namedForegrounds[glob] = found
             return found
         }
+        var guessedOutMatching: [String: [String]] = [:]
+        func guessedOutNames(_ glob: String) -> [String] {
+            if let known = guessedOutMatching[glob] { return known }
+            let found = index.matching(glob).filter(guessedOut.contains)
+            guessedOutMatching[glob] = found
+            return found
+        }
         for (side, usage) in [(foregrounds, ContrastUsage.text), (nonText, ContrastUsage.nonText)] {
             for fg in side {
                 let partners = backgroundsAtScope(of: fg, among: backgroundsByScope)
@@ -218,23 +387,71 @@ struct PaletteProposer {
                     continue
                 }
                 for bg in partners {
+                    if !CheckRule.isPattern(fg.glob) && !CheckRule.isPattern(bg.glob) {
+                        // A plain pair: judged as every explicit pair is.
+                        let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
+                        _ = offer(fg.glob, bg.glob, usage, confidence: .name, by: ChecksProposal.byNames,
+                                  description: "a guess from the names: \"\(fg.word)\" reads as \(what), \"\(bg.word)\" as a background")
+                        continue
+                    }
+                    // A component's borders on the same component's fills (`display.blue.
+                    // borderColor.*` on `display.blue.bgColor.*`) hold its border on its own fill
+                    // beside its border on its other fills: a small rule like it is proposed pair
+                    // by pair, each judged by the never list, which a glob cannot be.
+                    if usage == .nonText, !fg.scope.isEmpty, fg.scope == bg.scope {
+                        let fgs = index.matching(fg.glob).filter { fg.matched.contains($0) && !guessedOut.contains($0) }
+                        // (Each pair is judged in every theme by `offer`.)
+                        let bgs = index.matching(bg.glob).filter { bg.matched.contains($0) && !guessedOut.contains($0) }
+                        if fgs.count * bgs.count <= PaletteProposer.maximumExpandedRule {
+                            for f in fgs {
+                                for b in bgs {
+                                    _ = offer(f, b, .nonText, confidence: .name, by: ChecksProposal.byNames,
+                                              description: "a guess from the names: \"\(fg.word)\" reads as a border or icon (non-text, SC 1.4.11), \"\(bg.word)\" as a background, both under \"\(fg.scope)\"")
+                                }
+                            }
+                            continue
+                        }
+                    }
                     let met = disabledGlobsMet(by: fg.glob).union(disabledGlobsMet(by: bg.glob))
                     var except = disabledGlobs.indices.filter(met.contains).map { disabledGlobs[$0] }
                     if usage == .text {
                         except += namedForegroundsMatching(fg.glob)
                     }
-                    if !CheckRule.isPattern(fg.glob) && !CheckRule.isPattern(bg.glob) { except = [] }  // a plain pair takes none
-                    let themes = themesMatching(fg.glob, bg.glob, except: except)
-                    guard !themes.isEmpty else { continue }
-                    let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
-                    let scopeWords = fg.scope == bg.scope ? (fg.scope.isEmpty ? "" : ", both under \"\(fg.scope)\"")
-                        : ", the nearest backgrounds above \"\(fg.scope)\""
-                    var check = ProposedCheck(id: "\(fg.glob) on \(bg.glob)", foreground: fg.glob, background: bg.glob, usage: usage, except: except,
-                                              description: "proposed by contrast init: names with \"\(fg.word)\" read as \(what), names with \"\(bg.word)\" as backgrounds\(scopeWords)")
-                    check.themes = themes.count == themeNames.count ? nil : themes
-                    checks.append(check)
+                    var seen = Set(except)
+                    for name in guessedOutNames(fg.glob) + guessedOutNames(bg.glob) where seen.insert(name).inserted { except.append(name) }
+                    // The themes, grouped by what of the rule's names is never paired there.
+                    var groups: [(never: [String], themes: Set<String>)] = []
+                    var groupOf: [[String]: Int] = [:]
+                    for (t, theme) in themeNames.enumerated() {
+                        let never = neverIn[t].filter { !seen.contains($0) && (index.matches($0, fg.glob) || index.matches($0, bg.glob)) }.sorted()
+                        if let g = groupOf[never] { groups[g].themes.insert(theme.theme) } else {
+                            groupOf[never] = groups.count
+                            groups.append((never, [theme.theme]))
+                        }
+                    }
+                    for group in groups {
+                        let groupExcept = except + group.never
+                        let themes = themesMatching(fg.glob, bg.glob, except: groupExcept).filter(group.themes.contains)
+                        guard !themes.isEmpty else { continue }
+                        if !group.never.isEmpty {
+                            leftOutOfRules += group.never.count
+                        }
+                        let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
+                        let scopeWords = fg.scope == bg.scope ? (fg.scope.isEmpty ? "" : ", both under \"\(fg.scope)\"")
+                            : ", the nearest backgrounds above \"\(fg.scope)\""
+                        let id = "\(fg.glob) on \(bg.glob)" + (groups.count > 1 ? " in \(themes[0])\(themes.count > 1 ? " and \(themes.count - 1) more" : "")" : "")
+                        var check = ProposedCheck(id: id, foreground: fg.glob, background: bg.glob, usage: usage, except: groupExcept,
+                                                  description: "a guess from the names: names with \"\(fg.word)\" read as \(what), names with \"\(bg.word)\" as backgrounds\(scopeWords)"
+                                                    + (group.never.isEmpty ? "" : "; \(group.never.count) transparent or translucent color\(group.never.count == 1 ? "" : "s") left out in \(themes.count == 1 ? "this theme" : "these themes")"))
+                        check.themes = themes.count == themeNames.count ? nil : themes
+                        checks.append(check)
+                    }
                 }
             }
+        }
+
+        if leftOutOfRules > 0 {
+            notes.append("fully transparent colors, and backgrounds translucent over nothing known, are left out of the guessed rules in the themes where they are so (\(leftOutOfRules) in all, over the rules)")
         }
 
         // 3. Numbered scales, when no name says what it is for.
@@ -248,7 +465,15 @@ struct PaletteProposer {
                 let shown = translucentScales.prefix(3).joined(separator: ", ") + (translucentScales.count > 3 ? ", …" : "")
                 notes.append("\(translucentScales.count) numbered scale\(translucentScales.count == 1 ? " has" : "s have") a translucent first step (\(shown)) and \(translucentScales.count == 1 ? "is" : "are") not checked: a translucent background's contrast depends on the surface beneath it, which the theme does not name (its worst case is often near 1:1). Write such checks by hand with the \"backdrop\" they are drawn on (docs/palette-format.md)")
             }
-            checks = scales
+            for var check in scales {
+                check.proposedBy = ChecksProposal.byScales
+                check.description = "a guess from the names: " + check.description.replacing("proposed by contrast init: ", with: "")
+                if case .never(let reason) = judge.judge(foreground: check.foreground, background: check.background, usage: check.usage) {
+                    leave(reason, check.id)
+                } else {
+                    checks.append(check)
+                }
+            }
             translucentScalesOnly = scales.isEmpty && !translucentScales.isEmpty
         }
         if scoped {
@@ -258,7 +483,9 @@ struct PaletteProposer {
         let covered = Set(checks.flatMap { $0.themes ?? themeNames.map(\.theme) })
         let ownChecks = palette.checks.count + palette.badges.count
         let uncovered = ownChecks > 0 ? [] : themeNames.map(\.theme).filter { !covered.contains($0) }
-        if checks.isEmpty {
+        if checks.isEmpty && !leftOut.isEmpty && ownChecks == 0 {
+            notes.append("no checks proposed: every pair found for it is one never proposed (below, by reason)")
+        } else if checks.isEmpty {
             notes.append(ownChecks > 0 ? "no checks proposed: the palette's own \(ownChecks) check\(ownChecks == 1 ? "" : "s") stay\(ownChecks == 1 ? "s" : "")" : translucentScalesOnly
                          ? "no checks proposed: no token name says what it is for, and its numbered scales are translucent. Write its checks by hand (docs/palette-format.md)"
                          : "no checks proposed: no token name says what it is for, and there are no numbered scales. Write its checks by hand (docs/palette-format.md)")
@@ -266,7 +493,8 @@ struct PaletteProposer {
             notes.append("no proposed check measures theme\(uncovered.count == 1 ? "" : "s") \(uncovered.joined(separator: ", "))")
         }
         return PaletteProposal(palette: palette.name, file: palette.file ?? "", format: palette.format, themes: themeNames.map(\.theme),
-                               ownChecks: ownChecks, checks: checks, counts: counts, notes: notes, uncoveredThemes: uncovered)
+                               ownChecks: ownChecks, checks: checks, counts: counts, notes: notes, uncoveredThemes: uncovered,
+                               leftOut: leftOut, leftOutExamples: leftOutExamples)
     }
 
     // MARK: Named partners

@@ -75,6 +75,9 @@ public struct ChecksProposal: Sendable {
     struct UsageGroup {
         var found: UsageScan.Found
         var places: Int
+        /// The themes the places draw the pair in: nil when some place draws it in every theme
+        /// (``UsagePair/themes``), else the themes any of them names (a Tailwind `dark:` pair).
+        var themes: [String]?
     }
 
     /// The usage pairs, one per foreground, background and usage, best confidence first (in
@@ -87,9 +90,12 @@ public struct ChecksProposal: Sendable {
             if let i = index[key] {
                 groups[i].places += 1
                 if found.pair.confidence < groups[i].found.pair.confidence { groups[i].found = found }
+                if let known = groups[i].themes {
+                    groups[i].themes = found.pair.themes.map { known + $0.filter { !known.contains($0) } }
+                }
             } else {
                 index[key] = groups.count
-                groups.append(UsageGroup(found: found, places: 1))
+                groups.append(UsageGroup(found: found, places: 1, themes: found.pair.themes))
             }
         }
         // A stable sort by confidence: walk order within each.
@@ -262,7 +268,7 @@ struct PaletteProposer {
 
         /// Proposes an explicit pair unless it is one already or on the never list.
         func offer(_ foreground: String, _ background: String, _ usage: ContrastUsage, confidence: UsageConfidence, by proposedBy: String,
-                   description: String) -> Bool {
+                   description: String, onlyIn drawnIn: [String]? = nil) -> Bool {
             let key = "\(foreground)\u{0}\(background)\u{0}\(usage.name)"
             guard !proposedKeys.contains(key) else { return true }
             switch judge.judge(foreground: foreground, background: background, usage: usage) {
@@ -271,7 +277,13 @@ struct PaletteProposer {
                 proposedKeys.insert(key)
                 leave(reason, "\(foreground) on \(background)")
                 return true
-            case .propose(let themes):
+            case .propose(var themes):
+                // A pair the usage draws in some themes only (`dark:`) is checked there only.
+                if let drawnIn {
+                    themes = (themes ?? themeNames.map(\.theme)).filter(drawnIn.contains)
+                    if themes?.isEmpty == true { return false }
+                    if themes?.count == themeNames.count { themes = nil }
+                }
                 proposedKeys.insert(key)
                 var check = ProposedCheck(id: "\(foreground) on \(background)" + (usage == .text ? "" : " (\(usage.name))"), foreground: foreground,
                                           background: background, usage: usage, description: description)
@@ -290,7 +302,7 @@ struct PaletteProposer {
             let pair = group.found.pair
             let more = group.places > 1 ? " and \(group.places - 1) more place\(group.places == 2 ? "" : "s")" : ""
             if offer(pair.foreground, pair.background, pair.usage, confidence: pair.confidence, by: group.found.reader,
-                     description: pair.evidence.text + more) {
+                     description: pair.evidence.text + more, onlyIn: group.themes) {
                 matched[g] = true
                 fromUsage += 1
             }

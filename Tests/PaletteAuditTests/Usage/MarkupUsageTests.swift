@@ -79,7 +79,7 @@ import Testing
         for path in ["types.d.ts", "globals.css", "layout.xml", "View.swift", "README.md", "Makefile"] {
             #expect(!reader.reads(path: path, head: []), "\(path)")
         }
-        #expect(UsageReaders.all.first is MarkupUsageReader)
+        #expect(UsageReaders.all.contains { $0 is MarkupUsageReader })
     }
 
     @Test func aClassNamesTextOnItsBackgroundByThePalettesNames() throws {

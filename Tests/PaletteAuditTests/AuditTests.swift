@@ -476,7 +476,7 @@ import TestSupport
         #expect(large.contains("<tr data-check=\"bad-3\" data-theme=\"dark\" data-verdict=\"fail\">"))  // failures in full
         // 1,000 more passing checks in each of two themes: under 80 bytes each, side by side included.
         #expect((larger.utf8.count - large.utf8.count) / 2_000 < 80)
-        #expect(larger.contains("each check that fails in some theme (2000 that pass in every theme are listed under each theme)"))
+        #expect(larger.contains("each check that fails in some theme (2000 that pass in every theme are counted under each theme)"))
     }
 
     @Test func aGridTooLargeToReadIsLeftOutAndSaysSo() throws {

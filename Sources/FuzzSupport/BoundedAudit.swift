@@ -5,10 +5,10 @@ import PaletteAudit
 /// made: read and audit it as the CLI and the service do, and fail (a precondition, which
 /// libFuzzer reports as a crash and saves) when what is built is not bounded by what was read
 /// (issue #46):
-/// - every rendering (the audit's JSON, pretty and compact, its text, the token listing's JSON)
-///   is at most ``ratio`` times the input's bytes, or ``floorPerResult`` bytes for each result it
-///   holds (a check measured or left unresolved in a theme, an entry of the listing), whichever
-///   is more;
+/// - every rendering (the audit's JSON, indented and compact, its text, the token listing's
+///   JSON) is at most ``ratio`` times the input's bytes, or ``floorPerResult`` bytes for each
+///   result it holds (a check measured or left unresolved in a theme, an entry of the listing;
+///   ``indentedFloorPerResult`` in the indented JSON), whichever is more;
 /// - a read the budget stopped yields no palette (what it read is incomplete, never measured),
 ///   and a read it did not stop built no more than the budget allows;
 /// - in a fuzzing build, the heap the request holds at its largest (AddressSanitizer's count of
@@ -18,6 +18,11 @@ public enum BoundedAudit {
     public static let ratio = 64
     /// The bytes a rendering may hold for each result, however small the input.
     public static let floorPerResult = 2 << 10
+    /// The same for the indented JSON (`contrast audit --format json`): the same document with
+    /// each line indented to its depth. Found by this target (fuzz/crashes/stylesheet-crash-fcd859…):
+    /// a failing result with its suggestions, fixes and color-vision figures is 1.7 KB compact
+    /// and 3.3 KB indented, with no user text in it longer than a token name.
+    public static let indentedFloorPerResult = 4 << 10
     /// The memory budget of the service-like read (`--max-request-memory`).
     public static let requestBytes = 32 << 20
 
@@ -62,7 +67,7 @@ public enum BoundedAudit {
         }
         var pretty = 0
         report.writePrettyJSON { pretty += $0.count }
-        bound(pretty, "the audit's JSON", input: input, results: results)
+        bound(pretty, "the audit's indented JSON", input: input, results: results, perResult: indentedFloorPerResult)
         bound(report.compactJSON().count, "the audit's compact JSON", input: input, results: results)
         bound(TextRenderer(color: false).render(report).utf8.count, "the audit's text", input: input, results: results)
         heap.sample()
@@ -102,9 +107,9 @@ public enum BoundedAudit {
     }
 
     /// Fails when a rendering of `bytes` passes the bound for `input` bytes and `results`.
-    static func bound(_ bytes: Int, _ what: String, input: Int, results: Int) {
-        let limit = max(ratio * input, floorPerResult * max(1, results))
-        precondition(bytes <= limit, "\(what) is \(bytes) bytes for \(input) bytes of input and \(results) results: past \(ratio)× the input (or \(floorPerResult) bytes a result), \(limit) bytes")
+    static func bound(_ bytes: Int, _ what: String, input: Int, results: Int, perResult: Int = floorPerResult) {
+        let limit = max(ratio * input, perResult * max(1, results))
+        precondition(bytes <= limit, "\(what) is \(bytes) bytes for \(input) bytes of input and \(results) results: past \(ratio)× the input (or \(perResult) bytes a result), \(limit) bytes")
     }
 
     /// The live heap at its largest over a request, against the request's budget (only in a
@@ -137,7 +142,10 @@ public enum BoundedAudit {
         let root: String
         init() {
             let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-            root = base + "/contrast-fuzz-\(getpid())"
+            // The same length in every process: the paths problems name are the same size on every
+            // run, so a fixed seed takes the same course.
+            let pid = String(getpid())
+            root = base + "/contrast-fuzz-" + String(repeating: "0", count: max(0, 10 - pid.count)) + pid
             // CONTRAST_FUZZ_KEEP=1 keeps the last input's files, to look at what it made.
             if ProcessInfo.processInfo.environment["CONTRAST_FUZZ_KEEP"] == nil {
                 atexit { try? FileManager.default.removeItem(atPath: BoundedAudit.scratch.root) }

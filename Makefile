@@ -27,7 +27,7 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/check-sendable.sh
-	scripts/fuzz.sh --runs 20000 800 200 200
+	scripts/fuzz.sh --runs 20000 800 2000 100
 	kubernetes-validate --strict deploy/kubernetes/deployment.yaml deploy/kubernetes/service.yaml deploy/kubernetes/hpa.yaml deploy/kubernetes/pdb.yaml
 	python3 -m pytest tests/integration -q
 

@@ -4,16 +4,18 @@
 #   make unit  — the Swift unit tests alone (swift test); CONTRAST_TEST_SEED=N replays a seed
 #   make audit — audit palettes/ against the committed baseline, as CI would
 #   make bench — the benchmarks (release builds, loopback only); writes BENCHMARKS.md
-#   make fuzz  — the libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
+#   make fuzz  — the four libFuzzer targets, 5 minutes each (FUZZ_SECONDS to change)
 #   make sanitize — the unit tests under ThreadSanitizer and AddressSanitizer
 #   make soak  — load and faults against the release server (SOAK_SECONDS, default 300)
+#   make soak-bombs — issue #46's bombs against the release server run as the pod runs it, its
+#                address space held to the pod's 384 MiB (BOMB_SECONDS, default 120)
 #   make install PREFIX=/usr/local — the release binary, shell completions and the man page
 #                (DESTDIR for staging; BINARY=path installs that binary instead of building)
 
 SWIFT ?= swift
 RELEASE_BIN = .build/release/contrast
 
-.PHONY: run test unit audit bench fuzz sanitize soak deps deps-test build release clean install
+.PHONY: run test unit audit bench fuzz sanitize soak soak-bombs deps deps-test build release clean install
 
 FUZZ_SECONDS ?= 300
 PREFIX ?= /usr/local
@@ -30,7 +32,7 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/check-sendable.sh
-	scripts/fuzz.sh --runs 20000 800
+	scripts/fuzz.sh --runs 20000 800 2000 100
 	kubernetes-validate --strict $(filter-out deploy/kubernetes/kustomization.yaml,$(wildcard deploy/kubernetes/*.yaml))
 	python3 -m pytest tests/integration -q
 
@@ -46,6 +48,9 @@ fuzz: deps
 soak: deps release
 	@command -v wrk >/dev/null 2>&1 || apt-get install -y -qq wrk >/dev/null 2>&1 || sudo apt-get install -y -qq wrk >/dev/null
 	python3 scripts/soak.py
+
+soak-bombs: deps-test release
+	python3 scripts/soak.py --bombs
 
 sanitize: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

@@ -98,9 +98,13 @@ let package = Package(
         ),
 
         // Fuzzing (make fuzz): libFuzzer targets that replay their corpus when built normally
-        .target(name: "FuzzSupport", swiftSettings: strictSettings),
+        .target(name: "FuzzSupport", dependencies: ["PaletteAudit"], swiftSettings: strictSettings),
         .executableTarget(name: "fuzz-color", dependencies: ["ColorScience", "FuzzSupport"], swiftSettings: strictSettings),
         .executableTarget(name: "fuzz-palette", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
+        // Structure-aware: each input builds a stylesheet or a token document, and a rendering
+        // past 64× its input fails as a crash does (FuzzSupport's BoundedAudit).
+        .executableTarget(name: "fuzz-stylesheet", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "fuzz-tokens", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
 
         // Tests
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),

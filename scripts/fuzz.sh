@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets (the color parser and the palette decoder + audit) with
-# AddressSanitizer for a bounded time each, starting from the committed seed corpus.
+# Runs the libFuzzer targets with AddressSanitizer for a bounded time each, starting from the
+# committed seed corpus: the color parser (fuzz-color), the palette decoder + audit
+# (fuzz-palette), and the structure-aware stylesheet and token-document targets
+# (fuzz-stylesheet, fuzz-tokens), whose inputs are choices that build a document, read and
+# audited as `contrast audit` and `POST /v1/tokens` do: a rendering past 64 times the input
+# (or 2 KiB a result), a read its budget stopped that still gave a palette, or a heap past the
+# request's memory budget fails as a crash does (Sources/FuzzSupport/BoundedAudit.swift).
 # Usage: scripts/fuzz.sh [seconds per target, default 300]
 #          explores: a random seed, and an input that takes over 10 s is reported as a timeout.
-#        scripts/fuzz.sh --runs N M
-#          what `make test` runs: N inputs of fuzz-color and M of fuzz-palette (whose inputs
-#          are each read four ways and audited, 50 times the cost), from seed 1, with Swift's hashing made
-#          deterministic, so every machine tries the same inputs and a run that passed here
-#          passes in CI; only an input that takes over 120 s (a hang, not a busy machine)
-#          fails it. New ground is found by the timed runs (`make fuzz`), not by CI.
+#        scripts/fuzz.sh --runs N M S T
+#          what `make test` runs: N inputs of fuzz-color, M of fuzz-palette (whose inputs
+#          are each read four ways and audited, 50 times the cost), S of fuzz-stylesheet and T of
+#          fuzz-tokens (each input read and audited twice and rendered four ways), from seed 1,
+#          with Swift's hashing made deterministic, so every machine tries the same inputs and a
+#          run that passed here passes in CI; only an input that takes over 120 s (a hang, not a
+#          busy machine) fails it. New ground is found by the timed runs (`make fuzz`), not by CI.
+#        FUZZ_TARGETS="stylesheet tokens" scripts/fuzz.sh …
+#          runs only the targets named (default: all four).
+#        FUZZ_TIMEOUT=60 scripts/fuzz.sh 600
+#          a timed run whose timeout is 60 s (default 10): on a loaded machine, where a slow input
+#          is the machine's and not the input's.
 # A crash stops the run with exit 1; its input is saved under fuzz/crashes/ — commit it, and
 # `make test` replays it from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--runs" ]; then
-  declare -A runs=([color]=${2:?--runs needs two counts} [palette]=${3:?--runs needs two counts})
+  declare -A runs=([color]=${2:?--runs needs four counts} [palette]=${3:?--runs needs four counts}
+                   [stylesheet]=${4:?--runs needs four counts} [tokens]=${5:?--runs needs four counts})
   export SWIFT_DETERMINISTIC_HASHING=1
 else
   seconds=${1:-300}
@@ -23,13 +35,13 @@ fi
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library
        -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --scratch-path .build-fuzz)
-for target in color palette; do
+for target in ${FUZZ_TARGETS:-color palette stylesheet tokens}; do
   swift build --product "fuzz-$target" "${flags[@]}" 2>&1 | grep -vE "Cannot export local symbol" | grep -E "error|warning: unre" || true
   binary=".build-fuzz/debug/fuzz-$target"
   [ -x "$binary" ] || { echo "fuzz: could not build $binary" >&2; exit 2; }
   work=$(mktemp -d)
   if [ -n "${seconds:-}" ]; then
-    bound=(-max_total_time="$seconds" -timeout=10)
+    bound=(-max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}")
     what="${seconds}s"
   else
     bound=(-runs="${runs[$target]}" -seed=1 -timeout=120 -report_slow_units=120)

@@ -108,4 +108,36 @@ import Testing
         let (read, _) = ReadBudget.withBudget(roomy) { PaletteDecoder.decode(bytes: Array(css.utf8), file: "theme.css") }
         #expect(read != nil && roomy.problem == nil && roomy.builtBytes > 20_000 * MemoryLayout<ReadLedger.Entry>.stride)
     }
+
+    /// Found by fuzz-tokens (fuzz/slow/tokens-extends-long-names-ea4f8e): a read whose budget had
+    /// stopped it went on recording every declaration it still met, each with its key, so a
+    /// 2.4 KB token file whose `$extends` copies passed its 8 MiB held 97 MB of ledger at its
+    /// peak (1.2 s, 114 MB RSS in the release CLI) before it was refused. Once the budget stops
+    /// the read, the ledger records nothing more.
+    @Test func theLedgerRecordsNothingOnceTheReadIsStopped() {
+        let budget = ReadBudget(maximumSteps: 10_000_000, maximumBytes: 64 << 10)
+        let ledger = ReadBudget.withBudget(budget) { () -> ReadLedger in
+            var ledger = ReadLedger()
+            for i in 0..<10_000 {
+                ledger.notColor("size.t\(i)", type: "dimension", file: "t.tokens.json", location: SourceLocation(offset: i, line: i + 1, column: 1))
+            }
+            return ledger
+        }
+        #expect(budget.problem?.code == .limitExceeded)
+        // 64 KiB holds a few hundred entries at most; past it, none is added.
+        #expect(ledger.entries.count < 1_000, "\(ledger.entries.count) entries recorded under a 64 KiB budget")
+        #expect(budget.builtBytes < 2 * (64 << 10), "\(budget.builtBytes) bytes charged after the read was stopped")
+    }
+
+    /// The fuzz input itself (read alone, without the file its `$ref` names): refused as before,
+    /// and what it built stays within its budget.
+    @Test func theExtendsInputTheFuzzerFoundIsRefusedWithoutGrowing() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fuzz/slow/tokens-extends-long-names.json")
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let budget = ReadBudget(inputBytes: bytes.count)
+        let (palette, problems) = ReadBudget.withBudget(budget) { PaletteDecoder.decode(bytes: bytes, file: "tokens.json") }
+        #expect(palette == nil)
+        #expect(problems.contains { $0.code == .limitExceeded }, "\(problems.map(\.message))")
+        #expect(budget.builtBytes < 2 * budget.maximumBytes, "\(budget.builtBytes) bytes charged under \(budget.maximumBytes)")
+    }
 }

@@ -121,14 +121,19 @@ public struct ReadLedger: Sendable, Hashable {
     }
 
     private mutating func record(_ entry: Entry, against allowance: ReadBudget.Allowance = .read) {
+        // A read its budget stopped gives no palette, and its ledger is never shown: nothing
+        // more is recorded (found by fuzz-tokens: a 2.4 KB token file whose readers went on
+        // recording each token `$extends` copied after the 8 MiB budget stopped the read held
+        // 97 MB of ledger keys at its peak).
+        if ReadBudget.isExhausted { return }
         let key = "\(entry.name)\u{0}\(entry.file ?? "")\u{0}\(entry.line ?? 0)\u{0}\(entry.column ?? 0)"
         guard recorded.insert(key).inserted else { return }
         // What the entry holds is charged to the read's budget as it is recorded: the ledger
         // grows with the declarations read, and a reader that recorded past that is stopped.
         // (A reason shared by a rule's declarations is one string; it is charged for each, so
         // the charge is an upper bound.)
-        _ = ReadBudget.charge(Self.estimatedBytes(entry, key: key), for: "the ledger of what the read met", against: allowance,
-                              file: entry.file, location: nil)
+        guard ReadBudget.charge(Self.estimatedBytes(entry, key: key), for: "the ledger of what the read met", against: allowance,
+                                file: entry.file, location: nil) else { return }
         entries.append(entry)
     }
 

@@ -168,13 +168,15 @@ public struct HTMLReport: Sendable {
     }
 
     /// Failing checks listed in full over the whole page, shared among the themes.
-    static let failingListedInAll = 2_000
+    static let failingListedInAll = 1_000
     /// …but at least this many per theme.
     static let failingListedAtLeast = 25
     /// Passing checks listed (one line each, folded) over the whole page, shared among the themes.
-    static let passingListedInAll = 4_000
+    static let passingListedInAll = 2_000
     /// Rules and tokens the triage lists.
     static let triageRows = 10
+    /// Entries of a palette's read ledger the page lists (the rest are counted).
+    static let ledgerEntriesListed = 200
 
     /// Where the failures come from: the rules (a glob rule's expansions together) and the
     /// tokens that fail most, with their counts and themes.
@@ -211,10 +213,17 @@ public struct HTMLReport: Sendable {
             if ledger.notRead.isEmpty {
                 out += "<p class=\"muted\">\(ledger.headline)</p>\n"
             } else {
-                out += "<details class=\"note\"><summary><strong>\(ledger.headline)</strong></summary><ul>\n" + ledger.notRead.map { entry -> HTML in
+                // The first entries; a theme file read many times over (Primer's 14, 12,000
+                // entries) would otherwise be most of the page. audit.json holds every one.
+                let shown = ledger.notRead.prefix(Self.ledgerEntriesListed)
+                out += "<details class=\"note\"><summary><strong>\(ledger.headline)</strong></summary><ul>\n" + shown.map { entry -> HTML in
                     let place = [entry.file, entry.line.map(String.init), entry.column.map(String.init)].compactMap { $0 }.joined(separator: ":")
                     return "<li><code>\(place.isEmpty ? "" : place + ": ")\(entry.subject)</code>: \(entry.reason ?? "")</li>\n"
-                }.joined() + "</ul></details>\n"
+                }.joined() + "</ul>"
+                if shown.count < ledger.notRead.count {
+                    out += "<p class=\"muted\">… and \(ledger.notRead.count - shown.count) more entries, in <code>audit.json</code> (<code>ledger.notRead</code>).</p>"
+                }
+                out += "</details>\n"
             }
         }
         if let coverage = palette.coverage { out += coverageNote(coverage) }

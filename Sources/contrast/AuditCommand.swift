@@ -21,6 +21,7 @@ struct AuditCommand: ParsableCommand {
               contrast audit palettes/peptide-fox.json --theme dark --format markdown >> "$GITHUB_STEP_SUMMARY"
               contrast audit tokens/sds.resolver.json --checks contrast-rules.json
               contrast audit tokens/ --baseline contrast-baseline.json --format github   # annotations, and the job summary
+              contrast audit tokens/ --format github --also json=audit.json --also sarif=audit.sarif   # one run, three outputs
               contrast audit Assets.xcassets --format xcode                              # issues in Xcode (Run Script phase)
             """
     )
@@ -35,6 +36,9 @@ struct AuditCommand: ParsableCommand {
 
     @Option(help: "Write the audit as a baseline to FILE (sorted, diff-friendly JSON to commit).") var writeBaseline: String?
 
+    @Option(name: .customLong("also"), help: ArgumentHelp("Also write the same audit as FORMAT to FILE (repeatable: json=audit.json, sarif=audit.sarif, markdown=summary.md, junit, html, xcode, text), from this one run.", valueName: "FORMAT=FILE"))
+    var also: [String] = []
+
     @Option(help: "What fails the run. Default: regressions with --baseline, failures without.") var failOn: FailOn?
 
     @OptionGroup var policy: PolicyOptions
@@ -44,6 +48,21 @@ struct AuditCommand: ParsableCommand {
     func validate() throws {
         if failOn == .regressions && baseline == nil {
             throw ValidationError("--fail-on regressions needs a --baseline to compare with.")
+        }
+        _ = try alsoOutputs()
+    }
+
+    /// `--also FORMAT=FILE`, each a format other than github (whose annotations go to standard
+    /// output and the job summary) and a file.
+    func alsoOutputs() throws -> [(format: AuditFormat, file: String)] {
+        try also.map { value in
+            guard let equals = value.firstIndex(of: "="), case let name = String(value[..<equals]), case let file = String(value[value.index(after: equals)...]), !file.isEmpty else {
+                throw ValidationError("--also \(value): expected FORMAT=FILE, for example --also sarif=contrast.sarif")
+            }
+            guard let format = AuditFormat(rawValue: name), format != .github else {
+                throw ValidationError("--also \(value): '\(name)' is not a format --also writes (one of \(AuditFormat.allCases.filter { $0 != .github }.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return (format, file)
         }
     }
 
@@ -76,6 +95,21 @@ struct AuditCommand: ParsableCommand {
         if let writeBaseline {
             try Terminal.emit(try Baseline(report).encoded(), to: writeBaseline)
         }
+        try write(report, as: format, to: output)
+        // The other formats from the same run: one read, one audit, one outcome.
+        for (format, file) in try alsoOutputs() { try write(report, as: format, to: file) }
+        // Standard error gets the first warnings; the report holds every one (a system of
+        // thousands of untyped tokens would otherwise bury its errors).
+        let shownWarnings = 20
+        for warning in report.warnings.prefix(shownWarnings) { Terminal.writeError("warning: \(warning)") }
+        if report.warnings.count > shownWarnings {
+            Terminal.writeError("warning: … and \(report.warnings.count - shownWarnings) more warnings, every one in the report\(output.map { " (\($0))" } ?? "")")
+        }
+        for problem in report.problems { Terminal.writeError("error: \(problem)") }
+        try outcome.exit()
+    }
+
+    func write(_ report: AuditReport, as format: AuditFormat, to output: String?) throws {
         switch format {
         case .json: try Terminal.emitPieces(to: output, report.writePrettyJSON)
         case .junit: try Terminal.emit(JUnitRenderer.render(report), to: output)
@@ -92,15 +126,6 @@ struct AuditCommand: ParsableCommand {
             let color = output == nil && Terminal.stdoutWantsColor
             try Terminal.emit(TextRenderer(color: color).render(report), to: output)
         }
-        // Standard error gets the first warnings; the report holds every one (a system of
-        // thousands of untyped tokens would otherwise bury its errors).
-        let shownWarnings = 20
-        for warning in report.warnings.prefix(shownWarnings) { Terminal.writeError("warning: \(warning)") }
-        if report.warnings.count > shownWarnings {
-            Terminal.writeError("warning: … and \(report.warnings.count - shownWarnings) more warnings, every one in the report\(output.map { " (\($0))" } ?? "")")
-        }
-        for problem in report.problems { Terminal.writeError("error: \(problem)") }
-        try outcome.exit()
     }
 }
 

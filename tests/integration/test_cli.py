@@ -671,3 +671,18 @@ def test_a_deadline_must_be_a_positive_number_of_seconds(run, value):
     r = run("audit", "palettes/peptide-fox.json", f"--deadline={value}")
     assert r.returncode == 2
     assert "--deadline" in r.stderr
+
+
+def test_also_writes_other_formats_from_the_same_run(run, tmp_path):
+    """`--also FORMAT=FILE` writes the audit in another format from the one run: the same bytes as
+    that format alone; a bad value is a usage error naming what was expected."""
+    palettes = str(ROOT / "palettes")
+    alone = run("audit", palettes, "--format", "json")
+    with_also = run("audit", palettes, "--format", "text", "--also", f"json={tmp_path / 'a.json'}", "--also", f"markdown={tmp_path / 'a.md'}")
+    assert with_also.returncode == alone.returncode
+    assert (tmp_path / "a.json").read_text() == alone.stdout
+    assert (tmp_path / "a.md").read_text() == run("audit", palettes, "--format", "markdown").stdout
+    for bad, says in (("json", "expected FORMAT=FILE"), ("github=x", "'github' is not a format --also writes"), ("yaml=x", "'yaml' is not a format")):
+        r = run("audit", palettes, "--also", bad)
+        assert r.returncode == 2, (r.returncode, r.stderr)
+        assert says in r.stderr, r.stderr

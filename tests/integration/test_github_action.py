@@ -182,6 +182,24 @@ def test_a_regression_is_annotated_summarized_commented_and_fails(world):
     assert r.outputs["regressions"] == "0" and r.outputs["sarif"] == ""
 
 
+def test_the_audit_runs_once_per_step(world, tmp_path):
+    """The annotations, the JSON the outputs come from, the SARIF and the comment's Markdown come
+    from one run of the audit (the action ran it four times: four reads, four outcomes)."""
+    (world.repo / "tokens" / "brand.json").write_text(PALETTE % "#777777")
+    log = tmp_path / "contrast-runs.log"
+    wrapper = tmp_path / "contrast-counting"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{world.binary}" "$@"\n')
+    wrapper.chmod(0o755)
+    r = world.run(paths="tokens/", baseline="contrast-baseline.json", sarif="contrast.sarif", comment="true", binary=str(wrapper))
+    assert r.returncode == 1, r.stdout + r.stderr
+    runs = [line for line in log.read_text().splitlines() if line.startswith("audit ")]
+    assert len(runs) == 1, runs
+    assert "--also json=" in runs[0] and "--also sarif=contrast.sarif" in runs[0] and "--also markdown=" in runs[0]
+    assert r.outputs["fail"] == "1" and r.outputs["sarif"] == "contrast.sarif"
+    assert json.loads((world.repo / "contrast.sarif").read_text())["version"] == "2.1.0"
+    assert world.comments()[-1]["body"].startswith("<!-- contrast-audit -->\n## Contrast audit")
+
+
 def test_a_token_that_may_not_comment_is_a_warning_not_a_failure(world):
     world.state.write_text(json.dumps({"comments": [], "deny": True}))
     r = world.run(paths="tokens/brand.json", comment="true")

@@ -50,7 +50,12 @@ public struct Routes: Sendable {
         if ceiling.isExceeded || response.body.count > limits.maximumResponseBytes {
             let route = response.route
             let size = ceiling.isExceeded ? "would be more than \(Auditor.megabytes(max(ceiling.largest, response.body.count)))" : "is \(Auditor.megabytes(response.body.count))"
-            response = ServiceError.unprocessable("the response \(size); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). Ask for less: fewer themes (?theme=), narrower rules, fewer pairs", code: "limit-exceeded").response
+            // What a client can ask for less of depends on the route: the token listing holds
+            // every token of every theme posted and reads no `?theme=`.
+            let advice = route == "/v1/tokens"
+                ? "Post less: a document with fewer themes or tokens (the listing names every token of every theme)"
+                : "Ask for less: fewer themes (?theme=), narrower rules, fewer pairs"
+            response = ServiceError.unprocessable("the response \(size); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). \(advice)", code: "limit-exceeded").response
             response.route = route
         }
         Routes.addCommonHeaders(&response)

@@ -193,6 +193,8 @@ def test_a_token_listing_bomb_is_refused_under_the_ceiling(small_response_server
     problem = json.loads(raw)
     assert problem["code"] == "limit-exceeded" and "the response would be more than" in problem["detail"], problem
     assert "the limit is 4 MiB (--max-response)" in problem["detail"], problem
+    # The advice is the route's: the listing reads no ?theme=.
+    assert "?theme=" not in problem["detail"] and "fewer themes or tokens" in problem["detail"], problem
     assert len(raw) < 4096
     # 1,000 themes inheriting 4,000 tokens (97 KB): 8 minutes and 3 GB, then 422 for 179 MiB of
     # JSON; past the tokens an audit may resolve in all, it is refused before any theme is listed.

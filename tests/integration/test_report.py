@@ -158,3 +158,30 @@ def test_a_long_list_of_failures_is_shown_in_blocks_that_keep_every_row(run, tmp
         assert opaque(last.value_of_css_property("color")) == rgb(tokens["ink.249"])
     finally:
         driver.quit()
+
+
+def test_the_report_has_no_sideways_scroll_on_a_phone(run, tmp_path):
+    """At 390 CSS pixels (a phone) the page scrolls only down: its wide tables scroll inside
+    their own box (issue #51 §4; it was 1,229 px wide)."""
+    out = tmp_path / "report"
+    run("report", "palettes/", "--out", str(out))
+    if not shutil.which("chromium") or not os.path.exists("/usr/bin/chromedriver"):
+        pytest.skip("chromium and /usr/bin/chromedriver are not installed (make deps-test installs them)")
+    driver = chromium_driver()
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        driver.get((out / "index.html").as_uri())
+        width = driver.execute_script("return window.innerWidth")
+        scroll = driver.execute_script("return document.scrollingElement.scrollWidth")
+        assert width == 390 and scroll <= width, (width, scroll)
+        # What is wider than the screen is inside a box that scrolls sideways on its own.
+        loose = driver.execute_script("""
+            const out = [];
+            for (const e of document.querySelectorAll('body *')) {
+                const r = e.getBoundingClientRect();
+                if (r.right > window.innerWidth + 1 && !e.closest('.wide, .side-by-side')) out.push(e.tagName + '.' + e.className);
+            }
+            return out.slice(0, 10);""")
+        assert loose == [], loose
+    finally:
+        driver.quit()

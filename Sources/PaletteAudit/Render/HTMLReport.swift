@@ -71,7 +71,8 @@ public struct HTMLReport: Sendable {
         table.checks th:nth-child(4), table.checks th:nth-child(5), table.checks th:nth-child(6) { width: 72px; }
         table.checks td { overflow-wrap: anywhere; }
         .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
-        .wide { overflow-x: auto; }
+        .wide, .side-by-side { overflow-x: auto; max-width: 100%; }
+        header p, main > p, .note { overflow-wrap: anywhere; }
         a { color: inherit; }
         :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
         @media print { body { max-width: none; padding: 0; } h2 { break-before: page; } .swatch, .badge, .chip, .bar { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
@@ -100,7 +101,7 @@ public struct HTMLReport: Sendable {
             }
         }
         // Summary per palette and theme.
-        out += "<section aria-labelledby=\"summary\"><h2 id=\"summary\">Summary</h2>\n<table class=\"summary\" id=\"summary-table\">\n<caption class=\"muted\">Checks per palette and theme</caption>\n<thead><tr><th scope=\"col\">Palette</th><th scope=\"col\">Theme</th><th scope=\"col\" class=\"num\">Checks</th><th scope=\"col\" class=\"num\">Pass</th><th scope=\"col\" class=\"num\">Fail</th><th scope=\"col\" class=\"num\">Exempt</th><th scope=\"col\" class=\"num\">False claims</th><th scope=\"col\" class=\"num\">Coverage</th><th scope=\"col\" class=\"num\">Regressions</th><th scope=\"col\">Trend</th></tr></thead>\n<tbody>\n"
+        out += "<section aria-labelledby=\"summary\"><h2 id=\"summary\">Summary</h2>\n<div class=\"wide\"><table class=\"summary\" id=\"summary-table\">\n<caption class=\"muted\">Checks per palette and theme</caption>\n<thead><tr><th scope=\"col\">Palette</th><th scope=\"col\">Theme</th><th scope=\"col\" class=\"num\">Checks</th><th scope=\"col\" class=\"num\">Pass</th><th scope=\"col\" class=\"num\">Fail</th><th scope=\"col\" class=\"num\">Exempt</th><th scope=\"col\" class=\"num\">False claims</th><th scope=\"col\" class=\"num\">Coverage</th><th scope=\"col\" class=\"num\">Regressions</th><th scope=\"col\">Trend</th></tr></thead>\n<tbody>\n"
         for palette in report.palettes {
             for theme in palette.themes {
                 let s = theme.summary
@@ -112,7 +113,7 @@ public struct HTMLReport: Sendable {
                 out += "<tr><th scope=\"row\">\(palette.name)</th><td colspan=\"9\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
             }
         }
-        out += "</tbody>\n</table>\n</section>\n"
+        out += "</tbody>\n</table></div>\n</section>\n"
         let triage = FailureTriage(report)
         out += triageSection(triage)
         let themes = max(1, report.palettes.reduce(0) { $0 + $1.themes.count })
@@ -256,13 +257,13 @@ public struct HTMLReport: Sendable {
             /// table, that the browser lays out only when scrolled near (CSS `content-visibility`).
             func table(_ caption: String, _ results: [CheckResult]) -> HTML {
                 guard results.count > Self.chunkRows else {
-                    return "<table>\n<caption class=\"muted\">\(caption)</caption>\n" + header + fullRows(results) + "</tbody>\n</table>\n"
+                    return "<div class=\"wide\"><table>\n<caption class=\"muted\">\(caption)</caption>\n" + header + fullRows(results) + "</tbody>\n</table></div>\n"
                 }
                 var out: HTML = ""
                 for start in stride(from: 0, to: results.count, by: Self.chunkRows) {
                     let end = min(results.count, start + Self.chunkRows)
-                    out += "<div class=\"chunk\"><table class=\"checks\">\n<caption class=\"muted\">\(caption), \(start + 1)–\(end) of \(results.count)</caption>\n"
-                    out += header + fullRows(Array(results[start..<end])) + "</tbody>\n</table></div>\n"
+                    out += "<div class=\"chunk\"><div class=\"wide\"><table class=\"checks\">\n<caption class=\"muted\">\(caption), \(start + 1)–\(end) of \(results.count)</caption>\n"
+                    out += header + fullRows(Array(results[start..<end])) + "</tbody>\n</table></div></div>\n"
                 }
                 return out
             }
@@ -282,9 +283,9 @@ public struct HTMLReport: Sendable {
                     out += "<p class=\"note more\" data-more-failing=\"\(failingLeft)\">… and \(failingLeft) more failing checks in \(theme.name), not listed here to keep the page light: every one is in <code>audit.json</code>, and the triage above says where they come from.</p>\n"
                 }
                 let passingListed = rest.prefix(budget.passing)
-                out += "<details class=\"passing\"><summary>\(rest.count) checks that pass or are exempt in \(theme.name)\(passingListed.count < rest.count ? " (the first \(passingListed.count) listed)" : "")</summary>\n<table class=\"compact\">\n<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n"
+                out += "<details class=\"passing\"><summary>\(rest.count) checks that pass or are exempt in \(theme.name)\(passingListed.count < rest.count ? " (the first \(passingListed.count) listed)" : "")</summary>\n<div class=\"wide\"><table class=\"compact\">\n<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Colors</th><th scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n"
                 for r in passingListed { out += compactRow(r) }
-                out += "</tbody>\n</table>\n"
+                out += "</tbody>\n</table></div>\n"
                 if passingListed.count < rest.count { out += "<p class=\"muted\">… and \(rest.count - passingListed.count) more, in <code>audit.json</code>.</p>\n" }
                 out += "</details>\n"
             }
@@ -312,7 +313,7 @@ public struct HTMLReport: Sendable {
         var out: HTML = ""
         for group in order {
             let list = members[group] ?? []
-            out += "<table class=\"groups\">\n<caption class=\"muted\">Group \(group) of \(palette) in \(theme.name), as each vision sees it</caption>\n<thead><tr><th scope=\"col\">Vision</th>"
+            out += "<div class=\"wide\"><table class=\"groups\">\n<caption class=\"muted\">Group \(group) of \(palette) in \(theme.name), as each vision sees it</caption>\n<thead><tr><th scope=\"col\">Vision</th>"
             for m in list { out += "<th scope=\"col\"><code>\(m.name)</code></th>" }
             out += "</tr></thead>\n<tbody>\n"
             for (name, deficiency) in visions {
@@ -323,7 +324,7 @@ public struct HTMLReport: Sendable {
                 }
                 out += "</tr>\n"
             }
-            out += "</tbody>\n</table>\n"
+            out += "</tbody>\n</table></div>\n"
         }
         return out
     }
@@ -480,7 +481,7 @@ public struct HTMLReport: Sendable {
         guard texts.count * surfaces.count <= Self.gridCells else {
             return "<p class=\"muted\">No text × surface grid: \(texts.count) text tokens × \(surfaces.count) surface tokens is more than \(Self.gridCells) cells; the tables above list every checked pair.</p>\n"
         }
-        var out: HTML = "<table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
+        var out: HTML = "<div class=\"wide\"><table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
         for (name, _) in surfaces { out += "<th scope=\"col\"><code>\(name)</code></th>" }
         out += "</tr></thead>\n<tbody>\n"
         for (name, hex) in texts {
@@ -492,7 +493,7 @@ public struct HTMLReport: Sendable {
             }
             out += "</tr>\n"
         }
-        return out + "</tbody>\n</table>\n"
+        return out + "</tbody>\n</table></div>\n"
     }
 }
 

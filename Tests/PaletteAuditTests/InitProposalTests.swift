@@ -19,6 +19,8 @@ import Testing
         ("surface-1", "background", "surface"),
         ("page.background", "background", "page"),
         ("label.green.bgColor.rest", "background", "bg"),
+        // A component named by a role word: the text of `label.blue.`, at `fg`.
+        ("label.blue.fgColor.rest", "foreground", "fg"),
         ("md.sys.color.surface-container-high", "background", "surface"),
         ("canvas", "background", "canvas"),
         ("borderColor.default", "non-text", "border"),
@@ -98,8 +100,9 @@ import Testing
                       "button.primary.fgColor.rest": "#ffffff", "button.primary.bgColor.rest": "#1f883d"]
         let proposal = Self.propose(Self.palette([("light", tokens)]))
         let pairs = proposal.checks.map { "\($0.foreground) on \($0.background) \($0.usage.name)" }
-        // In token order (the tokens here are sorted by name).
-        #expect(pairs == ["button.primary.fgColor.* on button.primary.bgColor.* text", "fgColor.* on bgColor.* text",
+        // In token order (the tokens here are sorted by name). A component's text and fill
+        // named for one state are paired state by state, as names.
+        #expect(pairs == ["button.primary.fgColor.rest on button.primary.bgColor.rest text", "fgColor.* on bgColor.* text",
                           "borderColor.* on bgColor.* non-text"])
         let text = try #require(proposal.checks.first { $0.foreground == "fgColor.*" })
         #expect(text.except == ["*disabled*"])

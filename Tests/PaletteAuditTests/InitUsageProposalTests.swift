@@ -211,11 +211,13 @@ extension InitUsageProposalTests {
         let light = ["fgColor-default": "#1f2328", "bgColor-default": "#ffffff", "bgColor-accent-muted": "#ddf4ff"]
         let dark = ["fgColor-default": "#f0f6fc", "bgColor-default": "#0d1117", "bgColor-accent-muted": "#388bfd1a"]
         let proposal = Self.propose([Self.palette([("light", light), ("dark", dark)])], [])
-        let rules = proposal.checks.filter { $0.foreground == "fgColor-*" }
-        #expect(rules.map(\.id) == ["fgColor-* on bgColor-* in light", "fgColor-* on bgColor-* in dark"])
+        // Every text on the neutral surface; text named for no qualifier on every fill.
+        #expect(proposal.checks.filter { $0.foreground == "fgColor-*" }.map(\.id) == ["fgColor-* on bgColor-default"])
+        let rules = proposal.checks.filter { $0.foreground == "fgColor-default" }
+        #expect(rules.map(\.id) == ["fgColor-default on bgColor-* in light", "fgColor-default on bgColor-* in dark"])
         #expect(rules.map(\.themes) == [["light"], ["dark"]])
-        #expect(rules[0].except.isEmpty)
-        #expect(rules[1].except == ["bgColor-accent-muted"])
+        #expect(rules[0].except == ["bgColor-default"])
+        #expect(rules[1].except == ["bgColor-default", "bgColor-accent-muted"])
         #expect(rules[1].description.hasSuffix("; 1 transparent or translucent color left out in this theme"))
     }
 }

@@ -378,9 +378,10 @@ struct PaletteProposer {
             let count = measured.filter { roles[$0] != nil }.count
             notes.append("\(count) token\(count == 1 ? " is" : "s are") measured by usage or convention checks and left out of the guesses from names")
         }
-        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet).union(measured))
-        let backgrounds = patterns(for: .background, leavingOut: guessedOut)
-        let nonText = patterns(for: .nonText, leavingOut: guessedOut)
+        // (Measured names make globs too: a rule leaves them out of its pairs, not the globs.)
+        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet))
+        let backgrounds = patterns(for: .background)
+        let nonText = patterns(for: .nonText)
         if backgrounds.isEmpty && measured.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
             notes.append("no token name says it is a background (background, bg, surface, canvas, page): no text rule could be proposed")
         }
@@ -414,6 +415,26 @@ struct PaletteProposer {
             guessedOutMatching[glob] = found
             return found
         }
+        // The page's surfaces: the neutral backgrounds at the top scope (no qualifier beside
+        // their variant, no text of their own) that usage draws on, most foregrounds first.
+        let pageSurfaces: [String] = {
+            guard let top = backgroundsByScope.keys.min(by: { ($0.count, $0) < ($1.count, $1) }), let patterns = backgroundsByScope[top] else { return [] }
+            var drawnUnder: [String: Set<String>] = [:]
+            for group in usage where group.found.pair.confidence < .name {
+                // (Only what is measured: a pair the never list keeps out says nothing of a surface.)
+                let pair = group.found.pair
+                guard case .propose = judge.judge(foreground: pair.foreground, background: pair.background, usage: pair.usage) else { continue }
+                drawnUnder[pair.background, default: []].insert(pair.foreground)
+            }
+            var found: [(String, Int)] = []
+            for pattern in patterns {
+                for name in index.matching(pattern.glob) where roles[name]?.role == .background && !(roles[name]?.disabled ?? true)
+                    && tailWords(of: name).count <= 1 && judge.ownText[name] == nil {
+                    if let under = drawnUnder[name], !found.contains(where: { $0.0 == name }) { found.append((name, under.count)) }
+                }
+            }
+            return found.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(3).map(\.0)
+        }()
         /// Proposes the rule `fgGlob` on `bgGlob` (either side a glob of `fg` or `bg`, or one of
         /// their names), leaving out disabled names, named foregrounds, `extra`, and, with
         /// `exceptMeasured`, the names a usage or convention check measures.
@@ -485,6 +506,14 @@ struct PaletteProposer {
                    !Set(fgStates).isDisjoint(with: Set(bgStates)) {
                     for (f, fs) in zip(fgs, fgStates) {
                         for (b, bs) in zip(bgs, bgStates) where fs == bs {
+                            // A fill of that state that is fully transparent shows what is
+                            // around the component: its text is on the page's surfaces.
+                            if case .never(.transparent) = judge.judge(foreground: f, background: b, usage: .text) {
+                                for surface in pageSurfaces {
+                                    _ = offer(f, surface, .text, confidence: .name, by: ChecksProposal.byNames,
+                                              description: "a guess from the names: \"\(b)\" is transparent, so \"\(f)\" is seen on the page's surface \"\(surface)\"")
+                                }
+                            }
                             _ = offer(f, b, .text, confidence: .name, by: ChecksProposal.byNames,
                                       description: "a guess from the names: \"\(fg.word)\" reads as text, \"\(bg.word)\" as a background, both under \"\(fg.scope)\" and both for its \"\(fs ?? "")\" state")
                         }
@@ -523,21 +552,6 @@ struct PaletteProposer {
             }
             return true
         }
-        // The page's surfaces: the neutral backgrounds at the top scope (no qualifier beside
-        // their variant, no text of their own) that usage draws on, most foregrounds first.
-        let pageSurfaces: [String] = {
-            guard let top = backgroundsByScope.keys.min(by: { ($0.count, $0) < ($1.count, $1) }), let patterns = backgroundsByScope[top] else { return [] }
-            var drawnUnder: [String: Set<String>] = [:]
-            for group in usage where group.found.pair.confidence < .name { drawnUnder[group.found.pair.background, default: []].insert(group.found.pair.foreground) }
-            var found: [(String, Int)] = []
-            for pattern in patterns {
-                for name in index.matching(pattern.glob) where roles[name]?.role == .background && !(roles[name]?.disabled ?? true)
-                    && tailWords(of: name).count <= 1 && judge.ownText[name] == nil {
-                    if let under = drawnUnder[name], !found.contains(where: { $0.0 == name }) { found.append((name, under.count)) }
-                }
-            }
-            return found.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(3).map(\.0)
-        }()
         for (side, usage) in [(foregrounds, ContrastUsage.text), (nonText, ContrastUsage.nonText)] {
             for fg in side {
                 let partners = backgroundsAtScope(of: fg, among: backgroundsByScope)

@@ -521,7 +521,10 @@ struct PaletteProposer {
                     return true
                 }
             }
-            guard CheckRule.isPattern(fg.glob), CheckRule.isPattern(bg.glob) else { return false }
+            // Only a family written as groups (`bgColor-*`, `bgColor.*`): the words after its
+            // role segment are its qualifier and variant. A camel-case name is one group.
+            guard CheckRule.isPattern(fg.glob), CheckRule.isPattern(bg.glob), bg.glob.filter({ $0 == "*" || $0 == "?" }).count == 1,
+                  bg.glob.hasSuffix("*"), let before = bg.glob.dropLast().last, NameIndex.isSeparator(before) else { return false }
             // A color's name (`bgColor.black`, `fgColor.white`) is a hue, not a neutral surface.
             let bgTails = bgs.map { name in tailWords(of: name).count == 1 && PaletteProposer.hueWords.contains(tailWords(of: name)[0]) ? ["", tailWords(of: name)[0]] : tailWords(of: name) }
             let qualifiers = Set(bgTails.compactMap { $0.count >= 2 ? $0[0] : nil })

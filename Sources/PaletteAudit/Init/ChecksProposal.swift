@@ -533,7 +533,10 @@ struct PaletteProposer {
             guard !qualifiers.isEmpty, !neutral.isEmpty else { return false }
             let qualifierOf = Dictionary(zip(bgs, bgTails).map { ($0.0, $0.1.count >= 2 ? $0.1[0] : "") }, uniquingKeysWith: { a, _ in a })
             for surface in neutral {
-                rule(fg.glob, surface, fg: fg, bg: bg, usage, exceptMeasured: false, extra: fgs.filter { proposed($0, surface, usage) },
+                // (Leaving out the pairs proposed already, and a surface's own border: the never list.)
+                let surfaceRole = TokenNameRole(name: surface)
+                let own = usage == .nonText ? fgs.filter { PairJudge.isBorderOnOwnFill($0, TokenNameRole(name: $0), surface, surfaceRole) } : []
+                rule(fg.glob, surface, fg: fg, bg: bg, usage, exceptMeasured: false, extra: fgs.filter { proposed($0, surface, usage) } + own,
                      why: "\"\(surface)\" is a neutral surface (no qualifier beside its variant)")
             }
             for f in fgs {
@@ -595,6 +598,16 @@ struct PaletteProposer {
                                     _ = offer(f, b, .nonText, confidence: .name, by: ChecksProposal.byNames,
                                               description: "a guess from the names: \"\(fg.word)\" reads as a border or icon (non-text, SC 1.4.11), \"\(bg.word)\" as a background, both under \"\(fg.scope)\"")
                                 }
+                            }
+                            continue
+                        }
+                        // Too many to list: one rule per border, leaving out its own fills
+                        // (a glob over both sides would pair each border with its own fill).
+                        let own = fgs.map { f in (f, bgs.filter { PairJudge.isBorderOnOwnFill(f, TokenNameRole(name: f), $0, TokenNameRole(name: $0)) }) }
+                        if own.contains(where: { !$0.1.isEmpty }) {
+                            for (f, fills) in own {
+                                rule(f, bg.glob, fg: fg, bg: bg, .nonText, exceptMeasured: true, extra: fills,
+                                     why: fills.isEmpty ? nil : "its own fill\(fills.count == 1 ? "" : "s") left out (a border on its own fill)")
                             }
                             continue
                         }

@@ -190,3 +190,24 @@ import Testing
         #expect(decoded.checks.checks.first?.description?.hasPrefix("a guess from the names") == true)
     }
 }
+
+extension InitProposalTests {
+    /// A family with qualified fills beside neutral surfaces: every text on the surfaces,
+    /// unqualified text on every fill, status text on its own status's fills only; an on-X
+    /// named for a variant sits on that variant of each family named alike.
+    @Test func qualifiedFillsTakeTheirOwnTextAndTheSurfacesTakeEveryText() throws {
+        let tokens = ["fgColor-default": "#1f2328", "fgColor-danger": "#d1242f", "fgColor-success": "#1a7f37", "fgColor-onEmphasis": "#ffffff",
+                      "bgColor-default": "#ffffff", "bgColor-muted": "#f6f8fa", "bgColor-emphasis": "#25292e",
+                      "bgColor-danger-muted": "#ffebe9", "bgColor-danger-emphasis": "#cf222e", "bgColor-success-muted": "#dafbe1"]
+        let proposal = Self.propose(Self.palette([("light", tokens)]))
+        let ids = Set(proposal.checks.map(\.id))
+        #expect(ids.isSuperset(of: ["fgColor-* on bgColor-default", "fgColor-* on bgColor-muted", "fgColor-default on bgColor-*",
+                                    "fgColor-danger on bgColor-danger-muted", "fgColor-success on bgColor-success-muted",
+                                    "fgColor-onEmphasis on bgColor-emphasis", "fgColor-onEmphasis on bgColor-danger-emphasis"]), "\(ids.sorted())")
+        // Not red text on a green tint, and no other text on a fill with its own.
+        #expect(!ids.contains("fgColor-danger on bgColor-success-muted") && !ids.contains("fgColor-success on bgColor-danger-muted"), "\(ids.sorted())")
+        let everyFill = try #require(proposal.checks.first { $0.id == "fgColor-default on bgColor-*" })
+        #expect(everyFill.except.contains("bgColor-default") && everyFill.except.contains("bgColor-muted"))
+        #expect(!proposal.checks.contains { $0.foreground == "fgColor-onEmphasis" && $0.background.contains("*") })
+    }
+}

@@ -19,6 +19,8 @@ import Testing
         ("surface-1", "background", "surface"),
         ("page.background", "background", "page"),
         ("label.green.bgColor.rest", "background", "bg"),
+        // A component named by a role word: the text of `label.blue.`, at `fg`.
+        ("label.blue.fgColor.rest", "foreground", "fg"),
         ("md.sys.color.surface-container-high", "background", "surface"),
         ("canvas", "background", "canvas"),
         ("borderColor.default", "non-text", "border"),
@@ -98,8 +100,9 @@ import Testing
                       "button.primary.fgColor.rest": "#ffffff", "button.primary.bgColor.rest": "#1f883d"]
         let proposal = Self.propose(Self.palette([("light", tokens)]))
         let pairs = proposal.checks.map { "\($0.foreground) on \($0.background) \($0.usage.name)" }
-        // In token order (the tokens here are sorted by name).
-        #expect(pairs == ["button.primary.fgColor.* on button.primary.bgColor.* text", "fgColor.* on bgColor.* text",
+        // In token order (the tokens here are sorted by name). A component's text and fill
+        // named for one state are paired state by state, as names.
+        #expect(pairs == ["button.primary.fgColor.rest on button.primary.bgColor.rest text", "fgColor.* on bgColor.* text",
                           "borderColor.* on bgColor.* non-text"])
         let text = try #require(proposal.checks.first { $0.foreground == "fgColor.*" })
         #expect(text.except == ["*disabled*"])
@@ -185,5 +188,26 @@ import Testing
         #expect(decoded.checks.checks.map(\.id) == ["text.* on surface.*"])
         #expect(decoded.checks.checks.first?.except == ["*disabled*"])
         #expect(decoded.checks.checks.first?.description?.hasPrefix("a guess from the names") == true)
+    }
+}
+
+extension InitProposalTests {
+    /// A family with qualified fills beside neutral surfaces: every text on the surfaces,
+    /// unqualified text on every fill, status text on its own status's fills only; an on-X
+    /// named for a variant sits on that variant of each family named alike.
+    @Test func qualifiedFillsTakeTheirOwnTextAndTheSurfacesTakeEveryText() throws {
+        let tokens = ["fgColor-default": "#1f2328", "fgColor-danger": "#d1242f", "fgColor-success": "#1a7f37", "fgColor-onEmphasis": "#ffffff",
+                      "bgColor-default": "#ffffff", "bgColor-muted": "#f6f8fa", "bgColor-emphasis": "#25292e",
+                      "bgColor-danger-muted": "#ffebe9", "bgColor-danger-emphasis": "#cf222e", "bgColor-success-muted": "#dafbe1"]
+        let proposal = Self.propose(Self.palette([("light", tokens)]))
+        let ids = Set(proposal.checks.map(\.id))
+        #expect(ids.isSuperset(of: ["fgColor-* on bgColor-default", "fgColor-* on bgColor-muted", "fgColor-default on bgColor-*",
+                                    "fgColor-danger on bgColor-danger-muted", "fgColor-success on bgColor-success-muted",
+                                    "fgColor-onEmphasis on bgColor-emphasis", "fgColor-onEmphasis on bgColor-danger-emphasis"]), "\(ids.sorted())")
+        // Not red text on a green tint, and no other text on a fill with its own.
+        #expect(!ids.contains("fgColor-danger on bgColor-success-muted") && !ids.contains("fgColor-success on bgColor-danger-muted"), "\(ids.sorted())")
+        let everyFill = try #require(proposal.checks.first { $0.id == "fgColor-default on bgColor-*" })
+        #expect(everyFill.except.contains("bgColor-default") && everyFill.except.contains("bgColor-muted"))
+        #expect(!proposal.checks.contains { $0.foreground == "fgColor-onEmphasis" && $0.background.contains("*") })
     }
 }

@@ -205,6 +205,9 @@ struct PaletteProposer {
         index = NameIndex(names: all, themes: themeNames.map(\.names))
     }
 
+    /// Color names: a name whose variant is one (`bgColor.black`) names a hue, not a surface.
+    static let hueWords: Set<String> = ["black", "white", "gray", "grey", "red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "cyan", "teal", "indigo", "violet", "magenta"]
+
     /// The most pairs a component-scoped non-text rule is proposed as, pair by pair.
     static let maximumExpandedRule = 16
 
@@ -263,6 +266,26 @@ struct PaletteProposer {
             partnerOf.append((name, partner, Self.sitsOnRange(of: name) != nil ? "on" : role.word ?? ""))
             partneredSet.insert(name)
             ownText[partner, default: []].insert(name)
+        }
+        // An on-X whose X is a variant (`fgColor.onEmphasis` on `bgColor.emphasis`) sits on
+        // that variant of every family named alike (`bgColor.accent.emphasis`,
+        // `display.blue.bgColor.emphasis`): the same role segment, the same last word, and no
+        // text of their own.
+        let firstPass = ownText
+        var variants: [String: [String]] = [:]
+        for name in allNames where roles[name]?.role == .background && !(roles[name]?.disabled ?? true) && firstPass[name] == nil {
+            guard let segment = roleSegment(of: name), let last = tailWords(of: name).last else { continue }
+            variants[segment + "\u{0}" + last, default: []].append(name)
+        }
+        for (name, partner, word) in partnerOf where word == "on" {
+            guard let segment = roleSegment(of: partner), let tail = tailWords(of: partner).first, tailWords(of: partner).count == 1,
+                  let onRange = Self.sitsOnRange(of: name) else { continue }
+            let after = TokenNameRole.words(of: name).filter { $0.range.lowerBound > onRange.lowerBound }
+            guard after.count == 1, after[0].text.lowercased() == tail else { continue }
+            for other in variants[segment + "\u{0}" + tail] ?? [] where other != partner && !themesHaving([name, other]).isEmpty {
+                partnerOf.append((name, other, "on"))
+                ownText[other, default: []].insert(name)
+            }
         }
         let judge = PairJudge(palette: palette, ownText: ownText)
 
@@ -355,9 +378,10 @@ struct PaletteProposer {
             let count = measured.filter { roles[$0] != nil }.count
             notes.append("\(count) token\(count == 1 ? " is" : "s are") measured by usage or convention checks and left out of the guesses from names")
         }
-        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet).union(measured))
-        let backgrounds = patterns(for: .background, leavingOut: guessedOut)
-        let nonText = patterns(for: .nonText, leavingOut: guessedOut)
+        // (Measured names make globs too: a rule leaves them out of its pairs, not the globs.)
+        let foregrounds = patterns(for: .foreground, leavingOut: partneredSet.union(unpartneredSet))
+        let backgrounds = patterns(for: .background)
+        let nonText = patterns(for: .nonText)
         if backgrounds.isEmpty && measured.isEmpty && (counts["foreground"] ?? 0) + (counts["non-text"] ?? 0) > 0 {
             notes.append("no token name says it is a background (background, bg, surface, canvas, page): no text rule could be proposed")
         }
@@ -391,6 +415,149 @@ struct PaletteProposer {
             guessedOutMatching[glob] = found
             return found
         }
+        // The page's surfaces: the neutral backgrounds at the top scope (no qualifier beside
+        // their variant, no text of their own) that usage draws on, most foregrounds first.
+        let pageSurfaces: [String] = {
+            guard let top = backgroundsByScope.keys.min(by: { ($0.count, $0) < ($1.count, $1) }), let patterns = backgroundsByScope[top] else { return [] }
+            var drawnUnder: [String: Set<String>] = [:]
+            for group in usage where group.found.pair.confidence < .name {
+                // (Only what is measured: a pair the never list keeps out says nothing of a surface.)
+                let pair = group.found.pair
+                guard case .propose = judge.judge(foreground: pair.foreground, background: pair.background, usage: pair.usage) else { continue }
+                drawnUnder[pair.background, default: []].insert(pair.foreground)
+            }
+            var found: [(String, Int)] = []
+            for pattern in patterns {
+                for name in index.matching(pattern.glob) where roles[name]?.role == .background && !(roles[name]?.disabled ?? true)
+                    && tailWords(of: name).count <= 1 && judge.ownText[name] == nil {
+                    if let under = drawnUnder[name], !found.contains(where: { $0.0 == name }) { found.append((name, under.count)) }
+                }
+            }
+            return found.sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(3).map(\.0)
+        }()
+        /// Proposes the rule `fgGlob` on `bgGlob` (either side a glob of `fg` or `bg`, or one of
+        /// their names), leaving out disabled names, named foregrounds, `extra`, and, with
+        /// `exceptMeasured`, the names a usage or convention check measures.
+        func rule(_ fgGlob: String, _ bgGlob: String, fg: Pattern, bg: Pattern, _ usage: ContrastUsage, exceptMeasured: Bool, extra: [String] = [],
+                  why: String? = nil) {
+            let met = disabledGlobsMet(by: fgGlob).union(disabledGlobsMet(by: bgGlob))
+            var except = disabledGlobs.indices.filter(met.contains).map { disabledGlobs[$0] }
+            if usage == .text, CheckRule.isPattern(fgGlob) {
+                except += namedForegroundsMatching(fgGlob)
+            }
+            var seen = Set(except)
+            for name in extra where seen.insert(name).inserted { except.append(name) }
+            if exceptMeasured {
+                for name in guessedOutNames(fgGlob) + guessedOutNames(bgGlob) where seen.insert(name).inserted { except.append(name) }
+            }
+            // The themes, grouped by what of the rule's names is never paired there.
+            var groups: [(never: [String], themes: Set<String>)] = []
+            var groupOf: [[String]: Int] = [:]
+            for (t, theme) in themeNames.enumerated() {
+                let never = neverIn[t].filter { !seen.contains($0) && (index.matches($0, fgGlob) || index.matches($0, bgGlob)) }.sorted()
+                if let g = groupOf[never] { groups[g].themes.insert(theme.theme) } else {
+                    groupOf[never] = groups.count
+                    groups.append((never, [theme.theme]))
+                }
+            }
+            for group in groups {
+                // A side that is one name, never paired in these themes: no rule here.
+                if (!CheckRule.isPattern(fgGlob) && group.never.contains(fgGlob)) || (!CheckRule.isPattern(bgGlob) && group.never.contains(bgGlob)) { continue }
+                let groupExcept = except + group.never
+                let themes = themesMatching(fgGlob, bgGlob, except: groupExcept).filter(group.themes.contains)
+                guard !themes.isEmpty else { continue }
+                if !group.never.isEmpty {
+                    leftOutOfRules += group.never.count
+                }
+                let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
+                let scopeWords = fg.scope == bg.scope ? (fg.scope.isEmpty ? "" : ", both under \"\(fg.scope)\"")
+                    : ", the nearest backgrounds above \"\(fg.scope)\""
+                let id = "\(fgGlob) on \(bgGlob)" + (groups.count > 1 ? " in \(themes[0])\(themes.count > 1 ? " and \(themes.count - 1) more" : "")" : "")
+                var check = ProposedCheck(id: id, foreground: fgGlob, background: bgGlob, usage: usage, except: groupExcept,
+                                          description: "a guess from the names: names with \"\(fg.word)\" read as \(what), names with \"\(bg.word)\" as backgrounds\(scopeWords)"
+                                            + (why.map { "; \($0)" } ?? "")
+                                            + (group.never.isEmpty ? "" : "; \(group.never.count) transparent or translucent color\(group.never.count == 1 ? "" : "s") left out in \(themes.count == 1 ? "this theme" : "these themes")"))
+                check.themes = themes.count == themeNames.count ? nil : themes
+                checks.append(check)
+            }
+        }
+        func proposed(_ foreground: String, _ background: String, _ usage: ContrastUsage) -> Bool {
+            proposedKeys.contains("\(foreground)\u{0}\(background)\u{0}\(usage.name)")
+        }
+        /// A glob rule split by what its names say, when they say it: a background family whose
+        /// names carry a qualifier before their variant (`bgColor.accent.muted`: a status, a
+        /// hue) beside names with none (`bgColor.muted`, `bgColor.inset`: the neutral surfaces).
+        /// Text and borders are drawn on the neutral surfaces; a foreground named for a
+        /// qualifier (`fgColor.accent`) is drawn on its own qualifier's fills too, not on
+        /// another's (red text on a green tint is no design); one named for none
+        /// (`fgColor.default`) on every fill. Names usage already pairs stay in these rules:
+        /// only the pairs proposed already are left out (a rule with a single name on one side
+        /// leaves out exactly those). Fills with their own text (on-X) take no other text.
+        /// Same-scope names that each end in a state word (`label.blue.fgColor.rest`,
+        /// `label.blue.bgColor.hover`) are paired state by state.
+        func splitRule(_ fg: Pattern, _ bg: Pattern, _ usage: ContrastUsage) -> Bool {
+            let fgs = index.matching(fg.glob).filter { !(roles[$0]?.disabled ?? true) && !partneredSet.contains($0) && !unpartneredSet.contains($0) }
+            let bgs = index.matching(bg.glob).filter { !(roles[$0]?.disabled ?? true) && roles[$0]?.role == .background }
+            guard !fgs.isEmpty, !bgs.isEmpty else { return false }
+            // State by state, within one component.
+            if usage == .text, !fg.scope.isEmpty, fg.scope == bg.scope {
+                let fgStates = fgs.map(PairJudge.state(of:)), bgStates = bgs.map(PairJudge.state(of:))
+                if !fgStates.contains(nil), !bgStates.contains(nil), fgs.count * bgs.count <= 4 * PaletteProposer.maximumExpandedRule,
+                   !Set(fgStates).isDisjoint(with: Set(bgStates)) {
+                    for (f, fs) in zip(fgs, fgStates) {
+                        for (b, bs) in zip(bgs, bgStates) where fs == bs {
+                            // A fill of that state that is fully transparent shows what is
+                            // around the component: its text is on the page's surfaces.
+                            if case .never(.transparent) = judge.judge(foreground: f, background: b, usage: .text) {
+                                for surface in pageSurfaces {
+                                    _ = offer(f, surface, .text, confidence: .name, by: ChecksProposal.byNames,
+                                              description: "a guess from the names: \"\(b)\" is transparent, so \"\(f)\" is seen on the page's surface \"\(surface)\"")
+                                }
+                            }
+                            _ = offer(f, b, .text, confidence: .name, by: ChecksProposal.byNames,
+                                      description: "a guess from the names: \"\(fg.word)\" reads as text, \"\(bg.word)\" as a background, both under \"\(fg.scope)\" and both for its \"\(fs ?? "")\" state")
+                        }
+                    }
+                    return true
+                }
+            }
+            // Only a family written as groups (`bgColor-*`, `bgColor.*`): the words after its
+            // role segment are its qualifier and variant. A camel-case name is one group.
+            guard CheckRule.isPattern(fg.glob), CheckRule.isPattern(bg.glob), bg.glob.filter({ $0 == "*" || $0 == "?" }).count == 1,
+                  bg.glob.hasSuffix("*"), let before = bg.glob.dropLast().last, NameIndex.isSeparator(before) else { return false }
+            // A color's name (`bgColor.black`, `fgColor.white`) is a hue, not a neutral surface.
+            let bgTails = bgs.map { name in tailWords(of: name).count == 1 && PaletteProposer.hueWords.contains(tailWords(of: name)[0]) ? ["", tailWords(of: name)[0]] : tailWords(of: name) }
+            let qualifiers = Set(bgTails.compactMap { $0.count >= 2 ? $0[0] : nil })
+            // (A fill with its own text is a fill, not a surface others are drawn on.)
+            let neutral = zip(bgs, bgTails).filter { $0.1.count <= 1 && judge.ownText[$0.0] == nil }.map(\.0)
+            guard !qualifiers.isEmpty, !neutral.isEmpty else { return false }
+            let qualifierOf = Dictionary(zip(bgs, bgTails).map { ($0.0, $0.1.count >= 2 ? $0.1[0] : "") }, uniquingKeysWith: { a, _ in a })
+            for surface in neutral {
+                // (Leaving out the pairs proposed already, and a surface's own border: the never list.)
+                let surfaceRole = TokenNameRole(name: surface)
+                let own = usage == .nonText ? fgs.filter { PairJudge.isBorderOnOwnFill($0, TokenNameRole(name: $0), surface, surfaceRole) } : []
+                rule(fg.glob, surface, fg: fg, bg: bg, usage, exceptMeasured: false, extra: fgs.filter { proposed($0, surface, usage) } + own,
+                     why: "\"\(surface)\" is a neutral surface (no qualifier beside its variant)")
+            }
+            for f in fgs {
+                let tail = tailWords(of: f)
+                if tail.count == 1, PaletteProposer.hueWords.contains(tail[0]), !qualifiers.contains(tail[0]) {
+                    continue  // a color by its name (`fgColor.white`): drawn where a check says
+                } else if let q = tail.first(where: qualifiers.contains) {
+                    for b in bgs where qualifierOf[b] == q {
+                        let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
+                        _ = offer(f, b, usage, confidence: .name, by: ChecksProposal.byNames,
+                                  description: "a guess from the names: \"\(fg.word)\" reads as \(what), \"\(bg.word)\" as a background, both named for \"\(q)\"")
+                    }
+                } else if usage == .text {
+                    // (A border named for no qualifier is seen on the neutral surfaces only:
+                    // a status fill has its status's border.)
+                    rule(f, bg.glob, fg: fg, bg: bg, usage, exceptMeasured: false, extra: neutral + bgs.filter { proposed(f, $0, usage) },
+                         why: "\"\(f)\" is named for no qualifier, so it may be drawn on every fill")
+                }
+            }
+            return true
+        }
         for (side, usage) in [(foregrounds, ContrastUsage.text), (nonText, ContrastUsage.nonText)] {
             for fg in side {
                 let partners = backgroundsAtScope(of: fg, among: backgroundsByScope)
@@ -399,6 +566,17 @@ struct PaletteProposer {
                     continue
                 }
                 for bg in partners {
+                    // A component's border is seen against what is around the component:
+                    // the page's surfaces, beside its own component's other fills.
+                    if usage == .nonText, !fg.scope.isEmpty, fg.scope == bg.scope, PairJudge.borderWords.contains(fg.word.lowercased()),
+                       bg.glob == partners.first?.glob {
+                        for f in index.matching(fg.glob) where !(roles[f]?.disabled ?? true) {
+                            for surface in pageSurfaces {
+                                _ = offer(f, surface, .nonText, confidence: .name, by: ChecksProposal.byNames,
+                                          description: "a guess from the names: \"\(fg.word)\" reads as a border of the component \"\(fg.scope)\", seen against the page's surface \"\(surface)\" (the neutral surface usage draws the most on)")
+                            }
+                        }
+                    }
                     if !CheckRule.isPattern(fg.glob) && !CheckRule.isPattern(bg.glob) {
                         // A plain pair: judged as every explicit pair is.
                         let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
@@ -423,41 +601,21 @@ struct PaletteProposer {
                             }
                             continue
                         }
-                    }
-                    let met = disabledGlobsMet(by: fg.glob).union(disabledGlobsMet(by: bg.glob))
-                    var except = disabledGlobs.indices.filter(met.contains).map { disabledGlobs[$0] }
-                    if usage == .text {
-                        except += namedForegroundsMatching(fg.glob)
-                    }
-                    var seen = Set(except)
-                    for name in guessedOutNames(fg.glob) + guessedOutNames(bg.glob) where seen.insert(name).inserted { except.append(name) }
-                    // The themes, grouped by what of the rule's names is never paired there.
-                    var groups: [(never: [String], themes: Set<String>)] = []
-                    var groupOf: [[String]: Int] = [:]
-                    for (t, theme) in themeNames.enumerated() {
-                        let never = neverIn[t].filter { !seen.contains($0) && (index.matches($0, fg.glob) || index.matches($0, bg.glob)) }.sorted()
-                        if let g = groupOf[never] { groups[g].themes.insert(theme.theme) } else {
-                            groupOf[never] = groups.count
-                            groups.append((never, [theme.theme]))
+                        // Too many to list: one rule per border, leaving out its own fills
+                        // (a glob over both sides would pair each border with its own fill).
+                        let own = fgs.map { f in (f, bgs.filter { PairJudge.isBorderOnOwnFill(f, TokenNameRole(name: f), $0, TokenNameRole(name: $0)) }) }
+                        if own.contains(where: { !$0.1.isEmpty }) {
+                            for (f, fills) in own {
+                                rule(f, bg.glob, fg: fg, bg: bg, .nonText, exceptMeasured: true, extra: fills,
+                                     why: fills.isEmpty ? nil : "its own fill\(fills.count == 1 ? "" : "s") left out (a border on its own fill)")
+                            }
+                            continue
                         }
                     }
-                    for group in groups {
-                        let groupExcept = except + group.never
-                        let themes = themesMatching(fg.glob, bg.glob, except: groupExcept).filter(group.themes.contains)
-                        guard !themes.isEmpty else { continue }
-                        if !group.never.isEmpty {
-                            leftOutOfRules += group.never.count
-                        }
-                        let what = usage == .text ? "text" : "a border or icon (non-text, SC 1.4.11)"
-                        let scopeWords = fg.scope == bg.scope ? (fg.scope.isEmpty ? "" : ", both under \"\(fg.scope)\"")
-                            : ", the nearest backgrounds above \"\(fg.scope)\""
-                        let id = "\(fg.glob) on \(bg.glob)" + (groups.count > 1 ? " in \(themes[0])\(themes.count > 1 ? " and \(themes.count - 1) more" : "")" : "")
-                        var check = ProposedCheck(id: id, foreground: fg.glob, background: bg.glob, usage: usage, except: groupExcept,
-                                                  description: "a guess from the names: names with \"\(fg.word)\" read as \(what), names with \"\(bg.word)\" as backgrounds\(scopeWords)"
-                                                    + (group.never.isEmpty ? "" : "; \(group.never.count) transparent or translucent color\(group.never.count == 1 ? "" : "s") left out in \(themes.count == 1 ? "this theme" : "these themes")"))
-                        check.themes = themes.count == themeNames.count ? nil : themes
-                        checks.append(check)
-                    }
+                    // Status text on its own status's fills, neutral text on every fill,
+                    // every text on the neutral surfaces (see `splitRule`).
+                    if splitRule(fg, bg, usage) { continue }
+                    rule(fg.glob, bg.glob, fg: fg, bg: bg, usage, exceptMeasured: true)
                 }
             }
         }
@@ -531,10 +689,11 @@ struct PaletteProposer {
                 candidates.append(String(decoding: [first + 32] + rest.dropFirst(), as: UTF8.self))
             }
         case "foreground", "fg":
-            guard range.upperBound == bytes.count || separators.contains(bytes[range.upperBound]) else { return nil }
+            // (`fgColor.onEmphasis` is no X-fg: it is asked below what it sits on.)
+            guard range.upperBound == bytes.count || separators.contains(bytes[range.upperBound]) else { break }
             var start = range.lowerBound
             if start > 0, separators.contains(bytes[start - 1]) { start -= 1 }
-            guard start > 0 else { return nil }
+            guard start > 0 else { break }
             candidates.append(String(decoding: bytes[..<start] + bytes[range.upperBound...], as: UTF8.self))
         default:
             break
@@ -571,6 +730,10 @@ struct PaletteProposer {
         for word in ["background", "bg", "surface"] {
             let head = before + (capitalized ? word.prefix(1).uppercased() + word.dropFirst() : word) + after
             candidates += [head + separator + rest, head + separator + rest + separator + "default"]
+            // `fgColor.onEmphasis`: the word after a camel-case `on` is capitalized only by the join.
+            if separator.isEmpty == false, let first = rest.first, first.isUppercase {
+                candidates.append(head + separator + first.lowercased() + rest.dropFirst())
+            }
             // `color.text.brand.on-brand`: the family is already in the group, so its default;
             // `color.text.brand.on-brand-secondary`: the family's `secondary`.
             let family = after.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).last.map(String.init)
@@ -657,6 +820,34 @@ struct PaletteProposer {
                 return j != i && pattern.matched.isSubset(of: other.matched) && (other.matched.count > pattern.matched.count || j < i)
             }
         }.map(\.element)
+    }
+
+    /// The words of `name` after its role word's segment (`accent`, `muted` of
+    /// `bgColor.accent.muted`).
+    func tailWords(of name: String) -> [String] {
+        guard let range = roles[name]?.wordRange else { return [] }
+        let bytes = Array(name.utf8)
+        let structured = bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "/"))
+        var end = range.upperBound
+        while end < bytes.count {
+            let b = bytes[end]
+            if structured ? (b == UInt8(ascii: ".") || b == UInt8(ascii: "/")) : (b == UInt8(ascii: "-") || b == UInt8(ascii: "_")) { break }
+            end += 1
+        }
+        return TokenNameRole.words(of: name).filter { $0.range.lowerBound > end }.map { $0.text.lowercased() }
+    }
+
+    /// The separator-delimited segment that holds `name`'s role word (`bgColor` of
+    /// `bgColor.accent.muted`).
+    func roleSegment(of name: String) -> String? {
+        guard let range = roles[name]?.wordRange else { return nil }
+        let bytes = Array(name.utf8)
+        let structured = bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "/"))
+        let isSeparator: (UInt8) -> Bool = structured ? { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") } : { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        var start = range.lowerBound, end = range.upperBound
+        while start > 0 && !isSeparator(bytes[start - 1]) { start -= 1 }
+        while end < bytes.count && !isSeparator(bytes[end]) { end += 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Whether every name `glob` matches reads as `role` (disabled names aside: rules leave

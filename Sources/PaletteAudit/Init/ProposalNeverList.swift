@@ -106,9 +106,30 @@ struct PairJudge {
               let fgStem = stem(foreground, fgRole), let bgStem = stem(background, bgRole) else { return false }
         // Named alike in more than the generic words (`colorOutline` and `colorSurface` share
         // only `color`: Material's outline on its surface, not a fill's own border).
-        guard fgStem == bgStem else { return false }
+        // A border named for no state is the element's in every state: its fill of a state
+        // (`label.blue.borderColor` and `label.blue.bgColor.rest`) is its own.
+        guard fgStem == bgStem || isStateOf(bgStem, fgStem) else { return false }
         let specific = TokenNameRole.words(of: fgStem).filter { !genericWords.contains($0.text.lowercased()) }
         return !specific.isEmpty
+    }
+
+    /// The words that name an interactive state of one element (`rest`, `hover`, …).
+    static let stateWords: Set<String> = ["rest", "resting", "default", "hover", "hovered", "active", "pressed", "focus", "focused", "selected", "checked"]
+
+    /// Whether `stem` is `base` followed by state words only (`label.blue.color.rest` of
+    /// `label.blue.color`).
+    static func isStateOf(_ stem: String, _ base: String) -> Bool {
+        guard stem.count > base.count, stem.hasPrefix(base) else { return false }
+        let rest = stem.dropFirst(base.count)
+        guard let first = rest.first, NameIndex.isSeparator(first) else { return false }
+        let words = TokenNameRole.words(of: String(rest))
+        return !words.isEmpty && words.allSatisfy { stateWords.contains($0.text.lowercased()) }
+    }
+
+    /// The last word of `name` when it names a state (`rest` of `label.blue.fgColor.rest`).
+    static func state(of name: String) -> String? {
+        guard let last = TokenNameRole.words(of: name).last?.text.lowercased(), stateWords.contains(last) else { return nil }
+        return last
     }
 
     /// Words every token of a system may share, which do not make two names one element's.

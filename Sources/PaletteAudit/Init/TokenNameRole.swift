@@ -9,7 +9,8 @@
 /// `stroke`, `divider`, `separator`, `icon` for non-text. A name may hold several: `on` followed
 /// by another word makes a foreground (`on-surface` sits on a surface) unless a text, border or
 /// icon word before it already said what it is (`icon.brand.on-brand` is an icon), and the words
-/// after it say what it sits on, not what it is; otherwise the last role word decides (`label.green.bgColor` is a background, `surface.text` a foreground).
+/// after it say what it sits on, not what it is; otherwise the last role word decides (`label.green.bgColor` is a background, `surface.text` a foreground),
+/// and it is said where that role's last run of words starts (`label.green.fgColor` at `fg`).
 /// `disabled` anywhere marks the token disabled, which WCAG exempts (SC 1.4.3).
 public struct TokenNameRole: Hashable, Sendable {
     public enum Role: String, Hashable, Sendable, CaseIterable {
@@ -37,6 +38,7 @@ public struct TokenNameRole: Hashable, Sendable {
         disabled = false
         var decided: (Role, Word)?
         var sitsOn = false
+        var previousWasRole = false
         for (index, word) in words.enumerated() {
             let lowered = word.text.lowercased()
             if lowered == "disabled" {
@@ -56,9 +58,16 @@ public struct TokenNameRole: Hashable, Sendable {
             let found: Role? = TokenNameRole.foregroundWords.contains(lowered) ? .foreground
                 : TokenNameRole.backgroundWords.contains(lowered) ? .background
                 : TokenNameRole.nonTextWords.contains(lowered) ? .nonText : nil
-            // The last role word decides; the first word of that role is where the name says it
-            // (`surface.page` is a background at `surface`).
-            if let found, decided?.0 != found { decided = (found, word) }
+            // The last role word decides; the first word of that role's last run of words is
+            // where the name says it (`surface.page` is a background at `surface`), so a word
+            // of the same role apart from it names a component (`label.blue.fgColor.rest` is
+            // the text of the `label.blue.` component, at `fg`).
+            if let found {
+                if decided?.0 != found || !previousWasRole { decided = (found, word) }
+                previousWasRole = true
+            } else {
+                previousWasRole = false
+            }
         }
         if let (found, word) = decided {
             role = found

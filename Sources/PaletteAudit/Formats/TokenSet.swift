@@ -210,6 +210,13 @@ extension PaletteDecoder {
                 return .object(members.filter { $0.key != "$ref" }, location)
             }
             let key = "\(targetFile)#\(fragment)"
+            // A reference inside what it names would hold itself: the format forbids it as a
+            // cycle, and following it once copies its ancestor, long names and all, into itself.
+            let targetPointer = JSONPointer(parsing: fragment.utf8.first == 0x2F ? fragment : "/" + fragment)
+            if stack.isEmpty && targetFile == current && pointer.segments.starts(with: targetPointer.segments) {
+                problem(.refCycle, "$ref cycle: \"\(ref.excerpt())\" names \(targetPointer.segments.isEmpty ? "the whole document" : "a group") holding this reference, which would contain itself; the reference was not followed", at: pointer.appending("$ref"), refMember.value)
+                return .object(members.filter { $0.key != "$ref" }, location)
+            }
             if let start = stack.firstIndex(of: key) {
                 let cycle = stack[start...] + [key]
                 problem(.refCycle, "$ref cycle: \(cycle.joined(separator: " → ")); the reference was not followed", at: pointer.appending("$ref"), refMember.value)

@@ -157,17 +157,26 @@ extension PaletteDecoder {
     /// Copies into each extending group the tokens of the group it extends that it does not
     /// define itself, following chains (`a` extends `b` extends `c`) and refusing cycles.
     ///
-    /// Each group is extended once, after the group it extends (chains are walked iteratively,
-    /// so a chain of any length is followed without recursion), and the tokens of a group are
-    /// found through an index of every group prefix rather than by scanning every token. What
-    /// the copies build is spent from the read's budget, so a tree that doubles at each level
-    /// stops with a `limit-exceeded` problem instead of filling memory.
+    /// A group's extension is applied once the group it extends is complete (its own extension
+    /// and every extension inside it applied) and once the groups inside it are, so what a
+    /// nested group holds or inherits itself wins over what its ancestor inherits (local over
+    /// inherited, as the format's deep merge says). That order is a walk of a graph whose nodes
+    /// are the extending groups and the groups that hold them; a cycle in it is an `$extends`
+    /// the format forbids: `a` extends `b` extends `a`, and as well a group that extends a group
+    /// holding it (`button.secondary` extends `{button}`), or one holding a group that extends it.
+    /// Each such cycle is reported once, and its groups inherit nothing: following it would copy
+    /// the group into itself, each copy's name longer by the group's.
+    ///
+    /// The walk is iterative (a chain of any length is followed without recursion), the tokens
+    /// of a group are found through an index of every group prefix rather than by scanning every
+    /// token, and what the copies build is spent from the read's budget, so a tree that doubles
+    /// at each level stops with a `limit-exceeded` problem instead of filling memory.
     mutating func applyGroupExtensions(_ tokens: [Token]) -> [Token] {
         guard !groupExtensions.isEmpty else { return tokens }
         var tokens = tokens
         var names = Set(tokens.map(\.name))
         var byGroup: [String: GroupExtension] = [:]
-        for ext in groupExtensions { byGroup[ext.group] = ext }
+        for ext in groupExtensions where byGroup[ext.group] == nil { byGroup[ext.group] = ext }
         // Every extended group ("a", "a.b") → the indices of the tokens under it, in order.
         let targets = Set(groupExtensions.map { Substring($0.target) })
         var members: [String: [Int]] = [:]
@@ -180,7 +189,20 @@ extension PaletteDecoder {
             }
         }
         for i in tokens.indices { index(i) }
-        var done: Set<String> = []
+        // The groups on the way to each extending group: "a.b.c" makes a → a.b → a.b.c.
+        var children: [String: [String]] = [:]
+        for group in byGroup.keys.sorted() {
+            var cursor = group.startIndex
+            var parent = ""
+            while let dot = group[cursor...].firstIndex(of: ".") {
+                let prefix = String(group[..<dot])
+                if !parent.isEmpty { children[parent, default: []].append(prefix) }
+                parent = prefix
+                cursor = group.index(after: dot)
+            }
+            if !parent.isEmpty { children[parent, default: []].append(group) }
+        }
+        for key in children.keys { children[key] = Array(Set(children[key]!)).sorted() }
         var reportedUnknown: Set<String> = []
         // A copy shares its token's text; it builds the token itself, its name and its entry
         // in the indexes.
@@ -188,8 +210,6 @@ extension PaletteDecoder {
 
         /// Extends one group whose target is complete. False when the budget stopped the read.
         func extend(_ group: String, _ ext: GroupExtension) -> Bool {
-            guard !done.contains(group) else { return true }
-            done.insert(group)
             let prefix = ext.target + "."
             let inherited = members[ext.target] ?? []
             if inherited.isEmpty && !names.contains(ext.target) {
@@ -218,34 +238,111 @@ extension PaletteDecoder {
             return true
         }
 
-        for first in groupExtensions where !done.contains(first.group) {
-            // The chain from this group to a group that extends nothing (or is done, or loops).
-            var path: [String] = []
-            var onPath: [String: Int] = [:]
-            var current = first.group
-            var cycleStart: Int?
-            while !done.contains(current), let ext = byGroup[current] {
-                if let start = onPath[current] { cycleStart = start; break }
-                guard ReadBudget.spend(on: "an \"$extends\" chain at \(ext.pointer)", file: ext.file ?? file, location: ext.location) else { return tokens }
-                onPath[current] = path.count
-                path.append(current)
-                current = ext.target
+        typealias Step = ExtensionStep
+        func next(_ step: Step) -> [Step] {
+            switch step {
+            case .extending(let group):
+                return [.complete(byGroup[group]!.target)] + (children[group] ?? []).map(Step.complete)
+            case .complete(let group):
+                return byGroup[group] != nil ? [.extending(group)] : (children[group] ?? []).map(Step.complete)
             }
-            var end = path.count
-            if let start = cycleStart, let ext = byGroup[path[start]] {
-                let cycle = Array(path[start...]) + [path[start]]
-                let shown = cycle.count > 12 ? Array(cycle.prefix(6)) + ["…"] + Array(cycle.suffix(5)) : cycle
-                problems.append(PaletteProblem(.extendsCycle, "$extends cycle: \(shown.joined(separator: " → ")); none of these groups inherits anything",
-                                               file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
-                for member in cycle { done.insert(member) }
-                end = start
+        }
+        // The walk finds the strongly connected parts of the graph (Tarjan's algorithm, with an
+        // explicit stack): each is finished after every part it depends on, so an extension is
+        // applied once what it copies is complete; a part of more than one step is a cycle.
+        var order: [Step: (index: Int, low: Int)] = [:]
+        var open: [Step] = []
+        var isOpen: Set<Step> = []
+        var cyclic: Set<String> = []
+        let firstAt = Dictionary(groupExtensions.enumerated().map { ($1.group, $0) }, uniquingKeysWith: { first, _ in first })
+        /// Reports the cycle through `part`'s first extending group, once for the part; every
+        /// extending group of the part inherits nothing.
+        func reportCycle(_ part: [Step]) -> Bool {
+            guard ReadBudget.spend(2 * part.count, on: "an \"$extends\" cycle", file: file, location: nil) else { return false }
+            let members = Set(part)
+            let groups = part.compactMap { if case .extending(let g) = $0 { g } else { nil } }.sorted { firstAt[$0, default: 0] < firstAt[$1, default: 0] }
+            guard let first = groups.first, let ext = byGroup[first] else { return true }
+            // The shortest way round from the first group back to it, inside the part.
+            var cameFrom: [Step: Step] = [:]
+            var queue = [Step.extending(first)]
+            var head = 0
+            search: while head < queue.count {
+                let step = queue[head]
+                head += 1
+                for following in next(step) where members.contains(following) && cameFrom[following] == nil {
+                    cameFrom[following] = step
+                    if following == .extending(first) { break search }
+                    queue.append(following)
+                }
             }
-            // From the end of the chain back to its start, each after the group it extends.
-            for group in path[..<end].reversed() {
-                guard let ext = byGroup[group], extend(group, ext) else { return tokens }
+            var back: [String] = []
+            var cursor = cameFrom[.extending(first)]
+            while let step = cursor, step != .extending(first) {
+                if case .extending(let g) = step { back.append(g) }
+                cursor = cameFrom[step]
+            }
+            let round = [first] + back.reversed()
+            var shown = [first.excerpt()]
+            for (i, group) in round.enumerated() {
+                let target = byGroup[group]!.target
+                let following = round[(i + 1) % round.count]
+                shown.append(target == following ? target.excerpt() : "\(target.excerpt()) (which holds \(following.excerpt()))")
+            }
+            if shown.count > 12 { shown = Array(shown.prefix(6)) + ["…"] + Array(shown.suffix(5)) }
+            let onRound = Set(round)
+            let others = groups.filter { !onRound.contains($0) }
+            let alsoNot = others.isEmpty ? "" : ", nor \(others.count == 1 ? "does" : "do") \(others.prefix(3).map { "\"\($0.excerpt())\"" }.joined(separator: ", "))\(others.count > 3 ? " and \(others.count - 3) more" : ""), on cycles through them"
+            problems.append(PaletteProblem(.extendsCycle, "$extends cycle: \(shown.joined(separator: " → ")); none of these groups inherits anything\(alsoNot)",
+                                           file: ext.file ?? file, pointer: ext.pointer, location: ext.location))
+            cyclic.formUnion(groups)
+            return true
+        }
+        for first in groupExtensions where order[.extending(first.group)] == nil {
+            let root = Step.extending(first.group)
+            var path: [(step: Step, next: [Step], at: Int)] = [(root, next(root), 0)]
+            order[root] = (order.count, order.count)
+            open.append(root)
+            isOpen.insert(root)
+            while let top = path.last {
+                if top.at < top.next.count {
+                    path[path.count - 1].at += 1
+                    let step = top.next[top.at]
+                    if let seen = order[step] {
+                        if isOpen.contains(step) { order[top.step]!.low = min(order[top.step]!.low, seen.index) }
+                    } else {
+                        guard ReadBudget.spend(on: "the \"$extends\" of a token tree", file: first.file ?? file, location: first.location) else { return tokens }
+                        order[step] = (order.count, order.count)
+                        open.append(step)
+                        isOpen.insert(step)
+                        path.append((step, next(step), 0))
+                    }
+                    continue
+                }
+                path.removeLast()
+                let finished = order[top.step]!
+                if let parent = path.last { order[parent.step]!.low = min(order[parent.step]!.low, finished.low) }
+                guard finished.low == finished.index else { continue }
+                var part: [Step] = []
+                repeat {
+                    let step = open.removeLast()
+                    isOpen.remove(step)
+                    part.append(step)
+                } while part.last != top.step
+                if part.count > 1 {
+                    guard reportCycle(part) else { return tokens }
+                } else if case .extending(let group) = top.step, !cyclic.contains(group), let ext = byGroup[group] {
+                    guard extend(group, ext) else { return tokens }
+                }
             }
         }
         return tokens
     }
 
+}
+
+/// A step of the walk that orders `$extends`: one group's extension applied, or every
+/// extension inside a group applied.
+enum ExtensionStep: Hashable {
+    case extending(String)
+    case complete(String)
 }

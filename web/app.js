@@ -10,7 +10,7 @@ import { api, baseName, isStylesheet, loadFormats, parseJSON, segment } from './
 import { applyVision, fixChanges, renderAudit, renderChanges, renderProblems } from './audit.js';
 import { EditableDocument, pointerOf } from './document.js';
 import { byId, download, el, plural, report, setStatus } from './dom.js';
-import { buildEditor, updateEditor, writtenValues } from './editor.js';
+import { buildEditor, editedPointers, updateEditor, writtenValues } from './editor.js';
 
 // Everything the page remembers, each field declared here.
 const state = {
@@ -178,7 +178,8 @@ function refresh() {
 function auditPath({ html = false } = {}) {
   const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : `/v1/audit?name=${segment(state.fallbackName || 'pasted')}`;
   if (!html) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}include=html`;
+  // Every fix comes with what else it changes (`effects`: the palette audited with it applied).
+  return `${path}${path.includes('?') ? '&' : '?'}include=html,effects`;
 }
 
 // One edit costs two requests: the token listing (every problem with its pointer, the colors
@@ -200,7 +201,7 @@ async function refreshNow() {
   state.listing = listing;
   doc.useSpans(listing);
   if (state.before === null && body === state.original) state.before = writtenValues(doc);
-  const pointers = listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer));
+  const pointers = editedPointers(listing, doc);
   if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(state, listing, edit);
   updateEditor(state, listing);
   state.problems = listing.problems.length;

@@ -657,3 +657,59 @@ def test_the_workbench_can_be_viewed_as_each_deficiency_sees_it(server, browser)
     Select(d.find_element(By.ID, "vision")).select_by_value("")
     wait_for(lambda: d.find_element(By.ID, "workbench").get_attribute("data-vision") is None, "normal vision again")
     assert [c.get_attribute("style") for c in row.find_elements(By.CSS_SELECTOR, "td:first-child .chip")] == normal
+
+
+def test_badge_colors_are_editable_and_their_fixes_applicable(server, browser):
+    """Peptide Fox's badges are in its file: every badge fix is a button that writes the badge's
+    own color, and the badge's colors have rows in the editor."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-check="badge:red"] .fix'), "the badge fixes")
+    fixes = d.find_elements(By.CSS_SELECTOR, '#audit-view tr[data-check^="badge:"] .fix[data-fix]')
+    assert len(fixes) == 16, len(fixes)
+    disabled = [f.get_attribute("aria-label") for f in fixes if f.get_attribute("aria-disabled") == "true"]
+    assert not disabled, disabled
+    assert all(f.get_attribute("role") == "button" for f in fixes)
+    row = d.find_element(By.CSS_SELECTOR, '#editor .token[data-pointer="/badges/4/text"] input[type=text]')
+    assert row.get_attribute("value") == "#991b1b"
+    fix = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="badge:red"] .fix[data-fix="foreground"]')
+    change = changes_of(fix)
+    assert [c["pointer"] for c in change] == ["/badges/4/text"], change
+    assert "fixes this" in fix.get_attribute("aria-label"), fix.get_attribute("aria-label")
+    fix.click()
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-theme="light"][data-check="badge:red"]').get_attribute("data-verdict") == "pass",
+             "the red badge to pass")
+    assert d.find_element(By.CSS_SELECTOR, '#editor .token[data-pointer="/badges/4/text"] input[type=text]').get_attribute("value") == change[0]["value"]
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "peptide-fox.json").read_text()
+    original = (ROOT / "palettes" / "peptide-fox.json").read_text()
+    assert saved == original.replace('"text": "#991b1b"', f'"text": "{change[0]["value"]}"', 1)
+    shot(d, "30-badge-fixed")
+    accessible(d, "applying a badge fix")
+    console_is_clean(d, "applying a badge fix")
+
+
+def test_a_fix_says_what_else_it_breaks_before_the_click(server, browser):
+    """trAIn's inactive progress segments fail on the app background; the nearest background
+    repaints the app background mid-gray. Before any click the page says that fix breaks body
+    text (15.96 → 4.34), lists the fixes that break least first and marks the breaking ones."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=train")
+    css = '#audit-view:not(.stale) tr[data-check="progress-inactive-on-background"] .fix-item'
+    items = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, css), "the fixes with their effects")
+    kinds = [i.find_element(By.CSS_SELECTOR, ".fix").get_attribute("data-fix") for i in items]
+    assert kinds[-1] == "background", kinds
+    background = items[-1]
+    assert "breaking" in background.get_attribute("class")
+    note = background.find_element(By.CSS_SELECTOR, ".effect").text
+    assert "fixes this" in note and "breaks body-text-on-background (15.96 → 4.34)" in note, note
+    # Every fix of this check breaks something: the ones that break least come first.
+    first = items[0].find_element(By.CSS_SELECTOR, ".effect").text
+    assert "breaks progress-active-on-track (4.34 → " in first, first
+    swatch = background.find_element(By.CSS_SELECTOR, ".fix")
+    assert "breaks body-text-on-background" in swatch.get_attribute("aria-label")
+    shot(d, "31-fix-effects")
+    accessible(d, "a fix that breaks others")
+    console_is_clean(d, "a fix that breaks others")

@@ -345,6 +345,82 @@ async function auditBrought(text, filename) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Any two colors: measured by the service (GET /v1/contrast, POST /v1/suggest), no palette needed
+
+let pairRound = 0;
+async function measurePair() {
+  const round = ++pairRound;
+  const fg = byId('pair-fg').value.trim();
+  const bg = byId('pair-bg').value.trim();
+  const out = byId('pair-result');
+  if (!fg || !bg) { out.replaceChildren(el('p', { text: 'Type a foreground and a background color.' })); return; }
+  const query = `fg=${encodeURIComponent(fg)}&bg=${encodeURIComponent(bg)}`;
+  const measured = await api('GET', `/v1/contrast?${query}`);
+  if (round !== pairRound) return;
+  const answer = parseJSON(measured.text);
+  if (!measured.ok || !answer) {
+    out.replaceChildren(el('p', { class: 'pair-error', text: (answer && answer.detail) || `The service answered ${measured.status}.` }));
+    return;
+  }
+  // A pair with light-dark() is answered per scheme; it must pass in both.
+  const schemes = answer.ratio === undefined ? Object.entries(answer) : [['', answer]];
+  const parts = [];
+  for (const [scheme, pair] of schemes) {
+    const drawn = pair.composited || { foreground: pair.foreground, background: pair.background };
+    const title = scheme ? `In the ${scheme} scheme: ` : '';
+    const verdicts = el('table', { class: 'pair-verdicts' },
+      el('caption', { text: `${title}${pair.display} (WCAG 2.2, floored), APCA Lc ${pair.apca.toFixed(1)}` }),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Use' }), el('th', { scope: 'col', text: 'AA' }), el('th', { scope: 'col', text: 'AAA' }))));
+    const body = el('tbody');
+    for (const [usage, name] of [['text', 'Text'], ['large-text', 'Large text'], ['non-text', 'Non-text (UI, graphics)']]) {
+      const levels = pair.verdicts[usage] || {};
+      const cell = (level) => (levels[level] === undefined ? el('td', { text: '—' })
+        : el('td', {}, el('span', { class: levels[level] ? 'verdict-pass' : 'verdict-fail', text: levels[level] ? 'PASS' : 'FAIL' })));
+      body.append(el('tr', {}, el('th', { scope: 'row', text: name }), cell('AA'), cell('AAA')));
+    }
+    verdicts.append(body);
+    const specimen = el('span', { class: 'swatch pair-specimen', role: 'img', style: `color:${drawn.foreground};background:${drawn.background}`,
+      'aria-label': `${pair.foreground} on ${pair.background}${pair.composited ? ` (drawn as ${drawn.foreground} on ${drawn.background})` : ''}, ${pair.display}`,
+      'data-sample': 'Sample text Aa' });
+    const notes = [];
+    if (pair.composited) notes.push(`The translucent foreground is measured as drawn: ${drawn.foreground} on ${drawn.background}.`);
+    if (pair.cvd) notes.push(`Worst under a color-vision deficiency: ${pair.cvd.display} as ${pair.cvd.deficiency} sees it.`);
+    parts.push(el('div', { class: 'pair-scheme', 'data-scheme': scheme }, specimen, verdicts, ...notes.map((n) => el('p', { class: 'muted', text: n }))));
+  }
+  const fixes = el('div', { class: 'pair-fixes' });
+  if (schemes.length > 1) {
+    out.replaceChildren(...parts, el('p', { class: 'muted', text: 'Nearest fixes are found for one scheme at a time: type that scheme\u2019s two colors to see them.' }));
+    return;
+  }
+  const suggested = await api('POST', '/v1/suggest', { body: JSON.stringify({ fg, bg }) });
+  if (round !== pairRound) return;
+  const advice = parseJSON(suggested.text);
+  if (!suggested.ok || !advice) {
+    fixes.append(el('p', { class: 'muted', text: `No nearest fixes: ${(advice && advice.detail) || suggested.status}` }));
+  } else if (advice.passes || !advice.suggestions) {
+    fixes.append(el('p', { text: `Passes ${advice.target}: no fix needed.` }));
+  } else {
+    fixes.append(el('p', { text: `Nearest colors that reach ${advice.target}:` }));
+    const list = el('ul', { class: 'fix-list' });
+    const use = (field, hex, label) => {
+      const button = el('button', { type: 'button', class: 'secondary', 'data-field': field, text: label });
+      button.addEventListener('click', () => { byId(field).value = hex; measurePair().catch(report); });
+      return button;
+    };
+    const s = advice.suggestions;
+    if (s.foreground && s.foreground[0]) list.append(el('li', {}, use('pair-fg', s.foreground[0].hex, `Foreground ${s.foreground[0].hex} (${s.foreground[0].display})`)));
+    if (s.background && s.background[0]) list.append(el('li', {}, use('pair-bg', s.background[0].hex, `Background ${s.background[0].hex} (${s.background[0].display})`)));
+    if (s.both) {
+      const both = el('button', { type: 'button', class: 'secondary', 'data-field': 'both', text: `Both: ${s.both.foreground.hex} on ${s.both.background.hex}` });
+      both.addEventListener('click', () => { byId('pair-fg').value = s.both.foreground.hex; byId('pair-bg').value = s.both.background.hex; measurePair().catch(report); });
+      list.append(el('li', {}, both));
+    }
+    fixes.append(list);
+  }
+  out.replaceChildren(...parts, fixes);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Wiring
 
 function openFromHash() {
@@ -366,6 +442,11 @@ async function wire() {
     });
   }
   byId('vision').addEventListener('change', () => { applyVision().catch(report); });
+  let pairTimer = null;
+  const pairLater = () => { clearTimeout(pairTimer); pairTimer = setTimeout(() => { measurePair().catch(report); }, 200); };
+  byId('pair-fg').addEventListener('input', pairLater);
+  byId('pair-bg').addEventListener('input', pairLater);
+  byId('pair-measure').addEventListener('click', () => { measurePair().catch(report); });
   const view = byId('audit-view');
   view.addEventListener('click', (event) => {
     const fix = event.target.closest('.fix[role=button]');

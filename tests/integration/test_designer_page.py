@@ -713,3 +713,35 @@ def test_a_fix_says_what_else_it_breaks_before_the_click(server, browser):
     shot(d, "31-fix-effects")
     accessible(d, "a fix that breaks others")
     console_is_clean(d, "a fix that breaks others")
+
+
+def test_any_two_colors_at_the_top(server, browser, run):
+    """The two-color box measures any two CSS colors through /v1/contrast and /v1/suggest, with
+    no palette: a translucent text as drawn, light-dark() in both schemes, color-mix(), and its
+    nearest fixes, one click each."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
+    edit_once(d, fg, "rgb(255 255 255 / 0.1)")
+    edit_once(d, bg, "black")
+    expected = json.loads(run("check", "rgb(255 255 255 / 0.1)", "black", "--format", "json").stdout)["display"]
+    result = wait_for(lambda: expected in d.find_element(By.ID, "pair-result").text and d.find_element(By.ID, "pair-result"), "the translucent pair")
+    assert "measured as drawn: #1a1a1a on #000000" in result.text, result.text
+    specimen = result.find_element(By.CSS_SELECTOR, ".pair-specimen")
+    assert "rgb(26, 26, 26)" in specimen.get_attribute("style"), "drawn composited, as measured"
+    assert "APCA Lc" in result.text and "Large text" in result.text and "FAIL" in result.text
+    fix = result.find_element(By.CSS_SELECTOR, 'button[data-field="pair-fg"]')
+    fix.click()
+    wait_for(lambda: "no fix needed" in d.find_element(By.ID, "pair-result").text, "the fixed pair to pass")
+    accessible(d, "the two-color box")
+    edit_once(d, fg, "light-dark(#333333, #eeeeee)")
+    edit_once(d, bg, "light-dark(white, color-mix(in srgb, black 90%, white))")
+    wait_for(lambda: len(d.find_elements(By.CSS_SELECTOR, "#pair-result .pair-scheme")) == 2, "both schemes")
+    schemes = [e.get_attribute("data-scheme") for e in d.find_elements(By.CSS_SELECTOR, "#pair-result .pair-scheme")]
+    assert sorted(schemes) == ["dark", "light"], schemes
+    shot(d, "32-two-colors")
+    console_is_clean(d, "the two-color box")
+    # A color that does not parse is refused with the parser's words (the browser logs the 400).
+    edit_once(d, bg, "nope")
+    wait_for(lambda: "'nope'" in d.find_element(By.ID, "pair-result").text, "the parser's message")

@@ -72,13 +72,71 @@ const broughtEditsAtRisk = () => state.broughtUnsaved && boxHoldsBrought();
 const bodyType = () => (state.css ? 'text/css' : 'application/json');
 
 // ---------------------------------------------------------------------------------------------
+// The state in the address: the palette and its edits, so a proposal can be sent as a link.
+// The edits are the one changed stretch of the served text (from the first changed character to
+// the last), with the served text's length and hash, deflated and base64url-encoded in the
+// fragment (never sent to any server): #palette=NAME&edits=…
+
+function hashOf(text) {
+  let h = 0x811c9dc5;  // FNV-1a, 32 bits: tells the served text a link was made on from another
+  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  return h.toString(16);
+}
+
+async function deflated(bytes, mode) {
+  const stream = new Blob([bytes]).stream().pipeThrough(mode === 'in' ? new DecompressionStream('deflate-raw') : new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function encodeEdits(original, text) {
+  let start = 0;
+  while (start < original.length && start < text.length && original[start] === text[start]) start++;
+  let end = 0;
+  while (end < original.length - start && end < text.length - start && original[original.length - 1 - end] === text[text.length - 1 - end]) end++;
+  const edit = { v: 1, n: original.length, h: hashOf(original), s: start, e: original.length - end, t: text.slice(start, text.length - end) };
+  const packed = await deflated(new TextEncoder().encode(JSON.stringify(edit)), 'out');
+  let binary = '';
+  for (const b of packed) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+// The edits of a link, applied to the served text, or an Error saying why they cannot be.
+async function decodeEdits(code, original, name) {
+  let edit;
+  try {
+    const binary = atob(code.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    edit = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await deflated(bytes, 'in')));
+  } catch (error) {
+    return new Error(`the link's edits do not decode (${error.message}); it was cut short or changed on the way`);
+  }
+  if (!edit || edit.v !== 1 || typeof edit.t !== 'string' || !Number.isInteger(edit.s) || !Number.isInteger(edit.e) || edit.s > edit.e) {
+    return new Error('the link\'s edits decode to something this page did not write');
+  }
+  if (edit.n !== original.length || edit.h !== hashOf(original) || edit.e > original.length) {
+    return new Error(`the link's edits were made on another version of ${name} than the service holds now`);
+  }
+  return original.slice(0, edit.s) + edit.t + original.slice(edit.e);
+}
+
+let addressRound = 0;
+async function rememberInAddress() {
+  if (!state.served || state.brought || !state.doc) return;
+  const round = ++addressRound;
+  const text = currentText();
+  const base = `#palette=${segment(state.name)}`;
+  const address = text === state.original ? base : `${base}&edits=${await encodeEdits(state.original, text)}`;
+  if (round === addressRound && location.hash !== address) history.replaceState(null, '', address);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Opening a palette
 
 function servedNames() {
   return Array.from(document.querySelectorAll('.palette-list > li')).map((li) => li.dataset.palette);
 }
 
-async function openServed(name) {
+async function openServed(name, { edits = null } = {}) {
   const opening = ++state.opening;
   if (!servedNames().includes(name)) {
     setStatus(`The service holds no palette named "${name}".`);
@@ -92,13 +150,25 @@ async function openServed(name) {
     setStatus(problem && problem.detail ? problem.detail : `The service answered ${answer.status}.`);
     return;
   }
-  history.replaceState(null, '', `#palette=${segment(name)}`);
-  const draft = state.drafts.get(name);
+  let draft = state.drafts.get(name);
+  if (edits !== null) {
+    const linked = await decodeEdits(edits, answer.text, name);
+    if (opening !== state.opening) return;
+    if (linked instanceof Error) {
+      history.replaceState(null, '', `#palette=${segment(name)}`);
+      setStatus(`This link is refused: ${linked.message}. Nothing was opened; open ${name} from the list to start from the served palette.`);
+      return;
+    }
+    draft = { text: linked, saved: false };
+  } else {
+    history.replaceState(null, '', `#palette=${segment(name)}`);
+  }
   const item = document.querySelector(`.palette-list > li[data-palette="${CSS.escape(name)}"]`);
   await start(name, answer.text, { served: true, opening, draft: draft && draft.text, saved: draft && draft.saved ? draft.text : null,
     file: item && item.dataset.file });
   if (draft && draft.text !== answer.text && opening === state.opening) {
-    setStatus(`Your earlier edits of ${name} are back ("Undo all edits" returns to the served palette): ${byId('status').textContent}`);
+    const whose = edits !== null ? `The link's edits of ${name} are applied` : `Your earlier edits of ${name} are back`;
+    setStatus(`${whose} ("Undo all edits" returns to the served palette): ${byId('status').textContent}`);
   }
 }
 
@@ -225,6 +295,7 @@ async function refreshNow() {
   state.proposal = answer;
   renderChanges(state, answer);
   renderAudit(state, html);
+  await rememberInAddress();
 }
 
 function edit(row, value) {
@@ -424,11 +495,12 @@ async function measurePair() {
 // Wiring
 
 function openFromHash() {
-  const match = /^#palette=(.+)$/.exec(location.hash);
+  const match = /^#palette=([^&]+)(?:&edits=(.*))?$/.exec(location.hash);
   if (!match) return;
   let name;
   try { name = decodeURIComponent(match[1]); } catch (error) { setStatus('The address names no palette this page can open.'); return; }
-  if (name !== state.name || !state.served) openServed(name).catch(report);
+  const edits = match[2] === undefined ? null : match[2];
+  if (edits !== null || name !== state.name || !state.served) openServed(name, { edits }).catch(report);
 }
 
 async function wire() {

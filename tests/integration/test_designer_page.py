@@ -33,6 +33,12 @@ def server(binary, tmp_path):
 
 @pytest.fixture
 def browser(tmp_path):
+    driver = make_browser(tmp_path / "downloads")
+    yield driver
+    driver.quit()
+
+
+def make_browser(downloads):
     if not shutil.which("chromium") or not os.path.exists("/usr/bin/chromedriver"):
         pytest.skip("chromium and /usr/bin/chromedriver are not installed (make deps-test installs them)")
     pytest.importorskip("selenium")
@@ -41,7 +47,6 @@ def browser(tmp_path):
     os.environ["SE_AVOID_STATS"] = "true"
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    downloads = tmp_path / "downloads"
     downloads.mkdir()
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1800",
@@ -55,8 +60,7 @@ def browser(tmp_path):
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     driver.downloads = downloads
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
+    return driver
 
 
 def wait_for(condition, what, timeout=15):
@@ -745,3 +749,35 @@ def test_any_two_colors_at_the_top(server, browser, run):
     # A color that does not parse is refused with the parser's words (the browser logs the 400).
     edit_once(d, bg, "nope")
     wait_for(lambda: "'nope'" in d.find_element(By.ID, "pair-result").text, "the parser's message")
+
+
+def test_a_proposal_is_sent_as_a_link(server, browser, tmp_path):
+    """The palette and its edits are in the address: the link, opened in a new browser session,
+    shows the same edited verdicts. A link whose edits do not decode is refused, saying why."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] input[type=text]'), "the editor")
+    wait_for(lambda: "0 regressions" in d.find_element(By.ID, "status").text, "the first audit")
+    edit_once(d, field, PALE_GRAY)
+    css = '#changes section[data-theme="light"] ul.regressed li'
+    seen = wait_for(lambda: [li.text for li in d.find_elements(By.CSS_SELECTOR, css) if li.text.startswith("body-text-on-page:")], "the regression")
+    link = wait_for(lambda: "&edits=" in d.current_url and d.current_url, "the edits in the address")
+    assert len(link) < 2000, len(link)
+    other = make_browser(tmp_path / "other-downloads")
+    try:
+        other.get(link)
+        again = wait_for(lambda: [li.text for li in other.find_elements(By.CSS_SELECTOR, css) if li.text.startswith("body-text-on-page:")], "the regression from the link")
+        assert again == seen, (again, seen)
+        value = other.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] input[type=text]').get_attribute("value")
+        assert value == PALE_GRAY
+        assert "The link's edits of peptide-fox are applied" in other.find_element(By.ID, "status").text
+        console_is_clean(other, "opening a shared link")
+        broken = link[:-12] + "!!" + link[-10:]
+        other.get(server.base + "/")
+        other.get(broken)
+        message = wait_for(lambda: "This link is refused" in other.find_element(By.ID, "page-status").text
+                           and other.find_element(By.ID, "page-status").text, "the refusal")
+        assert "do not decode" in message or "did not write" in message, message
+    finally:
+        other.quit()

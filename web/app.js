@@ -10,7 +10,7 @@ import { api, baseName, isStylesheet, loadFormats, parseJSON, segment } from './
 import { applyVision, fixChanges, renderAudit, renderChanges, renderProblems } from './audit.js';
 import { EditableDocument, pointerOf } from './document.js';
 import { byId, download, el, plural, report, setStatus } from './dom.js';
-import { buildEditor, updateEditor, writtenValues } from './editor.js';
+import { buildEditor, editedPointers, updateEditor, writtenValues } from './editor.js';
 
 // Everything the page remembers, each field declared here.
 const state = {
@@ -72,13 +72,71 @@ const broughtEditsAtRisk = () => state.broughtUnsaved && boxHoldsBrought();
 const bodyType = () => (state.css ? 'text/css' : 'application/json');
 
 // ---------------------------------------------------------------------------------------------
+// The state in the address: the palette and its edits, so a proposal can be sent as a link.
+// The edits are the one changed stretch of the served text (from the first changed character to
+// the last), with the served text's length and hash, deflated and base64url-encoded in the
+// fragment (never sent to any server): #palette=NAME&edits=…
+
+function hashOf(text) {
+  let h = 0x811c9dc5;  // FNV-1a, 32 bits: tells the served text a link was made on from another
+  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  return h.toString(16);
+}
+
+async function deflated(bytes, mode) {
+  const stream = new Blob([bytes]).stream().pipeThrough(mode === 'in' ? new DecompressionStream('deflate-raw') : new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function encodeEdits(original, text) {
+  let start = 0;
+  while (start < original.length && start < text.length && original[start] === text[start]) start++;
+  let end = 0;
+  while (end < original.length - start && end < text.length - start && original[original.length - 1 - end] === text[text.length - 1 - end]) end++;
+  const edit = { v: 1, n: original.length, h: hashOf(original), s: start, e: original.length - end, t: text.slice(start, text.length - end) };
+  const packed = await deflated(new TextEncoder().encode(JSON.stringify(edit)), 'out');
+  let binary = '';
+  for (const b of packed) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+// The edits of a link, applied to the served text, or an Error saying why they cannot be.
+async function decodeEdits(code, original, name) {
+  let edit;
+  try {
+    const binary = atob(code.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    edit = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await deflated(bytes, 'in')));
+  } catch (error) {
+    return new Error(`the link's edits do not decode (${error.message}); it was cut short or changed on the way`);
+  }
+  if (!edit || edit.v !== 1 || typeof edit.t !== 'string' || !Number.isInteger(edit.s) || !Number.isInteger(edit.e) || edit.s > edit.e) {
+    return new Error('the link\'s edits decode to something this page did not write');
+  }
+  if (edit.n !== original.length || edit.h !== hashOf(original) || edit.e > original.length) {
+    return new Error(`the link's edits were made on another version of ${name} than the service holds now`);
+  }
+  return original.slice(0, edit.s) + edit.t + original.slice(edit.e);
+}
+
+let addressRound = 0;
+async function rememberInAddress() {
+  if (!state.served || state.brought || !state.doc) return;
+  const round = ++addressRound;
+  const text = currentText();
+  const base = `#palette=${segment(state.name)}`;
+  const address = text === state.original ? base : `${base}&edits=${await encodeEdits(state.original, text)}`;
+  if (round === addressRound && location.hash !== address) history.replaceState(null, '', address);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Opening a palette
 
 function servedNames() {
   return Array.from(document.querySelectorAll('.palette-list > li')).map((li) => li.dataset.palette);
 }
 
-async function openServed(name) {
+async function openServed(name, { edits = null } = {}) {
   const opening = ++state.opening;
   if (!servedNames().includes(name)) {
     setStatus(`The service holds no palette named "${name}".`);
@@ -92,13 +150,25 @@ async function openServed(name) {
     setStatus(problem && problem.detail ? problem.detail : `The service answered ${answer.status}.`);
     return;
   }
-  history.replaceState(null, '', `#palette=${segment(name)}`);
-  const draft = state.drafts.get(name);
+  let draft = state.drafts.get(name);
+  if (edits !== null) {
+    const linked = await decodeEdits(edits, answer.text, name);
+    if (opening !== state.opening) return;
+    if (linked instanceof Error) {
+      history.replaceState(null, '', `#palette=${segment(name)}`);
+      setStatus(`This link is refused: ${linked.message}. Nothing was opened; open ${name} from the list to start from the served palette.`);
+      return;
+    }
+    draft = { text: linked, saved: false };
+  } else {
+    history.replaceState(null, '', `#palette=${segment(name)}`);
+  }
   const item = document.querySelector(`.palette-list > li[data-palette="${CSS.escape(name)}"]`);
   await start(name, answer.text, { served: true, opening, draft: draft && draft.text, saved: draft && draft.saved ? draft.text : null,
     file: item && item.dataset.file });
   if (draft && draft.text !== answer.text && opening === state.opening) {
-    setStatus(`Your earlier edits of ${name} are back ("Undo all edits" returns to the served palette): ${byId('status').textContent}`);
+    const whose = edits !== null ? `The link's edits of ${name} are applied` : `Your earlier edits of ${name} are back`;
+    setStatus(`${whose} ("Undo all edits" returns to the served palette): ${byId('status').textContent}`);
   }
 }
 
@@ -178,7 +248,8 @@ function refresh() {
 function auditPath({ html = false } = {}) {
   const path = state.served ? `/v1/palettes/${segment(state.name)}/proposals` : `/v1/audit?name=${segment(state.fallbackName || 'pasted')}`;
   if (!html) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}include=html`;
+  // Every fix comes with what else it changes (`effects`: the palette audited with it applied).
+  return `${path}${path.includes('?') ? '&' : '?'}include=html,effects`;
 }
 
 // One edit costs two requests: the token listing (every problem with its pointer, the colors
@@ -200,7 +271,7 @@ async function refreshNow() {
   state.listing = listing;
   doc.useSpans(listing);
   if (state.before === null && body === state.original) state.before = writtenValues(doc);
-  const pointers = listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer));
+  const pointers = editedPointers(listing, doc);
   if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(state, listing, edit);
   updateEditor(state, listing);
   state.problems = listing.problems.length;
@@ -224,6 +295,7 @@ async function refreshNow() {
   state.proposal = answer;
   renderChanges(state, answer);
   renderAudit(state, html);
+  await rememberInAddress();
 }
 
 function edit(row, value) {
@@ -344,14 +416,91 @@ async function auditBrought(text, filename) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Any two colors: measured by the service (GET /v1/contrast, POST /v1/suggest), no palette needed
+
+let pairRound = 0;
+async function measurePair() {
+  const round = ++pairRound;
+  const fg = byId('pair-fg').value.trim();
+  const bg = byId('pair-bg').value.trim();
+  const out = byId('pair-result');
+  if (!fg || !bg) { out.replaceChildren(el('p', { text: 'Type a foreground and a background color.' })); return; }
+  const query = `fg=${encodeURIComponent(fg)}&bg=${encodeURIComponent(bg)}`;
+  const measured = await api('GET', `/v1/contrast?${query}`);
+  if (round !== pairRound) return;
+  const answer = parseJSON(measured.text);
+  if (!measured.ok || !answer) {
+    out.replaceChildren(el('p', { class: 'pair-error', text: (answer && answer.detail) || `The service answered ${measured.status}.` }));
+    return;
+  }
+  // A pair with light-dark() is answered per scheme; it must pass in both.
+  const schemes = answer.ratio === undefined ? Object.entries(answer) : [['', answer]];
+  const parts = [];
+  for (const [scheme, pair] of schemes) {
+    const drawn = pair.composited || { foreground: pair.foreground, background: pair.background };
+    const title = scheme ? `In the ${scheme} scheme: ` : '';
+    const verdicts = el('table', { class: 'pair-verdicts' },
+      el('caption', { text: `${title}${pair.display} (WCAG 2.2, floored), APCA Lc ${pair.apca.toFixed(1)}` }),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Use' }), el('th', { scope: 'col', text: 'AA' }), el('th', { scope: 'col', text: 'AAA' }))));
+    const body = el('tbody');
+    for (const [usage, name] of [['text', 'Text'], ['large-text', 'Large text'], ['non-text', 'Non-text (UI, graphics)']]) {
+      const levels = pair.verdicts[usage] || {};
+      const cell = (level) => (levels[level] === undefined ? el('td', { text: '—' })
+        : el('td', {}, el('span', { class: levels[level] ? 'verdict-pass' : 'verdict-fail', text: levels[level] ? 'PASS' : 'FAIL' })));
+      body.append(el('tr', {}, el('th', { scope: 'row', text: name }), cell('AA'), cell('AAA')));
+    }
+    verdicts.append(body);
+    const specimen = el('span', { class: 'swatch pair-specimen', role: 'img', style: `color:${drawn.foreground};background:${drawn.background}`,
+      'aria-label': `${pair.foreground} on ${pair.background}${pair.composited ? ` (drawn as ${drawn.foreground} on ${drawn.background})` : ''}, ${pair.display}`,
+      'data-sample': 'Sample text Aa' });
+    const notes = [];
+    if (pair.composited) notes.push(`The translucent foreground is measured as drawn: ${drawn.foreground} on ${drawn.background}.`);
+    if (pair.cvd) notes.push(`Worst under a color-vision deficiency: ${pair.cvd.display} as ${pair.cvd.deficiency} sees it.`);
+    parts.push(el('div', { class: 'pair-scheme', 'data-scheme': scheme }, specimen, verdicts, ...notes.map((n) => el('p', { class: 'muted', text: n }))));
+  }
+  const fixes = el('div', { class: 'pair-fixes' });
+  if (schemes.length > 1) {
+    out.replaceChildren(...parts, el('p', { class: 'muted', text: 'Nearest fixes are found for one scheme at a time: type that scheme\u2019s two colors to see them.' }));
+    return;
+  }
+  const suggested = await api('POST', '/v1/suggest', { body: JSON.stringify({ fg, bg }) });
+  if (round !== pairRound) return;
+  const advice = parseJSON(suggested.text);
+  if (!suggested.ok || !advice) {
+    fixes.append(el('p', { class: 'muted', text: `No nearest fixes: ${(advice && advice.detail) || suggested.status}` }));
+  } else if (advice.passes || !advice.suggestions) {
+    fixes.append(el('p', { text: `Passes ${advice.target}: no fix needed.` }));
+  } else {
+    fixes.append(el('p', { text: `Nearest colors that reach ${advice.target}:` }));
+    const list = el('ul', { class: 'fix-list' });
+    const use = (field, hex, label) => {
+      const button = el('button', { type: 'button', class: 'secondary', 'data-field': field, text: label });
+      button.addEventListener('click', () => { byId(field).value = hex; measurePair().catch(report); });
+      return button;
+    };
+    const s = advice.suggestions;
+    if (s.foreground && s.foreground[0]) list.append(el('li', {}, use('pair-fg', s.foreground[0].hex, `Foreground ${s.foreground[0].hex} (${s.foreground[0].display})`)));
+    if (s.background && s.background[0]) list.append(el('li', {}, use('pair-bg', s.background[0].hex, `Background ${s.background[0].hex} (${s.background[0].display})`)));
+    if (s.both) {
+      const both = el('button', { type: 'button', class: 'secondary', 'data-field': 'both', text: `Both: ${s.both.foreground.hex} on ${s.both.background.hex}` });
+      both.addEventListener('click', () => { byId('pair-fg').value = s.both.foreground.hex; byId('pair-bg').value = s.both.background.hex; measurePair().catch(report); });
+      list.append(el('li', {}, both));
+    }
+    fixes.append(list);
+  }
+  out.replaceChildren(...parts, fixes);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Wiring
 
 function openFromHash() {
-  const match = /^#palette=(.+)$/.exec(location.hash);
+  const match = /^#palette=([^&]+)(?:&edits=(.*))?$/.exec(location.hash);
   if (!match) return;
   let name;
   try { name = decodeURIComponent(match[1]); } catch (error) { setStatus('The address names no palette this page can open.'); return; }
-  if (name !== state.name || !state.served) openServed(name).catch(report);
+  const edits = match[2] === undefined ? null : match[2];
+  if (edits !== null || name !== state.name || !state.served) openServed(name, { edits }).catch(report);
 }
 
 async function wire() {
@@ -365,6 +514,11 @@ async function wire() {
     });
   }
   byId('vision').addEventListener('change', () => { applyVision().catch(report); });
+  let pairTimer = null;
+  const pairLater = () => { clearTimeout(pairTimer); pairTimer = setTimeout(() => { measurePair().catch(report); }, 200); };
+  byId('pair-fg').addEventListener('input', pairLater);
+  byId('pair-bg').addEventListener('input', pairLater);
+  byId('pair-measure').addEventListener('click', () => { measurePair().catch(report); });
   const view = byId('audit-view');
   view.addEventListener('click', (event) => {
     const fix = event.target.closest('.fix[role=button]');

@@ -37,15 +37,86 @@ export function auditOf(state) {
   return state.proposal && (state.served ? state.proposal.audit : state.proposal);
 }
 
+// The fix a swatch shows, from the audit JSON (its changes and, with ?include=effects, what
+// else it changes).
+export function fixOf(state, fix) {
+  const row = fix.closest('tr');
+  const audit = auditOf(state);
+  if (!row || !audit || !audit.palettes || !audit.palettes[0]) return null;
+  const theme = audit.palettes[0].themes.find((t) => t.name === row.dataset.theme);
+  const result = theme && theme.results.find((r) => r.id === row.dataset.check);
+  return (result && (result.fixes || []).find((f) => f.kind === fix.dataset.fix)) || null;
+}
+
+// What a fix does besides its own check, in words, from the service's measurement (the palette
+// audited again with the fix applied): "fixes this; breaks body-text (15.96 → 4.34)".
+export function effectNote(effect, theme) {
+  if (!effect) return null;
+  if (effect.unmeasured) return { text: `what else it changes was not measured: ${effect.unmeasured}`, breaks: 0, measured: false };
+  const where = (c) => (c.after.theme !== theme ? ` in ${c.after.theme}` : '');
+  const told = (v) => (v === 'pass' ? 'told apart' : 'confusable');
+  const change = (c) => (c.after.kind === 'distinct'
+    ? `${c.after.check}${where(c)} (${told(c.before.verdict)} → ${told(c.after.verdict)})`
+    : `${c.after.check}${where(c)} (${c.before.ratio.toFixed(2)} → ${c.after.ratio.toFixed(2)})`);
+  const parts = [effect.fixes ? 'fixes this' : 'does not make this pass'];
+  if (effect.breaks.length) parts.push(`breaks ${effect.breaks.map(change).join(', ')}`);
+  if (effect.lowers.length) parts.push(`lowers ${effect.lowers.map((c) => `${change(c).slice(0, -1)}, ${c.before.achieved} → ${c.after.achieved})`).join(', ')}`);
+  if (effect.improves.length) parts.push(`also improves ${plural(effect.improves.length, 'check')}`);
+  if (!effect.breaks.length && !effect.lowers.length) parts.push('breaks nothing');
+  return { text: parts.join('; '), breaks: effect.breaks.length, measured: true };
+}
+
+// Each fix swatch with its label and what else it changes, the fixes that break nothing first
+// and a breaking one marked: the report lists them as "Nearest passing: text ▣ background ▣".
+function annotateFixes(state, view) {
+  for (const box of view.querySelectorAll('.fixes')) {
+    const row = box.closest('tr');
+    const theme = row ? row.dataset.theme : '';
+    const items = [];
+    let label = '';
+    let lead = null;
+    for (const node of Array.from(box.childNodes)) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        const text = node.nodeValue.trim();
+        if (text.includes(':')) {
+          const [before, after] = text.split(/:(.*)/s);
+          lead = `${before}:`;
+          label = (after || '').trim();
+        } else {
+          label = text;
+        }
+        continue;
+      }
+      if (node.nodeType === Node.ELEMENT_NODE && node.matches('.fix[data-fix]')) {
+        const fix = fixOf(state, node);
+        const note = fix ? effectNote(fix.effect, theme) : null;
+        items.push({ label, swatch: node, note });
+        label = '';
+      }
+    }
+    if (items.length === 0) continue;
+    // Measured and breaking nothing, then not measured, then breaking (fewest breaks first).
+    const rank = (item) => (!item.note || !item.note.measured ? 1 : item.note.breaks > 0 ? 2 + item.note.breaks / 1000 : 0);
+    items.sort((a, b) => rank(a) - rank(b));
+    const list = el('ul', { class: 'fix-list' });
+    for (const item of items) {
+      const li = el('li', { class: `fix-item${item.note && item.note.breaks ? ' breaking' : ''}` });
+      if (item.label) li.append(el('span', { class: 'fix-kind', text: item.label }), ' ');
+      li.append(item.swatch);
+      if (item.note) {
+        item.swatch.dataset.effect = item.note.text;
+        li.append(' ', el('span', { class: 'effect', text: item.note.breaks ? `\u26a0 ${item.note.text}` : item.note.text }));
+      }
+      list.append(li);
+    }
+    box.replaceChildren(...(lead ? [lead] : []), list);
+  }
+}
+
 // The changes a fix swatch makes, from the audit JSON (each failing result lists its `fixes`:
 // where each suggested color goes in the document); the HTML only names the fix.
 export function fixChanges(state, fix) {
-  const row = fix.closest('tr');
-  const audit = auditOf(state);
-  if (!row || !audit || !audit.palettes || !audit.palettes[0]) return [];
-  const theme = audit.palettes[0].themes.find((t) => t.name === row.dataset.theme);
-  const result = theme && theme.results.find((r) => r.id === row.dataset.check);
-  const found = result && (result.fixes || []).find((f) => f.kind === fix.dataset.fix);
+  const found = fixOf(state, fix);
   return found ? found.changes : [];
 }
 
@@ -64,6 +135,7 @@ export function renderAudit(state, html) {
   view.replaceChildren(fragment);
   view.classList.remove('stale');
   applyVision().catch(report);
+  annotateFixes(state, view);
   for (const fix of view.querySelectorAll('.fix[data-fix]')) {
     const changes = fixChanges(state, fix);
     if (changes.length === 0) continue;
@@ -85,7 +157,7 @@ export function renderAudit(state, html) {
       const definedIn = where[0] === 'themes' ? where[1] : null;
       return definedIn && definedIn !== theme ? `${name} (written in theme ${definedIn}, which changes too)` : name;
     });
-    const label = `Apply ${changes.map((c) => c.value).join(' and ')} to ${targets.join(' and ')}`;
+    const label = `Apply ${changes.map((c) => c.value).join(' and ')} to ${targets.join(' and ')}${fix.dataset.effect ? `: ${fix.dataset.effect}` : ''}`;
     fix.setAttribute('role', 'button');
     fix.setAttribute('tabindex', '0');
     fix.setAttribute('aria-label', label);

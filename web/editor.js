@@ -1,8 +1,33 @@
-// The token editor: one row per token of each theme, with a text field (any CSS color or an
-// alias) and a color picker. A row edits the value where the service says it is written; a
+// The token editor: one row per token of each theme, and one per badge color and check's own
+// color, with a text field (any CSS color or an alias) and a color picker. A row edits the value where the service says it is written; a
 // token written in another file is shown read-only.
 
 import { byId, el } from './dom.js';
+import { pointerSegments } from './document.js';
+
+// The colors the audit measures that are not theme tokens but written in the document: a
+// badge's text, background and border, and a check's own literal color (`"background": "#fff"`
+// rather than a token's name). The listing gives each its span (`checkColors`) and whose it is.
+export function ownColors(listing, doc) {
+  return (listing.checkColors || []).filter((place) => {
+    if (!doc.values.has(place.pointer)) return false;
+    if (place.pointer.startsWith('/badges/')) return true;
+    // A check's field names a token, or is a color of its own: only the latter is a color here.
+    const written = doc.source(place.pointer);
+    let value;
+    try { value = JSON.parse(written); } catch (error) { return false; }
+    return typeof value === 'string' && /^(#|[a-z-]+\()/i.test(value.trim());
+  });
+}
+
+// Every pointer the editor has a row for.
+export function editedPointers(listing, doc) {
+  return [...listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer)), ...ownColors(listing, doc).map((p) => p.pointer)];
+}
+
+const literal = (doc, pointer) => {
+  try { return JSON.parse(doc.source(pointer)); } catch (error) { return doc.source(pointer); }
+};
 
 // Builds the rows of `listing` for the document `doc`; `onEdit(row, value)` is called for
 // every change a designer makes.
@@ -61,6 +86,33 @@ export function buildEditor(state, listing, onEdit) {
     }
     editor.append(fieldset);
   }
+  const own = ownColors(listing, doc);
+  if (own.length > 0) {
+    const fieldset = el('fieldset', { 'data-theme': '', class: 'own-colors' },
+      el('legend', { text: 'Badges and checks\u2019 own colors (every theme)' }));
+    for (const place of own) {
+      const id = `token-${counter++}`;
+      const where = pointerSegments(place.pointer);
+      const field = where[where.length - 1];
+      const owner = place.owner ? place.owner.replace(/^badge:/, 'badge ') : where.slice(0, -1).join('/');
+      const name = `${owner} ${field}`;
+      const text = el('input', { type: 'text', id, value: literal(doc, place.pointer), spellcheck: 'false', autocomplete: 'off',
+        'aria-describedby': `${id}-message`, 'data-pointer': place.pointer });
+      const picker = el('input', { type: 'color', id: `${id}-picker`, 'aria-label': `${name}: pick a color` });
+      const row = el('div', { class: 'token', 'data-token': name, 'data-theme': '', 'data-pointer': place.pointer, 'data-owner': place.owner || '' },
+        el('label', { for: id, text: name }), picker, text, el('span', { class: 'message', id: `${id}-message`, role: 'status' }));
+      text.addEventListener('input', () => onEdit(row, text.value));
+      picker.addEventListener('input', () => {
+        const current = row.dataset.hex || '';
+        const alpha = current.length === 9 ? current.slice(7) : '';
+        text.value = picker.value + alpha;
+        onEdit(row, text.value);
+      });
+      state.rows.set(place.pointer, row);
+      fieldset.append(row);
+    }
+    editor.append(fieldset);
+  }
   const again = keep && state.rows.get(keep.pointer);
   if (again) {
     const field = again.querySelector(keep.picker ? 'input[type=color]' : 'input[type=text]');
@@ -88,6 +140,19 @@ export function updateEditor(state, listing) {
       const before = state.before ? state.before.get(token.pointer) : state.doc.source(token.pointer);
       row.classList.toggle('changed', before === undefined || before !== state.doc.source(token.pointer));
     }
+  }
+  for (const place of ownColors(listing, state.doc)) {
+    const row = state.rows.get(place.pointer);
+    if (!row) continue;
+    const value = String(literal(state.doc, place.pointer)).trim();
+    const hex = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(value) ? value.toLowerCase() : null;
+    if (hex) {
+      const full = hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}` : hex;
+      row.dataset.hex = full;
+      row.querySelector('input[type=color]').value = full.slice(0, 7);
+    }
+    const before = state.before ? state.before.get(place.pointer) : state.doc.source(place.pointer);
+    row.classList.toggle('changed', before !== undefined && before !== state.doc.source(place.pointer));
   }
 }
 

@@ -53,6 +53,16 @@ enum DesignerPage {
             <header class="top"><h1>contrast</h1><p class="muted">Change a palette and see at once what it does to contrast: WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc.</p></header>
             <main id="main">
             <p id="page-status" class="status" role="status"></p>
+            <section id="pair" aria-labelledby="pair-title">
+            <h2 id="pair-title">Any two colors</h2>
+            <div class="row">
+            <label for="pair-fg">Foreground</label> <input type="text" id="pair-fg" value="#767676" spellcheck="false" autocomplete="off" aria-describedby="pair-help">
+            <label for="pair-bg">Background</label> <input type="text" id="pair-bg" value="#ffffff" spellcheck="false" autocomplete="off" aria-describedby="pair-help">
+            <button type="button" id="pair-measure">Measure</button>
+            </div>
+            <p id="pair-help" class="muted">Any CSS color: hex, rgb() or oklch() with alpha, light-dark() (measured in both schemes), color-mix(). A translucent foreground is measured as drawn, over the background.</p>
+            <div id="pair-result" role="status" aria-live="polite"></div>
+            </section>
             <section id="palettes" aria-labelledby="palettes-title">
             <h2 id="palettes-title">Palettes</h2>
 

@@ -37,9 +37,11 @@ extension Routes {
         if let name { palette.name = name }
         if let sidecar { palette.adoptChecks(from: sidecar) }
         let themes = request.query.filter { $0.name == "theme" }.map(\.value)
-        let report = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request),
-                             cvdPolicy: try Routes.cvdPolicy(request)).audit(palette, problems: problems)
+        let auditor = Auditor(themeFilter: themes.isEmpty ? nil : themes, limits: try requestLimits(request),
+                              cvdPolicy: try Routes.cvdPolicy(request))
+        var report = auditor.audit(palette, problems: problems)
         try Routes.refuseIfStopped(budget, doing: "the audit")
+        if report.problems.isEmpty, try Routes.included(request).effects { report = auditor.withFixEffects(report, palette: palette) }
         if !report.problems.isEmpty {
             throw Routes.problems("the palette has \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); each names its \(isStylesheet ? "line and column" : "JSON pointer")", report.problems)
         }
@@ -99,7 +101,7 @@ extension Routes {
         var limits = Routes.stoppable(auditLimits, request)
         limits.maximumOutputBytes = self.limits.maximumResponseBytes
         let preferred = Routes.preferredAuditType(request)
-        limits.rendering = preferred == "text/html" || request.path == "/v1/report" || request.query("include") == "html" ? .html : preferred == "text/markdown" ? .markdown : .json
+        limits.rendering = preferred == "text/html" || request.path == "/v1/report" || (try? Routes.included(request).html) == true ? .html : preferred == "text/markdown" ? .markdown : .json
         switch request.query("suggestions") {
         case nil, "all": break
         case "none": limits.maximumSuggestions = 0
@@ -146,11 +148,22 @@ extension Routes {
     /// gets with `Accept: text/html` (rendered from the same audit), so an editor that shows
     /// the report and works with its data makes one request for both.
     static func includesHTML(_ request: Request) throws(ServiceError) -> Bool {
-        switch request.query("include") {
-        case nil: return false
-        case "html": return true
-        case let other?: throw .badRequest("include must be html, not \"\(other.prefix(40))\"", field: "include", code: "invalid-value")
+        try included(request).html
+    }
+
+    /// `?include=` as a comma-separated list: `html` (above), `effects` (every fix says what
+    /// else it changes: ``Auditor/withFixEffects(_:palette:)``), or both.
+    static func included(_ request: Request) throws(ServiceError) -> (html: Bool, effects: Bool) {
+        guard let text = request.query("include") else { return (false, false) }
+        var included = (html: false, effects: false)
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            switch part {
+            case "html": included.html = true
+            case "effects": included.effects = true
+            default: throw .badRequest("include must be html, effects or html,effects, not \"\(text.prefix(40))\"", field: "include", code: "invalid-value")
+            }
         }
+        return included
     }
 
     /// `json` (an object) with the body of `html` added as its member `html`.

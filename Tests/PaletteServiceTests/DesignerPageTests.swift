@@ -123,6 +123,28 @@ import TestSupport
         #expect(try checks.map { "\($0["pointer"] ?? "")=\(try written($0["span"]))" } == ["/checks/0/background=\"#fff\"", "/checks/0/foreground='ink'"])
     }
 
+    /// A badge's colors are measured, so they are places a fix goes: each has its span, and
+    /// says whose it is (as the audit names the result), as a check's colors do.
+    @Test func badgeColorsComeWithTheirSpans() throws {
+        let doc = """
+            {"name": "b", "themes": {"light": {"tokens": {"ink": "#111111", "paper": "#ffffff"}}},
+             "checks": [{"id": "body", "foreground": "ink", "background": "paper"}],
+             "badges": [{"name": "red", "background": "#fee2e2", "text": "#991b1b", "border": "#f87171"},
+                        {"name": "teal", "background": "#ccfbf1", "text": "#134e4a"}]}
+            """
+        let bytes = Array(doc.utf8)
+        let body = try json(routes.respond(to: post("/v1/tokens", doc)))
+        let places = try #require(body["checkColors"] as? [[String: Any]])
+        let written = try places.map { place -> String in
+            let span = try #require(place["span"] as? [String: Int])
+            let text = String(decoding: bytes[try #require(span["start"])..<(try #require(span["end"]))], as: UTF8.self)
+            return "\(place["owner"] ?? "-") \(place["pointer"] ?? "")=\(text)"
+        }
+        #expect(written == ["badge:red /badges/0/background=\"#fee2e2\"", "badge:red /badges/0/border=\"#f87171\"", "badge:red /badges/0/text=\"#991b1b\"",
+                            "badge:teal /badges/1/background=\"#ccfbf1\"", "badge:teal /badges/1/text=\"#134e4a\"",
+                            "body /checks/0/background=\"paper\"", "body /checks/0/foreground=\"ink\""], "\(written)")
+    }
+
     /// A stylesheet's values are spans too: the value of the declaration, without
     /// `!important`, so replacing it edits the custom property and nothing else.
     @Test func stylesheetValuesComeWithTheirSpans() throws {

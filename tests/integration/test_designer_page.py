@@ -33,6 +33,12 @@ def server(binary, tmp_path):
 
 @pytest.fixture
 def browser(tmp_path):
+    driver = make_browser(tmp_path / "downloads")
+    yield driver
+    driver.quit()
+
+
+def make_browser(downloads):
     if not shutil.which("chromium") or not os.path.exists("/usr/bin/chromedriver"):
         pytest.skip("chromium and /usr/bin/chromedriver are not installed (make deps-test installs them)")
     pytest.importorskip("selenium")
@@ -41,7 +47,6 @@ def browser(tmp_path):
     os.environ["SE_AVOID_STATS"] = "true"
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    downloads = tmp_path / "downloads"
     downloads.mkdir()
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1800",
@@ -55,8 +60,7 @@ def browser(tmp_path):
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     driver.downloads = downloads
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
+    return driver
 
 
 def wait_for(condition, what, timeout=15):
@@ -657,3 +661,123 @@ def test_the_workbench_can_be_viewed_as_each_deficiency_sees_it(server, browser)
     Select(d.find_element(By.ID, "vision")).select_by_value("")
     wait_for(lambda: d.find_element(By.ID, "workbench").get_attribute("data-vision") is None, "normal vision again")
     assert [c.get_attribute("style") for c in row.find_elements(By.CSS_SELECTOR, "td:first-child .chip")] == normal
+
+
+def test_badge_colors_are_editable_and_their_fixes_applicable(server, browser):
+    """Peptide Fox's badges are in its file: every badge fix is a button that writes the badge's
+    own color, and the badge's colors have rows in the editor."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-check="badge:red"] .fix'), "the badge fixes")
+    fixes = d.find_elements(By.CSS_SELECTOR, '#audit-view tr[data-check^="badge:"] .fix[data-fix]')
+    assert len(fixes) == 16, len(fixes)
+    disabled = [f.get_attribute("aria-label") for f in fixes if f.get_attribute("aria-disabled") == "true"]
+    assert not disabled, disabled
+    assert all(f.get_attribute("role") == "button" for f in fixes)
+    row = d.find_element(By.CSS_SELECTOR, '#editor .token[data-pointer="/badges/4/text"] input[type=text]')
+    assert row.get_attribute("value") == "#991b1b"
+    fix = d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-theme="light"][data-check="badge:red"] .fix[data-fix="foreground"]')
+    change = changes_of(fix)
+    assert [c["pointer"] for c in change] == ["/badges/4/text"], change
+    assert "fixes this" in fix.get_attribute("aria-label"), fix.get_attribute("aria-label")
+    fix.click()
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) tr[data-theme="light"][data-check="badge:red"]').get_attribute("data-verdict") == "pass",
+             "the red badge to pass")
+    assert d.find_element(By.CSS_SELECTOR, '#editor .token[data-pointer="/badges/4/text"] input[type=text]').get_attribute("value") == change[0]["value"]
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "peptide-fox.json").read_text()
+    original = (ROOT / "palettes" / "peptide-fox.json").read_text()
+    assert saved == original.replace('"text": "#991b1b"', f'"text": "{change[0]["value"]}"', 1)
+    shot(d, "30-badge-fixed")
+    accessible(d, "applying a badge fix")
+    console_is_clean(d, "applying a badge fix")
+
+
+def test_a_fix_says_what_else_it_breaks_before_the_click(server, browser):
+    """trAIn's inactive progress segments fail on the app background; the nearest background
+    repaints the app background mid-gray. Before any click the page says that fix breaks body
+    text (15.96 → 4.34), lists the fixes that break least first and marks the breaking ones."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=train")
+    css = '#audit-view:not(.stale) tr[data-check="progress-inactive-on-background"] .fix-item'
+    items = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, css), "the fixes with their effects")
+    kinds = [i.find_element(By.CSS_SELECTOR, ".fix").get_attribute("data-fix") for i in items]
+    assert kinds[-1] == "background", kinds
+    background = items[-1]
+    assert "breaking" in background.get_attribute("class")
+    note = background.find_element(By.CSS_SELECTOR, ".effect").text
+    assert "fixes this" in note and "breaks body-text-on-background (15.96 → 4.34)" in note, note
+    # Every fix of this check breaks something: the ones that break least come first.
+    first = items[0].find_element(By.CSS_SELECTOR, ".effect").text
+    assert "breaks progress-active-on-track (4.34 → " in first, first
+    swatch = background.find_element(By.CSS_SELECTOR, ".fix")
+    assert "breaks body-text-on-background" in swatch.get_attribute("aria-label")
+    shot(d, "31-fix-effects")
+    accessible(d, "a fix that breaks others")
+    console_is_clean(d, "a fix that breaks others")
+
+
+def test_any_two_colors_at_the_top(server, browser, run):
+    """The two-color box measures any two CSS colors through /v1/contrast and /v1/suggest, with
+    no palette: a translucent text as drawn, light-dark() in both schemes, color-mix(), and its
+    nearest fixes, one click each."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
+    edit_once(d, fg, "rgb(255 255 255 / 0.1)")
+    edit_once(d, bg, "black")
+    expected = json.loads(run("check", "rgb(255 255 255 / 0.1)", "black", "--format", "json").stdout)["display"]
+    result = wait_for(lambda: expected in d.find_element(By.ID, "pair-result").text and d.find_element(By.ID, "pair-result"), "the translucent pair")
+    assert "measured as drawn: #1a1a1a on #000000" in result.text, result.text
+    specimen = result.find_element(By.CSS_SELECTOR, ".pair-specimen")
+    assert "rgb(26, 26, 26)" in specimen.get_attribute("style"), "drawn composited, as measured"
+    assert "APCA Lc" in result.text and "Large text" in result.text and "FAIL" in result.text
+    fix = result.find_element(By.CSS_SELECTOR, 'button[data-field="pair-fg"]')
+    fix.click()
+    wait_for(lambda: "no fix needed" in d.find_element(By.ID, "pair-result").text, "the fixed pair to pass")
+    accessible(d, "the two-color box")
+    edit_once(d, fg, "light-dark(#333333, #eeeeee)")
+    edit_once(d, bg, "light-dark(white, color-mix(in srgb, black 90%, white))")
+    wait_for(lambda: len(d.find_elements(By.CSS_SELECTOR, "#pair-result .pair-scheme")) == 2, "both schemes")
+    schemes = [e.get_attribute("data-scheme") for e in d.find_elements(By.CSS_SELECTOR, "#pair-result .pair-scheme")]
+    assert sorted(schemes) == ["dark", "light"], schemes
+    shot(d, "32-two-colors")
+    console_is_clean(d, "the two-color box")
+    # A color that does not parse is refused with the parser's words (the browser logs the 400).
+    edit_once(d, bg, "nope")
+    wait_for(lambda: "'nope'" in d.find_element(By.ID, "pair-result").text, "the parser's message")
+
+
+def test_a_proposal_is_sent_as_a_link(server, browser, tmp_path):
+    """The palette and its edits are in the address: the link, opened in a new browser session,
+    shows the same edited verdicts. A link whose edits do not decode is refused, saying why."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] input[type=text]'), "the editor")
+    wait_for(lambda: "0 regressions" in d.find_element(By.ID, "status").text, "the first audit")
+    edit_once(d, field, PALE_GRAY)
+    css = '#changes section[data-theme="light"] ul.regressed li'
+    seen = wait_for(lambda: [li.text for li in d.find_elements(By.CSS_SELECTOR, css) if li.text.startswith("body-text-on-page:")], "the regression")
+    link = wait_for(lambda: "&edits=" in d.current_url and d.current_url, "the edits in the address")
+    assert len(link) < 2000, len(link)
+    other = make_browser(tmp_path / "other-downloads")
+    try:
+        other.get(link)
+        again = wait_for(lambda: [li.text for li in other.find_elements(By.CSS_SELECTOR, css) if li.text.startswith("body-text-on-page:")], "the regression from the link")
+        assert again == seen, (again, seen)
+        value = other.find_element(By.CSS_SELECTOR, '#editor fieldset[data-theme="light"] .token[data-token="text.body"] input[type=text]').get_attribute("value")
+        assert value == PALE_GRAY
+        assert "The link's edits of peptide-fox are applied" in other.find_element(By.ID, "status").text
+        console_is_clean(other, "opening a shared link")
+        broken = link[:-12] + "!!" + link[-10:]
+        other.get(server.base + "/")
+        other.get(broken)
+        message = wait_for(lambda: "This link is refused" in other.find_element(By.ID, "page-status").text
+                           and other.find_element(By.ID, "page-status").text, "the refusal")
+        assert "do not decode" in message or "did not write" in message, message
+    finally:
+        other.quit()

@@ -9,6 +9,9 @@ public struct SuggestedFix: Hashable, Sendable, Codable {
     /// `foreground`, `background` or `both`.
     public var kind: String
     public var changes: [Change]
+    /// What else the fix changes, measured by auditing the palette with it applied
+    /// (``Auditor/withFixEffects(_:palette:)``); nil when that was not asked for.
+    public var effect: FixEffect?
 
     public struct Change: Hashable, Sendable, Codable {
         /// The value to set, in the palette document.

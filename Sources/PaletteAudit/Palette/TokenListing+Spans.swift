@@ -5,7 +5,8 @@
 extension TokenListing {
     /// Sets the ``Entry/span`` of every token written in `document` (the text `palette` was read
     /// from: a JSON or JSON5 document, or a stylesheet), the ``overrideParents`` where
-    /// overrides of inherited tokens go in a JSON palette, and ``checkColors``.
+    /// overrides of inherited tokens go in a JSON palette, and ``checkColors`` (the color fields
+    /// of its checks and badges).
     ///
     /// Tokens written in other files (imports, `$ref`s) get no span. A JSON document that does
     /// not parse gets none at all (its listing has the syntax error as a problem).
@@ -16,7 +17,7 @@ extension TokenListing {
         // Byte ranges first; lines and columns for all of them at the end, in one pass.
         var tokenRanges: [(theme: Int, token: Int, range: Range<Int>)] = []
         var parentRanges: [(pointer: JSONPointer, range: Range<Int>, membersEnd: Int)] = []
-        var checkRanges: [(pointer: JSONPointer, range: Range<Int>)] = []
+        var checkRanges: [(pointer: JSONPointer, range: Range<Int>, owner: String?)] = []
         if stylesheet {
             var offsets = Set<Int>()
             for theme in palette.themes {
@@ -65,11 +66,19 @@ extension TokenListing {
             }
             for chain in chains { for pointer in chain { wanted.insert(pointer.description) } }
             let colorFields = CheckKind.all.map(\.foregroundField) + ["background"]
-            var checkFields: [JSONPointer] = [], seen = Set<String>()
+            var checkFields: [JSONPointer] = [], seen = Set<String>(), owners: [String: String] = [:]
             for check in palette.checks where check.file == nil && !check.pointer.segments.isEmpty {
                 for field in colorFields {
                     let pointer = check.pointer.appending(field)
-                    if seen.insert(pointer.description).inserted { checkFields.append(pointer) }
+                    if seen.insert(pointer.description).inserted { checkFields.append(pointer); owners[pointer.description] = check.id }
+                }
+            }
+            // A badge's colors are measured as a check's are (its text and border on its
+            // background): each is a place a fix goes.
+            for badge in palette.badges where !badge.pointer.segments.isEmpty {
+                for field in ["text", "background", "border"] {
+                    let pointer = badge.pointer.appending(field)
+                    if seen.insert(pointer.description).inserted { checkFields.append(pointer); owners[pointer.description] = "badge:\(badge.name)" }
                 }
             }
             checkFields.sort()
@@ -101,7 +110,7 @@ extension TokenListing {
                 }
             }
             for field in checkFields {
-                if let value = found[field.description], case .string = value, let r = range(value) { checkRanges.append((field, r)) }
+                if let value = found[field.description], case .string = value, let r = range(value) { checkRanges.append((field, r, owners[field.description])) }
             }
         }
         let starts = tokenRanges.map(\.range.lowerBound) + parentRanges.map(\.range.lowerBound) + checkRanges.map(\.range.lowerBound)
@@ -112,7 +121,7 @@ extension TokenListing {
         }
         for (t, i, range) in tokenRanges { themes[t].tokens[i].span = span(range) }
         if !stylesheet {
-            checkColors = checkRanges.map { Place(pointer: $0.pointer, span: span($0.range)) }
+            checkColors = checkRanges.map { Place(owner: $0.owner, pointer: $0.pointer, span: span($0.range)) }
             overrideParents = parentRanges.sorted { $0.pointer < $1.pointer }.map { OverrideParent(pointer: $0.pointer, span: span($0.range), membersEnd: $0.membersEnd) }
         }
     }

@@ -14,8 +14,9 @@ public struct TokenListing: Sendable, Codable {
     /// How many color declarations the document held and how many were read, with the ones not
     /// read and why.
     public var ledger: ReadLedger.Summary?
-    /// The color fields of the document's checks (`/checks/0/foreground`…), where a fix to a
-    /// check's own color goes; set by ``locate(in:palette:stylesheet:)``.
+    /// The color fields of the document's checks (`/checks/0/foreground`…) and badges
+    /// (`/badges/0/text`, `background`, `border`), where a fix to a check's or a badge's own
+    /// color goes; set by ``locate(in:palette:stylesheet:)``.
     public var checkColors: [Place]?
     /// The objects overrides of inherited tokens go in, once each (an override of a token a
     /// theme inherits goes where the fix's change points: `SuggestedFix.overridePointer`); set
@@ -88,6 +89,9 @@ public struct TokenListing: Sendable, Codable {
 
     /// A value of the document and where it is written.
     public struct Place: Sendable, Codable {
+        /// What the color belongs to, by the id its result has in an audit: a check's id, or
+        /// `badge:NAME` for a badge's colors.
+        public var owner: String?
         public var pointer: JSONPointer
         public var span: Span
     }

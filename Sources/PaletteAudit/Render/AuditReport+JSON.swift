@@ -288,6 +288,7 @@ extension CheckResult {
                                 w.key("value"); w.string(change.value)
                             }
                         }
+                        if let effect = fix.effect { w.key("effect"); effect.write(&w) }
                         w.key("kind"); w.string(fix.kind)
                     }
                 }
@@ -383,15 +384,36 @@ extension BaselineEntry {
     }
 }
 
+extension BaselineChange {
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            w.key("after"); after.write(&w)
+            w.key("before"); before.write(&w)
+            w.key("key"); w.string(key)
+        }
+    }
+}
+
+extension FixEffect {
+    /// `{"unmeasured": reason}` when the effect was not measured; else what the fix fixes,
+    /// breaks, lowers and improves, each change as a comparison's.
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            if let unmeasured {
+                w.key("unmeasured"); w.string(unmeasured)
+                return
+            }
+            w.key("breaks"); w.array(breaks) { w, c in c.write(&w) }
+            w.key("fixes"); w.bool(fixes)
+            w.key("improves"); w.array(improves) { w, c in c.write(&w) }
+            w.key("lowers"); w.array(lowers) { w, c in c.write(&w) }
+        }
+    }
+}
+
 extension BaselineComparison {
     func write(_ w: inout JSONWriter) {
-        func change(_ w: inout JSONWriter, _ c: BaselineChange) {
-            w.object { w in
-                w.key("after"); c.after.write(&w)
-                w.key("before"); c.before.write(&w)
-                w.key("key"); w.string(c.key)
-            }
-        }
+        func change(_ w: inout JSONWriter, _ c: BaselineChange) { c.write(&w) }
         w.object { w in
             w.key("added"); w.strings(added)
             w.key("improvements"); w.array(improvements, change)

@@ -13,6 +13,7 @@ extension TokenListing {
                 w.key("checkColors")
                 w.array(checkColors) { w, place in
                     w.object { w in
+                        w.string("owner", place.owner)
                         w.key("pointer"); w.pointer(place.pointer)
                         w.key("span"); place.span.write(&w)
                     }

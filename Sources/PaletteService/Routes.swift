@@ -2,6 +2,7 @@ import ColorScience
 import Foundation
 public import MicroHTTPD
 public import PaletteAudit
+import TokenSources
 
 /// The HTTP API as a pure function from request to response, testable without a socket.
 ///
@@ -49,13 +50,13 @@ public struct Routes: Sendable {
         var response = OutputCeiling.with(ceiling) { route(request) }
         if ceiling.isExceeded || response.body.count > limits.maximumResponseBytes {
             let route = response.route
-            let size = ceiling.isExceeded ? "would be more than \(Auditor.megabytes(max(ceiling.largest, response.body.count)))" : "is \(Auditor.megabytes(response.body.count))"
+            let size = ceiling.isExceeded ? "would be more than \(ByteCount.megabytes(max(ceiling.largest, response.body.count)))" : "is \(ByteCount.megabytes(response.body.count))"
             // What a client can ask for less of depends on the route: the token listing holds
             // every token of every theme posted and reads no `?theme=`.
             let advice = route == "/v1/tokens"
                 ? "Post less: a document with fewer themes or tokens (the listing names every token of every theme)"
                 : "Ask for less: fewer themes (?theme=), narrower rules, fewer pairs"
-            response = ServiceError.unprocessable("the response \(size); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). \(advice)", code: "limit-exceeded").response
+            response = ServiceError.unprocessable("the response \(size); the limit is \(ByteCount.megabytes(limits.maximumResponseBytes)) (--max-response). \(advice)", code: "limit-exceeded").response
             response.route = route
         }
         Routes.addCommonHeaders(&response)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 public import MicroHTTPD
 public import PaletteAudit
+public import TokenSources
 
 /// The running service: palettes loaded, the server listening, the log written, until SIGTERM
 /// or SIGINT drains it (`contrast serve` builds the configuration and calls ``run(_:)``).

@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import ColorScience
 import PaletteAudit
+import TokenSources
 
 // Options that take one of a few words are enumerations, so --help lists the words and a wrong
 // one is refused with them, before any work (swift-argument-parser's `Examples/math` idiom).

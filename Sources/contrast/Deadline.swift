@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PaletteAudit
+import TokenSources
 import Synchronization
 
 /// `--deadline SECONDS` of the commands that read inputs (audit, report, init, derive, matrix):

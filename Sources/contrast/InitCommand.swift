@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

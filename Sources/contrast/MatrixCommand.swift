@@ -2,6 +2,7 @@ import ArgumentParser
 import ColorScience
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct MatrixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

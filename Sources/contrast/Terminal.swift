@@ -1,4 +1,5 @@
 import PaletteAudit
+import TokenSources
 import Foundation
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Token sources written from the DTCG Format, Color and Resolver 2025.10 specifications and

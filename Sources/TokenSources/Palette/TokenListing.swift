@@ -19,11 +19,11 @@ public struct TokenListing: Sendable, Codable {
     /// color goes; set by ``locate(in:palette:stylesheet:)``.
     public var checkColors: [Place]?
     /// The objects overrides of inherited tokens go in, once each (an override of a token a
-    /// theme inherits goes where the fix's change points: `SuggestedFix.overridePointer`); set
+    /// theme inherits goes where the fix's change points: `Palette.overridePointer`); set
     /// by ``locate(in:palette:stylesheet:)`` for JSON palettes.
     public var overrideParents: [OverrideParent]?
     /// Why the listing lists no themes although the palette has some: they would resolve more
-    /// tokens than an audit may (``Auditor/Limits/defaultMaximumThemeTokens``), or build more
+    /// tokens than an audit may (``Palette/defaultMaximumThemeTokens``), or build more
     /// than the request's budget (``ReadBudget``) or its answer's ceiling (``OutputCeiling``)
     /// allow. Checked before each theme is built; not part of the listing's JSON.
     public private(set) var stopped: PaletteProblem?
@@ -199,8 +199,8 @@ public struct TokenListing: Sendable, Codable {
         for (index, theme) in palette.themes.enumerated() {
             let listed = ThemeResolver.tokenNames(palette: palette, theme: theme)
             names += listed.count
-            if names > Auditor.Limits.defaultMaximumThemeTokens {
-                return PaletteProblem(.limitExceeded, "the listing would resolve more than \(Auditor.Limits.defaultMaximumThemeTokens) tokens across its themes (each theme lists the tokens it inherits again; \(index + 1) of \(palette.themes.count) themes reach \(names)); list fewer themes",
+            if names > Palette.defaultMaximumThemeTokens {
+                return PaletteProblem(.limitExceeded, "the listing would resolve more than \(Palette.defaultMaximumThemeTokens) tokens across its themes (each theme lists the tokens it inherits again; \(index + 1) of \(palette.themes.count) themes reach \(names)); list fewer themes",
                                       file: palette.file)
             }
             guard let ceiling else { continue }
@@ -209,7 +209,7 @@ public struct TokenListing: Sendable, Codable {
             for name in listed { bytes += 21 + name.utf8.count }
             for token in theme.tokens { bytes += 14 + token.value.utf8.count }
             if !ceiling.allows(bytes) {
-                return PaletteProblem(.limitExceeded, "the listing would be more than \(Auditor.megabytes(bytes)) of JSON; the limit is \(Auditor.megabytes(ceiling.limit))", file: palette.file)
+                return PaletteProblem(.limitExceeded, "the listing would be more than \(ByteCount.megabytes(bytes)) of JSON; the limit is \(ByteCount.megabytes(ceiling.limit))", file: palette.file)
             }
         }
         return nil

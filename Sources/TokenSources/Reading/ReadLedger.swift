@@ -148,7 +148,7 @@ public struct ReadLedger: Sendable, Hashable {
     /// from (a token written once and inherited, or copied by `$extends`, is one declaration; a
     /// name written in a light and a dark file is two), with the themes each is in.
     /// The key of a value that could not be read in a theme (``completed(with:unreadValues:)``).
-    static func failureKey(file: String?, location: SourceLocation?, theme: String) -> String? {
+    package static func failureKey(file: String?, location: SourceLocation?, theme: String) -> String? {
         guard let location else { return nil }
         return "\(file ?? "")\u{0}\(location.line)\u{0}\(location.column)\u{0}\(theme)"
     }

@@ -169,7 +169,7 @@ public struct JSONWriter: ~Copyable {
     /// counted with ``quotedBound(_:)`` for each string and ``JSONCursor/numberBound`` for each
     /// number.
     @inline(__always)
-    mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
+    package mutating func laidOut(bound: Int, _ body: (inout JSONCursor) -> Void) {
         beginValue()
         var cursor = JSONCursor(UnsafeMutableBufferPointer(start: stream.room(bound), count: bound))
         body(&cursor)
@@ -392,19 +392,19 @@ private struct ContainerStack {
 /// literal fragments, escaped strings and numbers, each a copy into memory already there.
 /// Internal: it holds a pointer into the writer's buffer that is valid only inside the
 /// closure it is lent to, so no code outside this module can keep one.
-struct JSONCursor {
+package struct JSONCursor {
     private let start: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// How many bytes have been written.
-    private(set) var written = 0
+    package private(set) var written = 0
 
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    package init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         start = buffer.baseAddress!
         capacity = buffer.count
     }
 
     /// The most bytes ``number(_:)`` writes.
-    static var numberBound: Int { DigitStream.bound }
+    package static var numberBound: Int { DigitStream.bound }
 
     @inline(__always)
     private func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
@@ -414,7 +414,7 @@ struct JSONCursor {
 
     /// Literal compact JSON (`,"ratio":`), written as it is.
     @inline(__always)
-    mutating func fragment(_ text: StaticString) {
+    package mutating func fragment(_ text: StaticString) {
         text.withUTF8Buffer { bytes in
             guard let source = bytes.baseAddress else { return }
             room(bytes.count).initialize(from: source, count: bytes.count)
@@ -424,7 +424,7 @@ struct JSONCursor {
 
     /// A string, quoted and escaped.
     @inline(__always)
-    mutating func string(_ s: String) {
+    package mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             let at = room(JSONWriter.quotedBound(utf8.count))
@@ -434,7 +434,7 @@ struct JSONCursor {
 
     /// Strings separated by commas (an array's values).
     @inline(__always)
-    mutating func strings(_ items: [String]) {
+    package mutating func strings(_ items: [String]) {
         for (index, item) in items.enumerated() {
             if index > 0 { fragment(",") }
             string(item)
@@ -443,7 +443,7 @@ struct JSONCursor {
 
     /// A number, as ``JSONNumber`` writes it.
     @inline(__always)
-    mutating func number(_ d: Double) {
+    package mutating func number(_ d: Double) {
         var digits = DigitStream(at: room(JSONCursor.numberBound))
         JSONNumber.write(d, to: &digits)
         written += digits.count

@@ -54,8 +54,8 @@ extension StylesheetReader {
         // The audit refuses more than this many across themes; the reader does too, before
         // building them.
         themeTokensBuilt += effective.count
-        guard themeTokensBuilt <= Auditor.Limits.defaultMaximumThemeTokens else {
-            halt(PaletteProblem(.limitExceeded, "the stylesheet's themes would hold more than \(Auditor.Limits.defaultMaximumThemeTokens) custom properties in all (each theme holds the base's again; theme '\(theme)' reaches \(themeTokensBuilt)); a stylesheet with this many themes × properties is not read",
+        guard themeTokensBuilt <= Palette.defaultMaximumThemeTokens else {
+            halt(PaletteProblem(.limitExceeded, "the stylesheet's themes would hold more than \(Palette.defaultMaximumThemeTokens) custom properties in all (each theme holds the base's again; theme '\(theme)' reaches \(themeTokensBuilt)); a stylesheet with this many themes × properties is not read",
                                 file: file))
             return []
         }

@@ -282,7 +282,7 @@ public struct FileSystem: Sendable {
         return String(cString: resolved)
     }
 
-    static func trimmed(_ path: String) -> String {
+    package static func trimmed(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 

@@ -43,14 +43,14 @@ struct TokenSource {
 }
 
 /// Paths relative to the file that names them.
-enum SourcePath {
+package enum SourcePath {
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[...slash])
     }
 
     /// The directory of a file, without its trailing slash: "." for a file named without one.
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         let directory = directory(of: path)
         return directory.isEmpty ? "." : FileSystem.trimmed(directory)
     }

@@ -46,7 +46,7 @@ extension TokenListing {
             for (t, theme) in palette.themes.enumerated() {
                 for inherited in themes[t].inherited {
                     guard let token = own[inherited.from]?[inherited.name], token.file == nil,
-                          let target = SuggestedFix.overridePointer(of: token.pointer, in: theme.name), !target.segments.isEmpty else { continue }
+                          let target = Palette.overridePointer(of: token.pointer, in: theme.name), !target.segments.isEmpty else { continue }
                     var segments = target.segments
                     segments.removeLast()
                     guard chained.insert(JSONPointer(segments).description).inserted else { continue }

@@ -98,7 +98,7 @@ extension JSONWriter {
 
     /// The most bytes `count` bytes of text take escaped (`\u00XX` for each), and quoted.
     @inline(__always) static func escapedBound(_ count: Int) -> Int { 6 * count }
-    @inline(__always) static func quotedBound(_ count: Int) -> Int { 6 * count + 2 }
+    @inline(__always) package static func quotedBound(_ count: Int) -> Int { 6 * count + 2 }
 
     /// Writes `utf8` as a JSON string at `out`, which has room for ``quotedBound(_:)`` bytes;
     /// returns how many it wrote.

@@ -45,7 +45,7 @@ public enum CheckRule {
     }
 
     /// The names a side of a rule matches, in token order (a side without a glob is itself).
-    static func side(_ reference: String, tokens: [String], except: [String]) -> [String] {
+    package static func side(_ reference: String, tokens: [String], except: [String]) -> [String] {
         guard isPattern(reference) else { return [reference] }
         let pattern = Token.aliasTarget(of: reference) ?? reference
         return tokens.filter { name in matches(name, pattern) && !except.contains { matches(name, $0) } }

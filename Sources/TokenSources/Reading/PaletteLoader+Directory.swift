@@ -287,7 +287,7 @@ extension PaletteLoader {
     /// Palettes that would share a name (two `Assets.xcassets`, two `tokens.json`) are told
     /// apart by the folders their files are in, `Assets (WidgetExtension)`, so that outputs,
     /// baselines, history and the service never take one for the other.
-    static func giveDistinctNames(_ palettes: inout [LoadedPalette]) {
+    package static func giveDistinctNames(_ palettes: inout [LoadedPalette]) {
         var byName: [String: [Int]] = [:]
         for (i, loaded) in palettes.enumerated() {
             if let name = loaded.palette?.name { byName[name, default: []].append(i) }

@@ -28,7 +28,7 @@ public struct TokenNameRole: Hashable, Sendable {
     /// The `disabled` word as written (`disabled`, `Disabled`), for an `except` glob.
     public var disabledWord: String?
 
-    static let foregroundWords: Set<String> = ["text", "fg", "foreground", "label", "on"]
+    package static let foregroundWords: Set<String> = ["text", "fg", "foreground", "label", "on"]
     static let backgroundWords: Set<String> = ["background", "bg", "surface", "canvas", "page"]
     static let nonTextWords: Set<String> = ["border", "outline", "stroke", "divider", "separator", "icon"]
 
@@ -77,13 +77,13 @@ public struct TokenNameRole: Hashable, Sendable {
     }
 
     /// One word of a name, and where it is (UTF-8 offsets).
-    struct Word: Hashable {
-        var text: String
-        var range: Range<Int>
+    package struct Word: Hashable {
+        package var text: String
+        package var range: Range<Int>
     }
 
     /// The words of a token name (see the type's summary for where it is split).
-    static func words(of name: String) -> [Word] {
+    package static func words(of name: String) -> [Word] {
         let bytes = Array(name.utf8)
         var words: [Word] = []
         var start: Int?

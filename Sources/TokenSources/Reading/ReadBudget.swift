@@ -200,9 +200,9 @@ public final class ReadBudget: Sendable {
         let limit = allowance == .read ? maximumBytes : bytesCap
         if after > limit || after < built {
             let budget = allowance == .read
-                ? "the memory a read of this size may build (\(Self.bytesPerInputByte) bytes a byte, at least \(Self.minimumBytes >> 20) MiB, at most \(Auditor.megabytes(bytesCap)))"
-                : "the memory one request may build (\(Auditor.megabytes(bytesCap)), --max-request-memory)"
-            record(PaletteProblem(.limitExceeded, "\(what()) would take more than \(Auditor.megabytes(limit)), \(budget); it is refused rather than built", file: file, location: location))
+                ? "the memory a read of this size may build (\(Self.bytesPerInputByte) bytes a byte, at least \(Self.minimumBytes >> 20) MiB, at most \(ByteCount.megabytes(bytesCap)))"
+                : "the memory one request may build (\(ByteCount.megabytes(bytesCap)), --max-request-memory)"
+            record(PaletteProblem(.limitExceeded, "\(what()) would take more than \(ByteCount.megabytes(limit)), \(budget); it is refused rather than built", file: file, location: location))
             return false
         }
         return !isExhausted

@@ -6,30 +6,30 @@ import ColorScience
 /// resolving every token of every theme once, as the audit does: its work is the palettes' size,
 /// and every question after it is a dictionary look-up, so a reader's work stays linear in its
 /// file however many palettes the run holds.
-struct UsageTokens: Sendable {
+package struct UsageTokens: Sendable {
     /// One token as resolved in one theme.
-    struct Color: Sendable {
-        var alpha: Double
+    package struct Color: Sendable {
+        package var alpha: Double
         /// The color drawn (`#rrggbb`, `#rrggbbaa`), to tell two names of one color.
         var hex: String
         /// The token the alias chain ends at (`lightSurface` for `colorSurface` →
         /// `@color/lightSurface`), or the name itself when it is no alias.
-        var final: String
+        package var final: String
         /// The token its alias names first (`primary` for `color-primary` → `var(--primary)`),
         /// nil when it is no alias.
         var alias: String? = nil
     }
 
-    struct ThemeColors: Sendable {
+    package struct ThemeColors: Sendable {
         var palette: String
-        var theme: String
+        package var theme: String
         var scheme: ColorScheme?
         /// The theme names a backdrop for translucent colors.
-        var hasBackdrop: Bool
-        var colors: [String: Color]
+        package var hasBackdrop: Bool
+        package var colors: [String: Color]
     }
 
-    var themes: [ThemeColors] = []
+    package var themes: [ThemeColors] = []
     /// For each token name, the themes (indices into ``themes``) where it resolves to a color.
     var themesOf: [String: [Int]] = [:]
     /// The names of the Xcode asset catalogs' color sets.
@@ -46,7 +46,7 @@ struct UsageTokens: Sendable {
         context.memo.value("usage.tokens") { UsageTokens(palettes: context.palettes) }
     }
 
-    init(palettes: [Palette]) {
+    package init(palettes: [Palette]) {
         for palette in palettes {
             let format = palette.format ?? ""
             let isCatalog = format.hasPrefix("Xcode asset catalog"), isAndroid = format == "Android color resources"
@@ -71,7 +71,7 @@ struct UsageTokens: Sendable {
     }
 
     /// Whether `name` is a color token of some theme.
-    func isToken(_ name: String) -> Bool { themesOf[name] != nil }
+    package func isToken(_ name: String) -> Bool { themesOf[name] != nil }
 
     /// Whether `name` is a token that is fully transparent in every theme that has it (a
     /// background of it shows what is behind).
@@ -157,7 +157,7 @@ struct UsageTokens: Sendable {
     }
 
     /// A name's color in a theme: its token, else a built-in system color or a CSS color.
-    func color(_ name: String, in theme: ThemeColors) -> Color? {
+    package func color(_ name: String, in theme: ThemeColors) -> Color? {
         if let token = theme.colors[name] { return token }
         if name.hasPrefix("ios."),
            let css = AppleSystemColors.value(String(name.dropFirst(4)), dark: theme.scheme == .dark, highContrast: theme.theme.lowercasedContains("contrast")),
@@ -169,7 +169,7 @@ struct UsageTokens: Sendable {
     }
 
     /// Whether a name is one of Apple's system colors (`ios.label`) or a CSS hex color.
-    static func isBuiltIn(_ name: String) -> Bool {
+    package static func isBuiltIn(_ name: String) -> Bool {
         if name.hasPrefix("ios.") { return AppleSystemColors.table[String(name.dropFirst(4))] != nil }
         return name.hasPrefix("#") && (try? CSSColor.parse(name)) != nil
     }

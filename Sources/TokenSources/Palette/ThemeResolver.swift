@@ -15,7 +15,7 @@ public struct ThemeResolver: Sendable {
     private var cache: [String: Result<ResolvedColor, PaletteProblem>] = [:]
     /// The theme's colors made ready for `distinct` checks, each once: a color meets several
     /// others in a group.
-    var distinguishable = Distinguishability.PreparedColors()
+    package var distinguishable = Distinguishability.PreparedColors()
     /// Properties the palette declares harmless (``Palette/ignoredProperties``).
     let ignoredProperties: Set<String>
     /// Declarations the reader met that are not color tokens (not colors, not read), by name:
@@ -102,7 +102,7 @@ public struct ThemeResolver: Sendable {
 
     /// ``tokenNames`` without building the resolver: the names, in order, of the theme's tokens
     /// with inheritance applied.
-    static func tokenNames(palette: Palette, theme: Theme) -> [String] {
+    package static func tokenNames(palette: Palette, theme: Theme) -> [String] {
         var seen: Set<String> = []
         var names: [String] = []
         for layer in chain(palette: palette, theme: theme).reversed() {
@@ -111,7 +111,7 @@ public struct ThemeResolver: Sendable {
         return names
     }
 
-    func problem(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer?, _ location: SourceLocation?, file: String? = nil) -> PaletteProblem {
+    package func problem(_ code: PaletteProblem.Code, _ message: String, _ pointer: JSONPointer?, _ location: SourceLocation?, file: String? = nil) -> PaletteProblem {
         PaletteProblem(code, message, file: file ?? self.file, pointer: pointer ?? JSONPointer(), location: location, theme: theme.name)
     }
 

@@ -11,7 +11,7 @@ extension String {
         }
     }
 
-    static func needsTerminalEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsTerminalEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029
             || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
@@ -19,7 +19,7 @@ extension String {
 
     /// The text with each Unicode scalar that `replacement` maps replaced: the one loop behind
     /// every renderer's escaping (HTML, XML, Markdown, JSON), each with its own table.
-    func escaped(_ replacement: (Unicode.Scalar) -> String?) -> String {
+    package func escaped(_ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = ""
         out.reserveCapacity(utf8.count + 8)
         for scalar in unicodeScalars {

@@ -222,7 +222,7 @@ public struct Token: Sendable {
     /// The token an alias value points to (`{text.body}` → `text.body`), or nil.
     public var aliasTarget: String? { Token.aliasTarget(of: value) }
 
-    static func aliasTarget(of value: String) -> String? {
+    package static func aliasTarget(of value: String) -> String? {
         // Most values (colors) hold no brace: one pass over their bytes says so.
         guard value.utf8.contains(UInt8(ascii: "{")) else { return nil }
         if let ascii = asciiAliasTarget(of: value) { return ascii }
@@ -501,5 +501,36 @@ extension String {
             return (0...(bytes.count - count)).contains { CSSTokenizer.bytes(bytes, at: $0, startWith: word) }
         }
         return answer ?? lowercased().contains(String(describing: word))
+    }
+}
+
+extension Palette {
+    /// The tokens every theme resolves, added up, that an audit allows unless its caller
+    /// changes it (``Auditor/Limits/maximumThemeTokens``); readers that build themes (a
+    /// stylesheet's) and the token listing stop at the same count.
+    public static let defaultMaximumThemeTokens = 500_000
+}
+
+extension Palette {
+    /// Where an override of the token whose value is at `pointer` goes in `theme`, when the
+    /// value is written in another theme of a palette (`/themes/light/tokens/ink` overridden in
+    /// dark is `/themes/dark/tokens/ink`); nil when `theme` writes it itself.
+    public static func overridePointer(of pointer: JSONPointer, in theme: String) -> JSONPointer? {
+        var segments = pointer.segments
+        guard segments.count > 2, segments[0] == "themes", segments[1] != theme else { return nil }
+        segments[1] = theme
+        return JSONPointer(segments)
+    }
+}
+
+extension Palette {
+    /// Takes the checks and badges of `other` when this palette has none: a tokens file is
+    /// audited with the checks of its sidecar (or of the served palette it proposes to replace).
+    public mutating func adoptChecks(from other: Palette) {
+        ignoredProperties.formUnion(other.ignoredProperties)
+        guard checks.isEmpty && badges.isEmpty else { return }
+        checks = other.checks
+        badges = other.badges
+        badgeBordersCarryMeaning = other.badgeBordersCarryMeaning
     }
 }

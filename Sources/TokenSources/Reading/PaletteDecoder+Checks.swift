@@ -233,7 +233,7 @@ extension PaletteDecoder {
                 problem(.wrongType, "\"ignoreProperties\" must be an array of property names declared harmless, like [\"modify\"], found \(ignore.typeName)", at: pointer.appending("ignoreProperties"), ignore)
             }
         }
-        finish(fields, allowed: ["checks", "badges", "themeNames", "ignoreProperties"], what: "a checks document")
+        finish(fields, allowed: ChecksDocumentFormat.members, what: "a checks document")
         return (checks, badges)
     }
 }

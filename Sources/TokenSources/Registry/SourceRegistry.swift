@@ -1,6 +1,6 @@
 /// Every format this tool reads, in the order they are asked: the first format certain of a
-/// document reads it, else the first that finds it likely. Adding a format is one file in this
-/// folder and one line here; the CLI's loader and directory walk, the service's palette store,
+/// document reads it, else the first that finds it likely. Adding a format is one folder under
+/// `Formats/` (its entry, its detection and its reader) and one line here; the CLI's loader and directory walk, the service's palette store,
 /// posted bodies and the designers' page (`GET /v1/formats`) all read through this list.
 public enum SourceRegistry {
     public static let formats: [any SourceFormat] = [

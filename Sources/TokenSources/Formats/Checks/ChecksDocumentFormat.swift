@@ -4,9 +4,13 @@ struct ChecksDocumentFormat: SourceFormat {
     let identity = FormatIdentity(id: "checks", displayName: "checks document", summary: "a checks document ({\"checks\": …}), beside a token source",
                                   suffixes: [".checks.json"], role: .companion("a checks document (give it with --checks, or name it NAME.checks.json beside NAME.tokens.json)"))
 
+    /// The members a checks document holds: what its reader reads (``PaletteDecoder``), and so
+    /// what detection accepts. Members beginning `$` or `x-` are passed over by both.
+    static let members = ["checks", "badges", "themeNames", "ignoreProperties"]
+
     func detect(_ document: SourceDocument) -> Detection? {
-        let keys = document.shape.keys
-        return keys.contains("checks") && keys.isSubset(of: ["checks", "badges", "$schema"]) ? .certain : nil
+        let own = document.shape.keys.filter { !$0.hasPrefix("$") && !$0.hasPrefix("x-") }
+        return (own.contains("checks") || own.contains("badges")) && own.isSubset(of: Self.members) ? .certain : nil
     }
 
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {

@@ -65,7 +65,7 @@ public enum SourceRole: Sendable, Equatable {
 }
 
 /// One format this tool reads. Each format is one type conforming to this protocol, in its own
-/// file under `Sources/`, and one line in ``SourceRegistry/formats``: every edge (the CLI's
+/// folder under `Formats/` with its reader, and one line in ``SourceRegistry/formats``: every edge (the CLI's
 /// loader and directory walk, the service's palette store, posted bodies, the designers' page)
 /// reads through the registry.
 public protocol SourceFormat: Sendable {

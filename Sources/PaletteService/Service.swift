@@ -70,6 +70,7 @@ public enum Service: Sendable {
         routes.auditLimits = configuration.auditLimits
         routes.limits = configuration.limits
         routes.isDraining = { serverBox.server?.isDraining ?? false }
+        routes.log = { message, level in log.line(message, level: level) }
         let finalRoutes = routes
         config.lane = { finalRoutes.lane(for: $0) }
         let quiet = configuration.quiet

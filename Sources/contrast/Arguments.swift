@@ -51,7 +51,7 @@ extension AuditOutcome {
     /// said one by one before), and exits with the outcome's status.
     func exit() throws {
         for reason in reasons where reason.code == .nothingMeasured || reason.code == .coverageBelow {
-            Terminal.writeError("error: \(reason.message)")
+            Terminal.writeErrorLine("\(reason.message)")
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

@@ -106,7 +106,7 @@ struct AuditCommand: ParsableCommand {
         if report.warnings.count > shownWarnings {
             Terminal.writeError("warning: … and \(report.warnings.count - shownWarnings) more warnings, every one in the report\(output.map { " (\($0))" } ?? "")")
         }
-        for problem in report.problems { Terminal.writeError("error: \(problem)") }
+        for problem in report.problems { Terminal.writeErrorLine("\(problem)") }
         try outcome.exit()
     }
 

@@ -11,6 +11,15 @@ enum Terminal {
         return isatty(STDOUT_FILENO) == 1
     }
 
+    /// How every error line of the command line begins (docs/errors.md), ArgumentParser's own
+    /// included (``Contrast/_errorPrefix``).
+    static let errorPrefix = "error: "
+
+    /// One error line: ``errorPrefix`` and `text`.
+    static func writeErrorLine(_ text: String) {
+        writeError(errorPrefix + text)
+    }
+
     static func writeError(_ text: String) {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }

@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "contrast", targets: ["contrast"]),
         .library(name: "ColorScience", targets: ["ColorScience"]),
+        .library(name: "TokenSources", targets: ["TokenSources"]),
         .library(name: "PaletteAudit", targets: ["PaletteAudit"]),
         .plugin(name: "ContrastAuditPlugin", targets: ["ContrastAuditPlugin"]),
     ],
@@ -29,13 +30,22 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // Palettes: the file format, the audit, baselines.
+        // Reading: JSON, the one confined file system, every token source format (a folder
+        // each), usage readers and the palette model. It never calls the audit.
         .target(
-            name: "PaletteAudit",
+            name: "TokenSources",
             dependencies: ["ColorScience"],
             // The sourced table of iOS system colors (docs/data/apple-system-colors.json, through
             // a symlink in Resources/): the one record of those values, read at first use.
             resources: [.embedInCode("Resources/apple-system-colors.json")],
+            swiftSettings: strictSettings
+        ),
+
+        // The audit over what was read: checks, baselines, the matrix, derive, init, requests and
+        // the renderings.
+        .target(
+            name: "PaletteAudit",
+            dependencies: ["TokenSources", "ColorScience"],
             swiftSettings: strictSettings
         ),
 
@@ -52,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "PaletteService",
-            dependencies: ["MicroHTTPD", "PaletteAudit", "ColorScience"],
+            dependencies: ["MicroHTTPD", "PaletteAudit", "TokenSources", "ColorScience"],
             // Served from memory, so `contrast serve` needs nothing beside the binary. The files
             // stay where users look for them (openapi.yaml, web/): Resources/ holds symlinks.
             resources: [
@@ -73,6 +83,7 @@ let package = Package(
             name: "contrast",
             dependencies: [
                 "ColorScience",
+                "TokenSources",
                 "PaletteAudit",
                 "PaletteService",
                 "MicroHTTPD",
@@ -93,18 +104,18 @@ let package = Package(
         // Benchmarks (make bench)
         .executableTarget(
             name: "contrast-bench",
-            dependencies: ["ColorScience", "PaletteAudit"],
+            dependencies: ["ColorScience", "TokenSources", "PaletteAudit"],
             swiftSettings: strictSettings
         ),
 
         // Fuzzing (make fuzz): libFuzzer targets that replay their corpus when built normally
-        .target(name: "FuzzSupport", dependencies: ["PaletteAudit"], swiftSettings: strictSettings),
+        .target(name: "FuzzSupport", dependencies: ["TokenSources", "PaletteAudit"], swiftSettings: strictSettings),
         .executableTarget(name: "fuzz-color", dependencies: ["ColorScience", "FuzzSupport"], swiftSettings: strictSettings),
-        .executableTarget(name: "fuzz-palette", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "fuzz-palette", dependencies: ["TokenSources", "PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
         // Structure-aware: each input builds a stylesheet or a token document, and a rendering
         // past 64× its input fails as a crash does (FuzzSupport's BoundedAudit).
-        .executableTarget(name: "fuzz-stylesheet", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
-        .executableTarget(name: "fuzz-tokens", dependencies: ["PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "fuzz-stylesheet", dependencies: ["TokenSources", "PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "fuzz-tokens", dependencies: ["TokenSources", "PaletteAudit", "FuzzSupport"], swiftSettings: strictSettings),
 
         // Tests
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
@@ -116,12 +127,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PaletteAuditTests",
-            dependencies: ["PaletteAudit", "ColorScience", "TestSupport"],
+            dependencies: ["TokenSources", "PaletteAudit", "ColorScience", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PaletteServiceTests",
-            dependencies: ["PaletteService", "MicroHTTPD", "PaletteAudit", "TestSupport"],
+            dependencies: ["PaletteService", "MicroHTTPD", "TokenSources", "PaletteAudit", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import PaletteAudit
+import TokenSources
 
 /// What the structure-aware targets (fuzz-stylesheet, fuzz-tokens) do with the document they
 /// made: read and audit it as the CLI and the service do, and fail (a precondition, which

@@ -1,5 +1,6 @@
 public import MicroHTTPD
 import PaletteAudit
+import TokenSources
 
 /// The service's log lines: the access log and its messages, as text for people or as JSON
 /// objects (one per line) for log shippers.

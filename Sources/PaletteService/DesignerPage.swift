@@ -1,5 +1,6 @@
 import ColorScience
 import PaletteAudit
+import TokenSources
 
 /// The page `contrast serve` shows at `/`: the palettes it holds with a verdict each, and a
 /// workbench (web/app.js and the modules it imports) where a designer edits a palette, a token

@@ -1,5 +1,6 @@
 public import Foundation
 public import PaletteAudit
+public import TokenSources
 import Synchronization
 
 /// The palettes the service holds, loaded from a directory and reloaded atomically.

@@ -1,6 +1,7 @@
 import ColorScience
 import MicroHTTPD
 import PaletteAudit
+import TokenSources
 
 /// `GET` and `POST /v1/contrast`: pairs, read by ``PairRequest`` as `contrast check` reads them.
 extension Routes {

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTPD
 import PaletteAudit
+import TokenSources
 
 /// Audits of posted documents, the palettes the service holds, proposals, and token listings.
 extension Routes {
@@ -246,7 +247,7 @@ extension Routes {
             throw ServiceError.unprocessable("\(matrix.entries.count) tokens make \(matrix.pairCount) pairs; the limit is \(maximum) (--max-pairs)", code: "limit-exceeded")
         }
         if matrix.minimumRenderedBytes > limits.maximumResponseBytes {
-            throw ServiceError.unprocessable("the matrix would be at least \(Auditor.megabytes(matrix.minimumRenderedBytes)) (\(matrix.pairCount) pairs); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response)", code: "limit-exceeded")
+            throw ServiceError.unprocessable("the matrix would be at least \(ByteCount.megabytes(matrix.minimumRenderedBytes)) (\(matrix.pairCount) pairs); the limit is \(ByteCount.megabytes(limits.maximumResponseBytes)) (--max-response)", code: "limit-exceeded")
         }
         var body: [UInt8] = []
         body.reserveCapacity(min(limits.maximumResponseBytes, matrix.pairCount * 96 + 128))

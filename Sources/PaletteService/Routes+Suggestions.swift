@@ -1,6 +1,7 @@
 import ColorScience
 import MicroHTTPD
 import PaletteAudit
+import TokenSources
 
 /// `POST /v1/suggest` and `/v1/variants`: the nearest passing colors, as `contrast suggest` and
 /// `contrast variants` give them (``SuggestionResult``, ``VariantsResult``).

@@ -2,6 +2,7 @@ import ColorScience
 import Foundation
 public import MicroHTTPD
 public import PaletteAudit
+import TokenSources
 
 /// The HTTP API as a pure function from request to response, testable without a socket.
 ///
@@ -37,6 +38,9 @@ public struct Routes: Sendable {
     public var auditLimits = Auditor.Limits(maximumChecks: 200_000, maximumSuggestions: 1_000)
     /// Whether the server is shutting down (readiness fails while draining).
     public var isDraining: @Sendable () -> Bool = { false }
+    /// Where the routes write what a client is not told (the cause of a 500): a message and
+    /// its level. `Service.run` passes the service's log.
+    public var log: @Sendable (_ message: String, _ level: String) -> Void = { _, _ in }
 
     public init(store: PaletteStore, metrics: Metrics = Metrics()) {
         self.store = store
@@ -49,13 +53,13 @@ public struct Routes: Sendable {
         var response = OutputCeiling.with(ceiling) { route(request) }
         if ceiling.isExceeded || response.body.count > limits.maximumResponseBytes {
             let route = response.route
-            let size = ceiling.isExceeded ? "would be more than \(Auditor.megabytes(max(ceiling.largest, response.body.count)))" : "is \(Auditor.megabytes(response.body.count))"
+            let size = ceiling.isExceeded ? "would be more than \(ByteCount.megabytes(max(ceiling.largest, response.body.count)))" : "is \(ByteCount.megabytes(response.body.count))"
             // What a client can ask for less of depends on the route: the token listing holds
             // every token of every theme posted and reads no `?theme=`.
             let advice = route == "/v1/tokens"
                 ? "Post less: a document with fewer themes or tokens (the listing names every token of every theme)"
                 : "Ask for less: fewer themes (?theme=), narrower rules, fewer pairs"
-            response = ServiceError.unprocessable("the response \(size); the limit is \(Auditor.megabytes(limits.maximumResponseBytes)) (--max-response). \(advice)", code: "limit-exceeded").response
+            response = ServiceError.unprocessable("the response \(size); the limit is \(ByteCount.megabytes(limits.maximumResponseBytes)) (--max-response). \(advice)", code: "limit-exceeded").response
             response.route = route
         }
         Routes.addCommonHeaders(&response)
@@ -88,111 +92,101 @@ public struct Routes: Sendable {
     static let appCSS = prepared(Response(status: 200, contentType: "text/css; charset=utf-8", body: HTMLReport.style + "\n" + WebAssets.appCSS))
     static let scripts = WebAssets.scripts.mapValues { prepared(Response(status: 200, contentType: "text/javascript; charset=utf-8", body: $0)) }
 
-    /// Which lane a request runs on: routes whose cost grows with the request (audits,
-    /// reports, proposals, token listings, batches) run on the worker pool, so a few
-    /// expensive requests cannot hold the I/O threads that answer health checks, metrics and
-    /// static files. The route's name labels a request refused because the pool is full.
+    /// Every route of the API, once: its path as the access log and metrics name it, the
+    /// methods it answers, the lane it runs on and its handler. Both the dispatch
+    /// (``route(_:)``) and the lane (``lane(for:)``) read this list; the first match wins,
+    /// so the route probed many times a second comes first.
+    ///
+    /// Routes whose cost grows with the request (audits, reports, proposals, token listings,
+    /// batches) run on the worker pool, so a few expensive requests cannot hold the I/O threads
+    /// that answer health checks, metrics and static files.
+    static let table: [Route] = [
+        Route("/healthz", ["GET"]) { _, _, _ in Routes.health },
+        Route("/", ["GET"]) { routes, _, _ in routes.designerPage() },
+    ] + WebAssets.scripts.keys.sorted().map { file in
+        Route("/\(file)", ["GET"]) { _, _, _ in Routes.scripts[file] ?? Response(status: 404) }
+    } + [
+        Route("/app.css", ["GET"]) { _, _, _ in Routes.appCSS },
+        Route("/readyz", ["GET"]) { routes, _, _ in try routes.readiness() },
+        Route("/openapi.yaml", ["GET"]) { _, _, _ in Routes.openAPI },
+        Route("/metrics", ["GET"]) { routes, _, _ in
+            Response(status: 200, contentType: "text/plain; version=0.0.4", body: routes.metrics.render(palettes: routes.store.status.names.count))
+        },
+        Route("/v1/contrast", ["GET", "POST"], .poolFor(method: "POST")) { routes, request, _ in
+            request.method == "POST" ? try routes.contrastPost(request) : try routes.contrastGet(request)
+        },
+        Route("/v1/audit", ["POST"], .pool) { routes, request, _ in try routes.auditPost(request) },
+        Route("/v1/suggest", ["POST"], .pool) { routes, request, _ in try routes.suggestPost(request) },
+        Route("/v1/variants", ["POST"], .pool) { routes, request, _ in try routes.variantsPost(request) },
+        Route("/v1/simulate", ["POST"], .pool) { routes, request, _ in try routes.simulatePost(request) },
+        Route("/v1/palettes", ["GET"]) { routes, _, _ in try routes.paletteList() },
+        Route("/v1/formats", ["GET"]) { routes, _, _ in try routes.formatList() },
+        Route("/v1/tokens", ["POST"], .pool) { routes, request, _ in try routes.tokensPost(request) },
+        Route("/v1/report", ["GET", "POST"], .pool) { routes, request, _ in try routes.reportHTML(request) },
+        Route("/v1/palettes/{name}", ["GET"]) { routes, _, name in try routes.paletteDocument(name) },
+        Route("/v1/palettes/{name}/audit", ["GET"], .pool) { routes, request, name in try routes.paletteAudit(name, request) },
+        Route("/v1/palettes/{name}/proposals", ["POST"], .pool) { routes, request, name in try routes.proposal(name, request) },
+        Route("/v1/palettes/{name}/matrix", ["GET"], .pool) { routes, request, name in try routes.paletteMatrix(name, request) },
+    ]
+
+    /// The route of a path, and the `{name}` it holds ("" when none).
+    static func match(_ segments: [String]) -> (route: Route, name: String)? {
+        for route in table {
+            if let name = route.match(segments) { return (route, name) }
+        }
+        return nil
+    }
+
+    /// Which lane a request runs on (``table``). The route's name labels a request refused
+    /// because the pool is full.
     public func lane(for request: Request) -> (lane: Lane, route: String?) {
-        let segments = request.pathSegments
-        // Every pool route is under /v1/: anything else (health, metrics, the page) is inline
-        // without matching further. The names are matched as strings, one switch per shape.
-        guard segments.count >= 2, segments[0] == "v1" else { return (.inline, nil) }
-        if segments.count == 2 {
-            switch segments[1] {
-            case "audit": return (.pool, "/v1/audit")
-            case "suggest": return (.pool, "/v1/suggest")
-            case "variants": return (.pool, "/v1/variants")
-            case "simulate": return (.pool, "/v1/simulate")
-            case "tokens": return (.pool, "/v1/tokens")
-            case "report": return (.pool, "/v1/report")
-            case "contrast" where request.method == "POST": return (.pool, "/v1/contrast")
-            default: return (.inline, nil)
-            }
+        guard let (route, _) = Routes.match(request.pathSegments) else { return (.inline, nil) }
+        switch route.lane {
+        case .inline: return (.inline, nil)
+        case .pool: return (.pool, route.path)
+        case .poolFor(method: let method): return request.method == method ? (.pool, route.path) : (.inline, nil)
         }
-        if segments.count == 4 && segments[1] == "palettes" {
-            switch segments[3] {
-            case "audit": return (.pool, "/v1/palettes/{name}/audit")
-            case "proposals": return (.pool, "/v1/palettes/{name}/proposals")
-            case "matrix": return (.pool, "/v1/palettes/{name}/matrix")
-            default: return (.inline, nil)
-            }
-        }
-        return (.inline, nil)
     }
 
     func route(_ request: Request) -> Response {
-        let segments = request.pathSegments
-        func only(_ methods: [String], route: String, _ body: () throws -> Response) -> Response {
-            var response: Response
-            if methods.contains(request.method) || (request.method == "HEAD" && methods.contains("GET")) {
-                if let repeated = Routes.repeatedQueryParameter(request) {
-                    response = ServiceError.badRequest("the query parameter \"\(repeated)\" is given more than once; give it once (every parameter of this API takes one value)", field: repeated, code: "repeated-parameter").response
-                } else {
-                    do { response = try body() } catch { response = ServiceError.from(error).response }
-                }
-                if request.method == "HEAD" { response.body = [] }
-            } else {
-                var error = ServiceError(405, "\(request.method) is not allowed on \(route); use \(methods.joined(separator: " or "))")
-                error.headers = [Header(name: "Allow", value: (methods.contains("GET") ? methods + ["HEAD"] : methods).joined(separator: ", "))]
-                response = error.response
-            }
-            response.route = route
-            return response
-        }
-        func unmatched(_ error: ServiceError) -> Response {
-            var response = error.response
-            response.route = "unmatched"
-            return response
-        }
         if request.path.utf8.count > 2048 {
             return unmatched(ServiceError(414, "the path is longer than 2048 bytes"))
         }
-        switch segments {
-        case ["healthz"]:  // first: the one route probed many times a second
-            return only(["GET"], route: "/healthz") { Routes.health }
-        case [""]:
-            return only(["GET"], route: "/") { designerPage() }
-        case let s where s.count == 1 && Routes.scripts[s[0]] != nil:
-            return only(["GET"], route: "/\(s[0])") { Routes.scripts[s[0]] ?? Response(status: 404) }
-        case ["app.css"]:
-            return only(["GET"], route: "/app.css") { Routes.appCSS }
-        case ["readyz"]:
-            return only(["GET"], route: "/readyz") { try readiness() }
-        case ["openapi.yaml"]:
-            return only(["GET"], route: "/openapi.yaml") { Routes.openAPI }
-        case ["metrics"]:
-            return only(["GET"], route: "/metrics") {
-                Response(status: 200, contentType: "text/plain; version=0.0.4", body: metrics.render(palettes: store.status.names.count))
-            }
-        case ["v1", "contrast"]:
-            return only(["GET", "POST"], route: "/v1/contrast") { request.method == "POST" ? try contrastPost(request) : try contrastGet(request) }
-        case ["v1", "audit"]:
-            return only(["POST"], route: "/v1/audit") { try auditPost(request) }
-        case ["v1", "suggest"]:
-            return only(["POST"], route: "/v1/suggest") { try suggestPost(request) }
-        case ["v1", "variants"]:
-            return only(["POST"], route: "/v1/variants") { try variantsPost(request) }
-        case ["v1", "simulate"]:
-            return only(["POST"], route: "/v1/simulate") { try simulatePost(request) }
-        case ["v1", "palettes"]:
-            return only(["GET"], route: "/v1/palettes") { try paletteList() }
-        case ["v1", "formats"]:
-            return only(["GET"], route: "/v1/formats") { try formatList() }
-        case ["v1", "tokens"]:
-            return only(["POST"], route: "/v1/tokens") { try tokensPost(request) }
-        case ["v1", "report"]:
-            return only(["GET", "POST"], route: "/v1/report") { try reportHTML(request) }
-        case let s where s.count == 3 && s[0] == "v1" && s[1] == "palettes":
-            return only(["GET"], route: "/v1/palettes/{name}") { try paletteDocument(s[2]) }
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "audit":
-            return only(["GET"], route: "/v1/palettes/{name}/audit") { try paletteAudit(s[2], request) }
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "proposals":
-            return only(["POST"], route: "/v1/palettes/{name}/proposals") { try proposal(s[2], request) }
-        case let s where s.count == 4 && s[0] == "v1" && s[1] == "palettes" && s[3] == "matrix":
-            return only(["GET"], route: "/v1/palettes/{name}/matrix") { try paletteMatrix(s[2], request) }
-        default:
+        guard let (route, name) = Routes.match(request.pathSegments) else {
             return unmatched(.notFound("no resource at \(request.path); see /openapi.yaml for the API"))
         }
+        var response: Response
+        if route.methods.contains(request.method) || (request.method == "HEAD" && route.methods.contains("GET")) {
+            if let repeated = Routes.repeatedQueryParameter(request) {
+                response = ServiceError.badRequest("the query parameter \"\(repeated)\" is given more than once; give it once (every parameter of this API takes one value)", field: repeated, code: "repeated-parameter").response
+            } else {
+                do { response = try route.handler(self, request, name) } catch { response = answer(error, route: route.path, request: request) }
+            }
+            if request.method == "HEAD" { response.body = [] }
+        } else {
+            var error = ServiceError(405, "\(request.method) is not allowed on \(route.path); use \(route.methods.joined(separator: " or "))")
+            error.headers = [Header(name: "Allow", value: (route.methods.contains("GET") ? route.methods + ["HEAD"] : route.methods).joined(separator: ", "))]
+            response = error.response
+        }
+        response.route = route.path
+        return response
+    }
+
+    func unmatched(_ error: ServiceError) -> Response {
+        var response = error.response
+        response.route = "unmatched"
+        return response
+    }
+
+    /// What a handler threw, as the client sees it (``ServiceError/from(_:)``). An error the
+    /// service has no answer for becomes a 500 whose body says "the server's log has the
+    /// details": they are written there, with the request's method and route.
+    func answer(_ error: any Error, route: String, request: Request) -> Response {
+        let answered = ServiceError.from(error)
+        if answered.status >= 500 && !(error is ServiceError) {
+            log("\(request.method) \(route) answered \(answered.status): \(String(describing: error).excerpt(1_000))", "error")
+        }
+        return answered.response
     }
 
     // MARK: Helpers

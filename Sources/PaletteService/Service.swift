@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 public import MicroHTTPD
 public import PaletteAudit
+public import TokenSources
 
 /// The running service: palettes loaded, the server listening, the log written, until SIGTERM
 /// or SIGINT drains it (`contrast serve` builds the configuration and calls ``run(_:)``).
@@ -69,6 +70,7 @@ public enum Service: Sendable {
         routes.auditLimits = configuration.auditLimits
         routes.limits = configuration.limits
         routes.isDraining = { serverBox.server?.isDraining ?? false }
+        routes.log = { message, level in log.line(message, level: level) }
         let finalRoutes = routes
         config.lane = { finalRoutes.lane(for: $0) }
         let quiet = configuration.quiet

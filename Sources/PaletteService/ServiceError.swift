@@ -1,6 +1,7 @@
 import Foundation
 public import MicroHTTPD
-public import PaletteAudit
+import PaletteAudit
+public import TokenSources
 
 /// An error a handler throws, carrying the HTTP status it means. ``Routes/respond(to:)`` turns
 /// it into an RFC 9457 `application/problem+json` body, in one place.

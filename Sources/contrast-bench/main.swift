@@ -4,6 +4,7 @@ import ColorScience
 import Dispatch
 import Foundation
 import PaletteAudit
+import TokenSources
 
 /// Results are added here so the optimizer cannot drop the work.
 nonisolated(unsafe) var accumulated = 0.0

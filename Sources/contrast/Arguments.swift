@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import ColorScience
 import PaletteAudit
+import TokenSources
 
 // Options that take one of a few words are enumerations, so --help lists the words and a wrong
 // one is refused with them, before any work (swift-argument-parser's `Examples/math` idiom).
@@ -50,7 +51,7 @@ extension AuditOutcome {
     /// said one by one before), and exits with the outcome's status.
     func exit() throws {
         for reason in reasons where reason.code == .nothingMeasured || reason.code == .coverageBelow {
-            Terminal.writeError("error: \(reason.message)")
+            Terminal.writeErrorLine("\(reason.message)")
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ColorScience
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -105,7 +106,7 @@ struct AuditCommand: ParsableCommand {
         if report.warnings.count > shownWarnings {
             Terminal.writeError("warning: … and \(report.warnings.count - shownWarnings) more warnings, every one in the report\(output.map { " (\($0))" } ?? "")")
         }
-        for problem in report.problems { Terminal.writeError("error: \(problem)") }
+        for problem in report.problems { Terminal.writeErrorLine("\(problem)") }
         try outcome.exit()
     }
 

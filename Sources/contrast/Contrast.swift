@@ -3,6 +3,10 @@ import ArgumentParser
 struct Contrast: ParsableCommand {
     static let version = "0.1.0"
 
+    /// ArgumentParser's usage errors begin as every other error line does (`error: `), not
+    /// with its own `Error: `.
+    static var _errorPrefix: String { Terminal.errorPrefix }
+
     static let configuration = CommandConfiguration(
         commandName: "contrast",
         abstract: "WCAG contrast and color auditing for design-system palettes.",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PaletteAudit
+import TokenSources
 import Synchronization
 
 /// `--deadline SECONDS` of the commands that read inputs (audit, report, init, derive, matrix):
@@ -81,7 +82,7 @@ final class RunDeadline: Sendable {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // The command did not stop on its own: it is in work no read budget reaches.
         Terminal.removePartialOutput()
-        let text = "Error: \(message)\n"  // as main.swift prints a thrown InputError
+        let text = "\(Terminal.errorPrefix)\(message)\n"  // as main.swift prints a thrown InputError
         text.utf8CString.withUnsafeBufferPointer { bytes in _ = write(2, bytes.baseAddress, bytes.count - 1) }
         _exit(2)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ColorScience
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct DeriveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,7 +44,7 @@ struct DeriveCommand: ParsableCommand {
         try deadline?.check()
         for warning in loaded.problems where warning.isWarning { Terminal.writeError("warning: \(warning)") }
         guard let decoded = loaded.palette, !loaded.problems.contains(where: { !$0.isWarning }) else {
-            for problem in loaded.problems where !problem.isWarning { Terminal.writeError("error: \(problem)") }
+            for problem in loaded.problems where !problem.isWarning { Terminal.writeErrorLine("\(problem)") }
             throw ExitCode(2)
         }
         let surfaceColor = try CheckCommand.parse(surface, what: "surface", scheme: nil).color

@@ -1,5 +1,6 @@
 import Foundation
 import PaletteAudit
+import TokenSources
 
 /// `contrast audit --format github`: the annotations on standard output (or `--output`), and,
 /// inside a GitHub Actions job, the Markdown summary appended to `$GITHUB_STEP_SUMMARY`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,7 +55,7 @@ struct InitCommand: ParsableCommand {
         try deadline?.check()
         for i in loaded.palettes.indices { loaded.palettes[i].palette?.ignoredProperties.formUnion(ignoredProperties) }
         for broken in loaded.palettes where broken.palette == nil {
-            for problem in broken.problems where !problem.isWarning { Terminal.writeError("error: \(problem)") }
+            for problem in broken.problems where !problem.isWarning { Terminal.writeErrorLine("\(problem)") }
         }
         guard loaded.palettes.contains(where: { $0.palette != nil }) else {
             throw InputError("\(paths.joined(separator: ", ")): no palette or token source could be read, so there is nothing to propose checks for")

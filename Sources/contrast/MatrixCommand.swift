@@ -2,6 +2,7 @@ import ArgumentParser
 import ColorScience
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct MatrixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,7 @@ struct MatrixCommand: ParsableCommand {
         // stop the matrix, as they do not stop an audit.
         let errors = loaded.problems.filter { !$0.isWarning }
         guard let decoded = loaded.palette, errors.isEmpty else {
-            for problem in errors { Terminal.writeError("error: \(problem)") }
+            for problem in errors { Terminal.writeErrorLine("\(problem)") }
             throw ExitCode(2)
         }
         for warning in loaded.problems where warning.isWarning { Terminal.writeError("warning: \(warning)") }
@@ -49,7 +50,7 @@ struct MatrixCommand: ParsableCommand {
         do {
             matrix = try ContrastMatrix(palette: decoded, theme: theme)
         } catch {
-            for problem in error.problems { Terminal.writeError("error: \(problem)") }
+            for problem in error.problems { Terminal.writeErrorLine("\(problem)") }
             if error.problems.isEmpty { throw InputError("\(palette): \(error.message)") }
             throw ExitCode(2)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,7 +76,7 @@ struct ReportCommand: ParsableCommand {
             print("since the previous run: \(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s)")
             for change in comparison.regressions { print("  regressed  \(change.message)") }
         }
-        for problem in report.problems { Terminal.writeError("error: \(problem)") }
+        for problem in report.problems { Terminal.writeErrorLine("\(problem)") }
         try outcome.exit()
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MicroHTTPD
 import PaletteAudit
+import TokenSources
 import PaletteService
 
 struct ServeCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import ColorScience
 import Foundation
 import PaletteAudit
+import TokenSources
 
 struct SuggestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

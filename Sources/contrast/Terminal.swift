@@ -1,4 +1,5 @@
 import PaletteAudit
+import TokenSources
 import Foundation
 import Synchronization
 
@@ -8,6 +9,15 @@ enum Terminal {
     static var stdoutWantsColor: Bool {
         if let value = ProcessInfo.processInfo.environment["NO_COLOR"], !value.isEmpty { return false }
         return isatty(STDOUT_FILENO) == 1
+    }
+
+    /// How every error line of the command line begins (docs/errors.md), ArgumentParser's own
+    /// included (``Contrast/_errorPrefix``).
+    static let errorPrefix = "error: "
+
+    /// One error line: ``errorPrefix`` and `text`.
+    static func writeErrorLine(_ text: String) {
+        writeError(errorPrefix + text)
     }
 
     static func writeError(_ text: String) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PaletteAudit
+import TokenSources
 import Foundation
 
 // Exit codes are part of the interface: 0 nothing to fail on, 1 failures or regressions,

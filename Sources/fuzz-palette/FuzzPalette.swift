@@ -4,6 +4,7 @@
 // corpus drives every reader.
 import FuzzSupport
 import PaletteAudit
+import TokenSources
 
 func fuzzPalette(_ bytes: UnsafeRawBufferPointer) {
     fuzzDecoded(PaletteDecoder.decode(bytes: Array(bytes), file: "fuzz.json"))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// `--format github` (workflow commands) and `--format xcode` (compiler diagnostics): the

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import XCTest
 
 /// The iOS system colors come from one record, docs/data/apple-system-colors.json, embedded at

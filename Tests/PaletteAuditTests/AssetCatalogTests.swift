@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Xcode asset catalogs written as Xcode writes them: folders with Contents.json, color sets

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// How much of a palette its checks measure (``Coverage``), and the run's pass/fail policy

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Figma's own variables export (one `<Mode>.tokens.json` per collection and mode) and the files

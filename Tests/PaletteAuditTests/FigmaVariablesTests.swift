@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Figma's REST `variables/local` response, as Figma's API reference describes it: collections

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// What a fix does to the other checks, measured by auditing the palette with it applied.

@@ -1,5 +1,6 @@
 import ColorScience
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// `contrast init`: what token names are read as, and the checks proposed from them.

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// `contrast init PATH…` with usage: pairs a usage source draws first, then conventions, then

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 @Suite struct JSONParserTests {

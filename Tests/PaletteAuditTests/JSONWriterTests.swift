@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// ``JSONWriter``: the layouts, escaping and numbers every hand-written JSON output shares.

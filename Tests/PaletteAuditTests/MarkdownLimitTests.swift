@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The Markdown summary holds at any scale: at most its limit (GitHub's 1 MiB for a job

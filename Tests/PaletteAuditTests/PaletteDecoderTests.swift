@@ -1,5 +1,6 @@
 import ColorScience
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 @Suite struct PaletteDecoderTests {

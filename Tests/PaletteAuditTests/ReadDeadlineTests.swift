@@ -1,5 +1,6 @@
 import Foundation
 import PaletteAudit
+import TokenSources
 import Testing
 
 /// A run's deadline (the CLI's `--deadline`) stops every read that makes its own budget, as a

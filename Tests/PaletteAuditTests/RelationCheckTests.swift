@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The checks that relate more than one pair: `distinct` groups, `focus` indicators and `link`

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// ``ReportHistory``: `contrast report --history`'s read, comparison and append.

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// What a request builds from what it read (an audit's checks and results, a token listing)

@@ -1,5 +1,6 @@
 import ColorScience
 @testable import PaletteAudit
+@testable import TokenSources
 
 /// Token name → hex, per theme, as the auditor resolves them (tokens that do not resolve are
 /// left out): what the source-format tests compare.

@@ -1,4 +1,5 @@
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// SARIF's `artifactLocation.uri` is a URI reference (RFC 3986), not a file path.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PaletteAudit
+@testable import TokenSources
 
 /// Adobe Spectrum's tokens: `$schema` token types, values by theme in `sets`.
 @Suite struct SpectrumTokensTests {

@@ -1,5 +1,6 @@
 import ColorScience
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Themes are axes: attributes of different names (and classes) on the root vary independently,

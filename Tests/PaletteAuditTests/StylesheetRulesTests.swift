@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Every declaration of a stylesheet accounted for (issue #29): the rules design systems wrap

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Stylesheets as palettes: one stylesheet per pattern the issue names, each read as a user's

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// User text written with every result of a rule is quoted short (`String.excerpt`), and the

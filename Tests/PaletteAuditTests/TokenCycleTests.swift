@@ -1,5 +1,6 @@
 import Foundation
 import PaletteAudit
+import TokenSources
 import Testing
 
 /// `$extends` and `$ref` that would make a group hold itself (the format's circular references):

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// Token sources written from the DTCG Format, Color and Resolver 2025.10 specifications and
@@ -157,6 +158,19 @@ import Testing
         let plain = ##"{"palette": {"white": {"value": "#ffffff", "type": "color"}}, "light": {"background": {"value": "{palette.white}", "type": "color"}}}"##
         let sd = SourceDocument(file: "sd.json", bytes: Array(plain.utf8), json: try JSONParser.parse(Array(plain.utf8)))
         #expect(SourceRegistry.detect(sd)?.id == "style-dictionary")
+    }
+
+    /// Detection accepts every member the checks document's reader reads: one with
+    /// `themeNames` or `ignoreProperties` is a checks document, not "no palette or token file".
+    @Test func aChecksDocumentIsDetectedWithEveryMemberItsReaderReads() throws {
+        func detected(_ text: String) throws -> String? {
+            SourceRegistry.detect(SourceDocument(file: "app.checks.json", bytes: Array(text.utf8), json: try JSONParser.parse(Array(text.utf8))))?.id
+        }
+        #expect(try detected(##"{"checks": [{"foreground": "ink", "background": "paper"}], "themeNames": {"dark_dimmed": "dimmed"}}"##) == "checks")
+        #expect(try detected(##"{"$schema": "x", "checks": [], "ignoreProperties": ["modify"], "x-owner": "design"}"##) == "checks")
+        #expect(try detected(##"{"badges": [{"name": "new", "text": "#fff", "background": "#036"}]}"##) == "checks")
+        // A member no reader reads keeps it from being taken for a checks document.
+        #expect(try detected(##"{"checks": [], "colors": {"ink": "#111"}}"##) != "checks")
     }
 
     @Test func aStudioFileWithoutThemesOrSetScopedReferencesIsOneSet() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PaletteAudit
+import TokenSources
 import Testing
 
 /// Hostile token documents (issue #30): each is refused with one located `limit-exceeded`

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The token listing (`POST /v1/tokens`) written by the JSON writer is the document

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTPD
 import PaletteAudit
+import TokenSources
 @testable import PaletteService
 import Testing
 import TestSupport

@@ -1,7 +1,9 @@
 import Foundation
 import MicroHTTPD
 import PaletteAudit
+import TokenSources
 @testable import PaletteService
+import Synchronization
 import Testing
 
 @Suite struct RoutesTests {
@@ -405,6 +407,21 @@ import Testing
         var notAllowed = ServiceError(405, "PUT is not allowed on /v1/audit; use POST")
         notAllowed.headers = [Header(name: "Allow", value: "POST")]
         #expect(notAllowed.response.headers.contains { $0.name == "Allow" && $0.value == "POST" })
+    }
+
+    /// A 500 tells the client "the server's log has the details": the routes write them there,
+    /// with the method and route; an error the service answers itself is not logged.
+    @Test func whatIsAnswered500IsLogged() throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "the store's index is broken" } }
+        let lines = Mutex<[String]>([])
+        var routes = try RoutesTests.routes()
+        routes.log = { message, level in lines.withLock { $0.append("\(level): \(message)") } }
+        let request = Request(method: "POST", path: "/v1/audit")
+        #expect(routes.answer(Broken(), route: "/v1/audit", request: request).status == 500)
+        #expect(lines.withLock { $0 } == ["error: POST /v1/audit answered 500: the store's index is broken"])
+        #expect(routes.answer(ServiceError(503, "draining"), route: "/v1/audit", request: request).status == 503)
+        #expect(routes.answer(RequestError(.invalidColor, field: "fg", "fg: bad"), route: "/v1/audit", request: request).status == 400)
+        #expect(lines.withLock { $0.count } == 1)
     }
 
     @Test func theServersOwnRefusalsAreProblemsToo() throws {

@@ -104,6 +104,25 @@ def test_check_bad_color_exits_2_and_says_where(run):
     assert "the limit is 1024" in r.stderr
 
 
+def test_every_error_line_begins_error_colon_in_one_spelling(run, tmp_path):
+    """docs/errors.md promises one prefix: ArgumentParser's usage errors, a thrown input
+    error, and the problems a command lists all begin `error: `, never `Error: `."""
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "b", "themes": [{"name": "t", "tokens": {"a": "#zzz"}}], "checks": []}')
+    runs = [
+        run("check"),                                        # a missing argument (usage)
+        run("check", "#000", "#fff", "--level", "AAAA"),     # a bad option value (usage)
+        run("check", "#12345g", "white"),                    # a bad color (input error)
+        run("audit", str(tmp_path / "absent.json")),          # a missing file
+        run("audit", str(broken)),                           # a palette's problems
+    ]
+    for r in runs:
+        assert r.returncode == 2, r.stderr
+        lines = [line for line in r.stderr.splitlines() if line.strip()]
+        assert lines and lines[0].startswith("error: "), r.stderr
+        assert not any(line.startswith("Error") for line in lines), r.stderr
+
+
 def test_usage_errors_exit_2(run):
     assert run("check").returncode == 2
     assert run("check", "a", "b", "--bogus").returncode == 2

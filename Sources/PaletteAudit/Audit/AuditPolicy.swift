@@ -1,3 +1,5 @@
+public import TokenSources
+
 /// What fails a run of the audit, decided in one place for every edge: the exit status of
 /// `contrast audit` and `contrast report` (and so of the GitHub Action, the pre-commit hooks and
 /// the SwiftPM plugin, which run them), and the `outcome` of the HTTP API's audits.

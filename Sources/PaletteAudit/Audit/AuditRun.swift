@@ -1,4 +1,5 @@
 import ColorScience
+public import TokenSources
 
 /// An audit over paths, as `contrast audit` and `contrast report` run it: every palette the
 /// paths hold (see ``PaletteLoader/loadSources(paths:checks:)``), audited, with the files passed

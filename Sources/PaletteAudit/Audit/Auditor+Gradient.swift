@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// Text on a gradient background: judged at the gradient's worst point (every stop and every
 /// color between them, as CSS interpolates), with the best point beside it.

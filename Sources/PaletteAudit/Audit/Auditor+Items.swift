@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// What an audit measures in one theme: each check, badge and relation as an ``Auditor/Item``.
 extension Auditor {

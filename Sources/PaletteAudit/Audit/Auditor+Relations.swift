@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The names of the relations a focus or link check measures, as results report them.
 public enum RelationName {

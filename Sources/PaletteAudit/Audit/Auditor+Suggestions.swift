@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 import Synchronization
 
 /// A bounded memory of computed suggestions and of the lightness ladders their searches walked.

@@ -1,4 +1,5 @@
 import ColorScience
+public import TokenSources
 
 
 /// Audits palettes: every theme × check (and badge), resolved, measured and judged.
@@ -32,10 +33,7 @@ public struct Auditor: Sendable {
         /// million, from a 97 KB file, and 999 Figma modes of 1,000 variables a million, from
         /// 167 KB. Real systems stay far below (Designsystemet's 36 themes, about 40,000); more is
         /// refused before any theme is audited, whatever the caller.
-        public var maximumThemeTokens = Limits.defaultMaximumThemeTokens
-        /// ``maximumThemeTokens`` unless a caller changes it; readers that build themes (a
-        /// stylesheet's) stop at the same count.
-        public static let defaultMaximumThemeTokens = 500_000
+        public var maximumThemeTokens = Palette.defaultMaximumThemeTokens
 
         /// How an audit will be rendered, for the size bound above.
         public enum Rendering: Sendable {
@@ -128,7 +126,7 @@ public struct Auditor: Sendable {
             }
             if let maximum = limits.maximumOutputBytes, total * limits.rendering.bytesPerCheck > maximum {
                 let bytes = total * limits.rendering.bytesPerCheck
-                problems.append(PaletteProblem(.limitExceeded, "the response would be at least \(Auditor.megabytes(bytes)) (\(total) checks × \(limits.rendering.bytesPerCheck) bytes in \(limits.rendering)); the limit is \(Auditor.megabytes(maximum)). Audit fewer themes (?theme=) or narrow the rules",
+                problems.append(PaletteProblem(.limitExceeded, "the response would be at least \(ByteCount.megabytes(bytes)) (\(total) checks × \(limits.rendering.bytesPerCheck) bytes in \(limits.rendering)); the limit is \(ByteCount.megabytes(maximum)). Audit fewer themes (?theme=) or narrow the rules",
                                                file: palette.file))
                 return Auditor.unreadable(name: palette.name, file: palette.file, problems: problems + warnings)
             }
@@ -300,12 +298,6 @@ public struct Auditor: Sendable {
             PaletteProblem(.limitExceeded, "the audit was stopped before it finished (its time ran out); audit fewer themes or checks, or turn suggestions off", file: palette.file)])
     }
 
-    public static func megabytes(_ bytes: Int) -> String {
-        if bytes < 1 << 10 { return "\(bytes) bytes" }
-        let (value, unit) = bytes < 1 << 20 ? (Double(bytes) / 1024, "KiB") : (Double(bytes) / Double(1 << 20), "MiB")
-        let tenths = (value * 10).rounded() / 10
-        return tenths == tenths.rounded() ? "\(Int(tenths)) \(unit)" : "\(tenths) \(unit)"
-    }
 
     /// A report for a file that could not be decoded at all.
     public static func unreadable(name: String, file: String?, problems allProblems: [PaletteProblem]) -> PaletteReport {

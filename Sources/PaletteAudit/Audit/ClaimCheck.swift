@@ -1,4 +1,5 @@
 public import ColorScience
+public import TokenSources
 
 /// Confirms or refutes what a source document claims about a pair.
 public enum ClaimCheck {

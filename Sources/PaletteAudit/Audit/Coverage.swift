@@ -1,3 +1,5 @@
+import TokenSources
+
 /// How much of a palette its checks measure: the color tokens some check measures, of how many,
 /// and the tokens whose names say they are text or surfaces (``TokenNameRole``) that no check
 /// measures. An audit whose checks pass says nothing about the tokens it never measured; this

@@ -1,3 +1,5 @@
+import TokenSources
+
 /// Where an audit's failures come from, for the person who has to fix them: the rules that fail
 /// most (a glob rule's expansions together), the tokens that fail most (counted over every check
 /// and theme they fail in), the failures per theme, and each failing check once, with the themes

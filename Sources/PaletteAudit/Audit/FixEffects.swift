@@ -1,3 +1,5 @@
+public import TokenSources
+
 /// What a suggested fix does to every check, before anyone applies it: the palette audited
 /// again with the fix's changes made, its verdicts compared with the audit's (the same
 /// comparison a baseline makes, ``Baseline/compare(with:)``). A fix for one check that repaints

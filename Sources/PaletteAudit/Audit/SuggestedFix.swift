@@ -1,3 +1,5 @@
+public import TokenSources
+
 /// A nearest passing color (or pair), with where in the palette document it goes, so an editor
 /// can apply it without knowing how the palette is laid out.
 ///
@@ -23,15 +25,6 @@ public struct SuggestedFix: Hashable, Sendable, Codable {
         public var value: String
     }
 
-    /// Where an override of the token whose value is at `pointer` goes in `theme`, when the
-    /// value is written in another theme of a palette (`/themes/light/tokens/ink` overridden in
-    /// dark is `/themes/dark/tokens/ink`); nil when `theme` writes it itself.
-    public static func overridePointer(of pointer: JSONPointer, in theme: String) -> JSONPointer? {
-        var segments = pointer.segments
-        guard segments.count > 2, segments[0] == "themes", segments[1] != theme else { return nil }
-        segments[1] = theme
-        return JSONPointer(segments)
-    }
 
     /// The fixes of a failing result in `theme`: one per suggestion kind that has a color.
     static func fixes(_ suggestions: Suggestions, foreground: ResolvedColor, background: ResolvedColor,
@@ -39,7 +32,7 @@ public struct SuggestedFix: Hashable, Sendable, Codable {
         func change(_ color: ResolvedColor, literal: JSONPointer, value: String) -> Change {
             let token = color.valueToken ?? color.aliases?.last ?? color.token
             guard let pointer = color.pointer else { return Change(pointer: literal, token: token, override: nil, value: value) }
-            if let override = overridePointer(of: pointer, in: theme) {
+            if let override = Palette.overridePointer(of: pointer, in: theme) {
                 return Change(pointer: override, token: token, override: true, value: value)
             }
             return Change(pointer: pointer, token: token, override: nil, value: value)

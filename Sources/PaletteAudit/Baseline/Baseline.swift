@@ -1,5 +1,6 @@
 import ColorScience
 public import Foundation
+public import TokenSources
 
 /// What a baseline remembers of one check: enough to tell a regression from an improvement.
 public struct BaselineEntry: Hashable, Sendable, Codable {

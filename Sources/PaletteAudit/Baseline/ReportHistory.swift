@@ -1,4 +1,5 @@
 import Foundation
+public import TokenSources
 
 /// The runs of `contrast report --history`: a JSON Lines file, one ``HistoryEntry`` a line,
 /// oldest first. Read it, compare an audit with the last run, and append the new run.

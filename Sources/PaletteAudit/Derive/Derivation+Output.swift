@@ -1,5 +1,6 @@
 import ColorScience
 public import Foundation
+public import TokenSources
 
 extension Derivation {
     /// The palette file `document` with the derived theme set in it (replacing a theme of that

@@ -1,4 +1,5 @@
 public import ColorScience
+public import TokenSources
 
 /// What happened to one token in a derived theme.
 public struct DerivedToken: Hashable, Sendable, Codable {

@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The proposal as a checks document, and as the words `contrast init` prints.
 extension ChecksProposal {

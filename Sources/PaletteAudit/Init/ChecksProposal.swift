@@ -1,4 +1,5 @@
 public import ColorScience
+public import TokenSources
 
 /// One check `contrast init` proposes, with the reason it was proposed.
 public struct ProposedCheck: Hashable, Sendable {

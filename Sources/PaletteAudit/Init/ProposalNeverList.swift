@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// What `contrast init` never proposes, whoever found the pair (a usage reader, a convention, the
 /// names): each is a check that could only fail or measures nothing a person sees. Every pair

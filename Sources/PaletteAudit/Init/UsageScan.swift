@@ -1,3 +1,5 @@
+public import TokenSources
+
 /// The usage sources of a `contrast init` run, read once: every path the operator named is walked
 /// once through one ``FileSystem`` (the confined reader), each file is handed to every usage reader
 /// whose ``UsageReader/reads(path:head:)`` says yes, and all of them share one ``UsageContext``

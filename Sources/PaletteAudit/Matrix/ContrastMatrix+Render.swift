@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The matrix's renderings, written in pieces to `write` so a large matrix is streamed, never
 /// held whole: `contrast matrix` and `GET /v1/palettes/{name}/matrix` share them.

@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// Every token of a theme against every other: the question "which text colors may go on which
 /// surfaces?", fast for thousands of tokens.

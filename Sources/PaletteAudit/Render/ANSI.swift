@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// True-color terminal escapes for swatches.
 public enum ANSI {

@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// One finding of an audit placed at its file, line and column: what the line-oriented formats
 /// print, one per line (GitHub Actions workflow commands, Xcode and compiler-style diagnostics).

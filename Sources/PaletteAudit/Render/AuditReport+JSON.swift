@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 extension AuditReport {
     /// Compact JSON with sorted keys (see ``JSONWriter``).

@@ -1,3 +1,5 @@
+import TokenSources
+
 /// The audit as GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line
 /// per finding (``AuditReport/annotations``), each at its file, line and column relative to the
 /// repository, then the summary as a plain line.

@@ -1,3 +1,5 @@
+import TokenSources
+
 /// Markup, built so that text cannot become markup by accident: in an `HTML` literal, the
 /// literal parts are markup, and every interpolated value is escaped unless it is `HTML`
 /// itself (or explicitly `trusted:`, for a constant like the style sheet).

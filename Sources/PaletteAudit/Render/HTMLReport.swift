@@ -1,5 +1,6 @@
 import ColorScience
 import Foundation
+import TokenSources
 
 /// One line of the report history (JSON Lines): a run's summary, and enough per check to find
 /// regressions since the previous run.

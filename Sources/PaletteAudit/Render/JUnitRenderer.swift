@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The audit as JUnit XML: one `<testsuite>` per palette and theme, one `<testcase>` per check,
 /// so every CI system shows contrast failures natively.

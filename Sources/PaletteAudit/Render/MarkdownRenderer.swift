@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The audit as Markdown, for pull-request comments, `$GITHUB_STEP_SUMMARY` and the nightly
 /// report's `summary.md`: at most ``defaultLimit`` bytes by construction (GitHub refuses a job

@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 extension PairReport {
     /// What `contrast check` prints for a pair: the ratio (or its range over backdrops), APCA

@@ -1,4 +1,5 @@
 public import Foundation
+import TokenSources
 
 extension AuditReport {
     /// The report as JSON: stable sorted keys, pretty-printed, with a final newline (the

@@ -1,4 +1,5 @@
 public import Foundation
+import TokenSources
 
 /// The audit as SARIF 2.1.0, for code-scanning views: each failing check, false claim,
 /// regression and palette problem, located at the palette file and the line of its token.

@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 import Foundation
 
 extension SuggestionResult {

@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The audit as an aligned table for a terminal: failures first, then the rest, and a summary.
 public struct TextRenderer: Sendable {

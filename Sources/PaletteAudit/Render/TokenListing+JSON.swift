@@ -1,3 +1,5 @@
+public import TokenSources
+
 extension TokenListing {
     /// The listing as `POST /v1/tokens` answers it: compact, keys sorted, byte for byte what
     /// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes of it

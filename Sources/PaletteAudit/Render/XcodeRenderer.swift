@@ -1,4 +1,5 @@
 import ColorScience
+import TokenSources
 
 /// The audit as compiler-style diagnostics, `PATH:LINE:COL: error: …`, one line per finding
 /// (``AuditReport/annotations``): what Xcode shows inline when a Run Script build phase prints

@@ -1,3 +1,5 @@
+import TokenSources
+
 extension AuditSummary {
     /// "all 12 checks pass", "3 of 12 checks fail", or "no checks": the one-line verdict the
     /// palette list and the designers' page show.

@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 import Dispatch
 
 /// Many pairs measured at once, on every core, the answers in the order of the pairs: the one

@@ -1,3 +1,5 @@
+import TokenSources
+
 /// The fast reading of the common request shape, without a JSON tree.
 extension PairRequest {
     /// Reads one JSON Lines record of the common shape without building a JSON tree: an object

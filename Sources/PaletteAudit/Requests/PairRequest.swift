@@ -1,4 +1,5 @@
 public import ColorScience
+public import TokenSources
 
 /// One pair to measure, as `contrast check`, `check --batch`, `GET`/`POST /v1/contrast` take it.
 ///

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TokenSources
 
 /// Independent parts of one job on several threads, with their results in the order of the
 /// parts: `check --batch` and `POST /v1/contrast` split long lists of pairs this way, so the

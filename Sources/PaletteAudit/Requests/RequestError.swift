@@ -1,3 +1,5 @@
+public import TokenSources
+
 /// A request the CLI and the HTTP API both take, found wrong: the field at fault, a stable
 /// code, and why.
 public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// The answer to a suggestion request (`contrast suggest --format json`, `POST /v1/suggest`).
 ///

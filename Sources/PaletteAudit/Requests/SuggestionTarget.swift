@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// What a suggestion aims for: `target` (`4.5`, `AAA`, `Lc60`, `AA+Lc60`), or else `usage` and
 /// `level`, for `contrast suggest`/`variants` and `POST /v1/suggest`/`/v1/variants` alike.

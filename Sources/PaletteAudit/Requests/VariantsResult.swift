@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// A color's nearest passing variant on each background (`contrast variants`, `POST /v1/variants`).
 public struct VariantsResult: Sendable, Codable {

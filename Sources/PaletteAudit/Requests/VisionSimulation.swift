@@ -1,4 +1,5 @@
 public import ColorScience
+import TokenSources
 
 /// Colors as people with each color-vision deficiency see them: what `POST /v1/simulate`, the
 /// designers' page ("view as") and `contrast simulate` show. One implementation, in

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The Android usage reader (issue #48): layouts' text on what is behind it, styles, app themes

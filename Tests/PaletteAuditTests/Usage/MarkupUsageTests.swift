@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The markup usage reader (issue #48 §1): Tailwind utility pairs in HTML, JSX, Vue and Svelte,

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The usage readers over real apps in ../shared (skipped when it is absent): concrete pairs,

@@ -1,6 +1,7 @@
 import ColorScience
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 import Testing
 
 /// The stylesheet usage reader (issue #48 §1): component rules' text on fills, component-scoped

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaletteAudit
+@testable import TokenSources
 
 /// Runs usage readers over a folder the way `contrast init` will: the palettes the loader reads
 /// there form the context, and every file a reader reads is handed to it once.

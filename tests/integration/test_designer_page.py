@@ -346,7 +346,7 @@ def test_names_are_escaped_on_the_page_and_reachable(binary, tmp_path):
 
 
 def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
-    """A DTCG color object written over by a fix stays a DTCG color object (with its hex)."""
+    """A DTCG color object written over by a fix stays a DTCG color object, with its own fields."""
     from selenium.webdriver.common.by import By
     d = browser
     d.get(server.base + "/#palette=nope")
@@ -371,7 +371,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.find_element(By.ID, "download-palette").click()
     saved = json.loads(downloaded(d, "dtcg.json").read_text())
     ink = saved["tokens"]["ink"]["$value"]
-    assert ink["colorSpace"] == "srgb" and ink["hex"] == value, ink
+    assert ink["colorSpace"] == "srgb" and "hex" not in ink and "alpha" not in ink, "no field added: %s" % ink
     assert [round(c * 255) for c in ink["components"]] == [int(value[i:i + 2], 16) for i in (1, 3, 5)]
     shot(d, "08-dtcg-fixed")
     # Typed a character at a time, a hex is a string while it is partial and an object again
@@ -382,7 +382,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     for key in "#222222":
         ink_field.send_keys(key)
     wait_for(lambda: "dtcg: 0 of 1 checks fail" in d.find_element(By.ID, "status").text
-             and json.loads(d.find_element(By.ID, "byo-text").get_attribute("value"))["tokens"]["ink"]["$value"].get("hex") == "#222222",
+             and json.loads(d.find_element(By.ID, "byo-text").get_attribute("value"))["tokens"]["ink"]["$value"].get("components") == [34 / 255] * 3,
              "the typed color audited")
     # The edit is kept in the text box too, so it is not lost when something else is opened.
     leaving = "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;"
@@ -397,7 +397,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     (d.downloads / "dtcg.json").unlink()
     d.find_element(By.ID, "download-palette").click()
     again = json.loads(downloaded(d, "dtcg.json").read_text())
-    assert again["tokens"]["ink"]["$value"]["hex"] == "#222222" and again["tokens"]["ink"]["$value"]["colorSpace"] == "srgb"
+    assert again["tokens"]["ink"]["$value"] == {"colorSpace": "srgb", "components": [34 / 255] * 3}, again["tokens"]["ink"]
     assert d.execute_script(leaving) is False, "downloaded: nothing to lose"
     # The palette list still opens from the address.
     d.get(server.base + "/#palette=train")
@@ -409,6 +409,61 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     shot(d, "09-train-dark")
     accessible(d, "the page in dark mode")
     console_is_clean(d, "the tokens file and the address")
+
+
+def test_a_color_object_edit_changes_only_its_own_values(server, browser):
+    """A multi-line DTCG color object keeps its layout, key order and fields (`"alpha": 1`
+    included) through a fix and through a hex typed a key at a time: the download differs from
+    the original by the component and hex lines alone."""
+    import difflib
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = browser
+    d.get(server.base + "/")
+    tokens = {"name": "dtcg-layout", "tokens": {
+        "ink": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.6, 0.6, 0.6], "alpha": 1, "hex": "#999999"}},
+        "paper": {"$type": "color", "$value": "#ffffff"}},
+        "checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}
+    original = json.dumps(tokens, indent=2) + "\n"
+    area = d.find_element(By.ID, "byo-text")
+    d.execute_script("arguments[0].value = arguments[1]", area, original)
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "dtcg-layout: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the brought file")
+    fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[data-fix="foreground"][role=button]'), "the text fix")
+    value = changes_of(fix)[0]["value"]
+    fix.click()
+    wait_for(lambda: "dtcg-layout: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the fixed audit")
+
+    def changed_lines(text):
+        diff = difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0)
+        return [line for line in diff if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+    def expected(hex_value):
+        """The original with the components and the hex of that color, laid out as before."""
+        edited = json.loads(original)
+        edited["tokens"]["ink"]["$value"].update(components=[int(hex_value[i:i + 2], 16) / 255 for i in (1, 3, 5)], hex=hex_value)
+        return json.dumps(edited, indent=2) + "\n"
+
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "dtcg-layout.json").read_text()
+    assert saved == expected(value), changed_lines(saved)
+    assert len(changed_lines(saved)) == 8, "three components and the hex, before and after"
+    # Typed a key at a time: a partial hex is a string for a moment, and the whole one is the
+    # object again, as it was laid out.
+    field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]'), "the ink field")
+    field.send_keys(Keys.CONTROL, "a")
+    for key in "#222222":
+        field.send_keys(key)
+    wait_for(lambda: '"hex": "#222222"' in d.find_element(By.ID, "byo-text").get_attribute("value")
+             and "dtcg-layout: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the typed color audited")
+    (d.downloads / "dtcg-layout.json").unlink()
+    d.find_element(By.ID, "download-palette").click()
+    typed = downloaded(d, "dtcg-layout.json").read_text()
+    assert typed == expected("#222222"), changed_lines(typed)
+    assert len(changed_lines(typed)) == 8
+    assert '"alpha": 1' in typed
+    accessible(d, "a color object edited in place")
+    console_is_clean(d, "a color object edited in place")
 
 
 def test_edits_survive_opening_another_palette(server, browser):
@@ -619,7 +674,7 @@ def test_a_json5_tokens_file_is_edited_in_place(server, browser, tmp_path):
     saved = downloaded(d, "brand.json5").read_text()
     expected = original.replace("$value: '#999999'", '$value: "#333333"').replace(
         "{colorSpace: 'srgb', components: [1, 1, 1], hex: '#ffffff'}",
-        '{"colorSpace":"srgb","components":[0.9803921568627451,0.9803921568627451,0.9803921568627451],"hex":"#fafafa"}')
+        "{colorSpace: 'srgb', components: [0.9803921568627451, 0.9803921568627451, 0.9803921568627451], hex: '#fafafa'}")
     assert saved == expected, saved
     d.find_element(By.ID, "download-audit-json").click()
     audit = json.loads(downloaded(d, "brand-audit.json").read_text())

@@ -836,3 +836,45 @@ def test_a_proposal_is_sent_as_a_link(server, browser, tmp_path):
         assert "do not decode" in message or "did not write" in message, message
     finally:
         other.quit()
+
+
+def test_translucent_colors_are_drawn_as_measured(server, browser):
+    """White at 10 % alpha on black is painted with its alpha over what it is measured on, so
+    it looks as faint as its ratio says; over a translucent background with no backdrop, over
+    the worst backdrop the ratio is of. The editor shows a translucent token over a checkerboard."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    palette = {"name": "glassy", "themes": {"dark": {"tokens": {
+        "faint": "rgb(255 255 255 / 0.1)", "ink": "#000000", "glass": "rgb(0 0 0 / 0.5)"}}},
+        "checks": [{"id": "faint-on-ink", "foreground": "faint", "background": "ink"},
+                   {"id": "faint-on-glass", "foreground": "faint", "background": "glass"}]}
+    d.execute_script("arguments[0].value = arguments[1]", d.find_element(By.ID, "byo-text"), json.dumps(palette, indent=2))
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "glassy: 2 of 2 checks fail" in d.find_element(By.ID, "status").text, "the audit of the translucent palette")
+    painted = "const s = getComputedStyle(arguments[0]); return [s.color, s.backgroundColor, s.backgroundImage];"
+
+    def specimen(check):
+        return d.find_element(By.CSS_SELECTOR, f'#audit-view tr[data-check="{check}"] td:first-child .swatch')
+
+    color, background, image = d.execute_script(painted, specimen("faint-on-ink"))
+    assert (color, background, image) == ("rgba(255, 255, 255, 0.1)", "rgb(0, 0, 0)", "none"), "faint, not crisp white"
+    assert "#ffffff1a on #000000, drawn as #1a1a1a on #000000" in specimen("faint-on-ink").get_attribute("aria-label")
+    # Over an unknown backdrop: the glass over the worst one, as the ratio is measured.
+    d.find_element(By.ID, "download-audit-json").click()
+    audit = json.loads(downloaded(d, "glassy-audit.json").read_text())
+    glass = next(r for r in audit["palettes"][0]["themes"][0]["results"] if r["id"] == "faint-on-glass")
+    worst = glass["range"]["worstBackdrop"]
+    color, background, image = d.execute_script(painted, specimen("faint-on-glass"))
+    assert color == "rgba(255, 255, 255, 0.1)" and "rgba(0, 0, 0, 0.5)" in image, (color, image)
+    assert background == "rgb({}, {}, {})".format(*(int(worst[i:i + 2], 16) for i in (1, 3, 5))), (background, worst)
+    assert f"over {worst}, the worst backdrop" in specimen("faint-on-glass").get_attribute("aria-label")
+    # The editor: the translucent token over a checkerboard, the opaque one without.
+    faint = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="faint"] .alpha-swatch')
+    assert faint.is_displayed() and "10% opaque" in faint.get_attribute("aria-label")
+    assert "conic-gradient" in d.execute_script("return getComputedStyle(arguments[0]).backgroundImage", faint)
+    assert d.execute_script("return getComputedStyle(arguments[0].firstChild).backgroundColor", faint) == "rgba(255, 255, 255, 0.1)"
+    assert not d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] .alpha-swatch').is_displayed()
+    shot(d, "33-translucent")
+    accessible(d, "translucent colors")
+    console_is_clean(d, "translucent colors")

@@ -132,6 +132,11 @@ export function renderAudit(state, html) {
   fragment.append(...Array.from(main ? main.childNodes : []).map((node) => document.importNode(node, true)));
   demoteHeadings(fragment);
   pictureSpecimens(fragment);
+  // A theme's table of checks (one row per check, not the side-by-side comparison): on a
+  // phone each row is a card (app.css).
+  for (const table of fragment.querySelectorAll('table')) {
+    if (table.querySelector(':scope > tbody > tr[data-verdict]') && !table.closest('.side-by-side')) table.classList.add('results');
+  }
   view.replaceChildren(fragment);
   view.classList.remove('stale');
   applyVision().catch(report);

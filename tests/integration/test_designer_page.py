@@ -878,3 +878,34 @@ def test_translucent_colors_are_drawn_as_measured(server, browser):
     shot(d, "33-translucent")
     accessible(d, "translucent colors")
     console_is_clean(d, "translucent colors")
+
+
+def test_a_phone_shows_a_failing_check_without_sideways_scroll(server, browser):
+    """At 390 × 844 with Peptide Fox open, the page does not scroll sideways, and a failing
+    check shows its sample, its colors, its ratio and its fix on screen, as a card."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.set_window_size(390, 844)
+    d.get(server.base + "/#palette=peptide-fox")
+    row = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) table.results tr[data-verdict="fail"]'), "a failing check")
+    assert d.execute_script("return window.innerWidth") == 390
+    width, client = d.execute_script("return [document.scrollingElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= 390 and width <= client, f"the page scrolls sideways: {width} px wide in a {client} px window"
+    box = "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.width];"
+
+    def on_screen(element, what):
+        left, right, w = d.execute_script(box, element)
+        assert w > 0 and left >= 0 and right <= client, f"{what} is at {left}..{right}, outside 0..{client}"
+
+    cells = row.find_elements(By.CSS_SELECTOR, ":scope > td")
+    on_screen(cells[0].find_element(By.CSS_SELECTOR, ".swatch, .badge"), "the sample")
+    for chip in cells[2].find_elements(By.CSS_SELECTOR, ".chip"):
+        on_screen(chip, "a color")
+    assert re.search(r"#[0-9a-f]{6}", cells[2].text), cells[2].text
+    on_screen(cells[3], "the ratio")
+    assert re.search(r"\d\.\d\d:1", cells[3].text), cells[3].text
+    fix = cells[6].find_element(By.CSS_SELECTOR, ".fix[data-fix]")
+    on_screen(fix, "the fix")
+    shot(d, "34-phone")
+    accessible(d, "the page on a phone")
+    console_is_clean(d, "the page on a phone")

@@ -36,6 +36,7 @@ const state = {
   broughtText: null,   // the brought document's text with its edits, as the text box holds it
   broughtFile: null,   // the brought file's name
   broughtUnsaved: false, // the brought document has edits not downloaded
+  theme: '',           // the theme the workbench shows ('' for every theme); in the address
 };
 
 const currentText = () => (state.doc ? state.doc.text : null);
@@ -119,12 +120,15 @@ async function decodeEdits(code, original, name) {
   return original.slice(0, edit.s) + edit.t + original.slice(edit.e);
 }
 
+// The address of a served palette without edits: its name and the theme shown.
+const addressOf = (name) => `#palette=${segment(name)}${state.theme ? `&theme=${segment(state.theme)}` : ''}`;
+
 let addressRound = 0;
 async function rememberInAddress() {
   if (!state.served || state.brought || !state.doc) return;
   const round = ++addressRound;
   const text = currentText();
-  const base = `#palette=${segment(state.name)}`;
+  const base = addressOf(state.name);
   const address = text === state.original ? base : `${base}&edits=${await encodeEdits(state.original, text)}`;
   if (round === addressRound && location.hash !== address) history.replaceState(null, '', address);
 }
@@ -155,13 +159,13 @@ async function openServed(name, { edits = null } = {}) {
     const linked = await decodeEdits(edits, answer.text, name);
     if (opening !== state.opening) return;
     if (linked instanceof Error) {
-      history.replaceState(null, '', `#palette=${segment(name)}`);
+      history.replaceState(null, '', addressOf(name));
       setStatus(`This link is refused: ${linked.message}. Nothing was opened; open ${name} from the list to start from the served palette.`);
       return;
     }
     draft = { text: linked, saved: false };
   } else {
-    history.replaceState(null, '', `#palette=${segment(name)}`);
+    history.replaceState(null, '', addressOf(name));
   }
   const item = document.querySelector(`.palette-list > li[data-palette="${CSS.escape(name)}"]`);
   await start(name, answer.text, { served: true, opening, draft: draft && draft.text, saved: draft && draft.saved ? draft.text : null,
@@ -274,6 +278,7 @@ async function refreshNow() {
   const pointers = editedPointers(listing, doc);
   if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(state, listing, edit);
   updateEditor(state, listing);
+  showTheme();
   state.problems = listing.problems.length;
   if (listing.problems.length > 0) {
     state.proposal = null;
@@ -295,6 +300,7 @@ async function refreshNow() {
   state.proposal = answer;
   renderChanges(state, answer);
   renderAudit(state, html);
+  showTheme();
   await rememberInAddress();
 }
 
@@ -407,6 +413,7 @@ async function auditBrought(text, filename) {
   area.removeAttribute('aria-invalid');
   result.replaceChildren();
   history.replaceState(null, '', location.pathname);
+  state.theme = '';
   const name = listing.palette;
   state.fallbackName = fallback;
   // A palette named like a served one is compared with it, as a proposal.
@@ -495,12 +502,38 @@ async function measurePair() {
 // Wiring
 
 function openFromHash() {
-  const match = /^#palette=([^&]+)(?:&edits=(.*))?$/.exec(location.hash);
+  const match = /^#palette=([^&]+)(?:&theme=([^&]+))?(?:&edits=(.*))?$/.exec(location.hash);
   if (!match) return;
-  let name;
-  try { name = decodeURIComponent(match[1]); } catch (error) { setStatus('The address names no palette this page can open.'); return; }
-  const edits = match[2] === undefined ? null : match[2];
+  let name, theme = '';
+  try {
+    name = decodeURIComponent(match[1]);
+    if (match[2] !== undefined) theme = decodeURIComponent(match[2]);
+  } catch (error) { setStatus('The address names no palette this page can open.'); return; }
+  const edits = match[3] === undefined ? null : match[3];
+  state.theme = theme;
   if (edits !== null || name !== state.name || !state.served) openServed(name, { edits }).catch(report);
+  else showTheme();
+}
+
+// Shows the chosen theme only (its tokens, what changed in it and its audit), or every theme.
+// A theme the palette does not have is said, and every theme shown.
+function showTheme() {
+  const select = byId('theme');
+  const names = state.listing ? state.listing.themes.map((t) => t.name) : [];
+  if (state.listing && Array.from(select.options).slice(1).map((o) => o.value).join('\n') !== names.join('\n')) {
+    select.replaceChildren(el('option', { value: '', text: 'every theme' }), ...names.map((n) => el('option', { value: n, text: n })));
+  }
+  if (state.theme && state.listing && !names.includes(state.theme)) {
+    setStatus(`${state.name} has no theme "${state.theme}": every theme is shown.`);
+    state.theme = '';
+  }
+  select.value = state.theme;
+  const shown = (theme) => !state.theme || theme === '' || theme === state.theme;
+  for (const node of document.querySelectorAll('#editor fieldset[data-theme], #changes section[data-theme], #audit-view .theme-block[data-theme]')) {
+    node.hidden = !shown(node.dataset.theme);
+  }
+  const root = byId('workbench');
+  if (state.theme) root.dataset.theme = state.theme; else root.removeAttribute('data-theme');
 }
 
 async function wire() {
@@ -510,10 +543,16 @@ async function wire() {
       // A modified click opens the report in a new tab or window, as links do.
       if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
+      state.theme = '';
       openServed(link.dataset.palette).catch(report);
     });
   }
   byId('vision').addEventListener('change', () => { applyVision().catch(report); });
+  byId('theme').addEventListener('change', () => {
+    state.theme = byId('theme').value;
+    showTheme();
+    rememberInAddress().catch(report);
+  });
   let pairTimer = null;
   const pairLater = () => { clearTimeout(pairTimer); pairTimer = setTimeout(() => { measurePair().catch(report); }, 200); };
   byId('pair-fg').addEventListener('input', pairLater);

@@ -102,6 +102,7 @@ enum DesignerPage {
             <button type="button" id="download-audit-json" class="secondary">Download audit JSON</button>
             <button type="button" id="download-audit-md" class="secondary">Download audit Markdown</button>
             <button type="button" id="revert" class="secondary">Undo all edits</button>
+            <label for="theme">Theme</label> <select id="theme"><option value="">every theme</option></select>
             <label for="vision">View as</label> <select id="vision"><option value="">normal vision</option>\(visionOptions)</select>
             </div></div>
             <p id="status" class="status" role="status" aria-live="polite"></p>

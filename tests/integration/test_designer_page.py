@@ -909,3 +909,43 @@ def test_a_phone_shows_a_failing_check_without_sideways_scroll(server, browser):
     shot(d, "34-phone")
     accessible(d, "the page on a phone")
     console_is_clean(d, "the page on a phone")
+
+
+def test_the_chosen_theme_is_in_the_address(server, browser, tmp_path):
+    """Choosing a theme shows its tokens, its changes and its audit only, and the address holds
+    it: a reload and a new browser open the same theme."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    wait_for(lambda: "0 regressions" in d.find_element(By.ID, "status").text
+             and d.find_elements(By.CSS_SELECTOR, '#audit-view .theme-block[data-theme="dark"]'), "the first audit")
+    Select(d.find_element(By.ID, "theme")).select_by_value("dark")
+    link = wait_for(lambda: "&theme=dark" in d.current_url and d.current_url, "the theme in the address")
+
+    def shows_dark_only(driver):
+        shown = lambda css: [e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, css)]
+        return (driver.find_element(By.ID, "theme").get_attribute("value") == "dark"
+                and shown('#editor fieldset[data-theme="dark"]') == [True] and shown('#editor fieldset[data-theme="light"]') == [False]
+                and shown('#changes section[data-theme="dark"]') == [True] and shown('#changes section[data-theme="light"]') == [False]
+                and shown('#audit-view .theme-block[data-theme="dark"]') == [True]
+                and shown('#audit-view .theme-block[data-theme="light"]') == [False]
+                and not any(shown('#audit-view .theme-block tr[data-theme="light"]'))
+                and any(shown('#audit-view .theme-block tr[data-theme="dark"]')))
+
+    wait_for(lambda: shows_dark_only(d), "the dark theme only")
+    accessible(d, "one theme shown")
+    d.refresh()
+    wait_for(lambda: shows_dark_only(d), "the dark theme only, after a reload")
+    other = make_browser(tmp_path / "other-downloads")
+    try:
+        other.get(link)
+        wait_for(lambda: shows_dark_only(other), "the dark theme only, in a new browser")
+        console_is_clean(other, "a link with a theme")
+    finally:
+        other.quit()
+    # Every theme again, and the address says so.
+    Select(d.find_element(By.ID, "theme")).select_by_value("")
+    wait_for(lambda: "theme=" not in d.current_url, "no theme in the address")
+    assert all(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "#editor fieldset[data-theme]"))
+    console_is_clean(d, "choosing a theme")

@@ -949,3 +949,39 @@ def test_the_chosen_theme_is_in_the_address(server, browser, tmp_path):
     wait_for(lambda: "theme=" not in d.current_url, "no theme in the address")
     assert all(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "#editor fieldset[data-theme]"))
     console_is_clean(d, "choosing a theme")
+
+
+def test_a_lightness_slider_moves_the_ratio_with_the_thresholds_marked(server, browser, run):
+    """The two-color box has an OKLCH lightness slider on the foreground: the WCAG 3, 4.5 and
+    7 thresholds are marked on its track where the service says the pair reaches them, and the
+    ratio moves with it, measured by the service (the CLI agrees on either side of a mark)."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
+    edit_once(d, fg, "#767676")
+    edit_once(d, bg, "#ffffff")
+    marks = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#pair-tune .tune-mark"), "the marks on the slider")
+    slider = d.find_element(By.ID, "pair-lightness")
+    assert slider.get_attribute("value") == "57", "the slider starts at the foreground's own lightness (#767676 is L 56.6 %)"
+    by_threshold = {m.get_attribute("data-threshold"): int(m.get_attribute("data-lightness")) for m in marks}
+    assert sorted(by_threshold) == ["3", "4.5", "7"], by_threshold
+    assert by_threshold["7"] < by_threshold["4.5"] < by_threshold["3"]
+    text = d.find_element(By.ID, "pair-marks-text").text
+    assert f"4.5:1 at L 0\u2013{by_threshold['4.5']} %" in text, text
+
+    def slide_to(lightness):
+        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider, str(lightness))
+        value = wait_for(lambda: f"oklch({lightness}% " in fg.get_attribute("value") and fg.get_attribute("value"), "the slid color")
+        measured = json.loads(run("check", value, "#ffffff", "--format", "json").stdout)
+        wait_for(lambda: d.find_element(By.ID, "pair-tune-ratio").text == measured["display"]
+                 and measured["display"] in d.find_element(By.ID, "pair-result").text, f"the ratio at L {lightness}")
+        return measured["ratio"]
+
+    at_mark = by_threshold["4.5"]
+    assert slide_to(at_mark) >= 4.5
+    assert slide_to(at_mark + 1) < 4.5
+    assert d.find_element(By.ID, "pair-lightness") == slider, "the slider keeps its track while it moves"
+    shot(d, "35-lightness-slider")
+    accessible(d, "the lightness slider")
+    console_is_clean(d, "the lightness slider")

@@ -124,6 +124,28 @@ def shot(driver, name):
     (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(image["data"]))
 
 
+DOCS = ROOT / "docs" / "screenshots"
+
+
+def docs_shot(driver, name, css=None):
+    """With CONTRAST_SCREENSHOTS=docs (not on every run), the state as the README shows it:
+    docs/screenshots/NAME.png, the element `css` (with a margin) or the window."""
+    if os.environ.get("CONTRAST_SCREENSHOTS") != "docs":
+        return
+    import base64
+    DOCS.mkdir(parents=True, exist_ok=True)
+    if css is None:
+        (DOCS / f"{name}.png").write_bytes(driver.get_screenshot_as_png())
+        return
+    box = driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.left + scrollX, r.top + scrollY, r.width, r.height];", css)
+    x, y, w, h = max(box[0] - 12, 0), max(box[1] - 12, 0), box[2] + 24, min(box[3] + 24, 1600)
+    image = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True, "clip": {"x": x, "y": y, "width": w, "height": h, "scale": 1}})
+    (DOCS / f"{name}.png").write_bytes(base64.b64decode(image["data"]))
+
+
 def downloaded(driver, name, timeout=15):
     path = driver.downloads / name
     return wait_for(lambda: path.exists() and not (driver.downloads / (name + ".crdownload")).exists() and path.read_bytes() and path,
@@ -177,6 +199,7 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     assert row.get_attribute("data-verdict") == "fail" and row.get_attribute("data-regressed") == "true"
     assert expected in row.text
     shot(d, "03-regression")
+    docs_shot(d, "edit-regression", "#changes")
     console_is_clean(d, "making body text pale")
 
     # A bad color is marked at once with the parser's message, and nothing is lost.
@@ -770,6 +793,7 @@ def test_a_fix_says_what_else_it_breaks_before_the_click(server, browser):
     swatch = background.find_element(By.CSS_SELECTOR, ".fix")
     assert "breaks body-text-on-background" in swatch.get_attribute("aria-label")
     shot(d, "31-fix-effects")
+    docs_shot(d, "fix-effects", '#audit-view tr[data-check="progress-inactive-on-background"]')
     accessible(d, "a fix that breaks others")
     console_is_clean(d, "a fix that breaks others")
 
@@ -876,6 +900,7 @@ def test_translucent_colors_are_drawn_as_measured(server, browser):
     assert d.execute_script("return getComputedStyle(arguments[0].firstChild).backgroundColor", faint) == "rgba(255, 255, 255, 0.1)"
     assert not d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] .alpha-swatch').is_displayed()
     shot(d, "33-translucent")
+    docs_shot(d, "translucent", "#audit-view table.results")
     accessible(d, "translucent colors")
     console_is_clean(d, "translucent colors")
 
@@ -906,7 +931,9 @@ def test_a_phone_shows_a_failing_check_without_sideways_scroll(server, browser):
     assert re.search(r"\d\.\d\d:1", cells[3].text), cells[3].text
     fix = cells[6].find_element(By.CSS_SELECTOR, ".fix[data-fix]")
     on_screen(fix, "the fix")
+    d.execute_script("arguments[0].scrollIntoView()", row)
     shot(d, "34-phone")
+    docs_shot(d, "phone")
     accessible(d, "the page on a phone")
     console_is_clean(d, "the page on a phone")
 
@@ -983,5 +1010,6 @@ def test_a_lightness_slider_moves_the_ratio_with_the_thresholds_marked(server, b
     assert slide_to(at_mark + 1) < 4.5
     assert d.find_element(By.ID, "pair-lightness") == slider, "the slider keeps its track while it moves"
     shot(d, "35-lightness-slider")
+    docs_shot(d, "two-colors-slider", "#pair")
     accessible(d, "the lightness slider")
     console_is_clean(d, "the lightness slider")

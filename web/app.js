@@ -36,6 +36,7 @@ const state = {
   broughtText: null,   // the brought document's text with its edits, as the text box holds it
   broughtFile: null,   // the brought file's name
   broughtUnsaved: false, // the brought document has edits not downloaded
+  theme: '',           // the theme the workbench shows ('' for every theme); in the address
 };
 
 const currentText = () => (state.doc ? state.doc.text : null);
@@ -119,12 +120,15 @@ async function decodeEdits(code, original, name) {
   return original.slice(0, edit.s) + edit.t + original.slice(edit.e);
 }
 
+// The address of a served palette without edits: its name and the theme shown.
+const addressOf = (name) => `#palette=${segment(name)}${state.theme ? `&theme=${segment(state.theme)}` : ''}`;
+
 let addressRound = 0;
 async function rememberInAddress() {
   if (!state.served || state.brought || !state.doc) return;
   const round = ++addressRound;
   const text = currentText();
-  const base = `#palette=${segment(state.name)}`;
+  const base = addressOf(state.name);
   const address = text === state.original ? base : `${base}&edits=${await encodeEdits(state.original, text)}`;
   if (round === addressRound && location.hash !== address) history.replaceState(null, '', address);
 }
@@ -155,13 +159,13 @@ async function openServed(name, { edits = null } = {}) {
     const linked = await decodeEdits(edits, answer.text, name);
     if (opening !== state.opening) return;
     if (linked instanceof Error) {
-      history.replaceState(null, '', `#palette=${segment(name)}`);
+      history.replaceState(null, '', addressOf(name));
       setStatus(`This link is refused: ${linked.message}. Nothing was opened; open ${name} from the list to start from the served palette.`);
       return;
     }
     draft = { text: linked, saved: false };
   } else {
-    history.replaceState(null, '', `#palette=${segment(name)}`);
+    history.replaceState(null, '', addressOf(name));
   }
   const item = document.querySelector(`.palette-list > li[data-palette="${CSS.escape(name)}"]`);
   await start(name, answer.text, { served: true, opening, draft: draft && draft.text, saved: draft && draft.saved ? draft.text : null,
@@ -274,6 +278,7 @@ async function refreshNow() {
   const pointers = editedPointers(listing, doc);
   if (state.rows.size !== pointers.length || !pointers.every((p) => state.rows.has(p))) buildEditor(state, listing, edit);
   updateEditor(state, listing);
+  showTheme();
   state.problems = listing.problems.length;
   if (listing.problems.length > 0) {
     state.proposal = null;
@@ -295,6 +300,7 @@ async function refreshNow() {
   state.proposal = answer;
   renderChanges(state, answer);
   renderAudit(state, html);
+  showTheme();
   await rememberInAddress();
 }
 
@@ -407,6 +413,7 @@ async function auditBrought(text, filename) {
   area.removeAttribute('aria-invalid');
   result.replaceChildren();
   history.replaceState(null, '', location.pathname);
+  state.theme = '';
   const name = listing.palette;
   state.fallbackName = fallback;
   // A palette named like a served one is compared with it, as a proposal.
@@ -418,8 +425,82 @@ async function auditBrought(text, filename) {
 // ---------------------------------------------------------------------------------------------
 // Any two colors: measured by the service (GET /v1/contrast, POST /v1/suggest), no palette needed
 
+// The OKLCH lightness slider: the foreground's lightness from 0 to 100 % at its own chroma
+// and hue. Every ratio it shows is the service's: the marks (where the pair reaches 3:1, 4.5:1
+// and 7:1 on the track) come from one batch (POST /v1/contrast, one pair per percent), and the
+// ratio as it moves from measuring the pair again. Only the foreground's chroma and hue are
+// found here (from its hex, with OKLab's published matrices), to name the colors asked about.
+function oklchOf(hex) {
+  const channel = (i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const [r, g, b] = [channel(1), channel(3), channel(5)];
+  const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+  const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+  const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+  const L = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+  const A = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s;
+  const B = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s;
+  const C = Math.hypot(A, B);
+  const H = C < 1e-4 ? 0 : ((Math.atan2(B, A) * 180 / Math.PI) + 360) % 360;
+  const alpha = hex.length === 9 ? Math.round(parseInt(hex.slice(7), 16) / 255 * 1000) / 1000 : 1;
+  return { L: Math.round(L * 100), C: Math.round(C * 10000) / 10000, H: Math.round(H * 100) / 100, alpha };
+}
+
+const tuned = (base, lightness) => `oklch(${lightness}% ${base.C} ${base.H}${base.alpha < 1 ? ` / ${base.alpha}` : ''})`;
+
+const thresholds = [3, 4.5, 7];
+let tuneRound = 0;
+async function buildTune(foreground, bg, display) {
+  const round = ++tuneRound;
+  const box = byId('pair-tune');
+  if (!/^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(foreground || '')) { box.replaceChildren(); return; }
+  const base = oklchOf(foreground);
+  const steps = Array.from({ length: 101 }, (_, l) => l);
+  const answer = await api('POST', '/v1/contrast', { body: JSON.stringify({ pairs: steps.map((l) => ({ fg: tuned(base, l), bg })) }) });
+  if (round !== tuneRound) return;
+  const batch = parseJSON(answer.text);
+  if (!answer.ok || !batch || !Array.isArray(batch.results) || batch.results.some((r) => typeof r.ratio !== 'number')) { box.replaceChildren(); return; }
+  const ratios = batch.results.map((r) => r.ratio);
+  const marks = [];
+  const words = [];
+  for (const t of thresholds) {
+    // The stretches of lightness that reach t, and their ends inside the track.
+    const stretches = [];
+    let from = null;
+    steps.forEach((l) => {
+      if (ratios[l] >= t && from === null) from = l;
+      if ((ratios[l] < t || l === 100) && from !== null) { stretches.push([from, ratios[l] >= t ? l : l - 1]); from = null; }
+    });
+    for (const [a, b] of stretches) {
+      if (a > 0) marks.push({ l: a, t });
+      if (b < 100) marks.push({ l: b, t });
+    }
+    words.push(stretches.length ? `${t}:1 at L ${stretches.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(' and ')} %` : `${t}:1 nowhere`);
+  }
+  const slider = el('input', { type: 'range', id: 'pair-lightness', min: '0', max: '100', step: '1', value: String(base.L), list: 'pair-marks',
+    'aria-describedby': 'pair-marks-text pair-tune-ratio' });
+  const track = el('div', { class: 'tune-marks', 'aria-hidden': 'true' });
+  for (const mark of marks) {
+    const tick = el('span', { class: 'tune-mark', 'data-lightness': String(mark.l), 'data-threshold': String(mark.t), text: `${mark.t}` });
+    tick.style.left = `${mark.l}%`;
+    track.append(tick);
+  }
+  const list = el('datalist', { id: 'pair-marks' }, ...marks.map((m) => el('option', { value: String(m.l), label: `${m.t}:1` })));
+  const ratio = el('output', { id: 'pair-tune-ratio', for: 'pair-lightness', text: display });
+  slider.addEventListener('input', () => {
+    byId('pair-fg').value = tuned(base, slider.value);
+    measurePair({ tuning: true }).catch(report);
+  });
+  box.replaceChildren(
+    el('label', { for: 'pair-lightness', text: 'Foreground lightness (OKLCH L, its chroma and hue kept)' }),
+    el('div', { class: 'tune-track' }, slider, track), list, ' ', ratio,
+    el('p', { id: 'pair-marks-text', class: 'muted', text: `On this background (measured by the service, per percent of lightness): ${words.join('; ')}.` }));
+}
+
 let pairRound = 0;
-async function measurePair() {
+async function measurePair({ tuning = false } = {}) {
   const round = ++pairRound;
   const fg = byId('pair-fg').value.trim();
   const bg = byId('pair-bg').value.trim();
@@ -430,11 +511,15 @@ async function measurePair() {
   if (round !== pairRound) return;
   const answer = parseJSON(measured.text);
   if (!measured.ok || !answer) {
+    if (!tuning) { tuneRound++; byId('pair-tune').replaceChildren(); }
     out.replaceChildren(el('p', { class: 'pair-error', text: (answer && answer.detail) || `The service answered ${measured.status}.` }));
     return;
   }
   // A pair with light-dark() is answered per scheme; it must pass in both.
   const schemes = answer.ratio === undefined ? Object.entries(answer) : [['', answer]];
+  // The slider follows a typed foreground; moved, it keeps its track and shows the new ratio.
+  if (tuning && byId('pair-tune-ratio')) byId('pair-tune-ratio').textContent = schemes.length === 1 ? answer.display : '';
+  if (!tuning) buildTune(schemes.length === 1 ? answer.foreground : null, bg, answer.display).catch(report);
   const parts = [];
   for (const [scheme, pair] of schemes) {
     const drawn = pair.composited || { foreground: pair.foreground, background: pair.background };
@@ -495,12 +580,38 @@ async function measurePair() {
 // Wiring
 
 function openFromHash() {
-  const match = /^#palette=([^&]+)(?:&edits=(.*))?$/.exec(location.hash);
+  const match = /^#palette=([^&]+)(?:&theme=([^&]+))?(?:&edits=(.*))?$/.exec(location.hash);
   if (!match) return;
-  let name;
-  try { name = decodeURIComponent(match[1]); } catch (error) { setStatus('The address names no palette this page can open.'); return; }
-  const edits = match[2] === undefined ? null : match[2];
+  let name, theme = '';
+  try {
+    name = decodeURIComponent(match[1]);
+    if (match[2] !== undefined) theme = decodeURIComponent(match[2]);
+  } catch (error) { setStatus('The address names no palette this page can open.'); return; }
+  const edits = match[3] === undefined ? null : match[3];
+  state.theme = theme;
   if (edits !== null || name !== state.name || !state.served) openServed(name, { edits }).catch(report);
+  else showTheme();
+}
+
+// Shows the chosen theme only (its tokens, what changed in it and its audit), or every theme.
+// A theme the palette does not have is said, and every theme shown.
+function showTheme() {
+  const select = byId('theme');
+  const names = state.listing ? state.listing.themes.map((t) => t.name) : [];
+  if (state.listing && Array.from(select.options).slice(1).map((o) => o.value).join('\n') !== names.join('\n')) {
+    select.replaceChildren(el('option', { value: '', text: 'every theme' }), ...names.map((n) => el('option', { value: n, text: n })));
+  }
+  if (state.theme && state.listing && !names.includes(state.theme)) {
+    setStatus(`${state.name} has no theme "${state.theme}": every theme is shown.`);
+    state.theme = '';
+  }
+  select.value = state.theme;
+  const shown = (theme) => !state.theme || theme === '' || theme === state.theme;
+  for (const node of document.querySelectorAll('#editor fieldset[data-theme], #changes section[data-theme], #audit-view .theme-block[data-theme]')) {
+    node.hidden = !shown(node.dataset.theme);
+  }
+  const root = byId('workbench');
+  if (state.theme) root.dataset.theme = state.theme; else root.removeAttribute('data-theme');
 }
 
 async function wire() {
@@ -510,10 +621,16 @@ async function wire() {
       // A modified click opens the report in a new tab or window, as links do.
       if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
+      state.theme = '';
       openServed(link.dataset.palette).catch(report);
     });
   }
   byId('vision').addEventListener('change', () => { applyVision().catch(report); });
+  byId('theme').addEventListener('change', () => {
+    state.theme = byId('theme').value;
+    showTheme();
+    rememberInAddress().catch(report);
+  });
   let pairTimer = null;
   const pairLater = () => { clearTimeout(pairTimer); pairTimer = setTimeout(() => { measurePair().catch(report); }, 200); };
   byId('pair-fg').addEventListener('input', pairLater);

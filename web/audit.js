@@ -32,6 +32,28 @@ function pictureSpecimens(root) {
   }
 }
 
+// Each theme's part of the report (from its heading to the next heading of its level) in a
+// block of its own, so that the page can show one theme.
+function wrapThemes(root, themes) {
+  for (const section of root.querySelectorAll('section[aria-labelledby]')) {
+    const anchor = section.getAttribute('aria-labelledby');
+    const ids = new Map(themes.map((t) => [`${anchor}-${t}`, t]));
+    let block = null;
+    let level = 0;
+    for (const node of Array.from(section.childNodes)) {
+      const heading = node.nodeType === Node.ELEMENT_NODE && /^H[1-6]$/.test(node.nodeName) ? Number(node.nodeName[1]) : 0;
+      if (heading && ids.has(node.id)) {
+        block = el('div', { class: 'theme-block', 'data-theme': ids.get(node.id) });
+        level = heading;
+        node.before(block);
+      } else if (block && heading && heading <= level) {
+        block = null;
+      }
+      if (block) block.append(node);
+    }
+  }
+}
+
 // The audit report of the current proposal (a proposal's answer wraps it with a comparison).
 export function auditOf(state) {
   return state.proposal && (state.served ? state.proposal.audit : state.proposal);
@@ -132,6 +154,12 @@ export function renderAudit(state, html) {
   fragment.append(...Array.from(main ? main.childNodes : []).map((node) => document.importNode(node, true)));
   demoteHeadings(fragment);
   pictureSpecimens(fragment);
+  wrapThemes(fragment, ((auditOf(state) && auditOf(state).palettes[0] && auditOf(state).palettes[0].themes) || []).map((t) => t.name));
+  // A theme's table of checks (one row per check, not the side-by-side comparison): on a
+  // phone each row is a card (app.css).
+  for (const table of fragment.querySelectorAll('table')) {
+    if (table.querySelector(':scope > tbody > tr[data-verdict]') && !table.closest('.side-by-side')) table.classList.add('results');
+  }
   view.replaceChildren(fragment);
   view.classList.remove('stale');
   applyVision().catch(report);

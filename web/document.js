@@ -31,6 +31,15 @@ export function designTokenValue(object, value) {
   return color;
 }
 
+// The spans of a listing's `members` of a color object, by member (`components/0`, `alpha`…).
+function memberSpans(members) {
+  if (!members) return [];
+  const spans = [];
+  for (const name of ['colorSpace', 'alpha', 'hex']) if (members[name]) spans.push([name, members[name]]);
+  (members.components || []).forEach((span, i) => spans.push([`components/${i}`, span]));
+  return spans;
+}
+
 // A value written into JSON, on one line.
 function inline(v) {
   if (Array.isArray(v)) return `[${v.map(inline).join(', ')}]`;
@@ -51,17 +60,23 @@ export class EditableDocument {
     this.values = new Map();     // JSON pointer -> {start, end}: a token's value or a check's color
     this.parents = new Map();    // JSON pointer -> {start, end, membersEnd}: an object overrides go in
     this.objects = new Set();    // pointers of values written as objects (a typed hex stays one)
+    this.members = new Map();    // `${pointer} ${member}` -> {start, end}: a DTCG color object's own values
+    this.shelved = new Map();    // pointer -> a color object's text and member offsets, while a partial hex is typed over it
   }
 
   // Takes the spans of a listing of this very text (the caller drops listings of older text).
   useSpans(listing) {
     this.values = new Map();
     this.parents = new Map();
+    this.members = new Map();
     for (const theme of listing.themes) {
       for (const token of theme.tokens) {
         if (!token.span) continue;
         this.values.set(token.pointer, { start: token.span.start, end: token.span.end });
         if (!this.css && this.source(token.pointer).startsWith('{')) this.objects.add(token.pointer);
+        // A DTCG color object's members, each where the service read it (POST /v1/tokens's
+        // `members`): an edit replaces those bytes only.
+        for (const [member, span] of memberSpans(token.members)) this.members.set(`${token.pointer} ${member}`, { start: span.start, end: span.end });
       }
     }
     for (const place of listing.checkColors || []) this.values.set(place.pointer, { start: place.span.start, end: place.span.end });
@@ -120,6 +135,7 @@ export class EditableDocument {
     };
     move(this.values);
     move(this.parents);
+    move(this.members);
   }
 
   // Sets the value at `pointer`: in a stylesheet as typed, in JSON as a string (or as a DTCG
@@ -129,8 +145,75 @@ export class EditableDocument {
   set(pointer, value) {
     const span = this.values.get(pointer);
     if (!span) throw new Error(`${pointer} is not written in this document`);
+    if (!this.css && this.objects.has(pointer) && this.setMembers(pointer, value)) return;
+    if (!this.css && this.objects.has(pointer) && !this.shelved.has(pointer) && this.member(pointer, 'colorSpace')) this.shelve(pointer);
     const text = this.css ? value : JSON.stringify(designTokenValue(this.objects.has(pointer), value));
     this.splice(span.start, span.end, text);
+  }
+
+  member(pointer, name) { return this.members.get(`${pointer} ${name}`); }
+
+  memberText(pointer, name) {
+    const span = this.member(pointer, name);
+    return span ? decoder.decode(this.bytes.subarray(span.start, span.end)) : undefined;
+  }
+
+  // Keeps a color object's text and where its members are in it, so that once a partial hex
+  // typed over it is whole again the object comes back as it was written, edited in place.
+  shelve(pointer) {
+    const span = this.values.get(pointer);
+    const at = [];
+    for (const [key, m] of this.members) {
+      if (key.startsWith(`${pointer} `) && m.start >= span.start && m.end <= span.end) at.push([key, m.start - span.start, m.end - span.start]);
+    }
+    this.shelved.set(pointer, { bytes: this.bytes.slice(span.start, span.end), at });
+  }
+
+  // Writes a hex color into a DTCG sRGB color object member by member: each component, the
+  // alpha and the hex are replaced where they are written, a value whose color does not change
+  // keeps its bytes, and the object keeps its layout, key order and fields. False when that
+  // cannot be done (another color space, no spans, a translucent color and no alpha member):
+  // the caller writes the whole value.
+  setMembers(pointer, value) {
+    const hex = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(value);
+    if (!hex) return false;
+    if (!this.member(pointer, 'colorSpace') && this.shelved.has(pointer)) {
+      // A partial hex was typed over the object: the object is written back first.
+      const span = this.values.get(pointer);
+      const kept = this.shelved.get(pointer);
+      this.splice(span.start, span.end, decoder.decode(kept.bytes));
+      for (const [key, start, end] of kept.at) this.members.set(key, { start: span.start + start, end: span.start + end });
+      this.shelved.delete(pointer);
+    }
+    const space = this.memberText(pointer, 'colorSpace');
+    if (space === undefined || !/^(["'])srgb\1$/.test(space.trim())) return false;
+    const components = [0, 1, 2].map((i) => this.member(pointer, `components/${i}`));
+    if (components.some((c) => !c) || this.member(pointer, 'components/3')) return false;
+    const alpha = hex[2] ? Math.round(parseInt(hex[2], 16) / 255 * 1000) / 1000 : 1;
+    if (alpha !== 1 && !this.member(pointer, 'alpha')) return false;
+    const edits = [];
+    const number = (name, wanted, same) => {
+      const written = Number(this.memberText(pointer, name));
+      if (!same(written)) edits.push([name, JSON.stringify(wanted)]);
+    };
+    for (let i = 0; i < 3; i++) {
+      const byte = parseInt(hex[1].slice(2 * i, 2 * i + 2), 16);
+      number(`components/${i}`, byte / 255, (w) => Number.isFinite(w) && Math.round(w * 255) === byte);
+    }
+    if (this.member(pointer, 'alpha')) number('alpha', alpha, (w) => w === alpha);
+    const written = this.memberText(pointer, 'hex');
+    if (written !== undefined) {
+      const quote = /^'/.test(written) ? "'" : '"';
+      const wanted = `#${hex[1].toLowerCase()}`;
+      const now = written.slice(1, -1);
+      // A hex member holds the color without its alpha, as DTCG writes it.
+      if (now.toLowerCase() !== wanted) edits.push(['hex', `${quote}${/^#[0-9A-F]{6}$/.test(now) ? wanted.toUpperCase() : wanted}${quote}`]);
+    }
+    for (const [name, text] of edits) {
+      const span = this.member(pointer, name);
+      this.splice(span.start, span.end, text);
+    }
+    return true;
   }
 
   // Makes the changes of a fix: each in place, or as a new override of an inherited token

@@ -25,6 +25,25 @@ export function editedPointers(listing, doc) {
   return [...listing.themes.flatMap((theme) => theme.tokens.map((token) => token.pointer)), ...ownColors(listing, doc).map((p) => p.pointer)];
 }
 
+// A color picker has no alpha: a translucent color is shown beside it as it is, over a
+// checkerboard, so its alpha shows (hidden while the color is opaque).
+function alphaSwatch(name) {
+  const swatch = el('span', { class: 'alpha-swatch', role: 'img', hidden: true, 'data-name': name });
+  swatch.append(el('span', { class: 'alpha-fill' }));
+  return swatch;
+}
+
+function showAlpha(row, hex) {
+  const swatch = row.querySelector('.alpha-swatch');
+  if (!swatch) return;
+  const translucent = /^#[0-9a-f]{8}$/i.test(hex || '') && !/ff$/i.test(hex);
+  swatch.hidden = !translucent;
+  if (!translucent) return;
+  const alpha = parseInt(hex.slice(7), 16) / 255;
+  swatch.firstChild.style.backgroundColor = hex;
+  swatch.setAttribute('aria-label', `${swatch.dataset.name}: ${hex}, ${Math.round(alpha * 100)}% opaque, over a checkerboard`);
+}
+
 const literal = (doc, pointer) => {
   try { return JSON.parse(doc.source(pointer)); } catch (error) { return doc.source(pointer); }
 };
@@ -64,7 +83,7 @@ export function buildEditor(state, listing, onEdit) {
         picker.disabled = true;
       }
       const row = el('div', { class: 'token', 'data-token': token.name, 'data-theme': theme.name, 'data-pointer': token.pointer },
-        el('label', { for: id, text: token.name }), picker, text,
+        el('label', { for: id, text: token.name }), el('span', { class: 'pick' }, picker, alphaSwatch(`${token.name} in ${theme.name}`)), text,
         el('span', { class: 'message', id: `${id}-message`, role: 'status' }), ...notes);
       text.addEventListener('input', () => onEdit(row, text.value));
       picker.addEventListener('input', () => {
@@ -100,7 +119,7 @@ export function buildEditor(state, listing, onEdit) {
         'aria-describedby': `${id}-message`, 'data-pointer': place.pointer });
       const picker = el('input', { type: 'color', id: `${id}-picker`, 'aria-label': `${name}: pick a color` });
       const row = el('div', { class: 'token', 'data-token': name, 'data-theme': '', 'data-pointer': place.pointer, 'data-owner': place.owner || '' },
-        el('label', { for: id, text: name }), picker, text, el('span', { class: 'message', id: `${id}-message`, role: 'status' }));
+        el('label', { for: id, text: name }), el('span', { class: 'pick' }, picker, alphaSwatch(name)), text, el('span', { class: 'message', id: `${id}-message`, role: 'status' }));
       text.addEventListener('input', () => onEdit(row, text.value));
       picker.addEventListener('input', () => {
         const current = row.dataset.hex || '';
@@ -135,6 +154,7 @@ export function updateEditor(state, listing) {
         row.dataset.hex = token.hex;
         picker.value = token.hex.slice(0, 7);
       }
+      showAlpha(row, token.hex);
       row.querySelector('.message').textContent = token.problem || '';
       if (token.problem) text.setAttribute('aria-invalid', 'true'); else text.removeAttribute('aria-invalid');
       const before = state.before ? state.before.get(token.pointer) : state.doc.source(token.pointer);
@@ -151,6 +171,7 @@ export function updateEditor(state, listing) {
       row.dataset.hex = full;
       row.querySelector('input[type=color]').value = full.slice(0, 7);
     }
+    showAlpha(row, hex && hex.length === 9 ? hex : null);
     const before = state.before ? state.before.get(place.pointer) : state.doc.source(place.pointer);
     row.classList.toggle('changed', before !== undefined && before !== state.doc.source(place.pointer));
   }

@@ -63,6 +63,7 @@ enum DesignerPage {
             </div>
             <p id="pair-help" class="muted">Any CSS color: hex, rgb() or oklch() with alpha, light-dark() (measured in both schemes), color-mix(). A translucent foreground is measured as drawn, over the background.</p>
             <div id="pair-result" role="status" aria-live="polite"></div>
+            <div id="pair-tune"></div>
             </section>
             <section id="palettes" aria-labelledby="palettes-title">
             <h2 id="palettes-title">Palettes</h2>
@@ -103,6 +104,7 @@ enum DesignerPage {
             <button type="button" id="download-audit-json" class="secondary">Download audit JSON</button>
             <button type="button" id="download-audit-md" class="secondary">Download audit Markdown</button>
             <button type="button" id="revert" class="secondary">Undo all edits</button>
+            <label for="theme">Theme</label> <select id="theme"><option value="">every theme</option></select>
             <label for="vision">View as</label> <select id="vision"><option value="">normal vision</option>\(visionOptions)</select>
             </div></div>
             <p id="status" class="status" role="status" aria-live="polite"></p>

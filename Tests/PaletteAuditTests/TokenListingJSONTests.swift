@@ -56,6 +56,25 @@ import Testing
         #expect(listings[2].1.ledger?.notRead.isEmpty == false && listings[1].1.warnings.isEmpty == false)
     }
 
+    /// A DTCG color object's own values each have their span (what the page edits, keeping the
+    /// object's layout): the bytes at each span are the member's value as written.
+    @Test func aColorObjectListsWhereEachOfItsValuesIsWritten() throws {
+        let text = "{\n  \"ink\": {\"$type\": \"color\", \"$value\": {\n    \"colorSpace\": \"srgb\",\n    \"components\": [0.6, 0.6, 0.6],\n    \"alpha\": 1,\n    \"hex\": \"#999999\"\n  }},\n  \"odd\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, \"none\", 0], \"hex\": \"#ff0000\"}}\n}\n"
+        let bytes = Array(text.utf8)
+        let listing = Self.listing(bytes, file: "dtcg.json")
+        try #require(listing.themes.count == 1)
+        let tokens = Dictionary(uniqueKeysWithValues: listing.themes[0].tokens.map { ($0.name, $0) })
+        let at = { (span: TokenListing.Span?) in span.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) } }
+        let ink = try #require(tokens["ink"]?.members)
+        #expect(at(ink.colorSpace) == "\"srgb\"" && at(ink.alpha) == "1" && at(ink.hex) == "\"#999999\"")
+        #expect(ink.components?.map { at($0) } == ["0.6", "0.6", "0.6"])
+        #expect(ink.components?.first?.line == 4 && ink.alpha?.line == 5)
+        // A component that is not a number: the components are left to a whole rewrite.
+        let odd = try #require(tokens["odd"]?.members)
+        #expect(odd.components == nil && at(odd.hex) == "\"#ff0000\"" && at(odd.colorSpace) == "\"srgb\"")
+        #expect(String(decoding: listing.compactJSON(), as: UTF8.self) == (try Self.encoded(listing)))
+    }
+
     /// Real design systems' files (`../shared/realworld*`, when present): the same bytes.
     @Test func realWorldListingsAreTheEncodedOnes() throws {
         let shared = Self.repository.deletingLastPathComponent().appendingPathComponent("shared")

@@ -124,6 +124,28 @@ def shot(driver, name):
     (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(image["data"]))
 
 
+DOCS = ROOT / "docs" / "screenshots"
+
+
+def docs_shot(driver, name, css=None):
+    """With CONTRAST_SCREENSHOTS=docs (not on every run), the state as the README shows it:
+    docs/screenshots/NAME.png, the element `css` (with a margin) or the window."""
+    if os.environ.get("CONTRAST_SCREENSHOTS") != "docs":
+        return
+    import base64
+    DOCS.mkdir(parents=True, exist_ok=True)
+    if css is None:
+        (DOCS / f"{name}.png").write_bytes(driver.get_screenshot_as_png())
+        return
+    box = driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.left + scrollX, r.top + scrollY, r.width, r.height];", css)
+    x, y, w, h = max(box[0] - 12, 0), max(box[1] - 12, 0), box[2] + 24, min(box[3] + 24, 1600)
+    image = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True, "clip": {"x": x, "y": y, "width": w, "height": h, "scale": 1}})
+    (DOCS / f"{name}.png").write_bytes(base64.b64decode(image["data"]))
+
+
 def downloaded(driver, name, timeout=15):
     path = driver.downloads / name
     return wait_for(lambda: path.exists() and not (driver.downloads / (name + ".crdownload")).exists() and path.read_bytes() and path,
@@ -177,6 +199,7 @@ def test_a_designer_breaks_body_text_and_takes_the_fix(server, browser, run):
     assert row.get_attribute("data-verdict") == "fail" and row.get_attribute("data-regressed") == "true"
     assert expected in row.text
     shot(d, "03-regression")
+    docs_shot(d, "edit-regression", "#changes")
     console_is_clean(d, "making body text pale")
 
     # A bad color is marked at once with the parser's message, and nothing is lost.
@@ -346,7 +369,7 @@ def test_names_are_escaped_on_the_page_and_reachable(binary, tmp_path):
 
 
 def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
-    """A DTCG color object written over by a fix stays a DTCG color object (with its hex)."""
+    """A DTCG color object written over by a fix stays a DTCG color object, with its own fields."""
     from selenium.webdriver.common.by import By
     d = browser
     d.get(server.base + "/#palette=nope")
@@ -371,7 +394,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     d.find_element(By.ID, "download-palette").click()
     saved = json.loads(downloaded(d, "dtcg.json").read_text())
     ink = saved["tokens"]["ink"]["$value"]
-    assert ink["colorSpace"] == "srgb" and ink["hex"] == value, ink
+    assert ink["colorSpace"] == "srgb" and "hex" not in ink and "alpha" not in ink, "no field added: %s" % ink
     assert [round(c * 255) for c in ink["components"]] == [int(value[i:i + 2], 16) for i in (1, 3, 5)]
     shot(d, "08-dtcg-fixed")
     # Typed a character at a time, a hex is a string while it is partial and an object again
@@ -382,7 +405,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     for key in "#222222":
         ink_field.send_keys(key)
     wait_for(lambda: "dtcg: 0 of 1 checks fail" in d.find_element(By.ID, "status").text
-             and json.loads(d.find_element(By.ID, "byo-text").get_attribute("value"))["tokens"]["ink"]["$value"].get("hex") == "#222222",
+             and json.loads(d.find_element(By.ID, "byo-text").get_attribute("value"))["tokens"]["ink"]["$value"].get("components") == [34 / 255] * 3,
              "the typed color audited")
     # The edit is kept in the text box too, so it is not lost when something else is opened.
     leaving = "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;"
@@ -397,7 +420,7 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     (d.downloads / "dtcg.json").unlink()
     d.find_element(By.ID, "download-palette").click()
     again = json.loads(downloaded(d, "dtcg.json").read_text())
-    assert again["tokens"]["ink"]["$value"]["hex"] == "#222222" and again["tokens"]["ink"]["$value"]["colorSpace"] == "srgb"
+    assert again["tokens"]["ink"]["$value"] == {"colorSpace": "srgb", "components": [34 / 255] * 3}, again["tokens"]["ink"]
     assert d.execute_script(leaving) is False, "downloaded: nothing to lose"
     # The palette list still opens from the address.
     d.get(server.base + "/#palette=train")
@@ -409,6 +432,61 @@ def test_a_brought_tokens_file_keeps_its_color_objects(server, browser):
     shot(d, "09-train-dark")
     accessible(d, "the page in dark mode")
     console_is_clean(d, "the tokens file and the address")
+
+
+def test_a_color_object_edit_changes_only_its_own_values(server, browser):
+    """A multi-line DTCG color object keeps its layout, key order and fields (`"alpha": 1`
+    included) through a fix and through a hex typed a key at a time: the download differs from
+    the original by the component and hex lines alone."""
+    import difflib
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = browser
+    d.get(server.base + "/")
+    tokens = {"name": "dtcg-layout", "tokens": {
+        "ink": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.6, 0.6, 0.6], "alpha": 1, "hex": "#999999"}},
+        "paper": {"$type": "color", "$value": "#ffffff"}},
+        "checks": [{"id": "body", "foreground": "ink", "background": "paper"}]}
+    original = json.dumps(tokens, indent=2) + "\n"
+    area = d.find_element(By.ID, "byo-text")
+    d.execute_script("arguments[0].value = arguments[1]", area, original)
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "dtcg-layout: 1 of 1 checks fail" in d.find_element(By.ID, "status").text, "the audit of the brought file")
+    fix = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view tr[data-check="body"] .fix[data-fix="foreground"][role=button]'), "the text fix")
+    value = changes_of(fix)[0]["value"]
+    fix.click()
+    wait_for(lambda: "dtcg-layout: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the fixed audit")
+
+    def changed_lines(text):
+        diff = difflib.unified_diff(original.splitlines(), text.splitlines(), lineterm="", n=0)
+        return [line for line in diff if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+    def expected(hex_value):
+        """The original with the components and the hex of that color, laid out as before."""
+        edited = json.loads(original)
+        edited["tokens"]["ink"]["$value"].update(components=[int(hex_value[i:i + 2], 16) / 255 for i in (1, 3, 5)], hex=hex_value)
+        return json.dumps(edited, indent=2) + "\n"
+
+    d.find_element(By.ID, "download-palette").click()
+    saved = downloaded(d, "dtcg-layout.json").read_text()
+    assert saved == expected(value), changed_lines(saved)
+    assert len(changed_lines(saved)) == 8, "three components and the hex, before and after"
+    # Typed a key at a time: a partial hex is a string for a moment, and the whole one is the
+    # object again, as it was laid out.
+    field = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] input[type=text]'), "the ink field")
+    field.send_keys(Keys.CONTROL, "a")
+    for key in "#222222":
+        field.send_keys(key)
+    wait_for(lambda: '"hex": "#222222"' in d.find_element(By.ID, "byo-text").get_attribute("value")
+             and "dtcg-layout: 0 of 1 checks fail" in d.find_element(By.ID, "status").text, "the typed color audited")
+    (d.downloads / "dtcg-layout.json").unlink()
+    d.find_element(By.ID, "download-palette").click()
+    typed = downloaded(d, "dtcg-layout.json").read_text()
+    assert typed == expected("#222222"), changed_lines(typed)
+    assert len(changed_lines(typed)) == 8
+    assert '"alpha": 1' in typed
+    accessible(d, "a color object edited in place")
+    console_is_clean(d, "a color object edited in place")
 
 
 def test_edits_survive_opening_another_palette(server, browser):
@@ -619,7 +697,7 @@ def test_a_json5_tokens_file_is_edited_in_place(server, browser, tmp_path):
     saved = downloaded(d, "brand.json5").read_text()
     expected = original.replace("$value: '#999999'", '$value: "#333333"').replace(
         "{colorSpace: 'srgb', components: [1, 1, 1], hex: '#ffffff'}",
-        '{"colorSpace":"srgb","components":[0.9803921568627451,0.9803921568627451,0.9803921568627451],"hex":"#fafafa"}')
+        "{colorSpace: 'srgb', components: [0.9803921568627451, 0.9803921568627451, 0.9803921568627451], hex: '#fafafa'}")
     assert saved == expected, saved
     d.find_element(By.ID, "download-audit-json").click()
     audit = json.loads(downloaded(d, "brand-audit.json").read_text())
@@ -715,6 +793,7 @@ def test_a_fix_says_what_else_it_breaks_before_the_click(server, browser):
     swatch = background.find_element(By.CSS_SELECTOR, ".fix")
     assert "breaks body-text-on-background" in swatch.get_attribute("aria-label")
     shot(d, "31-fix-effects")
+    docs_shot(d, "fix-effects", '#audit-view tr[data-check="progress-inactive-on-background"]')
     accessible(d, "a fix that breaks others")
     console_is_clean(d, "a fix that breaks others")
 
@@ -781,3 +860,156 @@ def test_a_proposal_is_sent_as_a_link(server, browser, tmp_path):
         assert "do not decode" in message or "did not write" in message, message
     finally:
         other.quit()
+
+
+def test_translucent_colors_are_drawn_as_measured(server, browser):
+    """White at 10 % alpha on black is painted with its alpha over what it is measured on, so
+    it looks as faint as its ratio says; over a translucent background with no backdrop, over
+    the worst backdrop the ratio is of. The editor shows a translucent token over a checkerboard."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    palette = {"name": "glassy", "themes": {"dark": {"tokens": {
+        "faint": "rgb(255 255 255 / 0.1)", "ink": "#000000", "glass": "rgb(0 0 0 / 0.5)"}}},
+        "checks": [{"id": "faint-on-ink", "foreground": "faint", "background": "ink"},
+                   {"id": "faint-on-glass", "foreground": "faint", "background": "glass"}]}
+    d.execute_script("arguments[0].value = arguments[1]", d.find_element(By.ID, "byo-text"), json.dumps(palette, indent=2))
+    d.find_element(By.ID, "byo-audit").click()
+    wait_for(lambda: "glassy: 2 of 2 checks fail" in d.find_element(By.ID, "status").text, "the audit of the translucent palette")
+    painted = "const s = getComputedStyle(arguments[0]); return [s.color, s.backgroundColor, s.backgroundImage];"
+
+    def specimen(check):
+        return d.find_element(By.CSS_SELECTOR, f'#audit-view tr[data-check="{check}"] td:first-child .swatch')
+
+    color, background, image = d.execute_script(painted, specimen("faint-on-ink"))
+    assert (color, background, image) == ("rgba(255, 255, 255, 0.1)", "rgb(0, 0, 0)", "none"), "faint, not crisp white"
+    assert "#ffffff1a on #000000, drawn as #1a1a1a on #000000" in specimen("faint-on-ink").get_attribute("aria-label")
+    # Over an unknown backdrop: the glass over the worst one, as the ratio is measured.
+    d.find_element(By.ID, "download-audit-json").click()
+    audit = json.loads(downloaded(d, "glassy-audit.json").read_text())
+    glass = next(r for r in audit["palettes"][0]["themes"][0]["results"] if r["id"] == "faint-on-glass")
+    worst = glass["range"]["worstBackdrop"]
+    color, background, image = d.execute_script(painted, specimen("faint-on-glass"))
+    assert color == "rgba(255, 255, 255, 0.1)" and "rgba(0, 0, 0, 0.5)" in image, (color, image)
+    assert background == "rgb({}, {}, {})".format(*(int(worst[i:i + 2], 16) for i in (1, 3, 5))), (background, worst)
+    assert f"over {worst}, the worst backdrop" in specimen("faint-on-glass").get_attribute("aria-label")
+    # The editor: the translucent token over a checkerboard, the opaque one without.
+    faint = d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="faint"] .alpha-swatch')
+    assert faint.is_displayed() and "10% opaque" in faint.get_attribute("aria-label")
+    assert "conic-gradient" in d.execute_script("return getComputedStyle(arguments[0]).backgroundImage", faint)
+    assert d.execute_script("return getComputedStyle(arguments[0].firstChild).backgroundColor", faint) == "rgba(255, 255, 255, 0.1)"
+    assert not d.find_element(By.CSS_SELECTOR, '#editor .token[data-token="ink"] .alpha-swatch').is_displayed()
+    shot(d, "33-translucent")
+    docs_shot(d, "translucent", "#audit-view table.results")
+    accessible(d, "translucent colors")
+    console_is_clean(d, "translucent colors")
+
+
+def test_a_phone_shows_a_failing_check_without_sideways_scroll(server, browser):
+    """At 390 × 844 with Peptide Fox open, the page does not scroll sideways, and a failing
+    check shows its sample, its colors, its ratio and its fix on screen, as a card."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.set_window_size(390, 844)
+    d.get(server.base + "/#palette=peptide-fox")
+    row = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '#audit-view:not(.stale) table.results tr[data-verdict="fail"]'), "a failing check")
+    assert d.execute_script("return window.innerWidth") == 390
+    width, client = d.execute_script("return [document.scrollingElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= 390 and width <= client, f"the page scrolls sideways: {width} px wide in a {client} px window"
+    box = "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.width];"
+
+    def on_screen(element, what):
+        left, right, w = d.execute_script(box, element)
+        assert w > 0 and left >= 0 and right <= client, f"{what} is at {left}..{right}, outside 0..{client}"
+
+    cells = row.find_elements(By.CSS_SELECTOR, ":scope > td")
+    on_screen(cells[0].find_element(By.CSS_SELECTOR, ".swatch, .badge"), "the sample")
+    for chip in cells[2].find_elements(By.CSS_SELECTOR, ".chip"):
+        on_screen(chip, "a color")
+    assert re.search(r"#[0-9a-f]{6}", cells[2].text), cells[2].text
+    on_screen(cells[3], "the ratio")
+    assert re.search(r"\d\.\d\d:1", cells[3].text), cells[3].text
+    fix = cells[6].find_element(By.CSS_SELECTOR, ".fix[data-fix]")
+    on_screen(fix, "the fix")
+    d.execute_script("arguments[0].scrollIntoView()", row)
+    shot(d, "34-phone")
+    docs_shot(d, "phone")
+    accessible(d, "the page on a phone")
+    console_is_clean(d, "the page on a phone")
+
+
+def test_the_chosen_theme_is_in_the_address(server, browser, tmp_path):
+    """Choosing a theme shows its tokens, its changes and its audit only, and the address holds
+    it: a reload and a new browser open the same theme."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    d = browser
+    d.get(server.base + "/#palette=peptide-fox")
+    wait_for(lambda: "0 regressions" in d.find_element(By.ID, "status").text
+             and d.find_elements(By.CSS_SELECTOR, '#audit-view .theme-block[data-theme="dark"]'), "the first audit")
+    Select(d.find_element(By.ID, "theme")).select_by_value("dark")
+    link = wait_for(lambda: "&theme=dark" in d.current_url and d.current_url, "the theme in the address")
+
+    def shows_dark_only(driver):
+        shown = lambda css: [e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, css)]
+        return (driver.find_element(By.ID, "theme").get_attribute("value") == "dark"
+                and shown('#editor fieldset[data-theme="dark"]') == [True] and shown('#editor fieldset[data-theme="light"]') == [False]
+                and shown('#changes section[data-theme="dark"]') == [True] and shown('#changes section[data-theme="light"]') == [False]
+                and shown('#audit-view .theme-block[data-theme="dark"]') == [True]
+                and shown('#audit-view .theme-block[data-theme="light"]') == [False]
+                and not any(shown('#audit-view .theme-block tr[data-theme="light"]'))
+                and any(shown('#audit-view .theme-block tr[data-theme="dark"]')))
+
+    wait_for(lambda: shows_dark_only(d), "the dark theme only")
+    accessible(d, "one theme shown")
+    d.refresh()
+    wait_for(lambda: shows_dark_only(d), "the dark theme only, after a reload")
+    other = make_browser(tmp_path / "other-downloads")
+    try:
+        other.get(link)
+        wait_for(lambda: shows_dark_only(other), "the dark theme only, in a new browser")
+        console_is_clean(other, "a link with a theme")
+    finally:
+        other.quit()
+    # Every theme again, and the address says so.
+    Select(d.find_element(By.ID, "theme")).select_by_value("")
+    wait_for(lambda: "theme=" not in d.current_url, "no theme in the address")
+    assert all(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "#editor fieldset[data-theme]"))
+    console_is_clean(d, "choosing a theme")
+
+
+def test_a_lightness_slider_moves_the_ratio_with_the_thresholds_marked(server, browser, run):
+    """The two-color box has an OKLCH lightness slider on the foreground: the WCAG 3, 4.5 and
+    7 thresholds are marked on its track where the service says the pair reaches them, and the
+    ratio moves with it, measured by the service (the CLI agrees on either side of a mark)."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
+    edit_once(d, fg, "#767676")
+    edit_once(d, bg, "#ffffff")
+    marks = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#pair-tune .tune-mark"), "the marks on the slider")
+    slider = d.find_element(By.ID, "pair-lightness")
+    assert slider.get_attribute("value") == "57", "the slider starts at the foreground's own lightness (#767676 is L 56.6 %)"
+    by_threshold = {m.get_attribute("data-threshold"): int(m.get_attribute("data-lightness")) for m in marks}
+    assert sorted(by_threshold) == ["3", "4.5", "7"], by_threshold
+    assert by_threshold["7"] < by_threshold["4.5"] < by_threshold["3"]
+    text = d.find_element(By.ID, "pair-marks-text").text
+    assert f"4.5:1 at L 0\u2013{by_threshold['4.5']} %" in text, text
+
+    def slide_to(lightness):
+        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider, str(lightness))
+        value = wait_for(lambda: f"oklch({lightness}% " in fg.get_attribute("value") and fg.get_attribute("value"), "the slid color")
+        measured = json.loads(run("check", value, "#ffffff", "--format", "json").stdout)
+        wait_for(lambda: d.find_element(By.ID, "pair-tune-ratio").text == measured["display"]
+                 and measured["display"] in d.find_element(By.ID, "pair-result").text, f"the ratio at L {lightness}")
+        return measured["ratio"]
+
+    at_mark = by_threshold["4.5"]
+    assert slide_to(at_mark) >= 4.5
+    assert slide_to(at_mark + 1) < 4.5
+    assert d.find_element(By.ID, "pair-lightness") == slider, "the slider keeps its track while it moves"
+    shot(d, "35-lightness-slider")
+    docs_shot(d, "two-colors-slider", "#pair")
+    accessible(d, "the lightness slider")
+    console_is_clean(d, "the lightness slider")

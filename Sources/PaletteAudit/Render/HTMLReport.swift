@@ -355,8 +355,28 @@ public struct HTMLReport: Sendable {
         (r.composited?.foreground ?? String(r.foreground.hex.prefix(7)), r.composited?.background ?? String(r.background.hex.prefix(7)))
     }
 
-    func sample(_ r: CheckResult, foreground: String, background: String) -> HTML {
-        let label = "\(foreground) \(r.distinction == nil ? "on" : "vs") \(background), \(r.measuredShort)"
+    /// How a specimen paints the pair so that it shows what is measured: a translucent
+    /// foreground with its own alpha over the background it is measured on (the background
+    /// composited over its backdrop; over an unknown backdrop, the translucent background over
+    /// the worst backdrop, the case the ratio is of), which the browser composites as the audit
+    /// does (source-over on sRGB channels). Opaque pairs are painted as they are.
+    func painted(_ r: CheckResult) -> (String, String) {
+        let (fg, bg) = colors(r)
+        let ownForeground = r.foreground.hex.count == 9 ? r.foreground.hex : fg
+        if r.composited == nil, let range = r.range, r.background.hex.count == 9 {
+            return (ownForeground, "linear-gradient(\(r.background.hex),\(r.background.hex)),\(range.worstBackdrop)")
+        }
+        return (ownForeground, bg)
+    }
+
+    func sample(_ r: CheckResult, foreground measuredForeground: String, background measuredBackground: String) -> HTML {
+        var label = "\(measuredForeground) \(r.distinction == nil ? "on" : "vs") \(measuredBackground), \(r.measuredShort)"
+        if r.composited != nil {
+            label = "\(r.foreground.hex) on \(r.background.hex), drawn as \(label)"
+        } else if let range = r.range, r.background.hex.count == 9 {
+            label = "\(r.foreground.hex) on \(r.background.hex) over \(range.worstBackdrop), the worst backdrop, \(r.measuredShort)"
+        }
+        let (foreground, background) = painted(r)
         if r.usage == .nonText || r.kind == .badgeBorder {
             return "<span class=\"swatch\" style=\"background:\(background)\" role=\"img\" aria-label=\"\(label)\"><span class=\"bar\" style=\"background:\(foreground)\"></span></span>"
         }

@@ -66,6 +66,7 @@ extension TokenListing.Entry {
             w.string("colorFrom", colorFrom)
             w.string("description", description)
             w.string("hex", hex)
+            if let members { w.key("members"); members.write(&w) }
             w.key("name"); w.string(name)
             if let outOfGamut { w.key("outOfGamut"); w.bool(outOfGamut) }
             w.key("pointer"); w.pointer(pointer)
@@ -83,6 +84,17 @@ extension TokenListing.Span {
             w.key("end"); w.int(end)
             w.key("line"); w.int(line)
             w.key("start"); w.int(start)
+        }
+    }
+}
+
+extension TokenListing.ColorMembers {
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            if let alpha { w.key("alpha"); alpha.write(&w) }
+            if let colorSpace { w.key("colorSpace"); colorSpace.write(&w) }
+            if let components { w.key("components"); w.array(components) { w, span in span.write(&w) } }
+            if let hex { w.key("hex"); hex.write(&w) }
         }
     }
 }

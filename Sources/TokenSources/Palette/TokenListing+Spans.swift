@@ -18,6 +18,8 @@ extension TokenListing {
         var tokenRanges: [(theme: Int, token: Int, range: Range<Int>)] = []
         var parentRanges: [(pointer: JSONPointer, range: Range<Int>, membersEnd: Int)] = []
         var checkRanges: [(pointer: JSONPointer, range: Range<Int>, owner: String?)] = []
+        // A DTCG color object's members (`components/0`…, `alpha`, `hex`, `colorSpace`).
+        var memberRanges: [(theme: Int, token: Int, member: String, range: Range<Int>)] = []
         if stylesheet {
             var offsets = Set<Int>()
             for theme in palette.themes {
@@ -91,7 +93,25 @@ extension TokenListing {
             }
             for (t, theme) in palette.themes.enumerated() {
                 for (i, token) in theme.tokens.enumerated() where token.file == nil {
-                    if let value = found[token.pointer.description], let r = range(value) { tokenRanges.append((t, i, r)) }
+                    if let value = found[token.pointer.description], let r = range(value) {
+                        tokenRanges.append((t, i, r))
+                        guard case .object(let members, _) = value else { continue }
+                        for name in ["colorSpace", "components", "alpha", "hex"] {
+                            let written = members.filter { $0.key == name }
+                            guard written.count == 1, let member = written.first else { continue }  // a repeated key: the whole value is rewritten
+                            if name == "components" {
+                                guard case .array(let items, _) = member.value else { continue }
+                                let ranges = items.map { item -> Range<Int>? in
+                                    if case .number = item { return range(item) }
+                                    return nil
+                                }
+                                guard !ranges.isEmpty, ranges.allSatisfy({ $0 != nil }) else { continue }
+                                for (k, r) in ranges.enumerated() { memberRanges.append((t, i, "components/\(k)", r!)) }
+                            } else if let r = range(member.value) {
+                                memberRanges.append((t, i, name, r))
+                            }
+                        }
+                    }
                 }
             }
             // Many overrides go into one object: each is listed once.
@@ -114,12 +134,23 @@ extension TokenListing {
             }
         }
         let starts = tokenRanges.map(\.range.lowerBound) + parentRanges.map(\.range.lowerBound) + checkRanges.map(\.range.lowerBound)
+            + memberRanges.map(\.range.lowerBound)
         let positions = LineLocator.positions(of: starts, in: document)
         func span(_ range: Range<Int>) -> Span {
             let position = positions[range.lowerBound] ?? (line: 1, column: 1)
             return Span(start: range.lowerBound, end: range.upperBound, line: position.line, column: position.column)
         }
         for (t, i, range) in tokenRanges { themes[t].tokens[i].span = span(range) }
+        for (t, i, member, range) in memberRanges {
+            var members = themes[t].tokens[i].members ?? ColorMembers()
+            switch member {
+            case "colorSpace": members.colorSpace = span(range)
+            case "alpha": members.alpha = span(range)
+            case "hex": members.hex = span(range)
+            default: members.components = (members.components ?? []) + [span(range)]  // in order
+            }
+            themes[t].tokens[i].members = members
+        }
         if !stylesheet {
             checkColors = checkRanges.map { Place(owner: $0.owner, pointer: $0.pointer, span: span($0.range)) }
             overrideParents = parentRanges.sorted { $0.pointer < $1.pointer }.map { OverrideParent(pointer: $0.pointer, span: span($0.range), membersEnd: $0.membersEnd) }

@@ -62,6 +62,19 @@ public struct TokenListing: Sendable, Codable {
         /// Where the value is written in the document (replace those bytes to change the token);
         /// absent when it is written in another file. Set by ``locate(in:palette:stylesheet:)``.
         public var span: Span?
+        /// For a DTCG color object written in the document, where each of its own values is
+        /// written, so an edit replaces those bytes only and keeps the object's layout, key order
+        /// and fields. Set by ``locate(in:palette:stylesheet:)``.
+        public var members: ColorMembers?
+    }
+
+    /// The spans of a DTCG color object's members: `components` one per number (absent unless
+    /// every component is a number), `alpha`, `hex` and `colorSpace` each when written once.
+    public struct ColorMembers: Hashable, Sendable, Codable {
+        public var colorSpace: Span?
+        public var components: [Span]?
+        public var alpha: Span?
+        public var hex: Span?
     }
 
     public struct Inherited: Sendable, Codable {

@@ -160,6 +160,16 @@ import Testing
         #expect(SourceRegistry.detect(sd)?.id == "style-dictionary")
     }
 
+    /// Each format declares what its detection looks for in a tree; one walk records them all.
+    @Test func theOneWalkRecordsEveryFormatsOwnMarkers() throws {
+        #expect(Set(SourceRegistry.markers.map(\.name)) == ["studio.tokens", "value", "$value", "color string"])
+        let text = ##"{"a": {"b": {"$value": "#fff", "$extensions": {"studio.tokens": {}}}}, "c": [{"value": "x"}]}"##
+        let shape = DocumentShape(try JSONParser.parse(Array(text.utf8)), path: "x.json")
+        #expect(shape.saw("$value") && shape.saw("studio.tokens") && shape.saw("color string"))
+        // Arrays are not walked into: a `value` inside one marks nothing.
+        #expect(!shape.saw("value"))
+    }
+
     /// Detection accepts every member the checks document's reader reads: one with
     /// `themeNames` or `ignoreProperties` is a checks document, not "no palette or token file".
     @Test func aChecksDocumentIsDetectedWithEveryMemberItsReaderReads() throws {

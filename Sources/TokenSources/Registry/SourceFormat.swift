@@ -1,6 +1,6 @@
 /// One input a source format is asked about: a file's bytes (or a posted body), with the JSON
-/// they parse to when they are JSON. The facts every JSON format's detection uses are gathered
-/// in one walk of the document (``DocumentShape``), not once per format.
+/// they parse to when they are JSON. What the formats' detection looks for in its tree is
+/// gathered in one walk of the document (``DocumentShape``), not once per format.
 public struct SourceDocument {
     /// The file, or nil for a posted body.
     public var file: String?
@@ -75,6 +75,8 @@ public protocol SourceFormat: Sendable {
     var readsDocuments: Bool { get }
     /// Whether `document` is of this format, and how sure that is (nil: it is not).
     func detect(_ document: SourceDocument) -> Detection?
+    /// What the format's detection looks for anywhere in a document's tree (none by default).
+    var markers: [DocumentMarker] { get }
     /// Reads a document of this format into a palette, with its problems and warnings.
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem])
 }
@@ -116,6 +118,7 @@ extension SourceFormat {
     /// What a document of this format is in a directory.
     public var role: SourceRole { identity.role }
     public var readsDocuments: Bool { true }
+    public var markers: [DocumentMarker] { [] }
 }
 
 /// What a format is called and where it is found, in one value: each format states it once,
@@ -161,7 +164,38 @@ extension FolderSourceFormat {
     }
 }
 
-/// The facts about a JSON document that formats detect it by, gathered in one walk.
+/// Something a format looks for anywhere in a JSON document (a member named `$value`, a
+/// string that could be a color), declared by the format that detects by it
+/// (``SourceFormat/markers``). The registry gathers every format's markers, and one walk of a
+/// document records which were met (``DocumentShape``): each format states its own facts, and
+/// the document is still walked once, not once per format.
+public struct DocumentMarker: Sendable {
+    /// The marker's name, which ``DocumentShape/saw(_:)`` takes.
+    public let name: String
+    let kind: Kind
+
+    enum Kind: Sendable {
+        /// A member with this key whose value and siblings pass the test.
+        case member(key: String, test: @Sendable (_ value: JSONValue, _ siblings: [JSONMember]) -> Bool)
+        /// A string value that passes the test.
+        case string(@Sendable (String) -> Bool)
+    }
+
+    /// A member named `key` anywhere in the tree (`when`: a further condition on its value and
+    /// the members beside it).
+    public static func member(_ key: String, named name: String? = nil,
+                              when test: @escaping @Sendable (_ value: JSONValue, _ siblings: [JSONMember]) -> Bool = { _, _ in true }) -> DocumentMarker {
+        DocumentMarker(name: name ?? key, kind: .member(key: key, test: test))
+    }
+
+    /// A string value anywhere in the tree that passes `test`.
+    public static func string(named name: String, _ test: @escaping @Sendable (String) -> Bool) -> DocumentMarker {
+        DocumentMarker(name: name, kind: .string(test))
+    }
+}
+
+/// What a JSON document looks like at its top level, and which of the registry's markers
+/// (``DocumentMarker``) its tree holds: gathered in one walk, for detection.
 public struct DocumentShape: Sendable {
     /// The file's own name.
     public var baseName = ""
@@ -169,36 +203,27 @@ public struct DocumentShape: Sendable {
     public var isObject = false
     /// The top-level keys of an object.
     public var keys: Set<String> = []
-    /// An array holding objects with `selectedTokenSets` (Tokens Studio's `$themes`).
-    public var hasSelectedTokenSets = false
-    /// `$metadata.tokenSetOrder` at the top level.
-    public var hasMetadataTokenSetOrder = false
-    /// `themes` and `tokens` at the top level are objects.
-    public var themesIsObject = false
-    public var tokensIsObject = false
-    /// Anywhere in the tree (the first 200,000 nodes): a `$value`; a `value` beside `type`,
-    /// `comment` or `original`, or holding a string; a `studio.tokens` extension; a string that
-    /// could be a color.
-    public var sawDollarValue = false
-    public var sawValue = false
-    public var sawStudio = false
-    public var sawColorString = false
+    /// The names of the markers met in the tree (its first 200,000 nodes; objects are walked
+    /// into, arrays are not: no format's marker lives in one).
+    public private(set) var seen: Set<String> = []
 
     init() {}
 
-    init(_ document: JSONValue, path: String?) {
+    init(_ document: JSONValue, path: String?, markers: [DocumentMarker] = SourceRegistry.markers) {
         baseName = path.map { String($0.split(separator: "/").last ?? "") } ?? ""
-        if case .array(let items, _) = document {
-            isArray = true
-            hasSelectedTokenSets = items.contains { $0["selectedTokenSets"] != nil }
-            return
+        if case .array = document { isArray = true }
+        if let members = document.members {
+            isObject = true
+            keys = Set(members.map(\.key))
         }
-        guard let members = document.members else { return }
-        isObject = true
-        keys = Set(members.map(\.key))
-        hasMetadataTokenSetOrder = document["$metadata"]?["tokenSetOrder"] != nil
-        themesIsObject = document["themes"]?.members != nil
-        tokensIsObject = document["tokens"]?.members != nil
+        var memberMarkers: [(key: String, name: String, test: @Sendable (JSONValue, [JSONMember]) -> Bool)] = []
+        var stringMarkers: [(name: String, test: @Sendable (String) -> Bool)] = []
+        for marker in markers {
+            switch marker.kind {
+            case .member(let key, let test): memberMarkers.append((key, marker.name, test))
+            case .string(let test): stringMarkers.append((marker.name, test))
+            }
+        }
         var stack = [document]
         var visited = 0
         while let next = stack.popLast(), visited < 200_000 {
@@ -206,19 +231,20 @@ public struct DocumentShape: Sendable {
             switch next {
             case .object(let inner, _):
                 for member in inner {
-                    switch member.key {
-                    case "$value": sawDollarValue = true
-                    case "value" where inner.contains(where: { $0.key == "type" || $0.key == "comment" || $0.key == "original" }) || member.value.stringValue != nil:
-                        sawValue = true
-                    case "studio.tokens": sawStudio = true
-                    default: break
+                    for marker in memberMarkers where marker.key == member.key && !seen.contains(marker.name) && marker.test(member.value, inner) {
+                        seen.insert(marker.name)
                     }
                     stack.append(member.value)
                 }
             case .string(let text, _):
-                if !sawColorString && PaletteDecoder.couldBeColor(text) { sawColorString = true }
+                for marker in stringMarkers where !seen.contains(marker.name) && marker.test(text) {
+                    seen.insert(marker.name)
+                }
             default: break
             }
         }
     }
+
+    /// Whether the tree holds the marker named `name`.
+    public func saw(_ name: String) -> Bool { seen.contains(name) }
 }

@@ -22,6 +22,12 @@ public enum SourceRegistry {
         AndroidResourcesFormat(),
     ]
 
+    /// Every format's markers, once each by name: what the one walk of a document looks for.
+    static let markers: [DocumentMarker] = {
+        var names = Set<String>()
+        return formats.flatMap(\.markers).filter { names.insert($0.name).inserted }
+    }()
+
     /// The formats read from folders, in the order a directory walk gives them their files.
     static let folderFormats: [any FolderSourceFormat] = {
         let folders = formats.compactMap { $0 as? any FolderSourceFormat }

@@ -5,21 +5,34 @@ struct TokenFileFormat: SourceFormat {
     let identity: FormatIdentity
     /// How a token object is written in files of this kind.
     let syntax: TokenDialect
-    let detects: @Sendable (DocumentShape) -> Bool
+    /// What marks a file of this kind anywhere in its tree.
+    let marker: DocumentMarker
 
-    init(id: String, displayName: String, summary: String, syntax: TokenDialect, detects: @escaping @Sendable (DocumentShape) -> Bool) {
+    init(id: String, displayName: String, summary: String, syntax: TokenDialect, marker: DocumentMarker) {
         identity = FormatIdentity(id: id, displayName: displayName, summary: summary,
                                   suffixes: [".tokens.json", ".tokens.json5", ".tokens", ".json5", ".json"], role: .tokens)
         self.syntax = syntax
-        self.detects = detects
+        self.marker = marker
     }
 
-    static let dtcg = TokenFileFormat(id: "dtcg", displayName: "DTCG tokens", summary: "DTCG tokens ($value)", syntax: .dtcg) { $0.sawDollarValue }
-    static let styleDictionary = TokenFileFormat(id: "style-dictionary", displayName: "Style Dictionary", summary: "Style Dictionary (value)", syntax: .styleDictionary) { $0.sawValue }
-    static let plain = TokenFileFormat(id: "plain", displayName: "plain tokens (name → color)", summary: "a flat map of names to colors", syntax: .styleDictionary) { $0.sawColorString }
+    /// A DTCG token's `$value`.
+    static let dollarValue = DocumentMarker.member("$value")
+    /// A Style Dictionary token's `value`: beside `type`, `comment` or `original`, or holding a
+    /// string.
+    static let value = DocumentMarker.member("value") { value, siblings in
+        value.stringValue != nil || siblings.contains { $0.key == "type" || $0.key == "comment" || $0.key == "original" }
+    }
+    /// A string that could be a color, as a plain map of names holds.
+    static let colorString = DocumentMarker.string(named: "color string") { PaletteDecoder.couldBeColor($0) }
+
+    static let dtcg = TokenFileFormat(id: "dtcg", displayName: "DTCG tokens", summary: "DTCG tokens ($value)", syntax: .dtcg, marker: dollarValue)
+    static let styleDictionary = TokenFileFormat(id: "style-dictionary", displayName: "Style Dictionary", summary: "Style Dictionary (value)", syntax: .styleDictionary, marker: value)
+    static let plain = TokenFileFormat(id: "plain", displayName: "plain tokens (name → color)", summary: "a flat map of names to colors", syntax: .styleDictionary, marker: colorString)
+
+    var markers: [DocumentMarker] { [marker] }
 
     func detect(_ document: SourceDocument) -> Detection? {
-        document.shape.isObject && detects(document.shape) ? .likely : nil
+        document.shape.isObject && document.shape.saw(marker.name) ? .likely : nil
     }
 
     func read(_ document: SourceDocument, in context: SourceContext) -> (palette: Palette?, problems: [PaletteProblem]) {

@@ -7,8 +7,9 @@ struct PaletteFileFormat: SourceFormat {
 
     func detect(_ document: SourceDocument) -> Detection? {
         let shape = document.shape
-        if shape.themesIsObject && !shape.keys.contains("$value") { return .certain }
-        if !shape.keys.contains("$value") && shape.tokensIsObject && shape.keys.isSubset(of: Self.topLevelKeys) { return .certain }
+        guard shape.isObject, !shape.keys.contains("$value"), let json = document.json else { return nil }
+        if json["themes"]?.members != nil { return .certain }
+        if json["tokens"]?.members != nil && shape.keys.isSubset(of: Self.topLevelKeys) { return .certain }
         return nil
     }
 

@@ -6,13 +6,23 @@ struct TokensStudioFormat: FolderSourceFormat {
                                   suffixes: [".json"])
     let readsDocuments = true
 
+    /// Tokens Studio's own extension, `$extensions["studio.tokens"]`.
+    static let studioExtension = DocumentMarker.member("studio.tokens")
+    var markers: [DocumentMarker] { [Self.studioExtension, TokenFileFormat.value, TokenFileFormat.dollarValue] }
+
     func detect(_ document: SourceDocument) -> Detection? {
         let shape = document.shape
         guard shape.isObject else { return nil }
-        if (shape.keys.contains("$themes") || shape.hasMetadataTokenSetOrder) && !TokensStudioCompanionFormat.names.contains(document.baseName) { return .certain }
-        if shape.sawStudio && (shape.sawValue || shape.sawDollarValue) { return .likely }
-        if shape.sawValue && !shape.sawDollarValue, let json = document.json, Self.referencesAreSetScoped(json) { return .likely }
+        if (shape.keys.contains("$themes") || Self.hasMetadataTokenSetOrder(document)) && !TokensStudioCompanionFormat.names.contains(document.baseName) { return .certain }
+        let value = shape.saw(TokenFileFormat.value.name), dollarValue = shape.saw(TokenFileFormat.dollarValue.name)
+        if shape.saw(Self.studioExtension.name) && (value || dollarValue) { return .likely }
+        if value && !dollarValue, let json = document.json, Self.referencesAreSetScoped(json) { return .likely }
         return nil
+    }
+
+    /// `$metadata.tokenSetOrder` at the top level.
+    static func hasMetadataTokenSetOrder(_ document: SourceDocument) -> Bool {
+        document.json?["$metadata"]?["tokenSetOrder"] != nil
     }
 
     /// Whether a file of `value`/`type` tokens is a Tokens Studio file without `$themes` (the
@@ -118,8 +128,9 @@ struct TokensStudioCompanionFormat: SourceFormat {
     func detect(_ document: SourceDocument) -> Detection? {
         let shape = document.shape
         if Self.names.contains(document.baseName) { return .certain }
-        if shape.isArray && shape.hasSelectedTokenSets { return .certain }
-        if shape.keys.contains("tokenSetOrder") && shape.keys.count <= 4 && !shape.keys.contains("$themes") && !shape.hasMetadataTokenSetOrder { return .certain }
+        if shape.isArray, case .array(let items, _)? = document.json, items.contains(where: { $0["selectedTokenSets"] != nil }) { return .certain }
+        if shape.keys.contains("tokenSetOrder") && shape.keys.count <= 4 && !shape.keys.contains("$themes")
+            && !TokensStudioFormat.hasMetadataTokenSetOrder(document) { return .certain }
         return nil
     }
 

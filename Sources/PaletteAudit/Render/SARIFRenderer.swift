@@ -38,107 +38,206 @@ public enum SARIFRenderer {
          "A palette has color tokens and no checks, so the audit measured none of them.",
          "Run `contrast init PATH` to propose checks (it writes contrast.checks.json beside the tokens), or write the checks by hand."),
         ]
-        let rules: [[String: Any]] = table.map { id, name, text, help in
-            ["id": id, "name": name, "shortDescription": ["text": text], "help": ["text": help],
-             "helpUri": "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum.html"]
-        }
-
-        var results: [[String: Any]] = []
-        func location(file: String?, line: Int?, pointer: String) -> [[String: Any]] {
-            guard let file else { return [] }
-            var physical: [String: Any] = ["artifactLocation": ["uri": uri(file)]]
-            if let line { physical["region"] = ["startLine": line] }
-            return [["physicalLocation": physical, "logicalLocations": [["fullyQualifiedName": pointer, "kind": "member"]]]]
-        }
+        // Findings first, written after: every member below is written in sorted order, as a
+        // reader comparing two runs expects (and as `JSONEncoder(.sortedKeys)` would).
+        var results: [Finding] = []
         // A palette that measured nothing is an error when it fails the run, a note when the
         // run allows it (--allow-empty).
         let emptyFails = report.outcome?.reasons.contains { $0.code == .nothingMeasured } ?? true
         for palette in AuditPolicy.unmeasured(report) {
             let tokens = palette.coverage?.tokens ?? 0
-            results.append(["ruleId": "contrast/nothing-measured", "level": emptyFails ? "error" : "note",
-                            "message": ["text": "\(palette.name) has \(tokens) color token\(tokens == 1 ? "" : "s") and no checks: nothing was measured"],
-                            "locations": location(file: palette.file, line: nil, pointer: "")])
+            results.append(Finding("contrast/nothing-measured", emptyFails ? "error" : "note",
+                                   "\(palette.name) has \(tokens) color token\(tokens == 1 ? "" : "s") and no checks: nothing was measured",
+                                   Place(file: palette.file, line: nil, pointer: "")))
         }
         for palette in report.palettes {
             for problem in palette.problems {
-                results.append(["ruleId": "contrast/palette-problem", "level": "error",
-                                "message": ["text": problem.message],
-                                "locations": location(file: problem.file ?? palette.file, line: problem.location?.line, pointer: problem.pointer.description)])
+                results.append(Finding("contrast/palette-problem", "error", problem.message,
+                                       Place(file: problem.file ?? palette.file, line: problem.location?.line, pointer: problem.pointer.description)))
             }
             for entry in palette.ledger?.notRead ?? [] {
-                var physical: [String: Any] = [:]
-                if let file = entry.file ?? palette.file {
-                    physical["artifactLocation"] = ["uri": uri(file)]
-                    if let line = entry.line { physical["region"] = ["startLine": line] }
-                }
-                results.append(["ruleId": "contrast/not-read", "level": "warning",
-                                "message": ["text": "\(palette.name): \(entry.subject) \(entry.declarations > 1 ? "are" : "is") not read: \(entry.reason ?? "")"],
-                                "locations": physical.isEmpty ? [] : [["physicalLocation": physical]]])
+                results.append(Finding("contrast/not-read", "warning", "\(palette.name): \(entry.subject) \(entry.declarations > 1 ? "are" : "is") not read: \(entry.reason ?? "")",
+                                       Place(file: entry.file ?? palette.file, line: entry.line, pointer: nil)))
             }
             for warning in palette.warnings ?? [] {
-                results.append(["ruleId": "contrast/palette-warning", "level": "warning",
-                                "message": ["text": warning.message],
-                                "locations": location(file: warning.file ?? palette.file, line: warning.location?.line, pointer: warning.pointer.description)])
+                results.append(Finding("contrast/palette-warning", "warning", warning.message,
+                                       Place(file: warning.file ?? palette.file, line: warning.location?.line, pointer: warning.pointer.description)))
             }
             for theme in palette.themes {
                 for r in theme.results {
+                    let prefix = "\(palette.name) › \(theme.name) › \(r.id)"
                     for note in r.deprecations {
-                        results.append(["ruleId": "contrast/deprecated-token", "level": "note",
-                                        "message": ["text": "\(palette.name) › \(theme.name) › \(r.id): \(note)"],
-                                        "locations": location(file: r.foreground.file ?? palette.file, line: r.line, pointer: r.pointer.description)])
+                        results.append(Finding("contrast/deprecated-token", "note", "\(prefix): \(note)",
+                                               Place(file: r.foreground.file ?? palette.file, line: r.line, pointer: r.pointer.description)))
                     }
-                    let line = r.foreground.line ?? r.background.line ?? r.line
-                    let where_ = location(file: r.foreground.file ?? palette.file, line: line, pointer: (r.foreground.pointer ?? r.pointer).description)
+                    let place = Place(file: r.foreground.file ?? palette.file, line: r.foreground.line ?? r.background.line ?? r.line,
+                                      pointer: (r.foreground.pointer ?? r.pointer).description)
                     if r.verdict == .fail && r.kind == .distinct {
-                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.measuredLine). " + (r.reasons ?? []).joined(separator: " ")
-                        results.append(["ruleId": "contrast/confusable", "level": "error", "message": ["text": text], "locations": where_,
-                                        "properties": ["difference": r.distinction?.difference ?? 0, "threshold": r.distinction?.threshold ?? 0, "theme": theme.name, "check": r.id]])
+                        let text = "\(prefix): \(r.measuredLine). " + (r.reasons ?? []).joined(separator: " ")
+                        results.append(Finding("contrast/confusable", "error", text, place, properties: [
+                            ("check", .text(r.id)), ("difference", .number(r.distinction?.difference ?? 0)),
+                            ("theme", .text(theme.name)), ("threshold", .number(r.distinction?.threshold ?? 0)),
+                        ]))
                     } else if r.verdict == .fail {
-                        let text = "\(palette.name) › \(theme.name) › \(r.id): \(r.measuredLine); \(r.failureSummary). " + r.reasonsBesideSummary.joined(separator: " ") + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
-                        results.append(["ruleId": "contrast/insufficient", "level": "error", "message": ["text": text], "locations": where_,
-                                        "properties": ["ratio": r.ratio, "required": r.required ?? 0, "theme": theme.name, "check": r.id]])
+                        let text = "\(prefix): \(r.measuredLine); \(r.failureSummary). " + r.reasonsBesideSummary.joined(separator: " ")
+                            + (TextRenderer(color: false).fixLine(r).map { " " + $0 } ?? "")
+                        results.append(Finding("contrast/insufficient", "error", text, place, properties: [
+                            ("check", .text(r.id)), ("ratio", .number(r.ratio)), ("required", .number(r.required ?? 0)), ("theme", .text(theme.name)),
+                        ]))
                     }
                     if let warning = r.colorVisionWarning {
-                        results.append(["ruleId": "contrast/color-vision", "level": "warning",
-                                        "message": ["text": "\(palette.name) › \(theme.name) › \(r.id): \(warning)"], "locations": where_])
+                        results.append(Finding("contrast/color-vision", "warning", "\(prefix): \(warning)", place))
                     }
                     if let claim = r.claim, !claim.supported {
-                        results.append(["ruleId": "contrast/false-claim", "level": "warning",
-                                        "message": ["text": "\(palette.name) › \(theme.name) › \(r.id): \(claim.message)"], "locations": where_])
+                        results.append(Finding("contrast/false-claim", "warning", "\(prefix): \(claim.message)", place))
                     }
                 }
             }
         }
         for change in report.comparison?.regressions ?? [] {
             let file = report.palettes.first { $0.name == change.after.palette }?.file
-            results.append(["ruleId": "contrast/regression", "level": "error", "message": ["text": "regressed: " + change.message],
-                            "locations": location(file: file, line: nil, pointer: change.key)])
+            results.append(Finding("contrast/regression", "error", "regressed: " + change.message, Place(file: file, line: nil, pointer: change.key)))
         }
-        let document: [String: Any] = [
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": ["name": "contrast", "version": toolVersion, "semanticVersion": toolVersion,
-                                    "informationUri": "https://www.w3.org/TR/WCAG22/", "rules": rules]],
-                "results": results,
-                // The run's coverage, and what else decided its outcome.
-                "properties": runProperties(report),
-            ]],
-        ]
-        var data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        data.append(0x0A)
-        return data
+
+        var w = JSONWriter(layout: .pretty)
+        w.object { w in
+            w.string("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
+            w.key("runs")
+            w.array { w in
+                w.object { w in
+                    // The run's coverage, and what else decided its outcome.
+                    w.key("properties")
+                    writeRunProperties(report, to: &w)
+                    w.key("results")
+                    w.array(results) { w, finding in finding.write(to: &w) }
+                    w.key("tool")
+                    w.object { w in
+                        w.key("driver")
+                        w.object { w in
+                            w.string("informationUri", "https://www.w3.org/TR/WCAG22/")
+                            w.string("name", "contrast")
+                            w.key("rules")
+                            w.array(table) { w, rule in
+                                let (id, name, text, help) = rule
+                                w.object { w in
+                                    w.key("help")
+                                    w.object { $0.string("text", help) }
+                                    w.string("helpUri", "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum.html")
+                                    w.string("id", id)
+                                    w.string("name", name)
+                                    w.key("shortDescription")
+                                    w.object { $0.string("text", text) }
+                                }
+                            }
+                            w.string("semanticVersion", toolVersion)
+                            w.string("version", toolVersion)
+                        }
+                    }
+                }
+            }
+            w.string("version", "2.1.0")
+        }
+        w.endLine()
+        return Data(w.bytes)
+    }
+
+    /// Where a finding is: its file (nil: nowhere), line, and the JSON pointer or key of what
+    /// it is about (nil: no logical location).
+    struct Place {
+        var file: String?
+        var line: Int?
+        var pointer: String?
+    }
+
+    /// A value of a finding's property bag.
+    enum Property {
+        case text(String), number(Double)
+    }
+
+    /// One SARIF result.
+    struct Finding {
+        var ruleId: String
+        var level: String
+        var text: String
+        var place: Place
+        /// Written in the order given: sorted by name.
+        var properties: [(String, Property)] = []
+
+        init(_ ruleId: String, _ level: String, _ text: String, _ place: Place, properties: [(String, Property)] = []) {
+            self.ruleId = ruleId
+            self.level = level
+            self.text = text
+            self.place = place
+            self.properties = properties
+        }
+
+        func write(to w: inout JSONWriter) {
+            w.object { w in
+                w.string("level", level)
+                w.key("locations")
+                w.array { w in
+                    guard let file = place.file else { return }
+                    w.object { w in
+                        if let pointer = place.pointer {
+                            w.key("logicalLocations")
+                            w.array { w in
+                                w.object { w in
+                                    w.string("fullyQualifiedName", pointer)
+                                    w.string("kind", "member")
+                                }
+                            }
+                        }
+                        w.key("physicalLocation")
+                        w.object { w in
+                            w.key("artifactLocation")
+                            w.object { $0.string("uri", SARIFRenderer.uri(file)) }
+                            if let line = place.line {
+                                w.key("region")
+                                w.object { $0.int("startLine", line) }
+                            }
+                        }
+                    }
+                }
+                w.key("message")
+                w.object { $0.string("text", text) }
+                if !properties.isEmpty {
+                    w.key("properties")
+                    w.object { w in
+                        for (name, value) in properties {
+                            w.key(name)
+                            switch value {
+                            case .text(let text): w.string(text)
+                            case .number(let number): w.number(number)
+                            }
+                        }
+                    }
+                }
+                w.string("ruleId", ruleId)
+            }
+        }
     }
 
     /// The run's property bag: its coverage, and its outcome when a policy judged it.
-    static func runProperties(_ report: AuditReport) -> [String: Any] {
+    static func writeRunProperties(_ report: AuditReport, to w: inout JSONWriter) {
         let c = report.coverage
-        var coverage: [String: Any] = ["tokens": c.tokens, "measured": c.measured,
-                                       "unmeasuredText": c.unmeasuredText.count, "unmeasuredSurfaces": c.unmeasuredSurfaces.count]
-        if let percent = c.percent { coverage["percent"] = percent }
-        var properties: [String: Any] = ["coverage": coverage]
-        if let outcome = report.outcome { properties["outcome"] = ["status": outcome.status.rawValue, "reasons": outcome.reasons.map(\.message)] }
-        return properties
+        w.object { w in
+            w.key("coverage")
+            w.object { w in
+                w.int("measured", c.measured)
+                w.number("percent", c.percent)
+                w.int("tokens", c.tokens)
+                w.int("unmeasuredSurfaces", c.unmeasuredSurfaces.count)
+                w.int("unmeasuredText", c.unmeasuredText.count)
+            }
+            if let outcome = report.outcome {
+                w.key("outcome")
+                w.object { w in
+                    w.key("reasons")
+                    w.strings(outcome.reasons.map(\.message))
+                    w.string("status", outcome.status.rawValue)
+                }
+            }
+        }
     }
 
     /// A file path as the URI reference SARIF's `artifactLocation.uri` must be (RFC 3986): each

@@ -8,7 +8,7 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write the audit report of every theme of every palette: HTML for people, JSON for machines.",
         discussion: """
-            Writes DIR/index.html (one self-contained page: no scripts, fonts or images from anywhere), DIR/audit.json (the audit model) and DIR/summary.md (for chat or a pull request). With --history, each run appends its summary to a JSON Lines file (atomically: an interrupted run never corrupts it), and the report shows the regressions since the previous run and a trend per palette.
+            Writes DIR/index.html (one self-contained page: no scripts, fonts or images from anywhere), DIR/audit.json (the audit model) and DIR/summary.md (for chat or a pull request). With --history, each run appends its summary to a JSON Lines file (atomically: an interrupted run never corrupts it; the last --history-runs runs are kept, 400 by default), and the report shows the regressions since the previous run and a trend per theme.
 
             Exit status as audit: with a history, 1 on regressions since the previous run; without, 1 on failures; 1 below --min-coverage; 2 for bad input, or for a palette with color tokens and no checks (unless --allow-empty). Without --checks, contrast.checks.json beside the tokens is used, as audit does.
 
@@ -21,9 +21,14 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var sources: SourceOptions
     @Option(help: "The directory to write the report into (created when missing).") var out: String
     @Option(help: "A JSON Lines file of earlier runs, appended to.") var history: String?
+    @Option(help: ArgumentHelp("Runs the history keeps: appending past it drops the oldest, so the file stays bounded.", valueName: "N")) var historyRuns: Int = ReportHistory.defaultRuns
     @Option(help: "The report's title.") var title: String = "Contrast audit"
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var limit: DeadlineOption
+
+    func validate() throws {
+        guard historyRuns >= 1 else { throw ValidationError("--history-runs must be at least 1 (got \(historyRuns))") }
+    }
 
     func run() throws {
         try limit.run("reading and auditing \(sources.paths.joined(separator: ", "))") { deadline in try produce(deadline) }
@@ -60,11 +65,11 @@ struct ReportCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         let html = HTMLReport(title: title, generated: now, history: history.entries).render(report)
         try Terminal.emit(html, to: directory.appendingPathComponent("index.html").path)
-        try Terminal.emitPieces(to: directory.appendingPathComponent("audit.json").path, report.writePrettyJSON)
+        try Terminal.emitPieces(to: directory.appendingPathComponent("audit.json").path, report.writeTablesJSON)
         try Terminal.emit(MarkdownRenderer.render(report, title: title), to: directory.appendingPathComponent("summary.md").path)
         if let path = self.history {
             // The whole file is written beside the old one and renamed over it: atomic.
-            try Terminal.emit(Data(try history.appending(HistoryEntry(time: now, report: report))), to: path)
+            try Terminal.emit(Data(try history.appending(HistoryEntry(time: now, report: report), keeping: historyRuns)), to: path)
         }
         print("wrote \(out)/index.html, \(out)/audit.json, \(out)/summary.md: \(report.summary.line)")
         for file in report.checksFiles ?? [] where file.origin == ChecksFile.found { print(file.line) }

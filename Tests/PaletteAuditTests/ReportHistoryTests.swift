@@ -51,4 +51,79 @@ import Testing
         }
         #expect(problem.code == .unreadableFile)
     }
+
+    /// A palette of three checks in two themes; the first `light` checks fail in light and the
+    /// first `dark` in dark.
+    static func themes(light: Int, dark: Int) -> String {
+        func tokens(_ failing: Int) -> String {
+            (0..<3).map { "\"fg\($0)\": \"\($0 < failing ? "#999999" : "#000000")\"" }.joined(separator: ", ") + ", \"bg\": \"#ffffff\""
+        }
+        let checks = (0..<3).map { "{\"id\": \"c\($0)\", \"foreground\": \"fg\($0)\", \"background\": \"bg\"}" }.joined(separator: ", ")
+        return "{\"name\": \"p\", \"themes\": {\"light\": {\"tokens\": {\(tokens(light))}}, \"dark\": {\"tokens\": {\(tokens(dark))}}}, \"checks\": [\(checks)]}"
+    }
+
+    /// The row of `theme` in the page's summary table.
+    static func row(_ html: String, _ theme: String) throws -> String {
+        let start = try #require(html.range(of: "<tr data-palette=\"p\" data-theme=\"\(theme)\">"))
+        return String(html[start.lowerBound...].prefix { $0 != "\n" })
+    }
+
+    /// Issue #51 §3: each theme's row shows its own trend, not its palette's: its own numbers
+    /// in text, each run's date and counts on hover and for screen readers.
+    @Test func eachThemeRowShowsItsOwnTrend() throws {
+        var history = ReportHistory()
+        for (time, light, dark) in [("2026-01-01T03:00:00Z", 3, 0), ("2026-01-02T03:00:00Z", 2, 2)] {
+            var night = try report(Self.themes(light: light, dark: dark))
+            night.comparison = history.comparison(with: night)
+            history = ReportHistory(bytes: try history.appending(HistoryEntry(time: time, report: night)), file: "h.jsonl")
+        }
+        #expect(history.entries.last?.themes?["p"]?["dark"] == HistoryEntry.ThemePoint(fail: 2, regressions: 2))
+        #expect(history.entries.first?.themes?["p"]?["light"] == HistoryEntry.ThemePoint(fail: 3, regressions: nil))
+        var now = try report(Self.themes(light: 1, dark: 1))
+        now.comparison = history.comparison(with: now)
+        let html = HTMLReport(title: "t", generated: "2026-01-03T03:00:00Z", history: history.entries).render(now)
+        let light = try Self.row(html, "light"), dark = try Self.row(html, "dark")
+        #expect(light.contains("3 → 1 failing") && dark.contains("0 → 1 failing"), "\(light)\n\(dark)")
+        #expect(light.contains("<title>2026-01-01T03:00:00Z: 3 failing</title>"))
+        #expect(light.contains("<title>2026-01-02T03:00:00Z: 2 failing, 0 regressions</title>"))
+        #expect(dark.contains("<title>2026-01-02T03:00:00Z: 2 failing, 2 regressions</title>"))
+        #expect(dark.contains("<title>2026-01-03T03:00:00Z: 1 failing, 0 regressions</title>"))
+        #expect(dark.contains("<span class=\"visually-hidden\"> over 3 runs, 0 to 2: 2026-01-01T03:00:00Z: 0 failing; 2026-01-02T03:00:00Z: 2 failing, 2 regressions; 2026-01-03T03:00:00Z: 1 failing, 0 regressions</span>"))
+        #expect(dark.contains("<svg aria-hidden=\"true\""))
+    }
+
+    /// The line is scaled to the row's own range (39 → 43 is not drawn flat against 0), and a
+    /// line written before themes were recorded gives the theme no point, not its palette's.
+    @Test func aTrendIsScaledToItsOwnRangeAndOldLinesGiveNoPoint() throws {
+        func entry(_ time: String, _ light: Int?) throws -> HistoryEntry {
+            var entry = HistoryEntry(time: time, report: try report(Self.passing))
+            entry.failures = ["p": 50]
+            entry.themes = light.map { ["p": ["light": HistoryEntry.ThemePoint(fail: $0, regressions: 0)]] }
+            return entry
+        }
+        let page = HTMLReport(title: "t", generated: "t3", history: [try entry("t0", nil), try entry("t1", 39), try entry("t2", 41)])
+        let trend = page.trend(palette: "p", theme: "light", current: HistoryEntry.ThemePoint(fail: 43, regressions: 1)).text
+        #expect(trend.contains("39 → 43 failing") && !trend.contains("50") && !trend.contains("t0"), "\(trend)")
+        #expect(trend.contains("points=\"3.0,21.0 60.0,12.0 117.0,3.0\""), "\(trend)")
+        #expect(trend.contains("<title>t3: 43 failing, 1 regression</title>"))
+        // Only old lines: nothing to draw, and no number made up.
+        let old = HTMLReport(title: "t", generated: "t3", history: [try entry("t0", nil)])
+        #expect(old.trend(palette: "p", theme: "light", current: HistoryEntry.ThemePoint(fail: 43, regressions: nil)).text.contains("first run"))
+    }
+
+    /// Issue #51: the history is bounded, the last `runs` runs kept (the oldest lines dropped).
+    @Test func theHistoryKeepsTheLastRuns() throws {
+        var history = ReportHistory()
+        for night in 1...5 {
+            let entry = HistoryEntry(time: "t\(night)", report: try report(Self.passing))
+            history = ReportHistory(bytes: try history.appending(entry, keeping: 3), file: "h.jsonl")
+            #expect(history.entries.count == min(night, 3))
+        }
+        #expect(history.entries.map(\.time) == ["t3", "t4", "t5"] && history.warnings.isEmpty)
+        let one = try history.appending(HistoryEntry(time: "t6", report: try report(Self.passing)), keeping: 1)
+        #expect(ReportHistory(bytes: one, file: "h.jsonl").entries.map(\.time) == ["t6"])
+        // Below the bound nothing is dropped, a line that is no entry included.
+        let text = Array("not json\n".utf8) + (try history.appending(HistoryEntry(time: "t6", report: try report(Self.passing))))
+        #expect(ReportHistory(bytes: text, file: "h.jsonl").entries.count == 4 && ReportHistory.defaultRuns == 400)
+    }
 }

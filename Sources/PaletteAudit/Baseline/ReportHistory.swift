@@ -10,6 +10,12 @@ public struct ReportHistory: Sendable {
     public var warnings: [String] = []
     /// The file as read (a new run is appended to these bytes).
     public private(set) var bytes: [UInt8] = []
+    /// Where each entry's line begins in `bytes`, in the order of `entries`.
+    private var entryStarts: [Int] = []
+
+    /// Runs a history keeps by default (`contrast report --history-runs`): a year of nightly
+    /// runs and a month over. Appending past it drops the oldest runs, so the file is bounded.
+    public static let defaultRuns = 400
 
     /// No earlier runs.
     public init() {}
@@ -26,6 +32,7 @@ public struct ReportHistory: Sendable {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
                 entries.append(try decoder.decode(HistoryEntry.self, from: Data(line)))
+                entryStarts.append(line.startIndex)
             } catch {
                 warnings.append("\(file):\(lineNumber): not a history entry, skipped (\(error.localizedDescription))")
             }
@@ -46,11 +53,21 @@ public struct ReportHistory: Sendable {
     }
 
     /// The file with `entry` appended as its last line (compact JSON, sorted keys), after a
-    /// newline if the file did not end with one: what to write back (atomically).
-    public func appending(_ entry: HistoryEntry) throws -> [UInt8] {
+    /// newline if the file did not end with one: what to write back (atomically). At most
+    /// `runs` entries are kept (the new one among them): past that the oldest are dropped, and
+    /// every line before the first one kept, so a nightly history stays bounded.
+    public func appending(_ entry: HistoryEntry, keeping runs: Int = ReportHistory.defaultRuns) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var out = bytes
+        let dropped = entries.count + 1 - max(1, runs)
+        var out: [UInt8]
+        if dropped <= 0 {
+            out = bytes
+        } else if dropped < entryStarts.count {
+            out = Array(bytes[entryStarts[dropped]...])
+        } else {
+            out = []
+        }
         if let last = out.last, last != 0x0A { out.append(0x0A) }
         out.append(contentsOf: try encoder.encode(entry))
         out.append(0x0A)

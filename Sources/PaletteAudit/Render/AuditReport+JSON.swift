@@ -37,8 +37,10 @@ extension AuditReport {
         return w.bytes
     }
 
-    private func document(_ w: inout JSONWriter) {
+    func document(_ w: inout JSONWriter, tables: AuditTables? = nil) {
         w.object { w in
+            // The tables first, so a reader streaming the document has them before the results.
+            tables?.write(&w)
             if let checksFiles {
                 w.key("checksFiles")
                 w.array(checksFiles) { w, c in
@@ -52,7 +54,8 @@ extension AuditReport {
             if let comparison { w.key("comparison"); comparison.write(&w) }
             w.key("coverage"); coverage.write(&w)
             if let outcome { w.key("outcome"); outcome.write(&w) }
-            w.key("palettes"); w.array(palettes) { w, p in p.write(&w) }
+            w.key("palettes")
+            w.array(Array(palettes.enumerated())) { w, p in p.element.write(&w, tables: tables.map { ($0, p.offset) }) }
             w.key("schemaVersion"); w.int(schemaVersion)
             do {
                 w.key("skipped")
@@ -126,7 +129,7 @@ extension AuditOutcome {
 }
 
 extension PaletteReport {
-    func write(_ w: inout JSONWriter) {
+    func write(_ w: inout JSONWriter, tables: (AuditTables, palette: Int)? = nil) {
         w.object { w in
             w.key("assumptions"); w.array(assumptions) { w, a in a.write(&w) }
             if let coverage { w.key("coverage"); coverage.write(&w) }
@@ -134,23 +137,23 @@ extension PaletteReport {
             w.string("file", file)
             if let files { w.key("files"); w.strings(files) }
             w.string("format", format)
-            if let ledger { w.key("ledger"); ledger.write(&w) }
+            if let ledger { w.key("ledger"); ledger.write(&w, tables: tables?.0) }
             w.key("name"); w.string(name)
             w.key("problems"); w.array(problems) { w, p in p.write(&w) }
             w.string("source", source)
             w.key("summary"); summary.write(&w)
-            w.key("themes"); w.array(themes) { w, t in t.write(&w) }
+            w.key("themes"); w.array(themes) { w, t in t.write(&w, tables: tables) }
             if let warnings { w.key("warnings"); w.array(warnings) { w, p in p.write(&w) } }
         }
     }
 }
 
 extension ThemeReport {
-    func write(_ w: inout JSONWriter) {
+    func write(_ w: inout JSONWriter, tables: (AuditTables, palette: Int)? = nil) {
         w.object { w in
             if let coverage { w.key("coverage"); coverage.write(&w) }
             w.key("name"); w.string(name)
-            w.key("results"); w.array(results) { w, r in r.write(&w) }
+            w.key("results"); w.array(results) { w, r in r.write(&w, tables: tables) }
             w.key("summary"); summary.write(&w)
             if let unresolved {
                 w.key("unresolved")
@@ -202,20 +205,33 @@ extension PaletteProblem {
 }
 
 extension ResolvedColor {
-    func write(_ w: inout JSONWriter) {
+    /// With `tables`, its token, aliases, file and pointer are indexes into them, and its
+    /// reference is left out when it is its token's name.
+    func write(_ w: inout JSONWriter, tables: AuditTables? = nil) {
         w.object { w in
-            if let aliases { w.key("aliases"); w.strings(aliases) }
+            if let aliases {
+                w.key("aliases")
+                if let tables { w.array(aliases) { $0.int(tables.tokens($1)) } } else { w.strings(aliases) }
+            }
             w.string("assumed", assumed)
             w.key("css"); w.string(css)
             w.string("deprecated", deprecated)
-            w.string("file", file)
+            if let file, let tables { w.key("file"); w.int(tables.files(file)) } else { w.string("file", file) }
             w.key("hex"); w.string(hex)
             w.int("line", line)
             if let operations { w.key("operations"); w.strings(operations) }
             if let outOfGamut { w.key("outOfGamut"); w.bool(outOfGamut) }
-            if let pointer { w.key("pointer"); w.pointer(pointer) }
-            w.key("reference"); w.string(reference)
-            w.string("token", token)
+            if let pointer {
+                w.key("pointer")
+                if let tables { w.int(tables.pointers(pointer.description)) } else { w.pointer(pointer) }
+            }
+            if let tables {
+                if reference != token { w.key("reference"); w.string(reference) }
+                if let token { w.key("token"); w.int(tables.tokens(token)) }
+            } else {
+                w.key("reference"); w.string(reference)
+                w.string("token", token)
+            }
         }
     }
 }
@@ -234,14 +250,21 @@ extension SuggestedColor {
 }
 
 extension CheckResult {
-    func write(_ w: inout JSONWriter) {
+    /// With `tables`, its colors are indexes into the colors table, its id (`check`) and its
+    /// place and description (`rule`) indexes too, and a fix's token an index of the tokens.
+    func write(_ w: inout JSONWriter, tables: (AuditTables, palette: Int)? = nil) {
+        func color(_ w: inout JSONWriter, _ key: StaticString, _ c: ResolvedColor) {
+            w.key(key)
+            if let tables { w.int(tables.0.color(c)) } else { c.write(&w) }
+        }
         w.object { w in
             w.key("achieved"); w.string(achieved.name)
             w.key("apca"); w.number(apca)
             w.number("apcaRequired", apcaRequired)
             if let assumed { w.key("assumed"); w.strings(assumed) }
-            if let backdrop { w.key("backdrop"); backdrop.write(&w) }
-            w.key("background"); background.write(&w)
+            if let backdrop { color(&w, "backdrop", backdrop) }
+            color(&w, "background", background)
+            if let tables { w.key("check"); w.int(tables.0.checks(id)) }
             if let claim {
                 w.key("claim")
                 w.object { w in
@@ -260,7 +283,7 @@ extension CheckResult {
             if let composited { w.key("composited"); composited.write(&w) }
             w.string("criterion", criterion)
             if let cvd { w.key("cvd"); cvd.write(&w) }
-            w.string("description", description)
+            if tables == nil { w.string("description", description) }
             w.key("display"); w.string(display)
             if let distinction {
                 w.key("distinction")
@@ -284,8 +307,9 @@ extension CheckResult {
                         w.array(fix.changes) { w, change in
                             w.object { w in
                                 if let override = change.override { w.key("override"); w.bool(override) }
-                                w.key("pointer"); w.pointer(change.pointer)
-                                w.string("token", change.token)
+                                w.key("pointer")
+                                if let tables { w.int(tables.0.pointers(change.pointer.description)) } else { w.pointer(change.pointer) }
+                                if let token = change.token, let tables { w.key("token"); w.int(tables.0.tokens(token)) } else { w.string("token", change.token) }
                                 w.key("value"); w.string(change.value)
                             }
                         }
@@ -296,7 +320,7 @@ extension CheckResult {
             }
             w.string("fontSize", fontSize)
             w.int("fontWeight", fontWeight)
-            w.key("foreground"); foreground.write(&w)
+            color(&w, "foreground", foreground)
             if let gradient {
                 func point(_ w: inout JSONWriter, _ p: GradientPoint) {
                     w.object { w in
@@ -315,11 +339,15 @@ extension CheckResult {
                     w.key("worst"); point(&w, gradient.worst)
                 }
             }
-            w.key("id"); w.string(id)
+            if tables == nil { w.key("id"); w.string(id) }
             w.key("kind"); w.string(kind.name)
             w.key("level"); w.string(level.name)
-            w.int("line", line)
-            w.key("pointer"); w.pointer(pointer)
+            if let tables {
+                w.key("rule"); w.int(tables.0.rule(palette: tables.palette, self))
+            } else {
+                w.int("line", line)
+                w.key("pointer"); w.pointer(pointer)
+            }
             if let range { w.key("range"); range.write(&w) }
             w.key("ratio"); w.number(ratio)
             if let reasons { w.key("reasons"); w.strings(reasons) }
@@ -426,23 +454,23 @@ extension BaselineComparison {
 }
 
 extension ReadLedger.Summary {
-    func write(_ w: inout JSONWriter) {
+    func write(_ w: inout JSONWriter, tables: AuditTables? = nil) {
         w.object { w in
             w.key("colorDeclarations"); w.int(colorDeclarations)
             w.key("notColors"); w.int(notColors)
-            w.key("notRead"); w.array(notRead) { w, e in e.write(&w) }
+            w.key("notRead"); w.array(notRead) { w, e in e.write(&w, tables: tables) }
             w.key("read"); w.int(read)
         }
     }
 }
 
 extension ReadLedger.Entry {
-    func write(_ w: inout JSONWriter) {
+    func write(_ w: inout JSONWriter, tables: AuditTables? = nil) {
         w.object { w in
             w.int("column", column)
             w.int("count", count)
             w.key("disposition"); w.string(disposition.rawValue)
-            w.string("file", file)
+            if let file, let tables { w.key("file"); w.int(tables.files(file)) } else { w.string("file", file) }
             w.int("line", line)
             if let lines { w.key("lines"); w.array(lines) { $0.int($1) } }
             w.key("name"); w.string(name)

@@ -7,15 +7,42 @@ import TokenSources
 public struct HistoryEntry: Sendable, Codable {
     public var time: String
     public var summary: AuditSummary
-    /// Failures per palette, for the trend sparklines.
+    /// Failures per palette.
     public var failures: [String: Int]
+    /// Palette → theme → that theme's failing checks and its regressions since the run before,
+    /// for each theme's trend. Absent on lines written before it was recorded: such a line gives
+    /// a theme no point (never its palette's number in its stead).
+    public var themes: [String: [String: ThemePoint]]?
     /// `palette/theme/check` → the baseline entry of that run.
     public var checks: [String: BaselineEntry]
+
+    /// One theme in one run.
+    public struct ThemePoint: Sendable, Codable, Equatable {
+        public var fail: Int
+        /// Regressions since the previous run (absent on a first run: nothing to regress from).
+        public var regressions: Int?
+
+        public init(fail: Int, regressions: Int?) {
+            self.fail = fail
+            self.regressions = regressions
+        }
+    }
 
     public init(time: String, report: AuditReport) {
         self.time = time
         self.summary = report.summary
         self.failures = Dictionary(report.palettes.map { ($0.name, $0.summary.fail) }, uniquingKeysWith: +)
+        var regressions: [String: [String: Int]] = [:]
+        for change in report.comparison?.regressions ?? [] { regressions[change.after.palette, default: [:]][change.after.theme, default: 0] += 1 }
+        var themes: [String: [String: ThemePoint]] = [:]
+        for palette in report.palettes {
+            for theme in palette.themes {
+                themes[palette.name, default: [:]][theme.name] = ThemePoint(
+                    fail: (themes[palette.name]?[theme.name]?.fail ?? 0) + theme.summary.fail,
+                    regressions: report.comparison == nil ? nil : regressions[palette.name]?[theme.name] ?? 0)
+            }
+        }
+        self.themes = themes
         self.checks = Baseline(report).entries
     }
 }
@@ -75,6 +102,8 @@ public struct HTMLReport: Sendable {
         .wide, .side-by-side { overflow-x: auto; max-width: 100%; }
         [data-sample]::before { content: attr(data-sample); white-space: pre; }
         header p, main > p, .note { overflow-wrap: anywhere; }
+        .trend { white-space: nowrap; } .trend svg { vertical-align: middle; overflow: visible; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
         a { color: inherit; }
         :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
         @media print { body { max-width: none; padding: 0; } h2 { break-before: page; } .swatch, .badge, .chip, .bar { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
@@ -89,6 +118,9 @@ public struct HTMLReport: Sendable {
         let comparison = self.comparison?.0 ?? previous.map { Baseline(entries: $0.checks).compare(with: report) }
         let against = self.comparison?.against ?? "Since the last run (\(previous?.time ?? ""))"
         let regressed = Set(comparison?.regressions.map(\.key) ?? [])
+        // Keyed by the entries' own names: a key's segments are escaped (a theme named `a/b`).
+        var regressionsByTheme: [String: [String: Int]] = [:]
+        for change in comparison?.regressions ?? [] { regressionsByTheme[change.after.palette, default: [:]][change.after.theme, default: 0] += 1 }
         var out: HTML = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(title)</title>\n<style>\n\(trusted: Self.styleSheet)\n</style>\n</head>\n<body>\n"
         out += "<header><h1>\(title)</h1>\n<p class=\"muted\">Generated \(generated) · WCAG 2.2 ratios (floored, never rounded into a pass) and APCA Lc · <span id=\"summary-line\">\(report.summary.line)</span> · <span id=\"coverage-line\">coverage: \(report.coverage.line)</span></p></header>\n<main>\n"
@@ -107,9 +139,9 @@ public struct HTMLReport: Sendable {
         for palette in report.palettes {
             for theme in palette.themes {
                 let s = theme.summary
-                let themeRegressions = regressed.filter { $0.hasPrefix("\(palette.name)/\(theme.name)/") }.count
+                let themeRegressions = regressionsByTheme[palette.name]?[theme.name] ?? 0
                 out += "<tr data-palette=\"\(palette.name)\" data-theme=\"\(theme.name)\"><th scope=\"row\"><a href=\"#\(Self.anchor(palette.name))\">\(palette.name)</a></th><td>\(theme.name)</td>"
-                out += "<td class=\"num\">\(s.checks)</td><td class=\"num\">\(s.pass)</td><td class=\"num\(s.fail > 0 ? " bad" : "")\">\(s.fail)</td><td class=\"num\">\(s.exempt)</td><td class=\"num\(s.falseClaims > 0 ? " bad" : "")\">\(s.falseClaims)</td>\(coverageCell(theme.coverage ?? palette.coverage))<td class=\"num\(themeRegressions > 0 ? " bad" : "")\">\(themeRegressions)</td><td>\(sparkline(palette.name, current: palette.summary.fail))</td></tr>\n"
+                out += "<td class=\"num\">\(s.checks)</td><td class=\"num\">\(s.pass)</td><td class=\"num\(s.fail > 0 ? " bad" : "")\">\(s.fail)</td><td class=\"num\">\(s.exempt)</td><td class=\"num\(s.falseClaims > 0 ? " bad" : "")\">\(s.falseClaims)</td>\(coverageCell(theme.coverage ?? palette.coverage))<td class=\"num\(themeRegressions > 0 ? " bad" : "")\">\(themeRegressions)</td><td>\(trend(palette: palette.name, theme: theme.name, current: HistoryEntry.ThemePoint(fail: s.fail, regressions: comparison == nil ? nil : themeRegressions)))</td></tr>\n"
             }
             if palette.themes.isEmpty {
                 out += "<tr><th scope=\"row\">\(palette.name)</th><td colspan=\"9\" class=\"verdict-fail\">\(palette.problems.count) problem(s): the palette could not be audited</td></tr>\n"
@@ -152,14 +184,37 @@ public struct HTMLReport: Sendable {
         "palette-" + String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
     }
 
-    func sparkline(_ palette: String, current: Int) -> HTML {
-        let values = history.suffix(29).map { $0.failures[palette] ?? 0 } + [current]
-        guard values.count > 1 else { return "<span class=\"muted\">first run</span>" }
-        let width = 120.0, height = 24.0, top = Double(max(values.max() ?? 1, 1))
-        let points = values.enumerated().map { index, value in
-            String(format: "%.1f,%.1f", Double(index) / Double(values.count - 1) * width, height - 2 - Double(value) / top * (height - 4))
-        }.joined(separator: " ")
-        return "<svg role=\"img\" aria-label=\"failures over the last \(values.count) runs: \(values.map(String.init).joined(separator: ", "))\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"\(points)\"/></svg>"
+    /// Runs a trend shows: the last ones recorded, and this one.
+    static let trendRuns = 30
+
+    /// One theme's trend over the last runs that recorded it, and this run: its own numbers in
+    /// text ("20 → 24 failing"), a line scaled to its own range (not from 0, so 39 → 43 is not
+    /// drawn flat), each point's date and counts on hover (`<title>`) and, for screen readers,
+    /// in a visually hidden list. A history line without the theme's counts gives no point.
+    func trend(palette: String, theme: String, current: HistoryEntry.ThemePoint) -> HTML {
+        var points: [(time: String, point: HistoryEntry.ThemePoint)] = []
+        for entry in history.reversed() where points.count < Self.trendRuns - 1 {
+            if let point = entry.themes?[palette]?[theme] { points.append((entry.time, point)) }
+        }
+        points.reverse()
+        points.append((generated, current))
+        guard points.count > 1, let first = points.first?.point.fail else { return "<span class=\"muted trend\">first run</span>" }
+        func counts(_ p: HistoryEntry.ThemePoint) -> String {
+            "\(p.fail) failing" + (p.regressions.map { ", \($0) regression\($0 == 1 ? "" : "s")" } ?? "")
+        }
+        let width = 120.0, height = 24.0
+        let low = Double(points.map(\.point.fail).min() ?? 0), high = Double(points.map(\.point.fail).max() ?? 0)
+        func y(_ value: Int) -> Double { high == low ? height / 2 : height - 3 - (Double(value) - low) / (high - low) * (height - 6) }
+        func x(_ index: Int) -> Double { 3 + Double(index) / Double(points.count - 1) * (width - 6) }
+        let line = points.indices.map { String(format: "%.1f,%.1f", x($0), y(points[$0].point.fail)) }.joined(separator: " ")
+        var out: HTML = "<span class=\"trend\"><span class=\"trend-numbers\">\(first) → \(current.fail) failing</span> "
+        out += "<svg aria-hidden=\"true\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"\(line)\"/>"
+        for (index, p) in points.enumerated() {
+            out += "<circle cx=\"\(String(format: "%.1f", x(index)))\" cy=\"\(String(format: "%.1f", y(p.point.fail)))\" r=\"3\" fill=\"currentColor\"><title>\(p.time): \(counts(p.point))</title></circle>"
+        }
+        out += "</svg>"
+        out += "<span class=\"visually-hidden\"> over \(points.count) runs, \(Int(low)) to \(Int(high)): " + points.map { p -> HTML in "\(p.time): \(counts(p.point))" }.joined(separator: "; ") + "</span></span>"
+        return out
     }
 
     /// How many full rows of failing checks, and compact lines of passing ones, each theme

@@ -87,7 +87,7 @@ private func collectHeaders(_ connection: OpaquePointer?, into headers: inout [H
     var collection = HeaderCollection(headers: [], walk: walk)
     swap(&collection.headers, &headers)
     collection.headers.removeAll(keepingCapacity: true)
-    collection.headers.reserveCapacity(12)  // growing from empty cost ~2,000 instructions a request
+    collection.headers.reserveCapacity(12)  // room for a usual request's fields, so it does not grow
     _ = withUnsafeMutablePointer(to: &collection) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0) }
     swap(&collection.headers, &headers)
     return (collection.walk?.finish(), collection.summary)
@@ -174,52 +174,7 @@ extension Server {
         // First call: headers are in. Set up the request's state and refuse what is refused early.
         let existing = requestContext.pointee.map { Unmanaged<RequestState>.fromOpaque($0).takeUnretainedValue() }
         guard let state = existing, state.begun else {
-            let state = existing ?? RequestState()
-            state.begun = true
-            if let method {
-                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self), count: strlen(method))
-                state.rawMethod.append(contentsOf: bytes)
-                state.method = String(decoding: bytes, as: UTF8.self)
-            }
-            state.path = url.map { String(cString: $0) } ?? ""
-            let context = connectionContext(connection)
-            // Chosen first, then stored: a store under a branch kept its key path (RequestState's
-            // fields are reached through one) as a run-time object instead of a field's offset.
-            let remoteAddress = context == nil ? clientAddress(connection) : context?.address
-            state.remoteAddress = remoteAddress
-            if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
-            requestStarted()
-            headersRead(cmhd_connection_fd(connection))
-            var walk: ParsedHeadWalk?
-            if let method, let version {
-                walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
-                                      version: version, headerSize: cmhd_request_header_size(connection))
-            }
-            let (defect, summary) = collectHeaders(connection, into: &state.headers, walk: walk)
-            state.announcedBody = summary.framing && state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
-            // Answering before the body makes libmicrohttpd close the connection: right for
-            // every refusal here. The client may still be sending: the close lingers.
-            if isOverConnectionLimit {
-                var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(connectionLimit) connections open; retry shortly"))
-                busy.headers.append(Header(name: "Retry-After", value: "1"))
-                return refuseEarly(busy, state: state, on: connection)
-            }
-            if context?.addressCount.map(isOverAddressLimit) ?? isOverAddressLimit(state.remoteAddress) {
-                var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
-                busy.headers.append(Header(name: "Retry-After", value: "1"))
-                return refuseEarly(busy, state: state, on: connection)
-            }
-            if let defect {
-                return refuseEarly(configuration.refusal(Server.refusal(for: defect)), state: state, on: connection)
-            }
-            if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
-                return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
-            }
-            if summary.needsChecking, let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
-                return refuseEarly(rejection, state: state, on: connection)
-            }
-            if state.announcedBody { startUploading(cmhd_connection_fd(connection)) }
-            return .YES
+            return begin(existing, connection: connection, url: url, method: method, version: version, requestContext: requestContext)
         }
         // A worker finished: libmicrohttpd resumed the connection and calls again.
         if let pending = state.pending {
@@ -233,26 +188,92 @@ extension Server {
             return .NO
         }
         if size > 0 {
-            state.bodyBytes += size
-            if state.body.count + size > configuration.maximumBodyBytes {
-                // Answer now: a chunked body (whose length nobody announced) is not read to its
-                // end first. The refusal closes the connection, so no call follows.
-                state.body = []
-                uploadDataSize.pointee = 0
-                return refuseMidUpload(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
-            }
-            if let uploadData {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))
-                }
-            }
-            uploadDataSize.pointee = 0
-            if exceededDeadline(state) {
-                return refuseMidUpload(deadlineRefusal(), state: state, on: connection)
-            }
-            return .YES
+            return receive(uploadData, size: size, uploadDataSize: uploadDataSize, state: state, on: connection)
         }
         // Last call: the whole request is in (no longer uploading: see above).
+        return dispatch(state, version: version, on: connection)
+    }
+
+    /// The first call for a request, its head read: its state set up (a kept-alive
+    /// connection's `existing` one reused), its headers collected, and what is refused before
+    /// the body refused.
+    private func begin(_ existing: RequestState?, connection: OpaquePointer?, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                       version: UnsafePointer<CChar>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let state = existing ?? RequestState()
+        state.begun = true
+        if let method {
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self), count: strlen(method))
+            state.rawMethod.append(contentsOf: bytes)
+            state.method = String(decoding: bytes, as: UTF8.self)
+        }
+        state.path = url.map { String(cString: $0) } ?? ""
+        let context = connectionContext(connection)
+        // Chosen first, then stored: a store under a branch kept its key path (RequestState's
+        // fields are reached through one) as a run-time object instead of a field's offset.
+        let remoteAddress = context == nil ? clientAddress(connection) : context?.address
+        state.remoteAddress = remoteAddress
+        if existing == nil { requestContext.pointee = Unmanaged.passRetained(state).toOpaque() }
+        requestStarted()
+        headersRead(cmhd_connection_fd(connection))
+        var walk: ParsedHeadWalk?
+        if let method, let version {
+            walk = ParsedHeadWalk(method: method, url: url, targetLength: existing == nil ? nil : state.rawTarget.count,
+                                  version: version, headerSize: cmhd_request_header_size(connection))
+        }
+        let (defect, summary) = collectHeaders(connection, into: &state.headers, walk: walk)
+        state.announcedBody = summary.framing && state.headers.contains { ($0.name == "content-length" && $0.value.trimmingCharacters(in: " \t") != "0") || $0.name == "transfer-encoding" }
+        // Answering before the body makes libmicrohttpd close the connection: right for
+        // every refusal here. The client may still be sending: the close lingers.
+        if isOverConnectionLimit {
+            var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "the server has more than \(connectionLimit) connections open; retry shortly"))
+            busy.headers.append(Header(name: "Retry-After", value: "1"))
+            return refuseEarly(busy, state: state, on: connection)
+        }
+        if context?.addressCount.map(isOverAddressLimit) ?? isOverAddressLimit(state.remoteAddress) {
+            var busy = configuration.refusal(Refusal(status: 503, title: "Service Unavailable", detail: "this client address has more than \(configuration.perAddressConnectionLimit) connections open; close some or retry shortly"))
+            busy.headers.append(Header(name: "Retry-After", value: "1"))
+            return refuseEarly(busy, state: state, on: connection)
+        }
+        if let defect {
+            return refuseEarly(configuration.refusal(Server.refusal(for: defect)), state: state, on: connection)
+        }
+        if let detail = RequestHead.requestLineDefect(method: state.rawMethod, target: state.rawTarget) {
+            return refuseEarly(configuration.refusal(Refusal(status: 400, title: "Bad Request", detail: detail)), state: state, on: connection)
+        }
+        if summary.needsChecking, let rejection = earlyRejection(headers: state.headers, isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false) {
+            return refuseEarly(rejection, state: state, on: connection)
+        }
+        if state.announcedBody { startUploading(cmhd_connection_fd(connection)) }
+        return .YES
+    }
+
+    /// A piece of the body, `size` bytes at `uploadData`: kept, unless it takes the body over
+    /// its limit or the request past its deadline.
+    private func receive(_ uploadData: UnsafePointer<CChar>?, size: Int, uploadDataSize: UnsafeMutablePointer<Int>,
+                         state: RequestState, on connection: OpaquePointer?) -> MHD_Result {
+        state.bodyBytes += size
+        if state.body.count + size > configuration.maximumBodyBytes {
+            // Answer now: a chunked body (whose length nobody announced) is not read to its
+            // end first. The refusal closes the connection, so no call follows.
+            state.body = []
+            uploadDataSize.pointee = 0
+            return refuseMidUpload(configuration.refusal(Refusal(status: 413, title: "Content Too Large", detail: "the body is larger than the limit of \(configuration.maximumBodyBytes) bytes")), state: state, on: connection)
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { pointer in
+                state.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: size))
+            }
+        }
+        uploadDataSize.pointee = 0
+        if exceededDeadline(state) {
+            return refuseMidUpload(deadlineRefusal(), state: state, on: connection)
+        }
+        return .YES
+    }
+
+    /// The whole request is in: answered on the I/O thread (the inline lane) or handed to the
+    /// pool, the connection suspended until a worker has the response.
+    private func dispatch(_ state: RequestState, version: UnsafePointer<CChar>?, on connection: OpaquePointer?) -> MHD_Result {
         collectQuery(connection, into: &state.query)
         Request.appendSegments(path: state.path, target: state.target, to: &state.segments)
         var request = Request(method: state.method, path: state.path, target: state.target, segments: state.segments,

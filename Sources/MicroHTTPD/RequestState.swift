@@ -7,7 +7,7 @@ import Darwin
 
 /// The monotonic clock in nanoseconds: a request's times and the connection books' clocks.
 /// (`ContinuousClock.Instant` is a resilient type: kept in optionals, classes and dictionaries
-/// it went through value witnesses, ~1,000 instructions a request.)
+/// it goes through value witnesses on every use; an `Int` does not.)
 enum Monotonic {
     static func nanoseconds() -> Int {
         var now = timespec()
@@ -28,8 +28,8 @@ enum Monotonic {
 /// connection's requests then allocate no state, no header array, no query array.
 ///
 /// The fields live in memory the object owns, reached through a pointer: as stored properties
-/// of a class, each of the ~25 reads and writes a request makes was checked for exclusive access
-/// at run time (`swift_beginAccess`, ~2,000 instructions a request). The object is used by one
+/// of a class, each of the reads and writes a request makes would be checked for exclusive
+/// access at run time (`swift_beginAccess`). The object is used by one
 /// thread at a time, as before: the connection's I/O thread, or the worker its job went to,
 /// which hands it back by resuming the connection.
 @dynamicMemberLookup

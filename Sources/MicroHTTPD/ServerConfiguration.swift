@@ -45,8 +45,8 @@ public struct ServerConfiguration: Sendable {
     /// request deadline so that clients trickling headers give up their slots sooner.
     public var headerTimeoutSeconds = 10.0
     /// Memory libmicrohttpd may use per connection for headers. libmicrohttpd clears this pool
-    /// for every request, so its size is paid per request: 64 KiB made that clearing ~40 % of
-    /// the instructions of a `/healthz` (callgrind). 32 KiB is libmicrohttpd's own default.
+    /// for every request, so its size is paid per request: kept small for that. 32 KiB is
+    /// libmicrohttpd's own default.
     public var connectionMemoryBytes = 32 << 10
     /// PEM-encoded certificate and key: serve HTTPS.
     public var tlsCertificatePEM: String?

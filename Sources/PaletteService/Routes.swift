@@ -205,8 +205,8 @@ public struct Routes: Sendable {
             }
         }
         // A few parameters (every route takes at most five) are compared pairwise, without
-        // building a set per request (that cost GET /v1/contrast 5 % more instructions); a long
-        // query is checked with one.
+        // building a set per request (an allocation on every request); a long query is
+        // checked with one.
         if items.count <= 16 {
             for i in 1..<items.count {
                 let name = canonical(items[i].name)
@@ -254,7 +254,7 @@ public struct Routes: Sendable {
     /// spaces and tabs around it (so `" ;b"` names none), lowercased: how Content-Type is read
     /// (Accept, whose elements carry weights, is read by ``Negotiation``). An ASCII field (every real one) is read over its
     /// bytes, which gives the same answer; any other is trimmed and lowered as Unicode by
-    /// Foundation (which took 23,000 instructions for an ASCII one).
+    /// Foundation (far slower, so not for the ASCII fields every request has).
     static func bareMediaType(_ field: Substring) -> String {
         guard field.utf8.allSatisfy({ $0 < 0x80 }) else {
             return field.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

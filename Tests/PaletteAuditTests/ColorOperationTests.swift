@@ -2,65 +2,64 @@ import ColorScience
 @testable import PaletteAudit
 @testable import TokenSources
 import Testing
-import XCTest
 
 /// Tokens Studio's color modifiers, as colorjs.io computes them: lighten/darken per channel in a
 /// space, mix not premultiplied with the hue by the shorter arc, alpha set.
-final class ColorOperationTests: XCTestCase {
+@Suite struct ColorOperationTests {
     func op(_ kind: ColorOperation.Kind, _ amount: Double, _ space: String, color: String? = nil) -> ColorOperation {
         ColorOperation(kind: kind, amount: amount, amountText: String(amount), space: space, color: color, origin: "test", pointer: JSONPointer(), location: nil)
     }
 
-    func assertColor(_ c: SRGB, _ r: Double, _ g: Double, _ b: Double, alpha: Double = 1, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(c.red, r, accuracy: 1e-9, file: file, line: line)
-        XCTAssertEqual(c.green, g, accuracy: 1e-9, file: file, line: line)
-        XCTAssertEqual(c.blue, b, accuracy: 1e-9, file: file, line: line)
-        XCTAssertEqual(c.alpha, alpha, accuracy: 1e-12, file: file, line: line)
+    func expectColor(_ c: SRGB, _ r: Double, _ g: Double, _ b: Double, alpha: Double = 1, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(abs(c.red - r) <= 1e-9, sourceLocation: sourceLocation)
+        #expect(abs(c.green - g) <= 1e-9, sourceLocation: sourceLocation)
+        #expect(abs(c.blue - b) <= 1e-9, sourceLocation: sourceLocation)
+        #expect(abs(c.alpha - alpha) <= 1e-12, sourceLocation: sourceLocation)
     }
 
-    func testLightenAndDarkenMoveEachChannelTowardWhiteOrBlack() {
-        assertColor(op(.lighten, 0.5, "srgb").apply(to: .black, mixColor: nil), 0.5, 0.5, 0.5)
-        assertColor(op(.darken, 0.25, "srgb").apply(to: SRGB(red: 1, green: 0.5, blue: 0), mixColor: nil), 0.75, 0.375, 0)
+    @Test func lightenAndDarkenMoveEachChannelTowardWhiteOrBlack() {
+        expectColor(op(.lighten, 0.5, "srgb").apply(to: .black, mixColor: nil), 0.5, 0.5, 0.5)
+        expectColor(op(.darken, 0.25, "srgb").apply(to: SRGB(red: 1, green: 0.5, blue: 0), mixColor: nil), 0.75, 0.375, 0)
         // In HSL the lightness moves (here from 0.5 halfway to 1) and hue and saturation stay.
-        assertColor(op(.lighten, 0.5, "hsl").apply(to: SRGB(red: 1, green: 0, blue: 0), mixColor: nil), 1, 0.5, 0.5)
+        expectColor(op(.lighten, 0.5, "hsl").apply(to: SRGB(red: 1, green: 0, blue: 0), mixColor: nil), 1, 0.5, 0.5)
     }
 
-    func testDarkenInLCHAlsoReducesChroma() throws {
+    @Test func darkenInLCHAlsoReducesChroma() throws {
         let red = try CSSColor.parse("#d32f2f").color
         let darkened = op(.darken, 0.3, "lch").apply(to: red, mixColor: nil)
         let before = CIELCH(CIELab(red)), after = CIELCH(CIELab(darkened))
-        XCTAssertEqual(after.l, before.l * 0.7, accuracy: 0.5)
-        XCTAssertEqual(after.c, before.c * 0.7, accuracy: 0.5)
+        #expect(abs(after.l - before.l * 0.7) <= 0.5)
+        #expect(abs(after.c - before.c * 0.7) <= 0.5)
     }
 
-    func testMixIsNotPremultipliedAndMixesAlphaApart() {
+    @Test func mixIsNotPremultipliedAndMixesAlphaApart() {
         // colorjs's mix of transparent red and opaque blue: the components halfway, alpha halfway.
         // color-mix() would premultiply and give pure blue at alpha 0.5.
         let mixed = op(.mix, 0.5, "srgb", color: "blue").apply(to: SRGB(red: 1, green: 0, blue: 0, alpha: 0), mixColor: SRGB(red: 0, green: 0, blue: 1))
-        assertColor(mixed, 0.5, 0, 0.5, alpha: 0.5)
+        expectColor(mixed, 0.5, 0, 0.5, alpha: 0.5)
     }
 
-    func testMixTakesTheShorterArcAndAGrayTakesTheOtherHue() {
+    @Test func mixTakesTheShorterArcAndAGrayTakesTheOtherHue() {
         let a = HSL(hue: 350, saturation: 1, lightness: 0.5).srgb, b = HSL(hue: 10, saturation: 1, lightness: 0.5).srgb
         let mid = op(.mix, 0.5, "hsl").apply(to: a, mixColor: b)
-        XCTAssertEqual(HSL(mid).hue.truncatingRemainder(dividingBy: 360), 0, accuracy: 1e-9)
+        #expect(abs(HSL(mid).hue.truncatingRemainder(dividingBy: 360) - 0) <= 1e-9)
         // White has no hue: the mix keeps red's, with saturation and lightness halfway.
         let pink = op(.mix, 0.5, "hsl").apply(to: .white, mixColor: SRGB(red: 1, green: 0, blue: 0))
-        assertColor(pink, 0.875, 0.625, 0.625)
+        expectColor(pink, 0.875, 0.625, 0.625)
     }
 
-    func testMixInDisplayP3AndLCHStaysInsideSRGB() {
+    @Test func mixInDisplayP3AndLCHStaysInsideSRGB() {
         for space in ["p3", "lch"] {
             let mixed = op(.mix, 0.4, space).apply(to: SRGB(red: 0, green: 1, blue: 0), mixColor: SRGB(red: 1, green: 0, blue: 1))
-            for channel in [mixed.red, mixed.green, mixed.blue] { XCTAssertTrue((0...1).contains(channel), "\(space): \(mixed)") }
+            for channel in [mixed.red, mixed.green, mixed.blue] { #expect((0...1).contains(channel), "\(space): \(mixed)") }
         }
     }
 
-    func testAnUnhandledSpaceLeavesTheColorAsTokensStudioDoes() {
+    @Test func anUnhandledSpaceLeavesTheColorAsTokensStudioDoes() {
         let color = SRGB(red: 0.2, green: 0.4, blue: 0.6)
-        XCTAssertEqual(op(.lighten, 0.5, "oklch").apply(to: color, mixColor: nil), color)
-        XCTAssertEqual(op(.mix, 0.5, "xyz-d50", color: "red").apply(to: color, mixColor: .white), color)
-        XCTAssertEqual(op(.alpha, 0.3, "").apply(to: color, mixColor: nil).alpha, 0.3)
+        #expect(op(.lighten, 0.5, "oklch").apply(to: color, mixColor: nil) == color)
+        #expect(op(.mix, 0.5, "xyz-d50", color: "red").apply(to: color, mixColor: .white) == color)
+        #expect(op(.alpha, 0.3, "").apply(to: color, mixColor: nil).alpha == 0.3)
     }
 }
 

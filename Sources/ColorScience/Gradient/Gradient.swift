@@ -106,7 +106,7 @@ public struct Gradient: Hashable, Sendable {
     /// ``init(css:)`` rather than as a color.
     public static func isGradient(_ text: String) -> Bool {
         // Over the string's own bytes: it is asked of every value a theme resolves, so no slices
-        // or iterators of the UTF-8 view (which cost thousands of instructions a call).
+        // or iterators of the UTF-8 view, which are far slower per call.
         var text = text
         return text.withUTF8 { bytes in
             var index = 0

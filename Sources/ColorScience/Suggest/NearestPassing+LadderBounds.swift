@@ -99,8 +99,8 @@ extension NearestPassing.Ladder {
 
     /// A chroma t in 0…c such that, at every lightness in `low`…`high` (inside 0…1), the gamut
     /// mapping returns the unclipped color of some chroma between t and c: the floor below
-    /// which it never reduces the chroma. Found by halving 0…c six times (ten made the whole
-    /// suggestion benchmark 3 % more instructions).
+    /// which it never reduces the chroma. Found by halving 0…c six times: a floor only saves
+    /// work, so a coarse one is enough and more halvings cost more than they save.
     ///
     /// Why the mapping stays above it. Suppose the unclipped color of every chroma s ≤ t is in
     /// gamut (which is what this checks, by the box of every s in 0…t, so it holds for every s,

@@ -64,15 +64,7 @@ public enum ThemeDeriver {
         }
         guard surface.isOpaque else { throw DeriveError(.translucentSurface, "the surface must be opaque, not \(surface.hex)") }
         var resolver = ThemeResolver(palette: palette, theme: sourceTheme)
-        var original: [String: SRGB] = [:]
-        var gradients: Set<String> = []
-        for name in resolver.tokenNames {
-            switch resolver.resolveBackground(name) {
-            case .success(let c) where c.gradient != nil: gradients.insert(name)  // kept as written: a gradient is not one color
-            case .success(let c): original[name] = c.color
-            case .failure(let p): throw DeriveError(.unresolvedTheme, "theme \"\(source)\" cannot be resolved: \(p)")
-            }
-        }
+        let (original, gradients) = try resolvedColors(&resolver, theme: source)
         func tokenName(_ reference: String) -> String? {
             let name = Token.aliasTarget(of: reference) ?? reference
             return original[name] != nil ? name : nil
@@ -146,10 +138,28 @@ public enum ThemeDeriver {
         }
 
         // Foregrounds (and backgrounds of literal foregrounds) move until their checks pass.
+        let (moved, unresolved) = movedUntilPassing(resolver.tokenNames.filter { $0 != surfaceToken }, original: original, items: strictItems,
+                                                    requirement: requirement, tokenName: tokenName, distinctPartners: distinctPartners,
+                                                    colors: colors, change: &change)
+        colors = moved
+
+        return written(palette, from: source, to: target, surface: newSurface, minimumLevel: minimumLevel, resolver: resolver,
+                       colors: (original, colors, gradients), change: change, unresolved: unresolved)
+    }
+
+    /// Moves each of `names` checked as a foreground (or as the background of a literal
+    /// foreground), along OKLCH lightness, to the nearest color that meets all of its checks
+    /// against the others' current colors (and stays distinguishable from its group), in rounds
+    /// until none moves (at most four): the new colors, and why a token could not be moved.
+    static func movedUntilPassing(_ names: [String], original: [String: SRGB], items strictItems: [Auditor.Item],
+                                  requirement: (Auditor.Item) -> ContrastTarget?, tokenName: (String) -> String?,
+                                  distinctPartners: (String) -> [(String, CheckRelation.Distinct)],
+                                  colors: [String: SRGB], change: inout [String: (String, String)]) -> (colors: [String: SRGB], unresolved: [String: String]) {
+        var colors = colors
         var unresolved: [String: String] = [:]
         for _ in 0..<4 {
             var moved = false
-            for name in resolver.tokenNames where name != surfaceToken {
+            for name in names {
                 guard let start = original[name] else { continue }
                 var constraints: [(SRGB, PairRole, ContrastTarget, String)] = []
                 for item in strictItems {
@@ -168,7 +178,7 @@ public enum ThemeDeriver {
                     }
                 }
                 // Members of a group that must stay distinguishable stay so, where they were.
-                let partners = distinctPartners(of: name)
+                let partners = distinctPartners(name)
                 func keepsApart(_ c: SRGB) -> Bool {
                     partners.allSatisfy { other, group in
                         guard let color = colors[other] else { return true }
@@ -196,8 +206,31 @@ public enum ThemeDeriver {
             }
             if !moved { break }
         }
+        return (colors, unresolved)
+    }
 
-        // Write the theme: keep an alias where its target's new color is the same.
+    /// Every token's color in the source theme, and the tokens whose value is a gradient (kept
+    /// as written: a gradient is not one color).
+    static func resolvedColors(_ resolver: inout ThemeResolver, theme source: String) throws(DeriveError) -> (colors: [String: SRGB], gradients: Set<String>) {
+        var original: [String: SRGB] = [:]
+        var gradients: Set<String> = []
+        for name in resolver.tokenNames {
+            switch resolver.resolveBackground(name) {
+            case .success(let c) where c.gradient != nil: gradients.insert(name)  // kept as written: a gradient is not one color
+            case .success(let c): original[name] = c.color
+            case .failure(let p): throw DeriveError(.unresolvedTheme, "theme \"\(source)\" cannot be resolved: \(p)")
+            }
+        }
+        return (original, gradients)
+    }
+
+    /// The derived palette, with the target theme written (an alias kept where its target's
+    /// new color is the same), each token's change, and what still fails in it, judged at the
+    /// raised level.
+    static func written(_ palette: Palette, from source: String, to target: String, surface newSurface: SRGB, minimumLevel: WCAGLevel?,
+                        resolver: ThemeResolver, colors all: (original: [String: SRGB], new: [String: SRGB], gradients: Set<String>),
+                        change: [String: (String, String)], unresolved: [String: String]) -> Derivation {
+        let (original, colors, gradients) = all
         var tokens: [Token] = []
         var derived: [DerivedToken] = []
         for name in resolver.tokenNames {

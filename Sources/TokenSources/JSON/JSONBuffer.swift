@@ -1,7 +1,6 @@
 /// The bytes a ``JSONWriter`` writes: a growable buffer of its own, so that each piece is one
 /// comparison of the room left and a copy. (Appending to an `Array` checks the buffer's
-/// uniqueness, builds a span and stores the count in the heap object on every append: ~40
-/// instructions a piece, which was a third of writing a key.)
+/// uniqueness, builds a span and stores the count in the heap object on every append.)
 ///
 /// Not copyable: two copies would write over each other's bytes. Its memory goes with it.
 struct JSONBuffer: ~Copyable {

@@ -34,56 +34,14 @@ extension TokenListing {
         } else {
             var repeated: [JSONParser.DuplicateKey] = []  // said by the read; the spans follow the value read
             guard let root = try? JSONParser.parse(document, duplicates: &repeated) else { return }
-            // Each theme's own tokens by name, to find the one an inherited token comes from.
-            var own: [String: [String: Token]] = [:]
-            for theme in palette.themes {
-                own[theme.name] = Dictionary(theme.tokens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            }
-            // The objects on the way up from where an override of each inherited token goes to
-            // the root, deepest first: once for each object an override goes in (the override's
-            // own pointer is not written, the token being inherited), so that a thousand themes
-            // inheriting 4,000 tokens hold a chain per theme's tokens object, not 4 million.
-            var chains: [[JSONPointer]] = []
-            var chained = Set<String>()
-            for (t, theme) in palette.themes.enumerated() {
-                for inherited in themes[t].inherited {
-                    guard let token = own[inherited.from]?[inherited.name], token.file == nil,
-                          let target = Palette.overridePointer(of: token.pointer, in: theme.name), !target.segments.isEmpty else { continue }
-                    var segments = target.segments
-                    segments.removeLast()
-                    guard chained.insert(JSONPointer(segments).description).inserted else { continue }
-                    var chain = [JSONPointer(segments)]
-                    while !segments.isEmpty {
-                        segments.removeLast()
-                        chain.append(JSONPointer(segments))
-                    }
-                    guard ReadBudget.charge(chain.count * (128 + 32 * chain.count), for: "the places of the listing's overrides", file: palette.file) else { return }
-                    chains.append(chain)
-                }
-            }
+            guard let chains = overrideChains(palette) else { return }
             // The pointers wanted, found in one walk of the document.
             var wanted = Set<String>()
             for theme in palette.themes {
                 for token in theme.tokens where token.file == nil { wanted.insert(token.pointer.description) }
             }
             for chain in chains { for pointer in chain { wanted.insert(pointer.description) } }
-            let colorFields = CheckKind.all.map(\.foregroundField) + ["background"]
-            var checkFields: [JSONPointer] = [], seen = Set<String>(), owners: [String: String] = [:]
-            for check in palette.checks where check.file == nil && !check.pointer.segments.isEmpty {
-                for field in colorFields {
-                    let pointer = check.pointer.appending(field)
-                    if seen.insert(pointer.description).inserted { checkFields.append(pointer); owners[pointer.description] = check.id }
-                }
-            }
-            // A badge's colors are measured as a check's are (its text and border on its
-            // background): each is a place a fix goes.
-            for badge in palette.badges where !badge.pointer.segments.isEmpty {
-                for field in ["text", "background", "border"] {
-                    let pointer = badge.pointer.appending(field)
-                    if seen.insert(pointer.description).inserted { checkFields.append(pointer); owners[pointer.description] = "badge:\(badge.name)" }
-                }
-            }
-            checkFields.sort()
+            let (checkFields, owners) = Self.checkColorFields(palette)
             for field in checkFields { wanted.insert(field.description) }
             let found = Self.values(in: root, at: wanted)
 
@@ -95,22 +53,7 @@ extension TokenListing {
                 for (i, token) in theme.tokens.enumerated() where token.file == nil {
                     if let value = found[token.pointer.description], let r = range(value) {
                         tokenRanges.append((t, i, r))
-                        guard case .object(let members, _) = value else { continue }
-                        for name in ["colorSpace", "components", "alpha", "hex"] {
-                            let written = members.filter { $0.key == name }
-                            guard written.count == 1, let member = written.first else { continue }  // a repeated key: the whole value is rewritten
-                            if name == "components" {
-                                guard case .array(let items, _) = member.value else { continue }
-                                let ranges = items.map { item -> Range<Int>? in
-                                    if case .number = item { return range(item) }
-                                    return nil
-                                }
-                                guard !ranges.isEmpty, ranges.allSatisfy({ $0 != nil }) else { continue }
-                                for (k, r) in ranges.enumerated() { memberRanges.append((t, i, "components/\(k)", r!)) }
-                            } else if let r = range(member.value) {
-                                memberRanges.append((t, i, name, r))
-                            }
-                        }
+                        for (member, r) in Self.colorMemberRanges(of: value, range: range) { memberRanges.append((t, i, member, r)) }
                     }
                 }
             }
@@ -155,6 +98,86 @@ extension TokenListing {
             checkColors = checkRanges.map { Place(owner: $0.owner, pointer: $0.pointer, span: span($0.range)) }
             overrideParents = parentRanges.sorted { $0.pointer < $1.pointer }.map { OverrideParent(pointer: $0.pointer, span: span($0.range), membersEnd: $0.membersEnd) }
         }
+    }
+
+    /// Where a DTCG color object's members are written (`colorSpace`, `components/0`…,
+    /// `alpha`, `hex`), by `range`; none for a value that is no object, and none for a member
+    /// written twice (the whole value is rewritten then).
+    static func colorMemberRanges(of value: JSONValue, range: (JSONValue) -> Range<Int>?) -> [(member: String, range: Range<Int>)] {
+        guard case .object(let members, _) = value else { return [] }
+        var found: [(member: String, range: Range<Int>)] = []
+        for name in ["colorSpace", "components", "alpha", "hex"] {
+            let written = members.filter { $0.key == name }
+            guard written.count == 1, let member = written.first else { continue }  // a repeated key: the whole value is rewritten
+            if name == "components" {
+                guard case .array(let items, _) = member.value else { continue }
+                let ranges = items.map { item -> Range<Int>? in
+                    if case .number = item { return range(item) }
+                    return nil
+                }
+                guard !ranges.isEmpty, ranges.allSatisfy({ $0 != nil }) else { continue }
+                for (k, r) in ranges.enumerated() { found.append(("components/\(k)", r!)) }
+            } else if let r = range(member.value) {
+                found.append((name, r))
+            }
+        }
+        return found
+    }
+
+    /// For each object an override of an inherited token goes in, the objects on the way up
+    /// from it to the root, deepest first; nil when the read's budget runs out.
+    func overrideChains(_ palette: Palette) -> [[JSONPointer]]? {
+        // Each theme's own tokens by name, to find the one an inherited token comes from.
+        var own: [String: [String: Token]] = [:]
+        for theme in palette.themes {
+            own[theme.name] = Dictionary(theme.tokens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        // The objects on the way up from where an override of each inherited token goes to
+        // the root, deepest first: once for each object an override goes in (the override's
+        // own pointer is not written, the token being inherited), so that a thousand themes
+        // inheriting 4,000 tokens hold a chain per theme's tokens object, not 4 million.
+        var chains: [[JSONPointer]] = []
+        var chained = Set<String>()
+        for (t, theme) in palette.themes.enumerated() {
+            for inherited in themes[t].inherited {
+                guard let token = own[inherited.from]?[inherited.name], token.file == nil,
+                      let target = Palette.overridePointer(of: token.pointer, in: theme.name), !target.segments.isEmpty else { continue }
+                var segments = target.segments
+                segments.removeLast()
+                guard chained.insert(JSONPointer(segments).description).inserted else { continue }
+                var chain = [JSONPointer(segments)]
+                while !segments.isEmpty {
+                    segments.removeLast()
+                    chain.append(JSONPointer(segments))
+                }
+                guard ReadBudget.charge(chain.count * (128 + 32 * chain.count), for: "the places of the listing's overrides", file: palette.file) else { return nil }
+                chains.append(chain)
+            }
+        }
+        return chains
+    }
+
+    /// The color fields of the document's checks and badges, sorted, with the check (or
+    /// `badge:NAME`) each belongs to.
+    static func checkColorFields(_ palette: Palette) -> (fields: [JSONPointer], owners: [String: String]) {
+        let colorFields = CheckKind.all.map(\.foregroundField) + ["background"]
+        var checkFields: [JSONPointer] = [], seen = Set<String>(), owners: [String: String] = [:]
+        for check in palette.checks where check.file == nil && !check.pointer.segments.isEmpty {
+            for field in colorFields {
+                let pointer = check.pointer.appending(field)
+                if seen.insert(pointer.description).inserted { checkFields.append(pointer); owners[pointer.description] = check.id }
+            }
+        }
+        // A badge's colors are measured as a check's are (its text and border on its
+        // background): each is a place a fix goes.
+        for badge in palette.badges where !badge.pointer.segments.isEmpty {
+            for field in ["text", "background", "border"] {
+                let pointer = badge.pointer.appending(field)
+                if seen.insert(pointer.description).inserted { checkFields.append(pointer); owners[pointer.description] = "badge:\(badge.name)" }
+            }
+        }
+        checkFields.sort()
+        return (checkFields, owners)
     }
 
     /// The values of `root` at the pointers `wanted` (as text), found in one walk that enters

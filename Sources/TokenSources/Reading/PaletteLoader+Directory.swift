@@ -20,24 +20,7 @@ extension PaletteLoader {
             result.skipped.append(entry)
             result.refused.append(PaletteProblem(.unreadableFile, entry.reason, file: entry.file))
         }
-        // Folders of a format of their own (asset catalogs, res/, Tokens Studio folders), in the
-        // registry's order: each takes the files it owns.
-        for format in SourceRegistry.folderFormats {
-            for root in format.roots(among: all, fileSystem: fileSystem) {
-                let owned = all.filter { format.owns($0, root: root) }
-                let loaded = format.read(folder: root, files: owned, loader: self)
-                // A folder found by the walk that holds nothing of its format (an asset catalog
-                // of icons, a res/ of drawables) is skipped with that reason, as a file that is
-                // not a token file is; named on its own, it is still an error.
-                if loaded.palette == nil, loaded.problems.count == 1, let only = loaded.problems.first,
-                   only.code == .unknownFormat, only.file == root {
-                    result.skipped.append(SkippedFile(file: root, reason: only.message))
-                } else {
-                    result.palettes.append(loaded)
-                }
-                all.removeAll { format.owns($0, root: root) }
-            }
-        }
+        loadFolders(&all, into: &result)
         var candidates = all.filter { file in SourceRegistry.fileSuffixes.contains { file.hasSuffix($0) } }
         for file in all where !candidates.contains(file) {
             result.skipped.append(SkippedFile(file: file, reason: "not a JSON, JSON5, .tokens or CSS file"))
@@ -91,10 +74,7 @@ extension PaletteLoader {
                 continue
             }
             if file.hasSuffix(".checks.json") {
-                let tokens = String(file.dropLast(".checks.json".count))
-                if !candidates.contains(where: { $0.hasPrefix(tokens + ".") && !$0.hasSuffix(".checks.json") }) {
-                    result.skipped.append(SkippedFile(file: file, reason: "a checks document with no token file beside it (give it with --checks)"))
-                }
+                if let skipped = Self.lonelyChecksDocument(file, among: candidates) { result.skipped.append(skipped) }
                 continue
             }
             switch parse(file) {
@@ -106,31 +86,13 @@ extension PaletteLoader {
                     data.append(file)
                     continue
                 }
-                switch found.role {
-                case .palette:
-                    result.palettes.append(loadFile(file))
-                case .tokens:
-                    if fileSystem.exists(Self.sidecar(of: file)) {
-                        result.palettes.append(loadFile(file))
-                    } else {
-                        merge.append(file)
-                    }
-                case .companion(let reason):
-                    result.skipped.append(SkippedFile(file: file, reason: reason))
-                case .set:
-                    result.skipped.append(SkippedFile(file: file, reason: "\(found.displayName) outside a token folder"))
-                }
+                place(file, as: found, merge: &merge, into: &result)
             }
         }
         PaletteLoader.dropImportedStylesheets(stylesheets, from: &result)
         PaletteLoader.mergingThemeFiles(in: &result)
         PaletteLoader.noteDefinitionsAcrossStylesheets(in: &result)
-        // A stylesheet no other imports and that declares no custom property at all (typography
-        // classes, a reset) holds no token: listed as skipped, as other files that are not.
-        for file in noProperties where result.palettes.contains(where: { $0.file == file }) {
-            result.palettes.removeAll { $0.file == file }
-            result.skipped.append(SkippedFile(file: file, reason: "a stylesheet that declares no custom properties"))
-        }
+        PaletteLoader.skipStylesheetsWithoutProperties(noProperties, in: &result)
         // One token file is read as a file, unless its color channels name data beside it.
         let channelData = merge.count == 1 && !data.isEmpty && {
             if case .success(let document) = parse(merge[0]) { return PaletteLoader.hasChannelReferences(document) }
@@ -143,11 +105,73 @@ extension PaletteLoader {
             merged.problems = merge.flatMap { repeatedKeys[$0] ?? [] } + merged.problems
             result.palettes.append(merged)
         }
-        if result.palettes.isEmpty {
-            // Nothing to audit is not a pass: a CI job pointed at the wrong folder must fail.
-            let skipped = result.skipped.filter { $0.file.hasPrefix(base) }.count
-            let found = skipped == 0 ? "" : "; \(skipped) file\(skipped == 1 ? " was" : "s were") skipped, each listed with its reason"
-            result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))\(found)", file: base)]))
+        if result.palettes.isEmpty { Self.noteNothingFound(in: base, into: &result) }
+    }
+
+    /// Folders of a format of their own (asset catalogs, res/, Tokens Studio folders), in the
+    /// registry's order: each takes the files it owns out of `all`.
+    func loadFolders(_ all: inout [String], into result: inout LoadResult) {
+        for format in SourceRegistry.folderFormats {
+            for root in format.roots(among: all, fileSystem: fileSystem) {
+                let owned = all.filter { format.owns($0, root: root) }
+                let loaded = format.read(folder: root, files: owned, loader: self)
+                // A folder found by the walk that holds nothing of its format (an asset catalog
+                // of icons, a res/ of drawables) is skipped with that reason, as a file that is
+                // not a token file is; named on its own, it is still an error.
+                if loaded.palette == nil, loaded.problems.count == 1, let only = loaded.problems.first,
+                   only.code == .unknownFormat, only.file == root {
+                    result.skipped.append(SkippedFile(file: root, reason: only.message))
+                } else {
+                    result.palettes.append(loaded)
+                }
+                all.removeAll { format.owns($0, root: root) }
+            }
+        }
+    }
+
+    /// A checks document of the walk with no token file beside it, skipped with the reason (one
+    /// beside its tokens is read with them).
+    static func lonelyChecksDocument(_ file: String, among candidates: [String]) -> SkippedFile? {
+        let tokens = String(file.dropLast(".checks.json".count))
+        if !candidates.contains(where: { $0.hasPrefix(tokens + ".") && !$0.hasSuffix(".checks.json") }) {
+            return SkippedFile(file: file, reason: "a checks document with no token file beside it (give it with --checks)")
+        }
+        return nil
+    }
+
+    /// Where a JSON token file of the walk goes by its format's role: a palette of its own, a
+    /// token file to merge (into `merge`), or skipped with the reason.
+    func place(_ file: String, as found: any SourceFormat, merge: inout [String], into result: inout LoadResult) {
+        switch found.role {
+        case .palette:
+            result.palettes.append(loadFile(file))
+        case .tokens:
+            if fileSystem.exists(Self.sidecar(of: file)) {
+                result.palettes.append(loadFile(file))
+            } else {
+                merge.append(file)
+            }
+        case .companion(let reason):
+            result.skipped.append(SkippedFile(file: file, reason: reason))
+        case .set:
+            result.skipped.append(SkippedFile(file: file, reason: "\(found.displayName) outside a token folder"))
+        }
+    }
+
+    /// A walk that found nothing to audit: an error, not a pass (a CI job pointed at the wrong
+    /// folder must fail), saying how many files were skipped.
+    static func noteNothingFound(in base: String, into result: inout LoadResult) {
+        let skipped = result.skipped.filter { $0.file.hasPrefix(base) }.count
+        let found = skipped == 0 ? "" : "; \(skipped) file\(skipped == 1 ? " was" : "s were") skipped, each listed with its reason"
+        result.palettes.append(LoadedPalette(file: base, palette: nil, problems: [PaletteProblem(.unreadableFile, "the directory holds no palette or token files (\(SourceRegistry.fileSuffixes.map { "*" + $0 }.joined(separator: ", ")))\(found)", file: base)]))
+    }
+
+    /// A stylesheet no other imports and that declares no custom property at all (typography
+    /// classes, a reset) holds no token: listed as skipped, as other files that are not.
+    static func skipStylesheetsWithoutProperties(_ noProperties: Set<String>, in result: inout LoadResult) {
+        for file in noProperties where result.palettes.contains(where: { $0.file == file }) {
+            result.palettes.removeAll { $0.file == file }
+            result.skipped.append(SkippedFile(file: file, reason: "a stylesheet that declares no custom properties"))
         }
     }
 

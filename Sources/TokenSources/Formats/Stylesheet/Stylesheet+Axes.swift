@@ -29,79 +29,14 @@ extension StylesheetReader {
     mutating func axisThemes(baseScheme: ColorScheme) -> AxisOutcome {
         // `[data-theme="dark"], .dark`: two spellings of one axis, not two axes.
         let specs = Self.mergingSynonymAxes(self.specs)
-        var axisOrder: [String] = []
-        var values: [String: [String]] = [:]
-        var independent: Set<String> = []
-        var defaults: [String: String] = [:]
-        var seenAxes: Set<String> = [], seenValues: Set<String> = []
-        for spec in specs {
-            let hasRoot = spec.alternatives.contains { $0.isEmpty }
-            for alternative in spec.alternatives {
-                for (axis, value) in alternative {
-                    if seenAxes.insert(axis).inserted { axisOrder.append(axis) }
-                    if value != "*", seenValues.insert(axis + "\u{0}" + value).inserted { values[axis, default: []].append(value) }
-                }
-                if alternative.count == 1, let only = alternative.first, only.value != "*" {
-                    independent.insert(only.axis)
-                    if hasRoot, defaults[only.axis] == nil { defaults[only.axis] = only.value }
-                }
-            }
-        }
+        let (axisOrder, values, independent, defaults) = Self.axisValues(specs)
         guard independent.count >= 2 else { return .notAxes }
         let all = declarations.values.flatMap { $0 }.sorted { $0.order < $1.order }
-        // The properties that hold colors: written as one, or naming one through var().
-        var referrers: [String: [String]] = [:]
-        var colorNames: Set<String> = []
-        var queue: [String] = []
-        for declaration in initialValues + all {
-            if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || CSSColor.isColor(declaration.value, scheme: .light) {
-                if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
-            }
-            for name in Self.varNames(declaration.value) { referrers[name, default: []].append(declaration.name) }
-        }
-        guard spend(all.count, on: "the stylesheet's axes", at: 0) else { return .stopped }
-        while let name = queue.popLast() {
-            for referrer in referrers[name] ?? [] where colorNames.insert(referrer).inserted { queue.append(referrer) }
-        }
-        var holdsColors: Set<String> = []
-        for declaration in all where declaration.spec >= 0 && colorNames.contains(declaration.name) {
-            for alternative in specs[declaration.spec].alternatives {
-                for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
-            }
-        }
-        // A block that sets only `color-scheme` changes every `light-dark()` value: its axes hold
-        // colors when any value uses one.
-        if all.contains(where: { $0.value.lowercased().contains("light-dark(") }) {
-            for index in Set(schemeDeclarations.values.joined().map(\.spec)) where index >= 0 && index < specs.count {
-                for alternative in specs[index].alternatives {
-                    for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
-                }
-            }
-        }
+        guard let holdsColors = axesHoldingColors(specs, all) else { return .stopped }
         let axes = axisOrder.filter { holdsColors.contains($0) && values[$0] != nil }
         let fixed = axisOrder.filter { !holdsColors.contains($0) && values[$0] != nil }
-        // Each axis's values: a value under preference queries splits into one per preference.
-        var preferencesOf: [String: [String]] = [:]
-        var constraints = specs.count
-        for spec in specs {
-            for alternative in spec.alternatives {
-                constraints += alternative.count
-                guard let preference = spec.preference else { continue }
-                for (axis, value) in alternative where value != "*" && !(preferencesOf[axis + "\u{0}" + value] ?? []).contains(preference) {
-                    preferencesOf[axis + "\u{0}" + value, default: []].append(preference)
-                }
-            }
-        }
+        let (entries, constraints) = Self.axisEntries(specs, axes: axes, values: values, defaults: defaults)
         guard spend(constraints, on: "the stylesheet's axes", at: 0) else { return .stopped }
-        var entries: [[(value: String, preference: String?)]] = []
-        for axis in axes {
-            var list: [(value: String, preference: String?)] = defaults[axis] == nil ? [("", nil)] : []
-            for value in values[axis] ?? [] {
-                let preferences = preferencesOf[axis + "\u{0}" + value] ?? []
-                if preferences.isEmpty { list.append((value, nil)) } else { list += preferences.map { (value, $0) } }
-            }
-            entries.append(list)
-        }
         // The combinations are counted (with overflow checks) before any theme is built.
         var count = 1, overflow = false, pastAt: String?
         for (axis, list) in zip(axes, entries) {
@@ -179,7 +114,103 @@ extension StylesheetReader {
             theme.colorScheme = scheme
             themes.append(theme)
         }
-        let fixedAxes = Set(fixed)
+        noteUntakenBlocks(specs, all, applied: applied, fixed: Set(fixed))
+        var note = "; themes are the axes " + axes.joined(separator: " × ")
+        for axis in fixed { note += "; \(axis) fixed to its default (no colors)" }
+        return .themes(themes, note)
+    }
+
+    /// Each axis's values, the base first where the axis has no default; a value under
+    /// preference queries splits into one per preference. And the number of constraints the
+    /// blocks hold (what matching them against one theme costs).
+    static func axisEntries(_ specs: [BlockSpec], axes: [String], values: [String: [String]], defaults: [String: String])
+        -> (entries: [[(value: String, preference: String?)]], constraints: Int) {
+        var preferencesOf: [String: [String]] = [:]
+        var constraints = specs.count
+        for spec in specs {
+            for alternative in spec.alternatives {
+                constraints += alternative.count
+                guard let preference = spec.preference else { continue }
+                for (axis, value) in alternative where value != "*" && !(preferencesOf[axis + "\u{0}" + value] ?? []).contains(preference) {
+                    preferencesOf[axis + "\u{0}" + value, default: []].append(preference)
+                }
+            }
+        }
+        var entries: [[(value: String, preference: String?)]] = []
+        for axis in axes {
+            var list: [(value: String, preference: String?)] = defaults[axis] == nil ? [("", nil)] : []
+            for value in values[axis] ?? [] {
+                let preferences = preferencesOf[axis + "\u{0}" + value] ?? []
+                if preferences.isEmpty { list.append((value, nil)) } else { list += preferences.map { (value, $0) } }
+            }
+            entries.append(list)
+        }
+        return (entries, constraints)
+    }
+
+    /// The axes the blocks pin, in first-seen order; each axis's values, in first-seen order;
+    /// the axes some block pins alone (an axis of its own); and each axis's default, the value
+    /// a block shares with `:root`.
+    static func axisValues(_ specs: [BlockSpec]) -> (order: [String], values: [String: [String]], independent: Set<String>, defaults: [String: String]) {
+        var axisOrder: [String] = []
+        var values: [String: [String]] = [:]
+        var independent: Set<String> = []
+        var defaults: [String: String] = [:]
+        var seenAxes: Set<String> = [], seenValues: Set<String> = []
+        for spec in specs {
+            let hasRoot = spec.alternatives.contains { $0.isEmpty }
+            for alternative in spec.alternatives {
+                for (axis, value) in alternative {
+                    if seenAxes.insert(axis).inserted { axisOrder.append(axis) }
+                    if value != "*", seenValues.insert(axis + "\u{0}" + value).inserted { values[axis, default: []].append(value) }
+                }
+                if alternative.count == 1, let only = alternative.first, only.value != "*" {
+                    independent.insert(only.axis)
+                    if hasRoot, defaults[only.axis] == nil { defaults[only.axis] = only.value }
+                }
+            }
+        }
+        return (axisOrder, values, independent, defaults)
+    }
+
+    /// The axes whose blocks hold colors: a property written as a color or naming one through
+    /// `var()`, or `color-scheme` when some value uses `light-dark()`; nil when the read stops.
+    mutating func axesHoldingColors(_ specs: [BlockSpec], _ all: [Declaration]) -> Set<String>? {
+        // The properties that hold colors: written as one, or naming one through var().
+        var referrers: [String: [String]] = [:]
+        var colorNames: Set<String> = []
+        var queue: [String] = []
+        for declaration in initialValues + all {
+            if Self.looksLikeColor(declaration.value) || Self.isBareHSL(declaration.value) || CSSColor.isColor(declaration.value, scheme: .light) {
+                if colorNames.insert(declaration.name).inserted { queue.append(declaration.name) }
+            }
+            for name in Self.varNames(declaration.value) { referrers[name, default: []].append(declaration.name) }
+        }
+        guard spend(all.count, on: "the stylesheet's axes", at: 0) else { return nil }
+        while let name = queue.popLast() {
+            for referrer in referrers[name] ?? [] where colorNames.insert(referrer).inserted { queue.append(referrer) }
+        }
+        var holdsColors: Set<String> = []
+        for declaration in all where declaration.spec >= 0 && colorNames.contains(declaration.name) {
+            for alternative in specs[declaration.spec].alternatives {
+                for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
+            }
+        }
+        // A block that sets only `color-scheme` changes every `light-dark()` value: its axes hold
+        // colors when any value uses one.
+        if all.contains(where: { $0.value.lowercased().contains("light-dark(") }) {
+            for index in Set(schemeDeclarations.values.joined().map(\.spec)) where index >= 0 && index < specs.count {
+                for alternative in specs[index].alternatives {
+                    for (axis, value) in alternative where value != "*" { holdsColors.insert(axis) }
+                }
+            }
+        }
+        return holdsColors
+    }
+
+    /// Says why each declaration of a block no theme takes is not read: a block of a fixed axis,
+    /// a block inside the root, or one whose constraints no theme meets.
+    mutating func noteUntakenBlocks(_ specs: [BlockSpec], _ all: [Declaration], applied: Set<Int>, fixed fixedAxes: Set<String>) {
         // Blocks no theme takes: those of fixed axes, and any other block whose constraints no
         // theme meets.
         for declaration in all where !applied.contains(declaration.spec) {
@@ -194,9 +225,6 @@ extension StylesheetReader {
                 ledger.notColor(declaration.name, type: "\"\(declaration.value.prefix(40))\" (\(reason))", file: declaration.file, location: declaration.location)
             }
         }
-        var note = "; themes are the axes " + axes.joined(separator: " × ")
-        for axis in fixed { note += "; \(axis) fixed to its default (no colors)" }
-        return .themes(themes, note)
     }
 
     /// The blocks with synonym axes made one: two axes named in exactly the same blocks, with one

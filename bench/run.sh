@@ -66,6 +66,12 @@ echo "Command: \`python3 bench/audit_scale.py DIR $bin/contrast\` (2,000 random 
 { echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/audit_scale.py "$out" "$bin/contrast"; } | tee "$out/auditscale.txt" >> "$report"
 cat "$out/auditscale.txt"
 
+echo "== the nightly report at Primer's scale (targets: < 60 s and < 1 GB; index.html <= 5 MB, audit.json <= 64 MB, summary.md <= 1 MiB)"
+section "5d. The nightly report at a real system's scale (whole process)"
+echo "Command: \`python3 bench/primer_report.py DIR $bin/contrast\` (Primer's 14 built themes as published, ../shared/realworld/primer; \`contrast init THEMES --output checks.json\`, then \`contrast report THEMES --checks checks.json --out DIR --history FILE\` as the nightly job runs it; median of 3 wall times, peak RSS from GNU time, then a second run with one run of history)." >> "$report"
+{ echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/primer_report.py "$out" "$bin/contrast"; } | tee "$out/primer.txt" >> "$report"
+cat "$out/primer.txt"
+
 echo "== real design systems (the readers and the ledger on every system of ../shared/realworld*)"
 section "5c. Real design systems (whole process, JSON out)"
 echo "Command: \`python3 bench/realworld_audit.py DIR $bin/contrast\` (each system's folder as a user audits it, \`contrast audit DIR --format json --output FILE\`; median of 5 wall times, peak RSS from GNU time; the declarations are the ledger's). Target: no slower than the previous round (run it with an older binary as a third argument for the ratio)." >> "$report"

@@ -57,6 +57,11 @@ for target in ${FUZZ_TARGETS:-color palette stylesheet tokens}; do
   if ! "$binary" "${bound[@]}" -max_len=4096 -rss_limit_mb=2048 "${dict[@]}" \
        -artifact_prefix=fuzz/crashes/"$target"- "$work" "fuzz/corpus/$target" > "$work.log" 2>&1; then
     tail -40 "$work.log" >&2
+    # What a reader of CI's last lines needs to replay it: the failure's message, where the
+    # input was saved, and the input itself (libFuzzer's Base64 line, for inputs it prints).
+    echo "--- fuzz-$target: the failure, the input saved, and the input in base64:" >&2
+    grep -m3 -E "Fatal error|Precondition failed|precondition|ERROR: |SUMMARY: " "$work.log" | cut -c1-600 >&2 || true
+    grep -E "^(Test unit written to|artifact_prefix|Base64: )" "$work.log" | cut -c1-6000 >&2 || true
     echo "fuzz-$target found a crash: see fuzz/crashes/" >&2
     exit 1
   fi

@@ -24,8 +24,32 @@ import Testing
         let comparison = try #require(history.comparison(with: try report(Self.failing)))
         #expect(comparison.regressions.map(\.key) == ["p/light/body"])
         let second = try history.appending(HistoryEntry(time: "2026-01-02T00:00:00Z", report: try report(Self.failing)))
-        #expect(second.starts(with: first))
-        #expect(ReportHistory(bytes: second, file: "h.jsonl").entries.map(\.time) == ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"])
+        let read = ReportHistory(bytes: second, file: "h.jsonl")
+        #expect(read.entries.map(\.time) == ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"] && read.warnings.isEmpty)
+        // Only the last line keeps the checks; the run before keeps its summary and its themes.
+        #expect(read.entries[0].checks == nil && read.entries[1].checks?.keys.sorted() == ["p/light/body"])
+        #expect(read.entries[0].summary.fail == 0 && read.entries[0].themes?["p"]?["light"]?.fail == 0)
+        // The next run is compared with the last: fixed since, nothing regressed.
+        let third = try #require(read.comparison(with: try report(Self.passing)))
+        #expect(third.regressions.isEmpty && third.improvements.map(\.key) == ["p/light/body"])
+    }
+
+    /// Issue #51: every earlier line is its summary and per-theme counts, so a history of many
+    /// runs of many checks grows by a few hundred bytes a run, not by the checks.
+    @Test func earlierRunsDropTheirChecks() throws {
+        let checks = (0..<300).map { "{\"id\": \"c\($0)\", \"foreground\": \"fg\", \"background\": \"bg\"}" }.joined(separator: ", ")
+        let large = try report("{\"name\": \"p\", \"themes\": {\"light\": {\"tokens\": {\"fg\": \"#999999\", \"bg\": \"#ffffff\"}}}, \"checks\": [\(checks)]}")
+        var history = ReportHistory()
+        var lastLine = 0
+        for night in 1...20 {
+            let entry = HistoryEntry(time: "t\(night)", report: large)
+            lastLine = try ReportHistory().appending(entry).count
+            history = ReportHistory(bytes: try history.appending(entry), file: "h.jsonl")
+        }
+        #expect(history.entries.count == 20 && history.entries.dropLast().allSatisfy { $0.checks == nil })
+        #expect(history.entries.last?.checks?.count == 300)
+        let earlier = history.bytes.count - lastLine
+        #expect(lastLine > 300 * 40 && earlier < 19 * 1_000, "19 earlier runs: \(earlier) bytes; the last: \(lastLine)")
     }
 
     /// A line that is not an entry is skipped with a warning naming its real line number
@@ -39,7 +63,14 @@ import Testing
         #expect(history.warnings[0].hasPrefix("h.jsonl:3: not a history entry, skipped"))
         #expect(history.warnings[1].hasPrefix("h.jsonl:5: not a history entry, skipped"))
         let appended = try history.appending(HistoryEntry(time: "t2", report: try report(Self.passing)))
-        #expect(appended.starts(with: text + [0x0A]))
+        // The lines that are not entries are kept as they were, the blank line before included;
+        // the run that was last is written again without its checks.
+        var stripped = history.entries[0]
+        stripped.checks = nil
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(appended.starts(with: Array("\n".utf8) + (try encoder.encode(stripped)) + Array("\n{\"time\": 3}\n\nnot json\n".utf8)))
+        #expect(ReportHistory(bytes: appended, file: "h.jsonl").entries.map(\.time) == ["t1", "t2"])
     }
 
     @Test func aMissingFileIsAnEmptyHistoryAndADirectoryIsAProblem() throws {

@@ -232,6 +232,11 @@ def test_the_history_keeps_the_last_runs_and_each_theme_has_its_own_trend(run, t
     lines = history.read_text().splitlines()
     assert len(lines) == 2
     entry = json.loads(lines[-1])
+    # Only the last run keeps every check's verdict (what the next run compares with); the run
+    # before it is its summary and its themes' counts, so the file grows by little a night.
+    earlier = json.loads(lines[0])
+    assert "checks" not in earlier and earlier["themes"] and earlier["summary"]
+    assert entry["checks"] and len(lines[0]) * 4 < len(lines[-1])
     audit = json.loads((out / "audit.json").read_text())
     rows = summary_rows((out / "index.html").read_text())
     themes = 0

@@ -10,8 +10,9 @@ public struct ReportHistory: Sendable {
     public var warnings: [String] = []
     /// The file as read (a new run is appended to these bytes).
     public private(set) var bytes: [UInt8] = []
-    /// Where each entry's line begins in `bytes`, in the order of `entries`.
-    private var entryStarts: [Int] = []
+    /// Where each entry's line begins and ends (its newline excluded) in `bytes`, in the order
+    /// of `entries`.
+    private var entryLines: [Range<Int>] = []
 
     /// Runs a history keeps by default (`contrast report --history-runs`): a year of nightly
     /// runs and a month over. Appending past it drops the oldest runs, so the file is bounded.
@@ -32,7 +33,7 @@ public struct ReportHistory: Sendable {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
                 entries.append(try decoder.decode(HistoryEntry.self, from: Data(line)))
-                entryStarts.append(line.startIndex)
+                entryLines.append(line.startIndex..<line.endIndex)
             } catch {
                 warnings.append("\(file):\(lineNumber): not a history entry, skipped (\(error.localizedDescription))")
             }
@@ -49,24 +50,38 @@ public struct ReportHistory: Sendable {
 
     /// How `report` differs from the last run, or nil when there is none.
     public func comparison(with report: AuditReport) -> BaselineComparison? {
-        entries.last.map { Baseline(entries: Baseline.keyed($0.checks)).compare(with: report) }
+        entries.last.map { Baseline(entries: Baseline.keyed($0.checks ?? [:])).compare(with: report) }
     }
 
     /// The file with `entry` appended as its last line (compact JSON, sorted keys), after a
     /// newline if the file did not end with one: what to write back (atomically). At most
     /// `runs` entries are kept (the new one among them): past that the oldest are dropped, and
     /// every line before the first one kept, so a nightly history stays bounded.
+    ///
+    /// Only the last line keeps every check's verdict (all the next run compares with): the
+    /// line that was last is written again without them, so each earlier run is its summary and
+    /// per-theme counts, a few kilobytes however many checks the system has, and a history of
+    /// ``defaultRuns`` runs of Primer's 7,425 checks is megabytes, not a gigabyte. Lines that
+    /// are not entries are kept as they were.
     public func appending(_ entry: HistoryEntry, keeping runs: Int = ReportHistory.defaultRuns) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let dropped = entries.count + 1 - max(1, runs)
-        var out: [UInt8]
-        if dropped <= 0 {
-            out = bytes
-        } else if dropped < entryStarts.count {
-            out = Array(bytes[entryStarts[dropped]...])
-        } else {
-            out = []
+        let dropped = max(0, entries.count + 1 - max(1, runs))
+        var out: [UInt8] = []
+        if dropped < entryLines.count {
+            let start = dropped == 0 ? 0 : entryLines[dropped].lowerBound
+            let last = entryLines[entryLines.count - 1]
+            out = Array(bytes[start..<last.lowerBound])
+            var previous = entries[entries.count - 1]
+            if previous.checks == nil {
+                out += bytes[last]
+            } else {
+                previous.checks = nil
+                out += try encoder.encode(previous)
+            }
+            out += bytes[last.upperBound...]
+        } else if dropped == 0 {
+            out = bytes  // no entries yet: whatever the file holds is kept
         }
         if let last = out.last, last != 0x0A { out.append(0x0A) }
         out.append(contentsOf: try encoder.encode(entry))

@@ -13,8 +13,9 @@ public struct HistoryEntry: Sendable, Codable {
     /// for each theme's trend. Absent on lines written before it was recorded: such a line gives
     /// a theme no point (never its palette's number in its stead).
     public var themes: [String: [String: ThemePoint]]?
-    /// `palette/theme/check` → the baseline entry of that run.
-    public var checks: [String: BaselineEntry]
+    /// `palette/theme/check` → the baseline entry of that run: on the history's last line only
+    /// (what the next run compares with); earlier lines drop it (``ReportHistory/appending(_:keeping:)``).
+    public var checks: [String: BaselineEntry]?
 
     /// One theme in one run.
     public struct ThemePoint: Sendable, Codable, Equatable {
@@ -93,7 +94,7 @@ public struct HTMLReport: Sendable {
         table.compact td { padding: 2px 8px; font-size: 13px; }
         table.compact td:last-child, table.compact th:last-child { text-align: right; font-variant-numeric: tabular-nums; }
         details.passing > summary { cursor: pointer; margin: 8px 0; }
-        .chunk { content-visibility: auto; contain-intrinsic-size: auto 9000px; }
+        .chunk { content-visibility: auto; contain-intrinsic-size: auto 16000px; } @media print { .chunk { content-visibility: visible; } }
         table.checks { table-layout: fixed; }
         table.checks th:nth-child(1) { width: 160px; } table.checks th:nth-child(2) { width: 15%; } table.checks th:nth-child(3) { width: 17%; }
         table.checks th:nth-child(4), table.checks th:nth-child(5), table.checks th:nth-child(6) { width: 72px; }
@@ -115,7 +116,7 @@ public struct HTMLReport: Sendable {
 
     func page(_ report: AuditReport) -> HTML {
         let previous = history.last
-        let comparison = self.comparison?.0 ?? previous.map { Baseline(entries: $0.checks).compare(with: report) }
+        let comparison = self.comparison?.0 ?? previous.map { Baseline(entries: $0.checks ?? [:]).compare(with: report) }
         let against = self.comparison?.against ?? "Since the last run (\(previous?.time ?? ""))"
         let regressed = Set(comparison?.regressions.map(\.key) ?? [])
         // Keyed by the entries' own names: a key's segments are escaped (a theme named `a/b`).
@@ -310,11 +311,12 @@ public struct HTMLReport: Sendable {
             func fullRows(_ results: [CheckResult]) -> HTML {
                 results.map { r -> HTML in row(r, theme: theme.name, regressed: regressed.contains("\(palette.name)/\(theme.name)/\(r.id)")) }.joined()
             }
-            /// A table of full rows; a long one in blocks of ``chunkRows`` rows, each its own
-            /// table, that the browser lays out only when scrolled near (CSS `content-visibility`).
+            /// A table of full rows, that the browser lays out only when scrolled near
+            /// (``lazyBlock(height:)``); a long one in blocks of ``chunkRows`` rows, each its own
+            /// table.
             func table(_ caption: String, _ results: [CheckResult]) -> HTML {
                 guard results.count > Self.chunkRows else {
-                    return "<div class=\"wide\"><table>\n<caption class=\"muted\">\(caption)</caption>\n" + header + fullRows(results) + "</tbody>\n</table></div>\n"
+                    return Self.lazyBlock(height: results.count * Self.rowHeight + 80) + "<div class=\"wide\"><table>\n<caption class=\"muted\">\(caption)</caption>\n" + header + fullRows(results) + "</tbody>\n</table></div></div>\n"
                 }
                 var out: HTML = ""
                 for start in stride(from: 0, to: results.count, by: Self.chunkRows) {
@@ -390,6 +392,10 @@ public struct HTMLReport: Sendable {
     /// Chromium ~1.5 s; in blocks that are laid out when scrolled near, the page loads in a
     /// fraction of that (bench/report_scale.py).
     static let chunkRows = 100
+    /// About the height of a full row (a swatch, the check's lines, its fixes; 170–190 px in a
+    /// window 1,280 px wide at Primer's scale), in CSS pixels:
+    /// what a block of rows reserves before it is laid out.
+    static let rowHeight = 160
     /// A theme with more passing (or exempt) checks than this lists them folded, one line each.
     static let passingListedInFull = 150
     /// More checks than this in a palette: the side-by-side table shows only those failing in
@@ -531,7 +537,7 @@ public struct HTMLReport: Sendable {
                 ids = Array(ids.prefix(Self.sideBySideInFull))
             }
         }
-        var out: HTML = "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">\(caption)</caption>\n<thead><tr><th scope=\"col\">Check</th>"
+        var out: HTML = Self.lazyBlock(height: ids.count * 64 + 120) + "<div class=\"side-by-side\" id=\"\(anchor)-side-by-side\">\n<table>\n<caption class=\"muted\">\(caption)</caption>\n<thead><tr><th scope=\"col\">Check</th>"
         for theme in palette.themes { out += "<th scope=\"col\">\(theme.name)</th>" }
         out += "</tr></thead>\n<tbody>\n"
         let byTheme = palette.themes.map { theme in Dictionary(theme.results.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
@@ -545,7 +551,7 @@ public struct HTMLReport: Sendable {
             }
             out += "</tr>\n"
         }
-        return out + "</tbody>\n</table>\n</div>\n"
+        return out + "</tbody>\n</table>\n</div></div>\n"
     }
 
     /// Text tokens × surface tokens of a theme as a colored grid of the level each pair reaches.
@@ -560,7 +566,7 @@ public struct HTMLReport: Sendable {
         guard texts.count * surfaces.count <= Self.gridCells else {
             return "<p class=\"muted\">No text × surface grid: \(texts.count) text tokens × \(surfaces.count) surface tokens is more than \(Self.gridCells) cells; the tables above list every checked pair.</p>\n"
         }
-        var out: HTML = "<div class=\"wide\"><table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
+        var out: HTML = Self.lazyBlock(height: texts.count * 36 + 160) + "<div class=\"wide\"><table class=\"grid\">\n<caption class=\"muted\">Text tokens (rows) on surface tokens (columns): the level each pair reaches</caption>\n<thead><tr><th scope=\"col\">Text \\ Surface</th>"
         for (name, _) in surfaces { out += "<th scope=\"col\"><code>\(name)</code></th>" }
         out += "</tr></thead>\n<tbody>\n"
         for (name, hex) in texts {
@@ -572,7 +578,15 @@ public struct HTMLReport: Sendable {
             }
             out += "</tr>\n"
         }
-        return out + "</tbody>\n</table></div>\n"
+        return out + "</tbody>\n</table></div></div>\n"
+    }
+
+    /// The opening of a block (closed by `</div>`) that the browser lays out only when it is
+    /// scrolled near, holding about `height` CSS pixels until then (CSS `content-visibility`,
+    /// no script): at Primer's 14 themes, laying out every theme's tables and grid as the page
+    /// loaded took the load from ~0.5 s to ~1.3 s (bench/primer_report.py).
+    static func lazyBlock(height: Int) -> HTML {
+        "<div class=\"chunk\" style=\"contain-intrinsic-size: auto \(height)px\">"
     }
 }
 

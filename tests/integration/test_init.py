@@ -264,3 +264,29 @@ def test_primer_recall_from_its_component_css(run, tmp_path):
     print(f"Primer recall: {len(found)} of {len(wanted)}; light measures {len(measured)} pairs")
     assert len(found) >= 0.95 * len(wanted), (len(found), sorted(wanted - found)[:40])
     assert 100 <= len(measured) < 1000, len(measured)
+
+
+def test_a_named_stylesheet_of_rules_only_is_usage_and_init_s_audit_command_runs(run, tmp_path):
+    """`contrast init tokens.css components.css`: the components' rules draw the pairs and
+    define no custom property. init reads them as usage without an error, and the audit command
+    it writes into the document runs as written: the rules-only stylesheet is listed as skipped
+    with its reason, and the exit status is the checks' verdict, not 2. Named alone, it is still
+    an input error (there is nothing to audit)."""
+    (tmp_path / "tokens.css").write_text(":root { --fg: #222222; --bg: #ffffff; --muted: #999999; }\n")
+    (tmp_path / "components.css").write_text(".card { color: var(--fg); background-color: var(--bg); }\n"
+                                             ".hint { color: var(--muted); background: var(--bg); }\n")
+    made = run("init", "tokens.css", "components.css", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "error:" not in made.stderr, made.stderr
+    document = read_document(tmp_path / "contrast.checks.json")
+    assert [(c["id"], c["x-confidence"], c["description"]) for c in document["checks"]] == [
+        ("fg on bg", "usage", "components.css:1: .card: color on background-color"),
+        ("muted on bg", "usage", "components.css:2: .hint: color on background")]
+    command = document["x-notes"]["audit"].replace("<this file>", "contrast.checks.json").split()
+    assert command[:4] == ["contrast", "audit", "tokens.css", "components.css"], command
+    audited = run(*command[1:], cwd=tmp_path)
+    assert audited.returncode == 1, audited.stdout + audited.stderr  # muted on bg fails: 2.84:1
+    assert "skipped  components.css: a stylesheet that declares no custom properties" in audited.stdout
+    assert "FAIL  muted on bg" in audited.stdout and "problem" not in audited.stdout
+    alone = run("audit", "components.css", cwd=tmp_path)
+    assert alone.returncode == 2 and "error: components.css: the stylesheet defines no custom properties" in alone.stderr

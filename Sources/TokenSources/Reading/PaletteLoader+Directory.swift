@@ -175,6 +175,22 @@ extension PaletteLoader {
         }
     }
 
+    /// A stylesheet named on its own that declares no custom property, beside sources that give
+    /// a palette (`contrast init tokens.css components.css`: the components' rules draw the
+    /// tokens' pairs, and are read for them by the usage scan), holds no token: skipped with
+    /// the reason, as in a folder, not an error. Named alone, nothing else read, it stays an
+    /// error: there is nothing to audit.
+    static func skipNamedStylesheetsWithoutProperties(in result: inout LoadResult) {
+        guard result.palettes.contains(where: { $0.palette != nil }) else { return }
+        let none = result.palettes.filter {
+            $0.palette == nil && $0.problems.count == 1 && $0.problems[0].code == .unknownFormat && SourceRegistry.textFormat(file: $0.file) != nil
+        }
+        for loaded in none {
+            result.palettes.removeAll { $0.file == loaded.file }
+            result.skipped.append(SkippedFile(file: loaded.file, reason: "a stylesheet that declares no custom properties: no tokens read from it (`contrast init` reads its rules for the pairs they draw)"))
+        }
+    }
+
     /// A stylesheet another stylesheet of the walk imports is part of that one's palette, as a
     /// resolver's sets are part of the resolver's: it is passed over on its own, with the reason.
     /// `indices` are the stylesheets' palettes in `result`, in path order. A stylesheet no other

@@ -130,6 +130,7 @@ public struct PaletteLoader: Sendable {
                 result.palettes.append(loadFile(path))
             }
         }
+        PaletteLoader.skipNamedStylesheetsWithoutProperties(in: &result)
         PaletteLoader.giveDistinctNames(&result.palettes)
         if let checks {
             // The checks document given with --checks is in use, not passed over, even where

@@ -452,6 +452,23 @@ import TestSupport
     }
 }
 
+/// Issue #50: a translucent color's chip in the Colors column shows its alpha over a
+/// checkerboard and the opaque color it is measured as; an opaque one is a plain chip.
+@Suite struct HTMLReportTranslucentChipTests {
+    @Test func aTranslucentChipShowsItsAlphaAndWhatIsMeasured() throws {
+        let text = ##"{"name": "p", "themes": {"light": {"tokens": {"faint": "#ffffff1a", "ink": "#000000"}}}, "checks": [{"id": "faint-on-ink", "foreground": "faint", "background": "ink"}]}"##
+        let (palette, problems) = PaletteDecoder.decode(text, file: nil)
+        #expect(problems.isEmpty)
+        let report = Auditor().audit(try #require(palette))
+        #expect(report.themes[0].results[0].composited?.foreground == "#1a1a1a")
+        let html = HTMLReport(title: "t", generated: "now").render(AuditReport(palettes: [report]))
+        let row = try #require(html.components(separatedBy: "<tr data-check=\"faint-on-ink\"").dropFirst().first)
+        #expect(row.contains("<span class=\"chip translucent\" style=\"background:linear-gradient(#ffffff1a,#ffffff1a),var(--checker)\" aria-hidden=\"true\"></span><code>faint</code> #ffffff1a <span class=\"muted\">measured as #1a1a1a</span>"))
+        #expect(row.contains("<span class=\"chip\" style=\"background:#000000\" aria-hidden=\"true\"></span><code>ink</code> #000000<"))
+        #expect(html.contains(".chip.translucent { --checker:"))
+    }
+}
+
 /// At scale the HTML report grows with failures, not with passing checks.
 @Suite struct HTMLReportScaleTests {
     /// `passing` checks of dark ink on white and `failing` of light gray on white, in two themes.

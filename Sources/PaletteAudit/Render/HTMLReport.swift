@@ -86,6 +86,7 @@ public struct HTMLReport: Sendable {
         .verdict-pass { color: var(--pass); font-weight: 600; } .verdict-fail { color: var(--fail); font-weight: 600; } .verdict-exempt { color: var(--exempt); }
         .swatch { display: inline-block; min-width: 120px; padding: 8px 12px; border-radius: 6px; border: 1px solid var(--line); white-space: nowrap; }
         .bar { display: inline-block; width: 120px; height: 14px; border-radius: 7px; vertical-align: middle; }
+        .chip.translucent { --checker: repeating-conic-gradient(#c8c8c8 0 25%, #ffffff 0 50%) 0 0 / 8px 8px; }
         .chip { display: inline-block; width: 1.6em; height: 1.6em; border-radius: 4px; border: 1px solid var(--line); vertical-align: middle; margin-right: 4px; }
         .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 13px; font-weight: 600; }
         .fixes { margin-top: 6px; font-size: 13px; } .fixes .swatch { min-width: 0; padding: 2px 8px; margin-right: 6px; }
@@ -467,10 +468,7 @@ public struct HTMLReport: Sendable {
         var what: HTML = "<strong>\(r.id)</strong><br><span class=\"muted\">\(basis)\(r.criterion.map { " · SC \($0)" } ?? "")\(need)</span>"
         if let d = r.description { what += "<br><span class=\"muted\">\(d)</span>" }
         out += "<td>\(what)</td>"
-        func describe(_ c: ResolvedColor) -> HTML {
-            c.reference.lowercased() == c.hex ? "<code>\(c.hex)</code>" : "<code>\(c.reference)</code> \(c.hex)"
-        }
-        out += "<td><span class=\"chip\" style=\"background:\(fg)\" aria-hidden=\"true\"></span>\(describe(r.foreground))<br><span class=\"chip\" style=\"background:\(bg)\" aria-hidden=\"true\"></span>\(describe(r.background))</td>"
+        out += "<td>\(colorEntry(r.foreground, chip: fg, measured: r.composited?.foreground))<br>\(colorEntry(r.background, chip: bg, measured: r.composited?.background))</td>"
         let range: HTML = r.range.map { range -> HTML in "<br><span class=\"muted\">to \(RatioFormat.display(range.best)) by backdrop</span>" } ?? ""
         let gradient: HTML = r.gradient.map { g -> HTML in "<br><span class=\"muted\">gradient (\(g.interpolation)): worst at \(Auditor.percent(g.worst.position)), best \(g.best.display) at \(Auditor.percent(g.best.position))</span>" } ?? ""
         if let d = r.distinction {
@@ -491,6 +489,20 @@ public struct HTMLReport: Sendable {
         if let s = r.suggestions { verdict += fixes(s, fg: fg, bg: bg, in: r, theme: theme) }
         out += "<td>\(verdict)</td></tr>\n"
         return out
+    }
+
+    /// One color of a row's Colors column: a chip (`chip`, its color), its token and its value.
+    /// A translucent color's chip shows its own alpha over a checkerboard, followed by the opaque
+    /// color it is measured as when the audit composited it over what is behind it (`measured`;
+    /// over an unknown backdrop the Ratio column gives the range), so the chip neither hides the
+    /// alpha nor passes the composite off as the token's value.
+    func colorEntry(_ c: ResolvedColor, chip: String, measured: String?) -> HTML {
+        let named: HTML = c.reference.lowercased() == c.hex ? "<code>\(c.hex)</code>" : "<code>\(c.reference)</code> \(c.hex)"
+        guard c.hex.count == 9 else {
+            return "<span class=\"chip\" style=\"background:\(chip)\" aria-hidden=\"true\"></span>\(named)"
+        }
+        let drawn: HTML = measured.map { " <span class=\"muted\">measured as \($0)</span>" } ?? ""
+        return "<span class=\"chip translucent\" style=\"background:linear-gradient(\(c.hex),\(c.hex)),var(--checker)\" aria-hidden=\"true\"></span>\(named)\(drawn)"
     }
 
     func fixes(_ s: Suggestions, fg: String, bg: String, in r: CheckResult, theme: String) -> HTML {

@@ -33,6 +33,26 @@ import Testing
         #expect(!result.problems.contains { $0.code == .unknownFormat }, "\(result.problems)")
     }
 
+    /// Nested rules whose selector lists multiply (3 alternatives at each of 7 levels: the
+    /// block's selector is 31 KB from a 1.3 KB input, fuzz/crashes/stylesheet-crash-aa75a3…):
+    /// each token's pointer quotes the block at most ``StylesheetReader/pointerBlockLimit``
+    /// characters, so the token listing does not copy the expansion into every token.
+    @Test func nestedSelectorListsAreQuotedNotCopiedIntoEveryPointer() throws {
+        let open = String(repeating: ".c0 .d0, .c1 .d1, [data-theme=dark] {", count: 6)
+        let css = ":root, [data-theme=dark] {" + open + "--fg2: hsl(136deg 80% 61%); --fg1: red; --bg: #ffffff;" + String(repeating: "}", count: 7)
+        let result = Self.read(css)
+        let palette = try #require(result.palette, "\(result.problems)")
+        let pointers = palette.themes.flatMap(\.tokens).map(\.pointer.description)
+        #expect(!pointers.isEmpty)
+        for pointer in pointers {
+            #expect(pointer.utf8.count < StylesheetReader.pointerBlockLimit + 64, "\(pointer.utf8.count) bytes")
+            #expect(pointer.contains("…(") && pointer.contains(" bytes)"), "says how long the quoted block is")
+        }
+        let listing = TokenListing(palette, problems: result.problems)
+        let entries = listing.themes.reduce(0) { $0 + $1.tokens.count + $1.inherited.count }
+        #expect(listing.compactJSON().count <= max(64 * css.utf8.count, 2_048 * entries))
+    }
+
     @Test func thirtyKilobytesOfOpeningBraces() {
         let result = Self.read(String(repeating: "{", count: 30_000))
         Self.expectStopped(result, saying: "nests more than \(ReadBudget.maximumDepth) blocks deep", line: 1)

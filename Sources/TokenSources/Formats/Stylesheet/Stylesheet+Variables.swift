@@ -4,6 +4,9 @@ import ColorScience
 /// fallbacks, within the read's budget), then each value read as a color, an alias, a gradient,
 /// bare HSL channels, or listed as not a color.
 extension StylesheetReader {
+    /// The most characters of a block's selector and queries a token's pointer quotes.
+    static let pointerBlockLimit = 1_000
+
     /// Why a `var()` could not be substituted.
     struct SubstitutionFailure: Error {
         var message: String
@@ -110,7 +113,11 @@ extension StylesheetReader {
         var tokens: [Token] = []
         for declaration in effective.values.sorted(by: { $0.order < $1.order }) {
             let file = declaration.file
-            let pointer = JSONPointer([declaration.block, "--" + declaration.name])
+            // Each token names its block in its pointer: quoted at most ``pointerBlockLimit``
+            // characters, so a nested selector list that expands to tens of kilobytes is not
+            // copied into every token's pointer (fuzz/crashes/stylesheet-crash-aa75a3…: 31 KB
+            // for each of 4 tokens, the listing 100× its input).
+            let pointer = JSONPointer([declaration.block.excerpt(Self.pointerBlockLimit), "--" + declaration.name])
             let raw = declaration.value
             let substituted = substitute(declaration.name, stack: [], depth: 0)
             if let stop {

@@ -86,7 +86,7 @@ public struct HTMLReport: Sendable {
         .verdict-pass { color: var(--pass); font-weight: 600; } .verdict-fail { color: var(--fail); font-weight: 600; } .verdict-exempt { color: var(--exempt); }
         .swatch { display: inline-block; min-width: 120px; padding: 8px 12px; border-radius: 6px; border: 1px solid var(--line); white-space: nowrap; }
         .bar { display: inline-block; width: 120px; height: 14px; border-radius: 7px; vertical-align: middle; }
-        .chip.translucent { --checker: repeating-conic-gradient(#c8c8c8 0 25%, #ffffff 0 50%) 0 0 / 8px 8px; }
+        .chip.translucent { --checker: repeating-conic-gradient(var(--line) 0 25%, var(--bg) 0 50%) 0 0 / 8px 8px; }
         .chip { display: inline-block; width: 1.6em; height: 1.6em; border-radius: 4px; border: 1px solid var(--line); vertical-align: middle; margin-right: 4px; }
         .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 13px; font-weight: 600; }
         .fixes { margin-top: 6px; font-size: 13px; } .fixes .swatch { min-width: 0; padding: 2px 8px; margin-right: 6px; }

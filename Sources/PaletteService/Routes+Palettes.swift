@@ -140,9 +140,8 @@ extension Routes {
         let report = try audit(request)
         let title = "Contrast audit of \(report.name)"
         let judged = Routes.judged([report])
-        let response = Routes.negotiated(request, judged, title: title)
-        guard html, Routes.preferredAuditType(request) == "application/json" else { return response }
-        return try Routes.including(Routes.html(judged, title: title), in: response)
+        guard html, Routes.preferredAuditType(request) == "application/json" else { return Routes.negotiated(request, judged, title: title) }
+        return Routes.jsonBytes(judged.compactJSON(html: Routes.htmlText(judged, title: title)))
     }
 
     /// `?include=html`: the JSON answer also carries, as `html`, the page the same request
@@ -167,18 +166,10 @@ extension Routes {
         return included
     }
 
-    /// `json` (an object) with the body of `html` added as its member `html`.
-    static func including(_ html: Response, in json: Response) throws -> Response {
-        guard let close = json.body.lastIndex(of: UInt8(ascii: "}")) else { return json }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        var body = Array(json.body[..<close])
-        body += Array(",\"html\":".utf8)
-        body += try encoder.encode(String(decoding: html.body, as: UTF8.self))
-        body += json.body[close...]
-        var response = json
-        response.body = body
-        return response
+    /// The HTML report of `report` as text, for `?include=html`: the page `Accept: text/html`
+    /// answers, rendered from the same audit.
+    static func htmlText(_ report: AuditReport, title: String, comparison: (BaselineComparison, against: String)? = nil) -> String {
+        String(decoding: html(report, title: title, comparison: comparison).body, as: UTF8.self)
     }
 
     func paletteList() throws -> Response {
@@ -293,11 +284,9 @@ extension Routes {
         case "text/markdown": return Routes.markdown(report, title: title, comparedWith: "the served palette")
         default: break
         }
-        let json = Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
-                                                             comparison: comparison,
-                                                             audit: report))
-        guard html else { return json }
-        return try Routes.including(Routes.html(report, title: title, comparison: (comparison, against: "Against the served palette")), in: json)
+        let page = html ? Routes.htmlText(report, title: title, comparison: (comparison, against: "Against the served palette")) : nil
+        return Routes.jsonBytes(AuditReport.proposalJSON(palette: name, current: current.summary, proposed: proposed.summary,
+                                                         comparison: comparison, audit: report, html: page))
     }
 
     func designerPage() -> Response {

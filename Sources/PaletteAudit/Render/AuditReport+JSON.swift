@@ -2,9 +2,10 @@ import ColorScience
 import TokenSources
 
 extension AuditReport {
-    /// Compact JSON with sorted keys (see ``JSONWriter``).
-    public func compactJSON() -> [UInt8] {
-        json(pretty: false)
+    /// Compact JSON with sorted keys (see ``JSONWriter``). `html`, when given, is written as
+    /// the member `html` (the service's `?include=html`: the same audit's HTML report).
+    public func compactJSON(html: String? = nil) -> [UInt8] {
+        json(pretty: false, html: html)
     }
 
     /// The same document pretty-printed, with a final newline: what `contrast audit --format
@@ -27,17 +28,17 @@ extension AuditReport {
         }
     }
 
-    func json(pretty: Bool) -> [UInt8] {
+    func json(pretty: Bool, html: String? = nil) -> [UInt8] {
         var w = JSONWriter(layout: pretty ? .pretty : .compact)
         // Most of a report is its results, about 1.2 KB each in compact JSON (Peptide Fox's 73
         // take 84 KB): room for them up front, at most 16 MB (a larger report grows as any).
         let results = palettes.reduce(0) { $0 + $1.themes.reduce(0) { $0 + $1.results.count } }
-        w.reserve(min(4_096 + results * 1_280, 16 << 20))
-        document(&w)
+        w.reserve(min(4_096 + results * 1_280 + (html?.utf8.count ?? 0), 16 << 20))
+        document(&w, html: html)
         return w.bytes
     }
 
-    func document(_ w: inout JSONWriter, tables: AuditTables? = nil) {
+    func document(_ w: inout JSONWriter, tables: AuditTables? = nil, html: String? = nil) {
         w.object { w in
             // The tables first, so a reader streaming the document has them before the results.
             tables?.write(&w)
@@ -53,6 +54,7 @@ extension AuditReport {
             }
             if let comparison { w.key("comparison"); comparison.write(&w) }
             w.key("coverage"); coverage.write(&w)
+            w.string("html", html)
             if let outcome { w.key("outcome"); outcome.write(&w) }
             w.key("palettes")
             w.array(Array(palettes.enumerated())) { w, p in p.element.write(&w, tables: tables.map { ($0, p.offset) }) }
@@ -72,14 +74,16 @@ extension AuditReport {
 }
 
 extension AuditReport {
-    /// `{"audit", "comparison", "current", "palette", "proposed"}`: the answer to a proposal.
+    /// `{"audit", "comparison", "current", "palette", "proposed"}`: the answer to a proposal;
+    /// with `html` (`?include=html`), also `html`, the proposal's HTML report.
     public static func proposalJSON(palette: String, current: AuditSummary, proposed: AuditSummary,
-                                    comparison: BaselineComparison, audit: AuditReport) -> [UInt8] {
+                                    comparison: BaselineComparison, audit: AuditReport, html: String? = nil) -> [UInt8] {
         var w = JSONWriter()
         w.object { w in
             w.key("audit"); w.raw(audit.compactJSON())
             w.key("comparison"); comparison.write(&w)
             w.key("current"); current.write(&w)
+            w.string("html", html)
             w.key("palette"); w.string(palette)
             w.key("proposed"); proposed.write(&w)
         }

@@ -78,6 +78,12 @@ echo "Command: \`python3 bench/realworld_audit.py DIR $bin/contrast\` (each syst
 { echo "| system | color declarations | exit | time | peak memory |"; echo "|---|---:|---|---:|---:|"; python3 bench/realworld_audit.py "$out" "$bin/contrast"; } | tee "$out/realworld.txt" >> "$report"
 cat "$out/realworld.txt"
 
+echo "== the designers' page: edit to verdict (target: < 0.5 s for Peptide Fox)"
+section "5e. The designers' page: from an edit to its verdict (headless Chromium)"
+echo "Command: \`python3 bench/page_edit.py $bin/contrast\` (the real server on a copy of palettes/, access log on; the page opens Peptide Fox and each of 21 edits types a color into the light theme's \`text.body\`, alternating between failing and passing body text; the time is measured in the page, from the input event to the audit view showing the new verdict)." >> "$report"
+{ echo "| case | figure | target |"; echo "|---|---:|---|"; python3 bench/page_edit.py "$bin/contrast"; } | tee "$out/page.txt" >> "$report"
+cat "$out/page.txt"
+
 echo "== HTTP (wrk, ${duration}s each; targets: healthz >= 90% and GET contrast >= 75% of the bare C server)"
 section "6. HTTP on 127.0.0.1 (wrk, ${duration} s per cell, $threads server threads, access log on)"
 echo "Server: \`$bin/contrast serve --threads $threads --workers $threads --max-connections-per-ip 0\` (wrk is one address; the per-address limit would refuse most of its 512 connections) with its access log written to a file, as \`make run\` serves; ceiling: \`bench/hello.c\` (bare libmicrohttpd, same mode and threads, no log). Targets: /healthz ≥ 90 % and GET /v1/contrast ≥ 75 % of the C server's requests/s at 64 connections; POST /v1/audit (Peptide Fox) p99 < 5 ms at 16 connections; zero errors." >> "$report"

@@ -425,11 +425,13 @@ async function auditBrought(text, filename) {
 // ---------------------------------------------------------------------------------------------
 // Any two colors: measured by the service (GET /v1/contrast, POST /v1/suggest), no palette needed
 
-// The OKLCH lightness slider: the foreground's lightness from 0 to 100 % at its own chroma
-// and hue. Every ratio it shows is the service's: the marks (where the pair reaches 3:1, 4.5:1
-// and 7:1 on the track) come from one batch (POST /v1/contrast, one pair per percent), and the
-// ratio as it moves from measuring the pair again. Only the foreground's chroma and hue are
-// found here (from its hex, with OKLab's published matrices), to name the colors asked about.
+// The OKLCH sliders: the foreground's lightness (0 to 100 %) at its own chroma and hue, and its
+// chroma (0 to 0.4, CSS's 100 %) at its own lightness and hue. Every ratio they show is the
+// service's: the marks (where the pair reaches WCAG 3:1, 4.5:1 and 7:1, and APCA Lc 45, 60, 75
+// and 90, on each track; where the foreground leaves sRGB on the chroma track) come from one
+// batch (POST /v1/contrast, one pair per step of each track), and the ratio as a slider moves
+// from measuring the pair again. Only the foreground's own lightness, chroma and hue are found
+// here (from its hex, with OKLab's published matrices), to name the colors asked about.
 function oklchOf(hex) {
   const channel = (i) => {
     const c = parseInt(hex.slice(i, i + 2), 16) / 255;
@@ -448,55 +450,113 @@ function oklchOf(hex) {
   return { L: Math.round(L * 100), C: Math.round(C * 10000) / 10000, H: Math.round(H * 100) / 100, alpha };
 }
 
-const tuned = (base, lightness) => `oklch(${lightness}% ${base.C} ${base.H}${base.alpha < 1 ? ` / ${base.alpha}` : ''})`;
+const oklchText = (c) => `oklch(${c.L}% ${c.C} ${c.H}${c.alpha < 1 ? ` / ${c.alpha}` : ''})`;
 
 const thresholds = [3, 4.5, 7];
-let tuneRound = 0;
-async function buildTune(foreground, bg, display) {
-  const round = ++tuneRound;
-  const box = byId('pair-tune');
-  if (!/^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(foreground || '')) { box.replaceChildren(); return; }
-  const base = oklchOf(foreground);
-  const steps = Array.from({ length: 101 }, (_, l) => l);
-  const answer = await api('POST', '/v1/contrast', { body: JSON.stringify({ pairs: steps.map((l) => ({ fg: tuned(base, l), bg })) }) });
-  if (round !== tuneRound) return;
-  const batch = parseJSON(answer.text);
-  if (!answer.ok || !batch || !Array.isArray(batch.results) || batch.results.some((r) => typeof r.ratio !== 'number')) { box.replaceChildren(); return; }
-  const ratios = batch.results.map((r) => r.ratio);
+// APCA's levels for text: Lc 45 (large text), 60 (body text), 75 (preferred body text) and
+// 90 (fluent reading); a pair reaches one when its Lc, of either polarity, is at least that.
+const apcaLevels = [45, 60, 75, 90];
+const chromaStep = 0.004;
+// Each track has 101 steps; `at` is the color at step i, `step` the step of a color.
+const tuneAxes = [
+  { key: 'lightness', box: 'pair-tune', id: 'pair-lightness', list: 'pair-marks', text: 'pair-marks-text', ratio: 'pair-tune-ratio',
+    label: 'Foreground lightness (OKLCH L, its chroma and hue kept)', name: 'lightness',
+    step: (c) => c.L, at: (c, i) => ({ ...c, L: i }), word: (i) => `${i}`, span: (a, b) => `L ${a === b ? a : `${a}\u2013${b}`} %` },
+  { key: 'chroma', box: 'pair-tune-chroma', id: 'pair-chroma', list: 'pair-chroma-marks', text: 'pair-chroma-marks-text', ratio: 'pair-chroma-ratio',
+    label: 'Foreground chroma (OKLCH C from 0 to 0.4, its lightness and hue kept)', name: 'chroma',
+    step: (c) => Math.min(100, Math.round(c.C / chromaStep)), at: (c, i) => ({ ...c, C: Number((i * chromaStep).toFixed(3)) }),
+    word: (i) => (i * chromaStep).toFixed(3), span: (a, b) => `C ${a === b ? (a * chromaStep).toFixed(3) : `${(a * chromaStep).toFixed(3)}\u2013${(b * chromaStep).toFixed(3)}`}` },
+];
+const tuneSteps = Array.from({ length: 101 }, (_, i) => i);
+
+// The stretches of steps where `reaches(i)` holds, as [first, last] pairs.
+function stretchesWhere(reaches) {
+  const stretches = [];
+  let from = null;
+  for (const i of tuneSteps) {
+    if (reaches(i) && from === null) from = i;
+    if ((!reaches(i) || i === 100) && from !== null) { stretches.push([from, reaches(i) ? i : i - 1]); from = null; }
+  }
+  return stretches;
+}
+
+// One track's marks and its sentence, from the service's results for its 101 steps.
+function axisMarks(axis, results) {
   const marks = [];
   const words = [];
+  const levels = [];
+  const edges = (stretches, add) => { for (const [a, b] of stretches) { if (a > 0) add(a); if (b < 100) add(b); } };
   for (const t of thresholds) {
-    // The stretches of lightness that reach t, and their ends inside the track.
-    const stretches = [];
-    let from = null;
-    steps.forEach((l) => {
-      if (ratios[l] >= t && from === null) from = l;
-      if ((ratios[l] < t || l === 100) && from !== null) { stretches.push([from, ratios[l] >= t ? l : l - 1]); from = null; }
+    const stretches = stretchesWhere((i) => results[i].ratio >= t);
+    edges(stretches, (i) => marks.push({ i, t }));
+    words.push(stretches.length ? `${t}:1 at ${stretches.map(([a, b]) => axis.span(a, b)).join(' and ')}` : `${t}:1 nowhere`);
+  }
+  for (const lc of apcaLevels) {
+    const stretches = stretchesWhere((i) => Math.abs(results[i].apca) >= lc);
+    edges(stretches, (i) => levels.push({ i, lc }));
+    words.push(stretches.length ? `APCA Lc ${lc} at ${stretches.map(([a, b]) => axis.span(a, b)).join(' and ')}` : `APCA Lc ${lc} nowhere`);
+  }
+  const outside = tuneSteps.find((i) => (results[i].outOfGamut || []).includes('foreground'));
+  return { marks, levels, words, gamut: axis.key === 'chroma' && outside !== undefined && outside > 0 ? outside : null };
+}
+
+function drawAxisMarks(axis, found) {
+  const place = (tick, i) => { tick.style.left = `${i}%`; return tick; };
+  const wcag = el('div', { class: 'tune-marks', 'aria-hidden': 'true' },
+    ...found.marks.map((m) => place(el('span', { class: 'tune-mark', 'data-step': String(m.i), [`data-${axis.name}`]: axis.word(m.i), 'data-threshold': String(m.t), text: `${m.t}` }), m.i)));
+  const apca = el('div', { class: 'tune-marks tune-marks-apca', 'aria-hidden': 'true' },
+    ...found.levels.map((m) => place(el('span', { class: 'tune-apca', 'data-step': String(m.i), [`data-${axis.name}`]: axis.word(m.i), 'data-lc': String(m.lc), text: `Lc ${m.lc}` }), m.i)));
+  if (found.gamut !== null) apca.append(place(el('span', { class: 'tune-gamut', 'data-step': String(found.gamut), text: 'sRGB ends' }), found.gamut));
+  const track = byId(axis.id).parentElement;
+  track.querySelectorAll('.tune-marks').forEach((old) => old.remove());
+  track.append(wcag, apca);
+  byId(axis.list).replaceChildren(...found.marks.map((m) => el('option', { value: String(m.i), label: `${m.t}:1` })));
+  const gamut = found.gamut === null ? '' : ` Past C ${(found.gamut * chromaStep).toFixed(3)} the color is outside sRGB and is measured gamut-mapped, as the service draws it.`;
+  byId(axis.text).textContent = `On this background (measured by the service, per step of ${axis.name}): ${found.words.join('; ')}.${gamut}`;
+}
+
+let tuneRound = 0;
+// The marks of both tracks for the foreground `base` on `bg`, measured in one batch.
+async function measureTracks(base, bg, round) {
+  const colors = tuneAxes.flatMap((axis) => tuneSteps.map((i) => oklchText(axis.at(base, i))));
+  const answer = await api('POST', '/v1/contrast', { body: JSON.stringify({ pairs: colors.map((fg) => ({ fg, bg })) }) });
+  if (round !== tuneRound) return null;
+  const batch = parseJSON(answer.text);
+  if (!answer.ok || !batch || !Array.isArray(batch.results) || batch.results.length !== colors.length
+      || batch.results.some((r) => typeof r.ratio !== 'number' || typeof r.apca !== 'number')) return null;
+  return tuneAxes.map((axis, k) => axisMarks(axis, batch.results.slice(k * 101, k * 101 + 101)));
+}
+
+async function buildTune(foreground, bg, display) {
+  const round = ++tuneRound;
+  const boxes = tuneAxes.map((axis) => byId(axis.box));
+  if (!/^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(foreground || '')) { boxes.forEach((box) => box.replaceChildren()); return; }
+  const base = oklchOf(foreground);
+  const found = await measureTracks(base, bg, round);
+  if (round !== tuneRound) return;
+  if (!found) { boxes.forEach((box) => box.replaceChildren()); return; }
+  // The color the sliders stand at, from both of them.
+  const current = () => tuneAxes.reduce((c, axis) => axis.at(c, Number(byId(axis.id).value)), base);
+  tuneAxes.forEach((axis, k) => {
+    const slider = el('input', { type: 'range', id: axis.id, min: '0', max: '100', step: '1', value: String(axis.step(base)), list: axis.list,
+      'aria-describedby': `${axis.text} ${axis.ratio}`, 'aria-valuetext': axis.word(axis.step(base)) });
+    slider.addEventListener('input', () => {
+      slider.setAttribute('aria-valuetext', axis.word(Number(slider.value)));
+      byId('pair-fg').value = oklchText(current());
+      measurePair({ tuning: true }).catch(report);
     });
-    for (const [a, b] of stretches) {
-      if (a > 0) marks.push({ l: a, t });
-      if (b < 100) marks.push({ l: b, t });
-    }
-    words.push(stretches.length ? `${t}:1 at L ${stretches.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(' and ')} %` : `${t}:1 nowhere`);
-  }
-  const slider = el('input', { type: 'range', id: 'pair-lightness', min: '0', max: '100', step: '1', value: String(base.L), list: 'pair-marks',
-    'aria-describedby': 'pair-marks-text pair-tune-ratio' });
-  const track = el('div', { class: 'tune-marks', 'aria-hidden': 'true' });
-  for (const mark of marks) {
-    const tick = el('span', { class: 'tune-mark', 'data-lightness': String(mark.l), 'data-threshold': String(mark.t), text: `${mark.t}` });
-    tick.style.left = `${mark.l}%`;
-    track.append(tick);
-  }
-  const list = el('datalist', { id: 'pair-marks' }, ...marks.map((m) => el('option', { value: String(m.l), label: `${m.t}:1` })));
-  const ratio = el('output', { id: 'pair-tune-ratio', for: 'pair-lightness', text: display });
-  slider.addEventListener('input', () => {
-    byId('pair-fg').value = tuned(base, slider.value);
-    measurePair({ tuning: true }).catch(report);
+    // Let go, the other track's marks are measured again at the color it now stands at.
+    slider.addEventListener('change', () => {
+      const again = ++tuneRound;
+      measureTracks(current(), bg, again).then((marks) => { if (marks) tuneAxes.forEach((a, j) => drawAxisMarks(a, marks[j])); }).catch(report);
+    });
+    boxes[k].replaceChildren(
+      el('label', { for: axis.id, text: axis.label }),
+      el('div', { class: 'tune-track' }, slider), el('datalist', { id: axis.list }), ' ',
+      el('output', { id: axis.ratio, for: axis.id, text: display }),
+      el('p', { id: axis.text, class: 'muted' }));
+    drawAxisMarks(axis, found[k]);
   });
-  box.replaceChildren(
-    el('label', { for: 'pair-lightness', text: 'Foreground lightness (OKLCH L, its chroma and hue kept)' }),
-    el('div', { class: 'tune-track' }, slider, track), list, ' ', ratio,
-    el('p', { id: 'pair-marks-text', class: 'muted', text: `On this background (measured by the service, per percent of lightness): ${words.join('; ')}.` }));
 }
 
 let pairRound = 0;
@@ -511,14 +571,14 @@ async function measurePair({ tuning = false } = {}) {
   if (round !== pairRound) return;
   const answer = parseJSON(measured.text);
   if (!measured.ok || !answer) {
-    if (!tuning) { tuneRound++; byId('pair-tune').replaceChildren(); }
+    if (!tuning) { tuneRound++; tuneAxes.forEach((axis) => byId(axis.box).replaceChildren()); }
     out.replaceChildren(el('p', { class: 'pair-error', text: (answer && answer.detail) || `The service answered ${measured.status}.` }));
     return;
   }
   // A pair with light-dark() is answered per scheme; it must pass in both.
   const schemes = answer.ratio === undefined ? Object.entries(answer) : [['', answer]];
   // The slider follows a typed foreground; moved, it keeps its track and shows the new ratio.
-  if (tuning && byId('pair-tune-ratio')) byId('pair-tune-ratio').textContent = schemes.length === 1 ? answer.display : '';
+  if (tuning) tuneAxes.forEach((axis) => { if (byId(axis.ratio)) byId(axis.ratio).textContent = schemes.length === 1 ? answer.display : ''; });
   if (!tuning) buildTune(schemes.length === 1 ? answer.foreground : null, bg, answer.display).catch(report);
   const parts = [];
   for (const [scheme, pair] of schemes) {

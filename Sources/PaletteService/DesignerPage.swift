@@ -64,6 +64,7 @@ enum DesignerPage {
             <p id="pair-help" class="muted">Any CSS color: hex, rgb() or oklch() with alpha, light-dark() (measured in both schemes), color-mix(). A translucent foreground is measured as drawn, over the background.</p>
             <div id="pair-result" role="status" aria-live="polite"></div>
             <div id="pair-tune"></div>
+            <div id="pair-tune-chroma"></div>
             </section>
             <section id="palettes" aria-labelledby="palettes-title">
             <h2 id="palettes-title">Palettes</h2>

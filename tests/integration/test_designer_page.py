@@ -1013,3 +1013,61 @@ def test_a_lightness_slider_moves_the_ratio_with_the_thresholds_marked(server, b
     docs_shot(d, "two-colors-slider", "#pair")
     accessible(d, "the lightness slider")
     console_is_clean(d, "the lightness slider")
+
+
+def test_a_chroma_slider_and_apca_levels_are_marked_as_the_service_measures(server, browser, run):
+    """Beside lightness, the foreground's OKLCH chroma has a slider too; both tracks mark where
+    the pair reaches APCA Lc 45, 60, 75 and 90 (by the size of Lc, either polarity), and the
+    chroma track where the foreground leaves sRGB. Each mark agrees with the CLI on either side
+    of it, and the chroma slider moves the ratio as the CLI measures it."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server.base + "/")
+    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
+    edit_once(d, fg, "#2f6f4f")
+    edit_once(d, bg, "#ffffff")
+    levels = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#pair-tune .tune-apca"), "the APCA marks on the lightness track")
+    by_level = {m.get_attribute("data-lc"): int(m.get_attribute("data-lightness")) for m in levels}
+    assert set(by_level) <= {"45", "60", "75", "90"} and {"45", "60", "75"} <= set(by_level), by_level
+    # A dark text on white reaches a level below some lightness: the mark is the last step that does.
+    base = fg.get_attribute("value")
+
+    def apca(color):
+        return abs(json.loads(run("check", color, "#ffffff", "--format", "json").stdout)["apca"])
+
+    text = d.find_element(By.ID, "pair-marks-text").text
+    for level, step in by_level.items():
+        assert f"APCA Lc {level} at L 0\u2013{step} %" in text, text
+    slider = d.find_element(By.ID, "pair-lightness")
+    chroma = d.find_element(By.ID, "pair-chroma")
+    assert chroma.get_attribute("aria-valuetext"), "the chroma slider says its value as a number of OKLCH"
+
+    def slide(element, step, what):
+        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", element, str(step))
+        value = wait_for(lambda: fg.get_attribute("value").startswith("oklch(") and fg.get_attribute("value"), what)
+        measured = json.loads(run("check", value, "#ffffff", "--format", "json").stdout)
+        wait_for(lambda: d.find_element(By.ID, "pair-chroma-ratio").text == measured["display"]
+                 and measured["display"] in d.find_element(By.ID, "pair-result").text, f"the ratio at {what}")
+        return value, measured
+
+    # The Lc 60 mark of the lightness track, on either side, as the CLI measures it.
+    at = by_level["60"]
+    value, _ = slide(slider, at, f"L {at}")
+    assert value.startswith(f"oklch({at}% ") and apca(value) >= 60, value
+    value, _ = slide(slider, at + 1, f"L {at + 1}")
+    assert apca(value) < 60, value
+    d.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", slider)
+    # Chroma: the slider keeps the lightness just chosen and changes only C.
+    value, measured = slide(chroma, 100, "C 0.4")
+    assert re.match(rf"oklch\({at + 1}% 0\.4 [0-9.]+\)", value), value
+    assert "foreground" in measured.get("outOfGamut", []), "C 0.4 is outside sRGB, measured gamut-mapped"
+    gamut = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#pair-tune-chroma .tune-gamut"), "where sRGB ends on the chroma track")
+    step = int(gamut[0].get_attribute("data-step"))
+    inside, _ = slide(chroma, step - 1, f"C step {step - 1}")
+    outside, _ = slide(chroma, step, f"C step {step}")
+    assert "foreground" not in json.loads(run("check", inside, "#ffffff", "--format", "json").stdout).get("outOfGamut", []), inside
+    assert "foreground" in json.loads(run("check", outside, "#ffffff", "--format", "json").stdout).get("outOfGamut", []), outside
+    assert "outside sRGB" in d.find_element(By.ID, "pair-chroma-marks-text").text
+    shot(d, "36-chroma-slider")
+    accessible(d, "the chroma slider")
+    console_is_clean(d, "the chroma slider")

@@ -978,16 +978,35 @@ def test_the_chosen_theme_is_in_the_address(server, browser, tmp_path):
     console_is_clean(d, "choosing a theme")
 
 
+def open_two_colors(d, server, foreground, background):
+    """The page with `foreground` and `background` typed into the two-color box; its fields."""
+    from selenium.webdriver.common.by import By
+    d.get(server.base + "/")
+    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
+    edit_once(d, fg, foreground)
+    edit_once(d, bg, background)
+    return fg, bg
+
+
+def slide_pair(d, run, fg, slider, step, ratio_id, what):
+    """Moves `slider` to `step` (one input event) and waits until the page shows the ratio the
+    CLI measures for the foreground it wrote (on white); returns that color and the CLI's answer."""
+    from selenium.webdriver.common.by import By
+    d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider, str(step))
+    value = wait_for(lambda: fg.get_attribute("value").startswith("oklch(") and fg.get_attribute("value"), what)
+    measured = json.loads(run("check", value, "#ffffff", "--format", "json").stdout)
+    wait_for(lambda: d.find_element(By.ID, ratio_id).text == measured["display"]
+             and measured["display"] in d.find_element(By.ID, "pair-result").text, f"the ratio at {what}")
+    return value, measured
+
+
 def test_a_lightness_slider_moves_the_ratio_with_the_thresholds_marked(server, browser, run):
     """The two-color box has an OKLCH lightness slider on the foreground: the WCAG 3, 4.5 and
     7 thresholds are marked on its track where the service says the pair reaches them, and the
     ratio moves with it, measured by the service (the CLI agrees on either side of a mark)."""
     from selenium.webdriver.common.by import By
     d = browser
-    d.get(server.base + "/")
-    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
-    edit_once(d, fg, "#767676")
-    edit_once(d, bg, "#ffffff")
+    fg, bg = open_two_colors(d, server, "#767676", "#ffffff")
     marks = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#pair-tune .tune-mark"), "the marks on the slider")
     slider = d.find_element(By.ID, "pair-lightness")
     assert slider.get_attribute("value") == "57", "the slider starts at the foreground's own lightness (#767676 is L 56.6 %)"
@@ -998,11 +1017,8 @@ def test_a_lightness_slider_moves_the_ratio_with_the_thresholds_marked(server, b
     assert f"4.5:1 at L 0\u2013{by_threshold['4.5']} %" in text, text
 
     def slide_to(lightness):
-        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider, str(lightness))
-        value = wait_for(lambda: f"oklch({lightness}% " in fg.get_attribute("value") and fg.get_attribute("value"), "the slid color")
-        measured = json.loads(run("check", value, "#ffffff", "--format", "json").stdout)
-        wait_for(lambda: d.find_element(By.ID, "pair-tune-ratio").text == measured["display"]
-                 and measured["display"] in d.find_element(By.ID, "pair-result").text, f"the ratio at L {lightness}")
+        value, measured = slide_pair(d, run, fg, slider, lightness, "pair-tune-ratio", f"L {lightness}")
+        assert f"oklch({lightness}% " in value, value
         return measured["ratio"]
 
     at_mark = by_threshold["4.5"]
@@ -1022,19 +1038,14 @@ def test_a_chroma_slider_and_apca_levels_are_marked_as_the_service_measures(serv
     of it, and the chroma slider moves the ratio as the CLI measures it."""
     from selenium.webdriver.common.by import By
     d = browser
-    d.get(server.base + "/")
-    fg, bg = d.find_element(By.ID, "pair-fg"), d.find_element(By.ID, "pair-bg")
-    edit_once(d, fg, "#2f6f4f")
-    edit_once(d, bg, "#ffffff")
+    fg, bg = open_two_colors(d, server, "#2f6f4f", "#ffffff")
     levels = wait_for(lambda: d.find_elements(By.CSS_SELECTOR, "#pair-tune .tune-apca"), "the APCA marks on the lightness track")
     by_level = {m.get_attribute("data-lc"): int(m.get_attribute("data-lightness")) for m in levels}
     assert set(by_level) <= {"45", "60", "75", "90"} and {"45", "60", "75"} <= set(by_level), by_level
-    # A dark text on white reaches a level below some lightness: the mark is the last step that does.
-    base = fg.get_attribute("value")
-
     def apca(color):
         return abs(json.loads(run("check", color, "#ffffff", "--format", "json").stdout)["apca"])
 
+    # A dark text on white reaches a level below some lightness: the mark is the last step that does.
     text = d.find_element(By.ID, "pair-marks-text").text
     for level, step in by_level.items():
         assert f"APCA Lc {level} at L 0\u2013{step} %" in text, text
@@ -1043,12 +1054,7 @@ def test_a_chroma_slider_and_apca_levels_are_marked_as_the_service_measures(serv
     assert chroma.get_attribute("aria-valuetext"), "the chroma slider says its value as a number of OKLCH"
 
     def slide(element, step, what):
-        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", element, str(step))
-        value = wait_for(lambda: fg.get_attribute("value").startswith("oklch(") and fg.get_attribute("value"), what)
-        measured = json.loads(run("check", value, "#ffffff", "--format", "json").stdout)
-        wait_for(lambda: d.find_element(By.ID, "pair-chroma-ratio").text == measured["display"]
-                 and measured["display"] in d.find_element(By.ID, "pair-result").text, f"the ratio at {what}")
-        return value, measured
+        return slide_pair(d, run, fg, element, step, "pair-chroma-ratio", what)
 
     # The Lc 60 mark of the lightness track, on either side, as the CLI measures it.
     at = by_level["60"]
